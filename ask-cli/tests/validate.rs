@@ -1,0 +1,245 @@
+//! `ask-user validate` and `ask-user schema` as a script sees them: stdout, stderr, exit code.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_ask-user"))
+}
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
+}
+
+fn run(args: &[&str]) -> Output {
+    bin()
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout_json(output: &Output) -> serde_json::Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+#[test]
+fn valid_examples_exit_zero() {
+    for name in ["project-setup.json", "features.json", "tool-call.json"] {
+        let output = run(&["validate", examples().join(name).to_str().unwrap()]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        assert_eq!(stdout_json(&output)["valid"], true);
+        assert!(output.stderr.is_empty());
+    }
+}
+
+#[test]
+fn envelope_reports_its_call_id() {
+    let output = run(&[
+        "validate",
+        examples().join("tool-call.json").to_str().unwrap(),
+    ]);
+    assert_eq!(
+        stdout_json(&output),
+        serde_json::json!({"valid": true, "questions": 1, "callId": "toolu_01A09q90qw90lq917835lq9"})
+    );
+}
+
+#[test]
+fn long_list_needs_max_options() {
+    let path = examples().join("frameworks.json");
+    let refused = run(&["validate", path.to_str().unwrap()]);
+    assert_eq!(refused.status.code(), Some(2));
+    let accepted = run(&["validate", "--max-options", "8", path.to_str().unwrap()]);
+    assert_eq!(accepted.status.code(), Some(0));
+}
+
+/// Each invalid example: exit 2, the problem on stdout as JSON and on stderr as a sentence.
+#[track_caller]
+fn check_invalid(name: &str, path: &str, message: &str) {
+    let output = run(&[
+        "validate",
+        examples().join("invalid").join(name).to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{name}");
+    let report = stdout_json(&output);
+    assert_eq!(report["valid"], false);
+    assert_eq!(report["problems"][0]["path"], path, "{name}: {report}");
+    assert_eq!(
+        report["problems"][0]["message"], message,
+        "{name}: {report}"
+    );
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains(message), "{name}: {stderr}");
+}
+
+#[test]
+fn invalid_examples() {
+    check_invalid(
+        "not-json.json",
+        "",
+        "not valid JSON at line 1, column 85: trailing comma",
+    );
+    check_invalid(
+        "no-questions.json",
+        "/questions",
+        "no questions given; give at least 1",
+    );
+    check_invalid(
+        "too-many-questions.json",
+        "/questions",
+        "5 questions given; give 1 to 4, and ask the rest in a later call",
+    );
+    check_invalid(
+        "one-option.json",
+        "/questions/0/options",
+        "1 option given; give 2 to 4, or omit options for a free-text question",
+    );
+    check_invalid(
+        "too-many-options.json",
+        "/questions/0/options",
+        "5 options given; give 2 to 4 (the person can always type another answer through \"Other\")",
+    );
+    check_invalid(
+        "unknown-field.json",
+        "/questions/0/choices",
+        "unknown field `choices`; the fields allowed here are `question`, `header`, `options` and `multiSelect`",
+    );
+    check_invalid(
+        "missing-question.json",
+        "/questions/0",
+        "missing required field `question`",
+    );
+    check_invalid(
+        "wrong-type.json",
+        "/questions/0/options/0/label",
+        "expected a string, found a number",
+    );
+    check_invalid(
+        "empty-question.json",
+        "/questions/0/question",
+        "the question is empty; write some text",
+    );
+    check_invalid(
+        "duplicate-question.json",
+        "/questions/1/question",
+        "this question repeats question 0; answers are keyed by the question text, so make each one unique",
+    );
+    check_invalid(
+        "duplicate-label.json",
+        "/questions/0/options/1/label",
+        "this label repeats option 0 (labels are compared ignoring case and spaces); make each label distinct",
+    );
+    check_invalid(
+        "other-label.json",
+        "/questions/0/options/1/label",
+        "\"Other\" is added automatically so the person can type their own answer; remove this option",
+    );
+    check_invalid(
+        "multi-select-without-options.json",
+        "/questions/0/multiSelect",
+        "multiSelect is true but the question has no options; add options or set multiSelect to false",
+    );
+    check_invalid(
+        "control-character.json",
+        "/questions/0/question",
+        "the question contains the control character U+001B (ESC) at character 15; remove it (only newline and tab are allowed)",
+    );
+    check_invalid(
+        "long-header.json",
+        "/questions/0/header",
+        "the header is 66 characters long; shorten it to 60 (12 or fewer reads best)",
+    );
+    check_invalid(
+        "large-metadata.json",
+        "/metadata",
+        "metadata is 20011 bytes of JSON; keep it to 16384 bytes (it is for tracking, not for content)",
+    );
+    check_invalid(
+        "wrong-tool.json",
+        "/name",
+        "the tool call is for `run_shell`, not `ask_user`",
+    );
+}
+
+#[test]
+fn every_invalid_example_is_covered() {
+    let count = std::fs::read_dir(examples().join("invalid"))
+        .unwrap()
+        .count();
+    assert_eq!(count, 17, "add a check_invalid line for the new example");
+}
+
+#[test]
+fn validate_reads_stdin() {
+    let mut child = bin()
+        .arg("validate")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"questions": [{"question": "Name?"}]}"#)
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout_json(&output),
+        serde_json::json!({"valid": true, "questions": 1})
+    );
+}
+
+#[test]
+fn missing_file_is_a_usage_error() {
+    let output = run(&["validate", "/nonexistent/call.json"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("cannot read `/nonexistent/call.json`"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn schema_formats() {
+    let output = run(&["schema"]);
+    assert_eq!(output.status.code(), Some(0));
+    let checked_in =
+        std::fs::read_to_string(examples().join("../schema/input.schema.json")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&output.stdout), checked_in);
+    let anthropic = stdout_json(&run(&["schema", "--format", "anthropic"]));
+    assert_eq!(anthropic["name"], "ask_user");
+    let openai = stdout_json(&run(&[
+        "schema",
+        "--format",
+        "openai",
+        "--max-options",
+        "8",
+    ]));
+    assert_eq!(
+        openai["function"]["parameters"]["properties"]["questions"]["items"]["properties"]["options"]
+            ["maxItems"],
+        8
+    );
+    let bad = run(&["schema", "--format", "yaml"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty());
+}

@@ -1,0 +1,260 @@
+//! Text from the model made safe to show, and small display conventions.
+//!
+//! The model's text is untrusted: a prompt-injected model may try to clear the screen, move the
+//! cursor over the help line, set the window title or reorder text with bidi overrides. Every
+//! frontend shows agent text only through [`sanitize_for_display`].
+
+use std::borrow::Cow;
+
+/// How a character is treated in agent text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CharClass {
+    /// Printable text.
+    Plain,
+    /// A line feed or a tab: allowed in the input, laid out by the frontend.
+    Layout,
+    /// A C0 or C1 control character or DEL (a terminal would interpret it).
+    Control,
+    /// A bidi override or isolate, or an invisible zero-width character (it would hide or
+    /// reorder text).
+    Invisible,
+}
+
+/// Classifies one character of agent text.
+///
+/// The zero-width joiner is [`CharClass::Invisible`] here; [`classify_in_context`] allows it
+/// between two pictographs, where it forms emoji sequences.
+pub fn classify(c: char) -> CharClass {
+    match c {
+        '\n' | '\t' => CharClass::Layout,
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => CharClass::Control,
+        // Bidi marks, embeddings, overrides and isolates.
+        '\u{061c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}' => CharClass::Invisible,
+        // Zero-width and invisible formatting characters.
+        '\u{00ad}'
+        | '\u{180e}'
+        | '\u{200b}'..='\u{200d}'
+        | '\u{2060}'..='\u{2064}'
+        | '\u{206a}'..='\u{206f}'
+        | '\u{feff}'
+        | '\u{fff9}'..='\u{fffb}' => CharClass::Invisible,
+        // Tag characters can smuggle hidden text.
+        '\u{e0000}'..='\u{e007f}' => CharClass::Invisible,
+        _ => CharClass::Plain,
+    }
+}
+
+/// Classifies `chars[index]`, allowing a zero-width joiner between two pictographs.
+pub fn classify_in_context(chars: &[char], index: usize) -> CharClass {
+    let c = chars[index];
+    if c == '\u{200d}' {
+        let before = index.checked_sub(1).map(|i| chars[i]);
+        let after = chars.get(index + 1).copied();
+        if before.is_some_and(is_pictographic) && after.is_some_and(is_pictographic) {
+            return CharClass::Plain;
+        }
+    }
+    classify(c)
+}
+
+/// A rough test for characters that take part in emoji sequences.
+fn is_pictographic(c: char) -> bool {
+    matches!(c,
+        '\u{2600}'..='\u{27bf}' | '\u{2b00}'..='\u{2bff}' | '\u{1f000}'..='\u{1faff}'
+        | '\u{fe0f}')
+}
+
+/// Returns `text` with every character a terminal would interpret, and every invisible character
+/// that could hide or reorder text, made visible.
+///
+/// - C0 controls and DEL become caret notation: ESC is `^[`, NUL is `^@`, DEL is `^?`.
+/// - A line feed becomes `⏎` and a tab four spaces, so the result is one line; split on `'\n'`
+///   first to keep the lines.
+/// - C1 controls, bidi overrides and zero-width characters become `\u{…}` notation.
+///
+/// The result contains only printable characters, and sanitising it again changes nothing.
+///
+/// ```
+/// use ask_core::sanitize_for_display;
+/// assert_eq!(sanitize_for_display("a\u{1b}[2Jb"), "a^[[2Jb");
+/// assert_eq!(sanitize_for_display("evil\u{202e}txt"), "evil\\u{202e}txt");
+/// assert_eq!(sanitize_for_display("plain"), "plain");
+/// ```
+pub fn sanitize_for_display(text: &str) -> Cow<'_, str> {
+    if text.chars().all(|c| classify(c) == CharClass::Plain) {
+        return Cow::Borrowed(text);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len() + 8);
+    for index in 0..chars.len() {
+        let c = chars[index];
+        match classify_in_context(&chars, index) {
+            CharClass::Plain => out.push(c),
+            CharClass::Layout if c == '\t' => out.push_str("    "),
+            CharClass::Layout => out.push('⏎'),
+            CharClass::Control if (c as u32) < 0x20 => {
+                out.push('^');
+                out.push(char::from(b'@' + c as u8));
+            }
+            CharClass::Control if c == '\u{7f}' => out.push_str("^?"),
+            CharClass::Control | CharClass::Invisible => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32));
+            }
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// A short name for a character in error messages, such as `U+001B (ESC)`.
+pub fn describe_char(c: char) -> String {
+    let name = match c {
+        '\u{0}' => Some("NUL"),
+        '\u{7}' => Some("BEL"),
+        '\u{8}' => Some("BS"),
+        '\r' => Some("CR"),
+        '\u{1b}' => Some("ESC"),
+        '\u{7f}' => Some("DEL"),
+        '\u{9b}' => Some("CSI"),
+        '\u{202e}' => Some("RIGHT-TO-LEFT OVERRIDE"),
+        '\u{202d}' => Some("LEFT-TO-RIGHT OVERRIDE"),
+        '\u{200b}' => Some("ZERO WIDTH SPACE"),
+        '\u{200d}' => Some("ZERO WIDTH JOINER"),
+        '\u{feff}' => Some("ZERO WIDTH NO-BREAK SPACE"),
+        _ => None,
+    };
+    match name {
+        Some(name) => format!("U+{:04X} ({name})", c as u32),
+        None => format!("U+{:04X}", c as u32),
+    }
+}
+
+/// The suffix that marks the recommended option, by convention.
+pub const RECOMMENDED_SUFFIX: &str = "(Recommended)";
+
+/// True when an option label ends with "(Recommended)" (ignoring case and trailing spaces).
+///
+/// ```
+/// assert!(ask_core::is_recommended("PostgreSQL (Recommended)"));
+/// assert!(!ask_core::is_recommended("SQLite"));
+/// ```
+pub fn is_recommended(label: &str) -> bool {
+    let trimmed = label.trim_end();
+    trimmed.len() >= RECOMMENDED_SUFFIX.len()
+        && trimmed.is_char_boundary(trimmed.len() - RECOMMENDED_SUFFIX.len())
+        && trimmed[trimmed.len() - RECOMMENDED_SUFFIX.len()..]
+            .eq_ignore_ascii_case(RECOMMENDED_SUFFIX)
+}
+
+/// The label without its "(Recommended)" suffix, for frontends that mark it another way.
+pub fn strip_recommended(label: &str) -> &str {
+    if is_recommended(label) {
+        let trimmed = label.trim_end();
+        trimmed[..trimmed.len() - RECOMMENDED_SUFFIX.len()].trim_end()
+    } else {
+        label
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[track_caller]
+    fn check(input: &str, expected: &str) {
+        assert_eq!(sanitize_for_display(input), expected);
+    }
+
+    #[test]
+    fn plain_text_is_borrowed() {
+        assert!(matches!(
+            sanitize_for_display("héllo 世界 🎉"),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn escape_sequences_become_caret_notation() {
+        check("\u{1b}[2J\u{1b}[H", "^[[2J^[[H");
+        check("\u{1b}]0;title\u{7}", "^[]0;title^G");
+        check("\u{1b}]52;c;aGk=\u{7}", "^[]52;c;aGk=^G");
+        check("nul\u{0}del\u{7f}", "nul^@del^?");
+        check("cr\rlf", "cr^Mlf");
+    }
+
+    #[test]
+    fn c1_and_invisible_become_escapes() {
+        check("\u{9b}2J", "\\u{9b}2J");
+        check("a\u{202e}b\u{2066}c", "a\\u{202e}b\\u{2066}c");
+        check("zero\u{200b}width\u{feff}", "zero\\u{200b}width\\u{feff}");
+        check("tag\u{e0041}", "tag\\u{e0041}");
+    }
+
+    #[test]
+    fn layout_characters_stay_readable() {
+        check("a\tb", "a    b");
+        check("a\nb", "a⏎b");
+    }
+
+    #[test]
+    fn zero_width_joiner_kept_inside_emoji() {
+        check("👩\u{200d}💻", "👩\u{200d}💻");
+        check("a\u{200d}b", "a\\u{200d}b");
+    }
+
+    #[test]
+    fn describe_names_common_controls() {
+        assert_eq!(describe_char('\u{1b}'), "U+001B (ESC)");
+        assert_eq!(describe_char('\u{202e}'), "U+202E (RIGHT-TO-LEFT OVERRIDE)");
+        assert_eq!(describe_char('\u{85}'), "U+0085");
+    }
+
+    #[test]
+    fn recommended_detection() {
+        assert!(is_recommended("PostgreSQL (Recommended)"));
+        assert!(is_recommended("PostgreSQL (recommended)  "));
+        assert!(!is_recommended("Recommended"));
+        assert!(!is_recommended("é"));
+        assert_eq!(strip_recommended("PostgreSQL (Recommended)"), "PostgreSQL");
+        assert_eq!(strip_recommended("SQLite"), "SQLite");
+    }
+
+    /// A character a terminal would act on, or one that hides or reorders text.
+    fn is_dangerous(c: char) -> bool {
+        c.is_control() || classify(c) == CharClass::Invisible && c != '\u{200d}'
+    }
+
+    proptest! {
+        #[test]
+        fn sanitized_text_has_no_dangerous_characters(text in "\\PC*|[\\x00-\\x20\\x7f-\\x9f\u{200b}-\u{200f}\u{202a}-\u{202e}\u{2066}-\u{2069}a-z🎉]*") {
+            let out = sanitize_for_display(&text);
+            prop_assert!(!out.chars().any(is_dangerous), "{out:?}");
+            // A lone joiner survives only between two pictographs.
+            let chars: Vec<char> = out.chars().collect();
+            for (i, c) in chars.iter().enumerate() {
+                if *c == '\u{200d}' {
+                    prop_assert_eq!(classify_in_context(&chars, i), CharClass::Plain);
+                }
+            }
+        }
+
+        #[test]
+        fn sanitizing_is_idempotent(text in "\\PC*|[\\x00-\\x20\\x7f-\\x9f\u{200b}-\u{200f}\u{202a}-\u{202e}a-z👩💻]*") {
+            let once = sanitize_for_display(&text).into_owned();
+            let twice = sanitize_for_display(&once).into_owned();
+            prop_assert_eq!(once, twice);
+        }
+
+        #[test]
+        fn sanitizing_arbitrary_chars_is_safe(chars in proptest::collection::vec(any::<char>(), 0..64)) {
+            let text: String = chars.into_iter().collect();
+            let out = sanitize_for_display(&text);
+            prop_assert!(!out.chars().any(is_dangerous));
+            prop_assert_eq!(sanitize_for_display(&out), out.clone());
+        }
+    }
+}

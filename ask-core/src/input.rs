@@ -1,0 +1,230 @@
+//! The input contract: what the model sends when it calls `ask_user`.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The arguments of one `ask_user` call.
+///
+/// Field names are camelCase on the wire and unknown fields are refused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AskUserInput {
+    /// The questions to ask, in the order the person sees them.
+    /// Batch related questions into one call instead of asking several times.
+    pub questions: Vec<Question>,
+    /// Optional data for tracking, such as `{"source": "setup-wizard"}`.
+    /// It is stored with the answers and never shown to the person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+}
+
+/// One question for the person.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Question {
+    /// The complete question, ending with a question mark. Answers are keyed by this text, so it
+    /// must be unique within the call.
+    pub question: String,
+    /// A very short label shown as a tab or chip, such as "Database" (12 characters or fewer
+    /// reads best).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
+    /// The suggested answers. Omit for a free-text question. An "Other" choice that lets the
+    /// person type their own answer is always added; do not add one yourself. Put the
+    /// recommended option first and end its label with "(Recommended)".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<QuestionOption>>,
+    /// Allow the person to pick several options; the answer is then a list of labels.
+    #[serde(default)]
+    pub multi_select: bool,
+}
+
+/// One suggested answer to a question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct QuestionOption {
+    /// The text of the choice, short and distinct (1 to 5 words).
+    pub label: String,
+    /// What the choice means or implies, shown under the label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+impl Question {
+    /// A free-text question, with no options.
+    pub fn text(question: impl Into<String>) -> Question {
+        Question {
+            question: question.into(),
+            header: None,
+            options: None,
+            multi_select: false,
+        }
+    }
+
+    /// A single-choice question with the given option labels and no descriptions.
+    pub fn choice<I, S>(question: impl Into<String>, labels: I) -> Question
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Question {
+            question: question.into(),
+            header: None,
+            options: Some(labels.into_iter().map(QuestionOption::new).collect()),
+            multi_select: false,
+        }
+    }
+
+    /// Sets the header.
+    #[must_use]
+    pub fn with_header(mut self, header: impl Into<String>) -> Question {
+        self.header = Some(header.into());
+        self
+    }
+
+    /// Makes the question multi-select.
+    #[must_use]
+    pub fn multi(mut self) -> Question {
+        self.multi_select = true;
+        self
+    }
+
+    /// The options, or an empty slice for a free-text question.
+    pub fn options(&self) -> &[QuestionOption] {
+        self.options.as_deref().unwrap_or(&[])
+    }
+
+    /// True when the question has no options and takes free text only.
+    pub fn is_free_text(&self) -> bool {
+        self.options().is_empty()
+    }
+
+    /// The index of the option whose label matches `text`.
+    ///
+    /// The match ignores surrounding whitespace and case, so an answer typed as `sqlite` selects
+    /// the option `SQLite`.
+    pub fn find_option(&self, text: &str) -> Option<usize> {
+        let wanted = normalize_label(text);
+        self.options()
+            .iter()
+            .position(|option| normalize_label(&option.label) == wanted)
+    }
+}
+
+impl QuestionOption {
+    /// An option with a label and no description.
+    pub fn new(label: impl Into<String>) -> QuestionOption {
+        QuestionOption {
+            label: label.into(),
+            description: None,
+        }
+    }
+
+    /// Sets the description.
+    #[must_use]
+    pub fn with_description(mut self, description: impl Into<String>) -> QuestionOption {
+        self.description = Some(description.into());
+        self
+    }
+}
+
+/// The form in which labels and question texts are compared for uniqueness and matching:
+/// trimmed, runs of whitespace collapsed to one space, lower-cased.
+pub fn normalize_label(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+/// The limits a call is checked against.
+///
+/// The defaults are the contract of the tool (1–4 questions, 2–4 options); a host may raise the
+/// counts, and the exported schema follows the limits in force.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Most questions in one call.
+    pub max_questions: usize,
+    /// Fewest options a question with options may have.
+    pub min_options: usize,
+    /// Most options one question may have.
+    pub max_options: usize,
+    /// Longest question text, in characters.
+    pub max_question_chars: usize,
+    /// Longest header, in characters.
+    pub max_header_chars: usize,
+    /// Longest option label, in characters.
+    pub max_label_chars: usize,
+    /// Longest option description, in characters.
+    pub max_description_chars: usize,
+    /// Largest metadata object, in bytes of compact JSON.
+    pub max_metadata_bytes: usize,
+}
+
+impl Limits {
+    /// The header length the schema recommends; longer headers are shortened with `…` in tabs.
+    pub const RECOMMENDED_HEADER_CHARS: usize = 12;
+    /// Answers longer than this many characters ask for confirmation in the terminal UI.
+    pub const LONG_ANSWER_CHARS: usize = 2000;
+
+    /// Returns these limits with `max_questions` raised (never lowered below the default).
+    #[must_use]
+    pub fn with_max_questions(mut self, max: usize) -> Limits {
+        self.max_questions = max.max(1);
+        self
+    }
+
+    /// Returns these limits with `max_options` set (never below `min_options`).
+    #[must_use]
+    pub fn with_max_options(mut self, max: usize) -> Limits {
+        self.max_options = max.max(self.min_options);
+        self
+    }
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_questions: 4,
+            min_options: 2,
+            max_options: 4,
+            max_question_chars: 1000,
+            max_header_chars: 60,
+            max_label_chars: 200,
+            max_description_chars: 1000,
+            max_metadata_bytes: 16 * 1024,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_collapses_case_and_whitespace() {
+        assert_eq!(normalize_label("  Postgre  SQL\t"), "postgre sql");
+        assert_eq!(normalize_label("ÄBC"), "äbc");
+    }
+
+    #[test]
+    fn find_option_ignores_case() {
+        let q = Question::choice("Which?", ["PostgreSQL", "SQLite"]);
+        assert_eq!(q.find_option(" sqlite "), Some(1));
+        assert_eq!(q.find_option("Mongo"), None);
+    }
+
+    #[test]
+    fn multi_select_defaults_to_false() {
+        let q: Question = serde_json::from_str(r#"{"question":"Name?"}"#).unwrap();
+        assert!(!q.multi_select);
+        assert!(q.is_free_text());
+    }
+}

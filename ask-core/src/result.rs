@@ -1,0 +1,643 @@
+//! What the model gets back: answers, outcomes, the tool output and the persisted record.
+
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::input::Question;
+
+/// The answer to one question: a string, or a list of labels for a multi-select question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(untagged)]
+pub enum AnswerValue {
+    /// A chosen label or typed text.
+    Text(String),
+    /// The chosen labels of a multi-select question in option order, typed text last.
+    Choices(Vec<String>),
+}
+
+impl AnswerValue {
+    /// The answer as one string, with multi-select choices joined by `", "`.
+    pub fn joined(&self) -> String {
+        match self {
+            AnswerValue::Text(text) => text.clone(),
+            AnswerValue::Choices(choices) => choices.join(", "),
+        }
+    }
+}
+
+/// The person's answer to one question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Answer {
+    /// The question, exactly as it was asked.
+    pub question: String,
+    /// The answer: a label or typed text, or a list for a multi-select question.
+    pub answer: AnswerValue,
+    /// The option label that was chosen, for a single-choice answer that picked an option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected_option: Option<String>,
+    /// True when the person typed the answer through "Other" (for a multi-select question: when
+    /// typed text is among the answers).
+    pub was_custom: bool,
+}
+
+impl Answer {
+    /// The person chose the option `label`.
+    pub fn selected(question: impl Into<String>, label: impl Into<String>) -> Answer {
+        let label = label.into();
+        Answer {
+            question: question.into(),
+            answer: AnswerValue::Text(label.clone()),
+            selected_option: Some(label),
+            was_custom: false,
+        }
+    }
+
+    /// The person typed `text`.
+    pub fn custom(question: impl Into<String>, text: impl Into<String>) -> Answer {
+        Answer {
+            question: question.into(),
+            answer: AnswerValue::Text(text.into()),
+            selected_option: None,
+            was_custom: true,
+        }
+    }
+
+    /// A multi-select answer: the chosen labels (in option order) and optional typed text.
+    pub fn multi(
+        question: impl Into<String>,
+        labels: Vec<String>,
+        custom: Option<String>,
+    ) -> Answer {
+        let was_custom = custom.is_some();
+        let mut choices = labels;
+        choices.extend(custom);
+        Answer {
+            question: question.into(),
+            answer: AnswerValue::Choices(choices),
+            selected_option: None,
+            was_custom,
+        }
+    }
+
+    /// The answer to `question` given as one text: a selection when it matches an option label
+    /// (ignoring case and spaces; the label is then used as written), typed text otherwise.
+    pub fn from_text(question: &Question, text: &str) -> Answer {
+        match question.find_option(text) {
+            Some(index) => Answer::selected(&question.question, &question.options()[index].label),
+            None => Answer::custom(&question.question, text),
+        }
+    }
+
+    /// The answer to `question` given as several texts. Texts that match labels become
+    /// selections in option order; all other texts are joined with `", "` as the typed answer.
+    ///
+    /// For a single-choice question, one text is treated as by [`Answer::from_text`] and
+    /// several are joined into one typed answer.
+    pub fn from_texts(question: &Question, texts: &[String]) -> Answer {
+        if !question.multi_select {
+            return match texts {
+                [one] => Answer::from_text(question, one),
+                _ => Answer::custom(&question.question, texts.join(", ")),
+            };
+        }
+        let mut chosen = vec![false; question.options().len()];
+        let mut typed: Vec<&str> = Vec::new();
+        for text in texts {
+            match question.find_option(text) {
+                Some(index) => chosen[index] = true,
+                None if text.trim().is_empty() => {}
+                None => typed.push(text),
+            }
+        }
+        let labels = question
+            .options()
+            .iter()
+            .zip(&chosen)
+            .filter(|(_, chosen)| **chosen)
+            .map(|(option, _)| option.label.clone())
+            .collect();
+        let custom = if typed.is_empty() {
+            None
+        } else {
+            Some(typed.join(", "))
+        };
+        Answer::multi(&question.question, labels, custom)
+    }
+}
+
+/// How an ask ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The person answered every question; one answer per question, in order.
+    Answered(Vec<Answer>),
+    /// The person cancelled; every answer was discarded.
+    Cancelled,
+    /// The client presenting the questions went away before an answer.
+    ConnectionLost,
+    /// The questions were written to a pending file for the person to answer later.
+    Pending {
+        /// The path of the pending file.
+        file: String,
+    },
+}
+
+impl Outcome {
+    /// The wire result for this outcome.
+    pub fn to_result(&self) -> AskUserResult {
+        let mut result = AskUserResult {
+            answered: false,
+            answers: Vec::new(),
+            cancelled: false,
+            connection_lost: false,
+            pending_file: None,
+        };
+        match self {
+            Outcome::Answered(answers) => {
+                result.answered = true;
+                result.answers = answers.clone();
+            }
+            Outcome::Cancelled => result.cancelled = true,
+            Outcome::ConnectionLost => result.connection_lost = true,
+            Outcome::Pending { file } => result.pending_file = Some(file.clone()),
+        }
+        result
+    }
+
+    /// The status word of this outcome, as persisted.
+    pub fn status(&self) -> Status {
+        match self {
+            Outcome::Answered(_) => Status::Answered,
+            Outcome::Cancelled => Status::Cancelled,
+            Outcome::ConnectionLost => Status::ConnectionLost,
+            Outcome::Pending { .. } => Status::Pending,
+        }
+    }
+}
+
+/// The structured result of `ask_user`: whether the person answered, and the answers in
+/// question order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct AskUserResult {
+    /// True when the person answered every question.
+    pub answered: bool,
+    /// One answer per question, in question order; empty unless answered.
+    pub answers: Vec<Answer>,
+    /// True when the person cancelled.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub cancelled: bool,
+    /// True when the client presenting the questions disconnected.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub connection_lost: bool,
+    /// The pending-questions file, when the questions wait there for an answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_file: Option<String>,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+impl AskUserResult {
+    /// The outcome this result describes.
+    pub fn outcome(&self) -> Outcome {
+        if self.answered {
+            Outcome::Answered(self.answers.clone())
+        } else if let Some(file) = &self.pending_file {
+            Outcome::Pending { file: file.clone() }
+        } else if self.connection_lost {
+            Outcome::ConnectionLost
+        } else {
+            Outcome::Cancelled
+        }
+    }
+
+    /// The answer map of REQ-AUQ-003.
+    pub fn answer_map(&self) -> AnswerMap {
+        AnswerMap::from_answers(&self.answers)
+    }
+}
+
+/// The answer map `{"answers": {"question text": "answer"}}`, multi-select joined with `", "`,
+/// in question order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AnswerMap(pub Vec<(String, String)>);
+
+impl AnswerMap {
+    /// Builds the map from answers.
+    pub fn from_answers(answers: &[Answer]) -> AnswerMap {
+        AnswerMap(
+            answers
+                .iter()
+                .map(|a| (a.question.clone(), a.answer.joined()))
+                .collect(),
+        )
+    }
+
+    /// The map as compact JSON text.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+impl Serialize for AnswerMap {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Inner<'a>(&'a [(String, String)]);
+        impl Serialize for Inner<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(self.0.len()))?;
+                for (question, answer) in self.0 {
+                    map.serialize_entry(question, answer)?;
+                }
+                map.end()
+            }
+        }
+        let mut outer = serializer.serialize_map(Some(1))?;
+        outer.serialize_entry("answers", &Inner(&self.0))?;
+        outer.end()
+    }
+}
+
+/// Where a call was answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// The terminal UI.
+    Interactive,
+    /// The pending-file workflow.
+    Print,
+    /// An external client over the JSON-lines protocol.
+    Rpc,
+}
+
+impl Mode {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Interactive => "interactive",
+            Mode::Print => "print",
+            Mode::Rpc => "rpc",
+        }
+    }
+}
+
+/// The final status of a call, as persisted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Every question was answered.
+    Answered,
+    /// The person cancelled.
+    Cancelled,
+    /// The client went away.
+    ConnectionLost,
+    /// The questions wait in a pending file.
+    Pending,
+}
+
+/// The persisted record of one call: what was asked, what was answered, when and where.
+///
+/// It is the `details` of the tool output and one line of a session log.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    /// The agent's tool-call id, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
+    /// The questions as asked.
+    pub questions: Vec<Question>,
+    /// The answers; empty unless the status is `answered`.
+    pub answers: Vec<Answer>,
+    /// When the outcome became final, in milliseconds since the Unix epoch.
+    pub answered_at: u64,
+    /// Where the call was answered.
+    pub mode: Mode,
+    /// The metadata of the call, untouched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+    /// How the call ended.
+    pub status: Status,
+    /// The pending file, for the `pending` status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_file: Option<String>,
+}
+
+impl Record {
+    /// The outcome this record holds.
+    pub fn outcome(&self) -> Outcome {
+        match self.status {
+            Status::Answered => Outcome::Answered(self.answers.clone()),
+            Status::Cancelled => Outcome::Cancelled,
+            Status::ConnectionLost => Outcome::ConnectionLost,
+            Status::Pending => Outcome::Pending {
+                file: self.pending_file.clone().unwrap_or_default(),
+            },
+        }
+    }
+
+    /// The wire result this record replays.
+    pub fn result(&self) -> AskUserResult {
+        self.outcome().to_result()
+    }
+
+    /// The compaction summary: one sentence per question and answer.
+    pub fn summary(&self) -> Vec<String> {
+        crate::summary::summarize(self)
+    }
+}
+
+/// The sentence a sub-agent gets back.
+pub const SUBAGENT_REFUSAL: &str = "ask_user is only available to the parent conversation; sub-agents cannot ask the user questions";
+
+/// The tool output handed to an agent harness: `{content, details, isError}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ToolOutput {
+    /// The text for the model: the answer map when answered, a plain sentence otherwise.
+    pub content: String,
+    /// The persisted record, when the call reached a frontend.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<Record>,
+    /// True when the call was refused or invalid.
+    pub is_error: bool,
+}
+
+impl ToolOutput {
+    /// The output for a finished call.
+    ///
+    /// ```
+    /// use ask_core::{Answer, Mode, Outcome, Question, Record, Status, ToolOutput};
+    /// let q = Question::choice("Which database?", ["PostgreSQL", "SQLite"]);
+    /// let record = Record {
+    ///     call_id: None,
+    ///     questions: vec![q.clone()],
+    ///     answers: vec![Answer::from_text(&q, "sqlite")],
+    ///     answered_at: 0,
+    ///     mode: Mode::Interactive,
+    ///     metadata: None,
+    ///     status: Status::Answered,
+    ///     pending_file: None,
+    /// };
+    /// let output = ToolOutput::from_record(record);
+    /// assert_eq!(output.content, r#"{"answers":{"Which database?":"SQLite"}}"#);
+    /// assert!(!output.is_error);
+    /// ```
+    pub fn from_record(record: Record) -> ToolOutput {
+        let content = match record.status {
+            Status::Answered => AnswerMap::from_answers(&record.answers).to_json(),
+            Status::Cancelled => "The user cancelled the questions without answering. \
+                                  Proceed without these answers; do not ask the same questions \
+                                  again unless the user asks you to."
+                .to_string(),
+            Status::ConnectionLost => "The client that was showing the questions disconnected \
+                                       before the user answered. No answers were given."
+                .to_string(),
+            Status::Pending => pending_instructions(record.pending_file.as_deref().unwrap_or("")),
+        };
+        ToolOutput {
+            content,
+            details: Some(record),
+            is_error: false,
+        }
+    }
+
+    /// The output for a sub-agent's call.
+    pub fn refused() -> ToolOutput {
+        ToolOutput {
+            content: SUBAGENT_REFUSAL.to_string(),
+            details: None,
+            is_error: true,
+        }
+    }
+
+    /// The output for an invalid call: every problem, one per line.
+    pub fn invalid(problems: &crate::Problems) -> ToolOutput {
+        ToolOutput {
+            content: format!("The ask_user call is invalid:\n{problems}"),
+            details: None,
+            is_error: true,
+        }
+    }
+}
+
+/// The instructions shown to the model when questions are left in a pending file.
+pub fn pending_instructions(pending_file: &str) -> String {
+    let file = shell_quote(pending_file);
+    format!(
+        "Questions pending. User input required.\n\
+         \n\
+         To answer, re-run with:\n\
+         \x20 ask-user -p @{file} \"your answers\"\n\
+         \n\
+         Or edit the JSON file and run:\n\
+         \x20 ask-user -c --pending-file {file}\n\
+         \n\
+         Or give the answers in question order:\n\
+         \x20 ask-user -p --answers '[\"first answer\", \"second answer\"]' --pending-file {file}\n\
+         \n\
+         Questions saved to: {pending_file}"
+    )
+}
+
+/// Quotes a path for a POSIX shell when it needs quoting.
+fn shell_quote(text: &str) -> String {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
+    if plain {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn features() -> Question {
+        Question::choice(
+            "Which features should we include?",
+            ["Authentication", "REST API", "Admin Dashboard"],
+        )
+        .multi()
+    }
+
+    #[test]
+    fn result_shapes_match_the_contract() {
+        let answered = Outcome::Answered(vec![Answer::selected("Q?", "A")]).to_result();
+        assert_eq!(
+            serde_json::to_value(&answered).unwrap(),
+            json!({"answered": true, "answers": [{"question": "Q?", "answer": "A", "selectedOption": "A", "wasCustom": false}]})
+        );
+        assert_eq!(
+            serde_json::to_value(Outcome::Cancelled.to_result()).unwrap(),
+            json!({"answered": false, "cancelled": true, "answers": []})
+        );
+        assert_eq!(
+            serde_json::to_value(Outcome::ConnectionLost.to_result()).unwrap(),
+            json!({"answered": false, "connectionLost": true, "answers": []})
+        );
+        assert_eq!(
+            serde_json::to_value(
+                Outcome::Pending {
+                    file: "p.json".into()
+                }
+                .to_result()
+            )
+            .unwrap(),
+            json!({"answered": false, "answers": [], "pendingFile": "p.json"})
+        );
+    }
+
+    #[test]
+    fn result_round_trips_to_outcome() {
+        for outcome in [
+            Outcome::Answered(vec![Answer::custom("Q?", "x")]),
+            Outcome::Cancelled,
+            Outcome::ConnectionLost,
+            Outcome::Pending { file: "f".into() },
+        ] {
+            assert_eq!(outcome.to_result().outcome(), outcome);
+        }
+    }
+
+    #[test]
+    fn answer_map_joins_multi_select() {
+        let answers = vec![
+            Answer::selected("Which database should we use?", "PostgreSQL (Recommended)"),
+            Answer::multi(
+                "Which features should we include?",
+                vec!["Authentication".into(), "Admin Dashboard".into()],
+                None,
+            ),
+        ];
+        assert_eq!(
+            AnswerMap::from_answers(&answers).to_json(),
+            r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)","Which features should we include?":"Authentication, Admin Dashboard"}}"#
+        );
+    }
+
+    #[test]
+    fn from_text_matches_labels_loosely() {
+        let q = Question::choice("Which database?", ["PostgreSQL (Recommended)", "SQLite"]);
+        assert_eq!(
+            Answer::from_text(&q, " sqlite"),
+            Answer::selected("Which database?", "SQLite")
+        );
+        assert_eq!(
+            Answer::from_text(&q, "DynamoDB"),
+            Answer::custom("Which database?", "DynamoDB")
+        );
+    }
+
+    #[test]
+    fn from_texts_orders_labels_and_puts_typed_text_last() {
+        let texts = vec![
+            "Admin Dashboard".to_string(),
+            "GraphQL".into(),
+            "authentication".into(),
+        ];
+        let answer = Answer::from_texts(&features(), &texts);
+        assert_eq!(
+            answer.answer,
+            AnswerValue::Choices(vec![
+                "Authentication".into(),
+                "Admin Dashboard".into(),
+                "GraphQL".into()
+            ])
+        );
+        assert!(answer.was_custom);
+        assert_eq!(answer.selected_option, None);
+    }
+
+    #[test]
+    fn tool_output_for_each_status() {
+        let record = |status, answers: Vec<Answer>| Record {
+            call_id: Some("toolu_1".into()),
+            questions: vec![features()],
+            answers,
+            answered_at: 1_707_091_200_000,
+            mode: Mode::Print,
+            metadata: None,
+            status,
+            pending_file: (status == Status::Pending).then(|| ".pi/pending-questions.json".into()),
+        };
+        let cancelled = ToolOutput::from_record(record(Status::Cancelled, vec![]));
+        assert!(cancelled.content.starts_with("The user cancelled"));
+        assert!(!cancelled.is_error);
+        let pending = ToolOutput::from_record(record(Status::Pending, vec![]));
+        assert!(
+            pending
+                .content
+                .starts_with("Questions pending. User input required.")
+        );
+        assert!(
+            pending
+                .content
+                .contains("ask-user -p @.pi/pending-questions.json \"your answers\"")
+        );
+        assert!(
+            pending
+                .content
+                .ends_with("Questions saved to: .pi/pending-questions.json")
+        );
+        let refused = ToolOutput::refused();
+        assert!(refused.is_error);
+        assert_eq!(
+            serde_json::to_value(&refused).unwrap(),
+            json!({"content": SUBAGENT_REFUSAL, "isError": true})
+        );
+    }
+
+    #[test]
+    fn record_wire_shape() {
+        let q = Question::text("Name?");
+        let record = Record {
+            call_id: None,
+            questions: vec![q],
+            answers: vec![Answer::custom("Name?", "order-processor")],
+            answered_at: 1_707_091_200_000,
+            mode: Mode::Interactive,
+            metadata: Some(
+                json!({"source": "project-setup"})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            ),
+            status: Status::Answered,
+            pending_file: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&record).unwrap(),
+            json!({
+                "questions": [{"question": "Name?", "multiSelect": false}],
+                "answers": [{"question": "Name?", "answer": "order-processor", "wasCustom": true}],
+                "answeredAt": 1_707_091_200_000u64,
+                "mode": "interactive",
+                "metadata": {"source": "project-setup"},
+                "status": "answered"
+            })
+        );
+    }
+
+    #[test]
+    fn shell_quoting() {
+        assert_eq!(
+            shell_quote(".pi/pending-questions.json"),
+            ".pi/pending-questions.json"
+        );
+        assert_eq!(shell_quote("my dir/it's.json"), r"'my dir/it'\''s.json'");
+    }
+}

@@ -1,0 +1,55 @@
+//! Raw JSON → validated input. Run with `cargo bench -p ask-schema`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use ask_core::Limits;
+
+fn main() {
+    divan::main();
+}
+
+/// A 4-question call with 4 options each, with descriptions and headers.
+fn four_by_four() -> String {
+    let question = |i: usize| {
+        let options: Vec<_> = (0..4)
+            .map(|j| {
+                serde_json::json!({
+                    "label": format!("Option {j} for question {i}{}", if j == 0 { " (Recommended)" } else { "" }),
+                    "description": "A sentence that explains what this choice implies for the project."
+                })
+            })
+            .collect();
+        serde_json::json!({
+            "question": format!("Which approach should we take for part {i} of the project?"),
+            "header": format!("Part {i}"),
+            "options": options,
+            "multiSelect": i % 2 == 1,
+        })
+    };
+    serde_json::json!({
+        "questions": (0..4).map(question).collect::<Vec<_>>(),
+        "metadata": {"source": "bench"}
+    })
+    .to_string()
+}
+
+#[divan::bench]
+fn parse_valid_4x4(bencher: divan::Bencher<'_, '_>) {
+    let text = four_by_four();
+    let limits = Limits::default();
+    bencher.bench(|| ask_schema::parse(divan::black_box(text.as_str()), &limits));
+}
+
+#[divan::bench]
+fn parse_invalid_after_warm_up(bencher: divan::Bencher<'_, '_>) {
+    let text = four_by_four().replace("\"header\"", "\"heading\"");
+    let limits = Limits::default();
+    ask_schema::warm_up(&limits);
+    bencher.bench(|| ask_schema::parse(divan::black_box(text.as_str()), &limits));
+}
+
+#[divan::bench(sample_count = 20)]
+fn build_schema_validator() -> jsonschema::Validator {
+    let schema = ask_schema::input_schema(&Limits::default());
+    jsonschema::validator_for(&schema).expect("the schema compiles")
+}

@@ -1,0 +1,52 @@
+//! The schema side of the `ask_user` tool: the JSON Schema of the input and of the result,
+//! generated from the `ask-core` types and following the active [`Limits`]; the tool descriptor in
+//! the shapes agent APIs load; and [`parse`], which turns raw JSON into a validated call with
+//! every problem and its JSON path.
+//!
+//! This crate reads no files and talks to no terminal; the checked-in `schema/*.json` files are
+//! written by `cargo xtask schema` from [`generated_files`].
+//!
+//! ```
+//! use ask_core::{Answer, Limits, Mode, Outcome, Record, ToolOutput};
+//!
+//! let raw = r#"{"questions": [{"question": "Which database should we use?", "header": "Database",
+//!     "options": [{"label": "PostgreSQL (Recommended)", "description": "Battle-tested"},
+//!                 {"label": "SQLite", "description": "File-based"}]}]}"#;
+//! let input = ask_schema::parse(raw, &Limits::default()).expect("a valid call");
+//!
+//! let answer = Answer::from_text(&input.questions[0], "PostgreSQL (Recommended)");
+//! let record = Record::new(None, input.into_inner(), Mode::Interactive, Outcome::Answered(vec![answer]), 0);
+//! let output = ToolOutput::from_record(record);
+//! assert_eq!(output.content, r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)"}}"#);
+//!
+//! let problems = ask_schema::parse(r#"{"questions": [{"question": "Q?", "options": [{"label": "x"}]}]}"#,
+//!     &Limits::default()).unwrap_err();
+//! assert_eq!(problems.to_string(),
+//!     "/questions/0/options: 1 option given; give 2 to 4, or omit options for a free-text question");
+//! ```
+
+pub use ask_core::Limits;
+
+mod parse;
+mod schema;
+
+pub use parse::{JsonSource, ParsedCall, parse, parse_call, warm_up};
+pub use schema::{
+    TOOL_NAME, TOOL_TITLE, ToolFormat, UnknownFormat, input_schema, render, result_schema,
+    tool_description, tool_descriptor,
+};
+
+/// The files under `schema/` and their contents for the default limits, as
+/// `(path relative to the repository root, text)`.
+pub fn generated_files() -> Vec<(String, String)> {
+    let limits = Limits::default();
+    ToolFormat::ALL
+        .into_iter()
+        .map(|format| {
+            (
+                format!("schema/{}", format.file_name()),
+                render(&tool_descriptor(format, &limits)),
+            )
+        })
+        .collect()
+}

@@ -1,0 +1,625 @@
+//! Raw JSON to a validated call, with every problem and its path.
+//!
+//! A valid call takes the fast path: serde reads the typed input and `ask-core` checks it; the
+//! JSON Schema validator is not built. Only when serde refuses the document is the validator
+//! built (once per process and limits) to name every structural problem with its path.
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use ask_core::{
+    AskUserInput, JsonType, Limits, Problem, ProblemKind, Problems, Question, TextField,
+    ValidatedInput, check_metadata, check_questions, validate,
+};
+use jsonschema::Validator;
+use jsonschema::error::ValidationErrorKind;
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::schema::{TOOL_NAME, input_schema};
+
+/// Something a call can be parsed from: JSON text or an already parsed value.
+pub trait JsonSource {
+    /// Parses a plain tool input (`{"questions": […]}`).
+    fn parse_input(self, limits: &Limits) -> Result<ValidatedInput, Problems>;
+    /// Parses a tool input or a tool-call envelope.
+    fn parse_call(self, limits: &Limits) -> Result<ParsedCall, Problems>;
+}
+
+impl JsonSource for &str {
+    fn parse_input(self, limits: &Limits) -> Result<ValidatedInput, Problems> {
+        match serde_json::from_str::<AskUserInput>(self) {
+            Ok(input) => validate(input, limits),
+            Err(typed_error) => {
+                let value = parse_json(self)?;
+                Err(structural_problems(&value, limits, "", Some(&typed_error)))
+            }
+        }
+    }
+
+    fn parse_call(self, limits: &Limits) -> Result<ParsedCall, Problems> {
+        if let Ok(input) = serde_json::from_str::<AskUserInput>(self) {
+            return Ok(ParsedCall {
+                call_id: None,
+                input: validate(input, limits)?,
+            });
+        }
+        parse_json(self)?.parse_call(limits)
+    }
+}
+
+impl JsonSource for &String {
+    fn parse_input(self, limits: &Limits) -> Result<ValidatedInput, Problems> {
+        self.as_str().parse_input(limits)
+    }
+
+    fn parse_call(self, limits: &Limits) -> Result<ParsedCall, Problems> {
+        self.as_str().parse_call(limits)
+    }
+}
+
+impl JsonSource for &Value {
+    fn parse_input(self, limits: &Limits) -> Result<ValidatedInput, Problems> {
+        parse_value_at(self, limits, "")
+    }
+
+    fn parse_call(self, limits: &Limits) -> Result<ParsedCall, Problems> {
+        let Some(object) = self.as_object() else {
+            return parse_value_at(self, limits, "").map(ParsedCall::plain);
+        };
+        let inner = ["input", "arguments"]
+            .into_iter()
+            .find_map(|key| Some((key, object.get(key)?)));
+        let Some((key, inner)) = inner.filter(|_| !object.contains_key("questions")) else {
+            return parse_value_at(self, limits, "").map(ParsedCall::plain);
+        };
+        // The envelope: `{"name": "ask_user", "id": "…", "input": {…}}`, or an OpenAI call whose
+        // `arguments` hold the input as JSON text.
+        let call_id = ["id", "call_id", "toolCallId", "tool_call_id"]
+            .into_iter()
+            .find_map(|k| object.get(k)?.as_str().map(str::to_string));
+        let name = object
+            .get("name")
+            .or_else(|| object.get("function")?.get("name"))
+            .and_then(Value::as_str);
+        if let Some(name) = name.filter(|name| *name != TOOL_NAME) {
+            let problem = Problem::new(
+                "/name",
+                ProblemKind::WrongTool {
+                    name: name.to_string(),
+                },
+            );
+            return Err(Problems::from_vec(vec![problem]).unwrap_or_else(unreachable_problems));
+        }
+        let prefix = format!("/{key}");
+        let input = match inner {
+            Value::String(text) => {
+                let value = parse_json(text).map_err(|problems| prefixed(problems, &prefix))?;
+                parse_value_at(&value, limits, &prefix)?
+            }
+            value => parse_value_at(value, limits, &prefix)?,
+        };
+        Ok(ParsedCall { call_id, input })
+    }
+}
+
+/// A call read from an input file: the validated input and, when it came in a tool-call
+/// envelope, the call id.
+#[derive(Debug, Clone)]
+pub struct ParsedCall {
+    /// The tool-call id of the envelope, if there was one.
+    pub call_id: Option<String>,
+    /// The validated input.
+    pub input: ValidatedInput,
+}
+
+impl ParsedCall {
+    fn plain(input: ValidatedInput) -> ParsedCall {
+        ParsedCall {
+            call_id: None,
+            input,
+        }
+    }
+}
+
+/// Parses and validates a tool input from JSON text or a JSON value, returning every problem.
+///
+/// ```
+/// use ask_core::Limits;
+/// let ok = ask_schema::parse(r#"{"questions": [{"question": "Name?"}]}"#, &Limits::default());
+/// assert!(ok.is_ok());
+/// let err = ask_schema::parse(r#"{"questions": [{"question": 7}]}"#, &Limits::default()).unwrap_err();
+/// assert_eq!(err.to_string(), "/questions/0/question: expected a string, found a number");
+/// ```
+pub fn parse<S: JsonSource>(source: S, limits: &Limits) -> Result<ValidatedInput, Problems> {
+    source.parse_input(limits)
+}
+
+/// Parses a tool input or a tool-call envelope (`{"name": "ask_user", "id": …, "input": …}`,
+/// or OpenAI's `{"function": {"name": …, "arguments": "…"}}` form).
+pub fn parse_call<S: JsonSource>(source: S, limits: &Limits) -> Result<ParsedCall, Problems> {
+    source.parse_call(limits)
+}
+
+fn parse_value_at(
+    value: &Value,
+    limits: &Limits,
+    prefix: &str,
+) -> Result<ValidatedInput, Problems> {
+    match AskUserInput::deserialize(value) {
+        Ok(input) => validate(input, limits).map_err(|problems| prefixed(problems, prefix)),
+        Err(typed_error) => Err(structural_problems(
+            value,
+            limits,
+            prefix,
+            Some(&typed_error),
+        )),
+    }
+}
+
+fn parse_json(text: &str) -> Result<Value, Problems> {
+    serde_json::from_str::<Value>(text).map_err(|error| {
+        let reason = error.to_string();
+        let reason = match reason.rfind(" at line ") {
+            Some(at) => reason[..at].to_string(),
+            None => reason,
+        };
+        let kind = ProblemKind::InvalidJson {
+            line: error.line(),
+            column: error.column(),
+            reason,
+        };
+        Problems::from_vec(vec![Problem::new("", kind)]).unwrap_or_else(unreachable_problems)
+    })
+}
+
+/// `Problems::from_vec` of a non-empty list never fails; this keeps the code free of panics.
+fn unreachable_problems() -> Problems {
+    Problems::from_vec(vec![Problem::new(
+        "",
+        ProblemKind::Schema {
+            keyword: "internal".into(),
+            detail: "no problem recorded".into(),
+        },
+    )])
+    .unwrap_or_else(|| unreachable!())
+}
+
+fn prefixed(problems: Problems, prefix: &str) -> Problems {
+    if prefix.is_empty() {
+        return problems;
+    }
+    let list = problems
+        .into_vec()
+        .into_iter()
+        .map(|p| Problem::new(format!("{prefix}{}", p.path), p.kind))
+        .collect();
+    Problems::from_vec(list).unwrap_or_else(unreachable_problems)
+}
+
+/// The validator for `limits`, built on first use and kept for the life of the process.
+fn validator(limits: &Limits) -> Option<Arc<Validator>> {
+    type Cache = Mutex<Vec<(Limits, Arc<Validator>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    let mut cache = cache
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, validator)) = cache.iter().find(|(l, _)| l == limits) {
+        return Some(Arc::clone(validator));
+    }
+    let validator = Arc::new(jsonschema::validator_for(&input_schema(limits)).ok()?);
+    cache.push((*limits, Arc::clone(&validator)));
+    Some(validator)
+}
+
+/// Builds the validator for `limits` ahead of time, so that the first invalid call does not pay
+/// for it. Hosts that parse many calls may call this at start-up.
+pub fn warm_up(limits: &Limits) {
+    let _ = validator(limits);
+}
+
+/// Every problem of a document that serde refused: the schema's structural problems plus the
+/// semantic problems of each question that could be read.
+fn structural_problems(
+    value: &Value,
+    limits: &Limits,
+    prefix: &str,
+    typed_error: Option<&serde_json::Error>,
+) -> Problems {
+    let mut problems = Vec::new();
+    if let Some(validator) = validator(limits) {
+        for error in validator.iter_errors(value) {
+            let path = error.instance_path().as_str().to_string();
+            let detail = error.to_string();
+            problems.extend(map_schema_error(
+                &path,
+                error.kind(),
+                error.instance(),
+                limits,
+                detail,
+            ));
+        }
+    }
+    // Semantic checks on whatever parts could be read.
+    if let Some(object) = value.as_object() {
+        if let Some(Value::Array(items)) = object.get("questions") {
+            let questions: Vec<(usize, Question)> = items
+                .iter()
+                .enumerate()
+                .filter_map(|(i, item)| Some((i, lenient_question(item)?)))
+                .collect();
+            let refs: Vec<(usize, &Question)> = questions.iter().map(|(i, q)| (*i, q)).collect();
+            check_questions(&refs, limits, &mut problems);
+        }
+        if let Some(Value::Object(metadata)) = object.get("metadata") {
+            check_metadata(metadata, limits, &mut problems);
+        }
+    }
+    if problems.is_empty() {
+        // The schema accepted what serde refused: a duplicate key is the one such case.
+        let reason = typed_error.map(ToString::to_string).unwrap_or_default();
+        let (line, column) = typed_error
+            .map(|e| (e.line(), e.column()))
+            .unwrap_or((0, 0));
+        let kind = match duplicate_field(&reason) {
+            Some(key) => ProblemKind::DuplicateKey {
+                key: key.to_string(),
+            },
+            None => ProblemKind::InvalidJson {
+                line,
+                column,
+                reason,
+            },
+        };
+        problems.push(Problem::new("", kind));
+    }
+    dedup_and_sort(&mut problems);
+    let problems = problems
+        .into_iter()
+        .map(|p| Problem::new(format!("{prefix}{}", p.path), p.kind));
+    Problems::from_vec(problems.collect()).unwrap_or_else(unreachable_problems)
+}
+
+/// Reads a question while ignoring unknown fields (already reported by the schema), so that its
+/// other problems are reported too.
+fn lenient_question(item: &Value) -> Option<Question> {
+    if let Ok(question) = Question::deserialize(item) {
+        return Some(question);
+    }
+    let mut item = item.clone();
+    let object = item.as_object_mut()?;
+    object.retain(|key, _| QUESTION_FIELDS.contains(&key.as_str()));
+    if let Some(Value::Array(options)) = object.get_mut("options") {
+        for option in options.iter_mut().filter_map(Value::as_object_mut) {
+            option.retain(|key, _| OPTION_FIELDS.contains(&key.as_str()));
+        }
+    }
+    Question::deserialize(&item).ok()
+}
+
+fn duplicate_field(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("duplicate field `")?;
+    Some(&rest[..rest.find('`')?])
+}
+
+/// Removes repeated problems and puts them in document order (array indexes compared as
+/// numbers), keeping the order of problems at the same path.
+fn dedup_and_sort(problems: &mut Vec<Problem>) {
+    let mut seen = std::collections::HashSet::new();
+    problems.retain(|p| seen.insert(p.clone()));
+    problems.sort_by(|a, b| path_key(&a.path).cmp(&path_key(&b.path)));
+}
+
+fn path_key(path: &str) -> Vec<(u8, usize, &str)> {
+    path.split('/')
+        .skip(1)
+        .map(|segment| match segment.parse::<usize>() {
+            Ok(n) => (0, n, ""),
+            Err(_) => (1, 0, segment),
+        })
+        .collect()
+}
+
+const ROOT_FIELDS: &[&str] = &["questions", "metadata"];
+const QUESTION_FIELDS: &[&str] = &["question", "header", "options", "multiSelect"];
+const OPTION_FIELDS: &[&str] = &["label", "description"];
+
+/// The fields allowed in the object at `path`.
+fn allowed_fields(path: &str) -> &'static [&'static str] {
+    match path.split('/').skip(1).count() {
+        0 => ROOT_FIELDS,
+        2 => QUESTION_FIELDS,
+        _ => OPTION_FIELDS,
+    }
+}
+
+fn text_field(path: &str) -> Option<TextField> {
+    Some(match path.rsplit('/').next()? {
+        "question" => TextField::Question,
+        "header" => TextField::Header,
+        "label" => TextField::Label,
+        "description" => TextField::Description,
+        _ => return None,
+    })
+}
+
+fn map_schema_error(
+    path: &str,
+    kind: &ValidationErrorKind,
+    instance: &Value,
+    limits: &Limits,
+    detail: String,
+) -> Vec<Problem> {
+    let schema_problem = |keyword: &str| ProblemKind::Schema {
+        keyword: keyword.to_string(),
+        detail,
+    };
+    let one = |kind| vec![Problem::new(path, kind)];
+    match kind {
+        ValidationErrorKind::Required { property } => one(ProblemKind::MissingField {
+            field: property.as_str().unwrap_or_default().to_string(),
+        }),
+        ValidationErrorKind::AdditionalProperties { unexpected } => unexpected
+            .iter()
+            .map(|field| {
+                Problem::new(
+                    format!("{path}/{}", escape_pointer(field)),
+                    ProblemKind::UnknownField {
+                        field: field.to_string(),
+                        allowed: allowed_fields(path),
+                    },
+                )
+            })
+            .collect(),
+        ValidationErrorKind::Type { kind: type_kind } => {
+            let expected = match type_kind {
+                jsonschema::error::TypeKind::Single(t) => schema_type(*t),
+                jsonschema::error::TypeKind::Multiple(set) => set
+                    .into_iter()
+                    .filter_map(schema_type)
+                    .find(|t| *t != JsonType::Null),
+            };
+            match expected {
+                Some(expected) => one(ProblemKind::WrongType {
+                    expected,
+                    found: JsonType::of(instance),
+                }),
+                None => one(schema_problem("type")),
+            }
+        }
+        ValidationErrorKind::MinItems { .. } | ValidationErrorKind::MaxItems { .. } => {
+            let given = instance.as_array().map_or(0, Vec::len);
+            let (min, max) = (limits.min_options, limits.max_options);
+            if path == "/questions" {
+                if given == 0 {
+                    one(ProblemKind::NoQuestions)
+                } else {
+                    one(ProblemKind::TooManyQuestions {
+                        given,
+                        max: limits.max_questions,
+                    })
+                }
+            } else if given < min {
+                one(ProblemKind::TooFewOptions { given, min, max })
+            } else {
+                one(ProblemKind::TooManyOptions { given, min, max })
+            }
+        }
+        ValidationErrorKind::MinLength { .. } => match text_field(path) {
+            Some(field) => one(ProblemKind::EmptyText { field }),
+            None => one(schema_problem("minLength")),
+        },
+        ValidationErrorKind::MaxLength { limit } => match text_field(path) {
+            Some(field) => one(ProblemKind::TooLong {
+                field,
+                chars: instance.as_str().map_or(0, |s| s.chars().count()),
+                max: usize::try_from(*limit).unwrap_or(usize::MAX),
+            }),
+            None => one(schema_problem("maxLength")),
+        },
+        other => one(schema_problem(keyword_name(other))),
+    }
+}
+
+fn keyword_name(kind: &ValidationErrorKind) -> &'static str {
+    match kind {
+        ValidationErrorKind::Enum { .. } => "enum",
+        ValidationErrorKind::Constant { .. } => "const",
+        ValidationErrorKind::AnyOf { .. } => "anyOf",
+        ValidationErrorKind::OneOfNotValid { .. }
+        | ValidationErrorKind::OneOfMultipleValid { .. } => "oneOf",
+        _ => "schema",
+    }
+}
+
+fn schema_type(t: jsonschema::JsonType) -> Option<JsonType> {
+    JsonType::from_schema_name(t.as_str())
+}
+
+fn escape_pointer(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Parses `input` with the default limits and compares the rendered problems.
+    #[track_caller]
+    fn check(input: &str, expected: &[&str]) {
+        let got: Vec<String> = match parse(input, &Limits::default()) {
+            Ok(_) => Vec::new(),
+            Err(problems) => problems.iter().map(ToString::to_string).collect(),
+        };
+        assert_eq!(got, expected, "input: {input}");
+        // The value path reports the same problems as the text path.
+        if let Ok(value) = serde_json::from_str::<Value>(input) {
+            let from_value: Vec<String> = match parse(&value, &Limits::default()) {
+                Ok(_) => Vec::new(),
+                Err(problems) => problems.iter().map(ToString::to_string).collect(),
+            };
+            assert_eq!(from_value, expected, "value input: {input}");
+        }
+    }
+
+    #[test]
+    fn claude_code_style_call_validates() {
+        check(
+            r#"{"questions": [{"question": "Which auth method?", "header": "Auth",
+                "options": [{"label": "OAuth (Recommended)", "description": "Standard"},
+                            {"label": "API keys", "description": "Simple"}],
+                "multiSelect": false}]}"#,
+            &[],
+        );
+    }
+
+    #[test]
+    fn nulls_mean_absent() {
+        check(
+            r#"{"questions": [{"question": "Q?", "header": null, "options": null}], "metadata": null}"#,
+            &[],
+        );
+    }
+
+    #[test]
+    fn invalid_json_names_line_and_column() {
+        check(
+            "{\"questions\": [\n  {\"question\": \"Q?\",}\n]}",
+            &["(root): not valid JSON at line 2, column 21: trailing comma"],
+        );
+    }
+
+    #[test]
+    fn root_must_be_an_object() {
+        check("[1]", &["(root): expected an object, found an array"]);
+    }
+
+    #[test]
+    fn missing_questions() {
+        check("{}", &["(root): missing required field `questions`"]);
+    }
+
+    #[test]
+    fn unknown_fields_are_named() {
+        check(
+            r#"{"questions": [{"question": "Q?", "choices": ["a"]}], "tool": 1}"#,
+            &[
+                "/questions/0/choices: unknown field `choices`; the fields allowed here are `question`, `header`, `options` and `multiSelect`",
+                "/tool: unknown field `tool`; the fields allowed here are `questions` and `metadata`",
+            ],
+        );
+        check(
+            r#"{"questions": [{"question": "Q?", "options": [{"label": "a", "value": 1}, {"label": "b"}]}]}"#,
+            &[
+                "/questions/0/options/0/value: unknown field `value`; the fields allowed here are `label` and `description`",
+            ],
+        );
+    }
+
+    #[test]
+    fn numbers_where_strings_belong() {
+        check(
+            r#"{"questions": [{"question": "Q?", "options": [{"label": 1}, {"label": "b"}], "multiSelect": "yes"}]}"#,
+            &[
+                "/questions/0/multiSelect: expected a boolean, found a string",
+                "/questions/0/options/0/label: expected a string, found a number",
+            ],
+        );
+    }
+
+    #[test]
+    fn counts_through_the_schema_path() {
+        check(
+            r#"{"questions": []}"#,
+            &["/questions: no questions given; give at least 1"],
+        );
+        check(
+            r#"{"questions": [{"question": 1}, {"question": "B?"}, {"question": "C?"}, {"question": "D?"}, {"question": "E?"}]}"#,
+            &[
+                "/questions: 5 questions given; give 1 to 4, and ask the rest in a later call",
+                "/questions/0/question: expected a string, found a number",
+            ],
+        );
+    }
+
+    #[test]
+    fn duplicate_key() {
+        // Only JSON text can repeat a key; a parsed value already kept one of them.
+        let err = parse(
+            r#"{"questions": [{"question": "A?", "question": "B?"}]}"#,
+            &Limits::default(),
+        );
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "(root): the key `question` appears twice; give each field once"
+        );
+    }
+
+    #[test]
+    fn five_mistakes_of_both_kinds() {
+        let input = r#"{"questions": [
+            {"question": "Pick?", "options": [{"label": "only"}]},
+            {"question": 5},
+            {"question": "pick?", "multiSelect": true},
+            {"question": "Other?", "options": [{"label": "Other"}, {"label": "x"}], "extra": true}
+        ]}"#;
+        check(
+            input,
+            &[
+                "/questions/0/options: 1 option given; give 2 to 4, or omit options for a free-text question",
+                "/questions/1/question: expected a string, found a number",
+                "/questions/2/multiSelect: multiSelect is true but the question has no options; add options or set multiSelect to false",
+                "/questions/2/question: this question repeats question 0; answers are keyed by the question text, so make each one unique",
+                "/questions/3/extra: unknown field `extra`; the fields allowed here are `question`, `header`, `options` and `multiSelect`",
+                "/questions/3/options/0/label: \"Other\" is added automatically so the person can type their own answer; remove this option",
+            ],
+        );
+    }
+
+    #[test]
+    fn envelope_forms() {
+        let limits = Limits::default();
+        let call = parse_call(
+            r#"{"type": "tool_use", "id": "toolu_01", "name": "ask_user", "input": {"questions": [{"question": "Q?"}]}}"#,
+            &limits,
+        )
+        .unwrap();
+        assert_eq!(call.call_id.as_deref(), Some("toolu_01"));
+        assert_eq!(call.input.questions[0].question, "Q?");
+        let call = parse_call(
+            &json!({"id": "call_1", "type": "function", "function": {"name": "ask_user"},
+                    "arguments": "{\"questions\": [{\"question\": \"Q?\"}]}"}),
+            &limits,
+        )
+        .unwrap();
+        assert_eq!(call.call_id.as_deref(), Some("call_1"));
+        let err = parse_call(
+            r#"{"name": "ask_user", "input": {"questions": []}}"#,
+            &limits,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/input/questions: no questions given; give at least 1"
+        );
+        let err = parse_call(r#"{"name": "bash", "input": {}}"#, &limits).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/name: the tool call is for `bash`, not `ask_user`"
+        );
+        let err = parse_call(r#"{"name": "ask_user", "arguments": "{oops"}"#, &limits).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/arguments: not valid JSON at line 1, column 2: key must be a string"
+        );
+    }
+
+    #[test]
+    fn raised_limits_accept_long_lists() {
+        let options: Vec<Value> = (0..8).map(|i| json!({"label": format!("F{i}")})).collect();
+        let input = json!({"questions": [{"question": "Which framework?", "options": options}]});
+        assert!(parse(&input, &Limits::default()).is_err());
+        assert!(parse(&input, &Limits::default().with_max_options(8)).is_ok());
+    }
+}
