@@ -6,11 +6,110 @@ use ask_core::Limits;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Ask the person structured questions on behalf of an LLM agent.
+///
+/// With INPUT (a file holding the `ask_user` tool input or a tool-call envelope, or - for stdin),
+/// the questions are asked and the result is printed on stdout as one JSON document.
 #[derive(Debug, Parser)]
-#[command(name = "ask-user", version, about, long_about = None)]
+#[command(
+    name = "ask-user",
+    version,
+    about,
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
+)]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub ask: AskArgs,
+}
+
+/// How the questions are presented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// The terminal UI when a terminal can be opened, else print mode.
+    Auto,
+    /// The terminal UI on the controlling terminal.
+    Tui,
+    /// The pending-questions file (non-interactive).
+    Print,
+    /// The JSON-lines protocol on stdin/stdout.
+    Rpc,
+}
+
+/// What is printed on stdout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OutputArg {
+    /// The structured result: `{answered, answers, …}`.
+    Result,
+    /// The answer map: `{"answers": {"question": "answer"}}`.
+    Answers,
+    /// The tool output: `{content, details, isError}`.
+    Tool,
+}
+
+/// The flags of the ask command (`ask-user [OPTIONS] [INPUT]`).
+#[derive(Debug, Clone, Args)]
+pub struct AskArgs {
+    /// The call: a file with the tool input or a tool-call envelope, or - for stdin.
+    /// In print mode, `@PENDING TEXT` answers the pending questions in natural language.
+    #[arg(value_name = "INPUT")]
+    pub input: Option<String>,
+    /// The natural-language reply that follows `@PENDING`.
+    #[arg(value_name = "TEXT", requires = "input")]
+    pub reply: Option<String>,
+    /// How the questions are presented.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub mode: ModeArg,
+    /// Same as --mode print.
+    #[arg(short = 'p', long, conflicts_with_all = ["mode", "rpc"])]
+    pub print: bool,
+    /// Same as --mode rpc (protocol on stdin/stdout).
+    #[arg(long, conflicts_with = "mode")]
+    pub rpc: bool,
+    /// Print pass 2: take the answers from the edited pending file.
+    #[arg(short = 'c', long = "continue")]
+    pub continue_: bool,
+    /// Print pass 2: a JSON array of answers in question order (a string, or an array of
+    /// strings for a multi-select question).
+    #[arg(long, value_name = "JSON")]
+    pub answers: Option<String>,
+    /// The pending-questions file.
+    #[arg(
+        long,
+        value_name = "PATH",
+        env = "ASK_USER_PENDING_FILE",
+        default_value = ".pi/pending-questions.json"
+    )]
+    pub pending_file: PathBuf,
+    /// What is printed on stdout.
+    #[arg(long, value_enum, default_value = "result")]
+    pub output: OutputArg,
+    /// The caller is a sub-agent: the call is refused (also ASK_USER_SUBAGENT=1).
+    #[arg(long)]
+    pub sub_agent: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+impl AskArgs {
+    /// The mode asked for, folding `-p` and `--rpc` into it.
+    pub fn mode(&self) -> ModeArg {
+        if self.print || self.continue_ || self.answers.is_some() {
+            ModeArg::Print
+        } else if self.rpc {
+            ModeArg::Rpc
+        } else {
+            self.mode
+        }
+    }
+
+    /// True when the caller said it is a sub-agent, by flag or by `ASK_USER_SUBAGENT`.
+    pub fn is_sub_agent(&self) -> bool {
+        self.sub_agent
+            || std::env::var("ASK_USER_SUBAGENT")
+                .is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "no"))
+    }
 }
 
 #[derive(Debug, Subcommand)]

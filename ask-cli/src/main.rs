@@ -1,6 +1,7 @@
 //! `ask-user`: the binary. It parses flags, picks the layers, and maps outcomes to exit codes;
 //! the behaviour lives in the library crates.
 
+mod ask;
 mod cli;
 mod exit;
 mod output;
@@ -21,8 +22,9 @@ use crate::output::{emit, emit_pretty, say};
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let exit = match cli.command {
-        Command::Schema(args) => schema(args.format, &args.limits.limits()),
-        Command::Validate(args) => validate(&args.input, &args.limits.limits()),
+        None => ask::run(&cli.ask),
+        Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
+        Some(Command::Validate(args)) => validate(&args.input, &args.limits.limits()),
     };
     exit.into()
 }
@@ -56,7 +58,7 @@ fn validate(input: &Path, limits: &Limits) -> Exit {
 
 /// Why a call could not be read.
 #[derive(Debug)]
-enum ReadFailure {
+pub(crate) enum ReadFailure {
     /// The file or stdin could not be read.
     Io { what: String, error: std::io::Error },
     /// The call is not valid.
@@ -98,7 +100,7 @@ impl ReadFailure {
 }
 
 /// Reads and validates the call in `input` (a path, or `-` for stdin).
-fn read_call(input: &Path, limits: &Limits) -> Result<ParsedCall, ReadFailure> {
+pub(crate) fn read_call(input: &Path, limits: &Limits) -> Result<ParsedCall, ReadFailure> {
     let text = if input == Path::new("-") {
         let mut text = String::new();
         std::io::stdin()
@@ -118,7 +120,7 @@ fn read_call(input: &Path, limits: &Limits) -> Result<ParsedCall, ReadFailure> {
 }
 
 /// The exit for a finished command whose stdout write may have failed.
-fn finish(written: std::io::Result<()>, exit: Exit) -> Exit {
+pub(crate) fn finish(written: std::io::Result<()>, exit: Exit) -> Exit {
     match written {
         Ok(()) => exit,
         Err(error) => {
