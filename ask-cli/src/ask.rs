@@ -3,7 +3,8 @@
 
 use std::io::IsTerminal;
 
-use ask_core::{AskCall, Caller, Frontend, Record, StateMachine, Status, ToolOutput};
+use ask_core::{AskCall, AskError, Caller, Frontend, Record, StateMachine, Status, ToolOutput};
+use ask_print::{PrintError, PrintFrontend};
 use ask_schema::ParsedCall;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
@@ -46,6 +47,12 @@ fn terminal_available() -> bool {
 /// Runs `ask-user [OPTIONS] [INPUT]`.
 pub fn run(args: &AskArgs) -> Exit {
     let limits = args.limits.limits();
+    if let Some(how) = crate::print::pass_two_form(args) {
+        return match how {
+            Ok(how) => crate::print::pass_two(args, how),
+            Err(exit) => exit,
+        };
+    }
     let Some(input) = args.input.as_deref() else {
         say("no INPUT given; pass a file with the ask_user call, or - to read it from stdin");
         say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
@@ -70,7 +77,7 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Exi
         say(&refusal.to_string());
         return print_error(ToolOutput::refused(), args.output, Exit::Refused);
     }
-    let frontend: Box<dyn Frontend> = match frontend_for(mode, args) {
+    let frontend: Box<dyn Frontend> = match frontend_for(mode, args, call.call_id.as_deref()) {
         Ok(frontend) => frontend,
         Err(exit) => return exit,
     };
@@ -92,6 +99,13 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Exi
     let mut machine = StateMachine::new();
     match runtime.block_on(ask_core::ask(frontend.as_ref(), ask_call, &mut machine)) {
         Ok(record) => print_record(record, args.output),
+        Err(AskError::Frontend { source, .. }) => {
+            let usage = source
+                .downcast_ref::<PrintError>()
+                .is_some_and(PrintError::is_usage);
+            say(&source.to_string());
+            if usage { Exit::Invalid } else { Exit::Failure }
+        }
         Err(error) => {
             say(&error.to_string());
             Exit::Failure
@@ -100,10 +114,16 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Exi
 }
 
 /// The frontend for `mode`.
-fn frontend_for(mode: Mode, args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
-    let _ = args;
+fn frontend_for(
+    mode: Mode,
+    args: &AskArgs,
+    call_id: Option<&str>,
+) -> Result<Box<dyn Frontend>, Exit> {
     match mode {
-        Mode::Tui | Mode::Print | Mode::Rpc => {
+        Mode::Print => Ok(Box::new(
+            PrintFrontend::new(&args.pending_file).with_call_id(call_id.map(str::to_string)),
+        )),
+        Mode::Tui | Mode::Rpc => {
             say(&format!("the {mode:?} mode is not available in this build"));
             Err(Exit::Failure)
         }

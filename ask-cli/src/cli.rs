@@ -118,6 +118,34 @@ pub enum Command {
     Schema(SchemaArgs),
     /// Check a call without asking it; prints every problem with its JSON path.
     Validate(ValidateArgs),
+    /// Show or clear the questions pending in the pending-questions file.
+    Questions(QuestionsArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
+pub enum QuestionsAction {
+    /// Show the pending questions (the default).
+    Show,
+    /// Remove the pending questions.
+    Clear,
+}
+
+#[derive(Debug, Args)]
+pub struct QuestionsArgs {
+    #[command(subcommand)]
+    pub action: Option<QuestionsAction>,
+    /// Print the pending file as JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// The pending-questions file.
+    #[arg(
+        long,
+        value_name = "PATH",
+        env = "ASK_USER_PENDING_FILE",
+        default_value = ".pi/pending-questions.json",
+        global = true
+    )]
+    pub pending_file: PathBuf,
 }
 
 /// The limits a call is checked against.

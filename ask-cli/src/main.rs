@@ -5,6 +5,7 @@ mod ask;
 mod cli;
 mod exit;
 mod output;
+mod print;
 
 use std::io::Read;
 use std::path::Path;
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         None => ask::run(&cli.ask),
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => validate(&args.input, &args.limits.limits()),
+        Some(Command::Questions(args)) => print::questions(&args),
     };
     exit.into()
 }
