@@ -8,8 +8,10 @@ use ask_print::{PrintError, PrintFrontend};
 use ask_schema::ParsedCall;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
+use crate::events::EventLog;
 use crate::exit::Exit;
 use crate::output::{emit, say};
+use crate::session::SessionLog;
 use crate::{ReadFailure, finish, read_call};
 
 /// The mode an ask runs in, once `auto` is resolved.
@@ -46,6 +48,16 @@ fn terminal_available() -> bool {
 
 /// Runs `ask-user [OPTIONS] [INPUT]`.
 pub fn run(args: &AskArgs) -> Exit {
+    // A sub-agent is refused before anything is read, shown or written, in every mode.
+    let caller = if args.is_sub_agent() {
+        Caller::SubAgent
+    } else {
+        Caller::Parent
+    };
+    if let Err(refusal) = caller.check() {
+        say(&refusal.to_string());
+        return print_error(ToolOutput::refused(), args.output, Exit::Refused);
+    }
     let limits = args.limits.limits();
     if let Some(how) = crate::print::pass_two_form(args) {
         return match how {
@@ -58,57 +70,116 @@ pub fn run(args: &AskArgs) -> Exit {
         say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
         return Exit::Invalid;
     };
-    let call = match read_call(std::path::Path::new(input), &limits) {
+    let mut call = match read_call(std::path::Path::new(input), &limits) {
         Ok(call) => call,
         Err(failure) => return failure.report_for_ask(args.output),
     };
-    let caller = if args.is_sub_agent() {
-        Caller::SubAgent
-    } else {
-        Caller::Parent
-    };
+    if args.call_id.is_some() {
+        call.call_id.clone_from(&args.call_id);
+    }
+    if let Some(session) = &args.session {
+        let Some(call_id) = call.call_id.as_deref() else {
+            say(
+                "--session needs a call id: pass --call-id ID, or give INPUT as a tool-call envelope with an id",
+            );
+            return Exit::Invalid;
+        };
+        match SessionLog::new(session).find(call_id) {
+            Ok((found, warnings)) => {
+                warnings.iter().for_each(|w| say(w));
+                if let Some(record) = found {
+                    say(&format!(
+                        "replaying the answer recorded for call {call_id} in {}",
+                        session.display()
+                    ));
+                    return print_record(record, args.output);
+                }
+            }
+            Err(error) => {
+                say(&format!(
+                    "cannot read the session log `{}`: {error}",
+                    session.display()
+                ));
+                return Exit::Failure;
+            }
+        }
+    }
     let mode = resolve_mode(args.mode());
-    ask_with(call, caller, mode, args)
+    match ask_with(call, caller, mode, args) {
+        Ok(record) => finish_record(record, args),
+        Err(exit) => exit,
+    }
 }
 
-/// Asks a parsed call in `mode` and prints the outcome.
-fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Exit {
-    if let Err(refusal) = caller.check() {
-        say(&refusal.to_string());
-        return print_error(ToolOutput::refused(), args.output, Exit::Refused);
+/// Records a finished call in the session log (when there is one) and prints it.
+///
+/// If the log cannot be written, the result is still printed, so the answers reach the agent,
+/// and the exit code says that the record was not saved.
+pub fn finish_record(record: Record, args: &AskArgs) -> Exit {
+    let mut saved = true;
+    if let Some(session) = &args.session
+        && record.call_id.is_some()
+        && crate::session::is_final(&record)
+        && let Err(error) = SessionLog::new(session).append(&record)
+    {
+        say(&format!(
+            "the answer was not saved to the session log `{}`: {error}",
+            session.display()
+        ));
+        saved = false;
     }
-    let frontend: Box<dyn Frontend> = match frontend_for(mode, args, call.call_id.as_deref()) {
-        Ok(frontend) => frontend,
-        Err(exit) => return exit,
-    };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+    let exit = print_record(record, args.output);
+    if saved { exit } else { Exit::Failure }
+}
+
+/// Asks a parsed call in `mode` and returns the record.
+fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Result<Record, Exit> {
+    let frontend: Box<dyn Frontend> = frontend_for(mode, args, call.call_id.as_deref())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
+        .map_err(|error| {
             say(&format!("cannot start the async runtime: {error}"));
-            return Exit::Failure;
+            Exit::Failure
+        })?;
+    let mut machine = StateMachine::new();
+    if let Some(path) = &args.events {
+        match EventLog::open(path, call.call_id.clone()) {
+            Ok(events) => machine.observe(events),
+            Err(error) => {
+                say(&format!(
+                    "cannot open the events file `{}`: {error}",
+                    path.display()
+                ));
+                return Err(Exit::Failure);
+            }
         }
-    };
+    }
     let ask_call = AskCall {
         call_id: call.call_id,
         caller,
         input: call.input,
     };
-    let mut machine = StateMachine::new();
     match runtime.block_on(ask_core::ask(frontend.as_ref(), ask_call, &mut machine)) {
-        Ok(record) => print_record(record, args.output),
+        Ok(record) => Ok(record),
         Err(AskError::Frontend { source, .. }) => {
             let usage = source
                 .downcast_ref::<PrintError>()
                 .is_some_and(PrintError::is_usage);
             say(&source.to_string());
-            if usage { Exit::Invalid } else { Exit::Failure }
+            Err(if usage { Exit::Invalid } else { Exit::Failure })
+        }
+        Err(AskError::Refused(refusal)) => {
+            say(&refusal.to_string());
+            Err(print_error(
+                ToolOutput::refused(),
+                args.output,
+                Exit::Refused,
+            ))
         }
         Err(error) => {
             say(&error.to_string());
-            Exit::Failure
+            Err(Exit::Failure)
         }
     }
 }

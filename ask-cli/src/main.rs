@@ -3,9 +3,11 @@
 
 mod ask;
 mod cli;
+mod events;
 mod exit;
 mod output;
 mod print;
+mod session;
 
 use std::io::Read;
 use std::path::Path;
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => validate(&args.input, &args.limits.limits()),
         Some(Command::Questions(args)) => print::questions(&args),
+        Some(Command::Session(command)) => history(&command),
     };
     exit.into()
 }
@@ -56,6 +59,68 @@ fn validate(input: &Path, limits: &Limits) -> Exit {
         }
         Err(failure) => failure.report(),
     }
+}
+
+/// `ask-user session show|summary FILE`.
+fn history(command: &cli::SessionCommand) -> Exit {
+    let (cli::SessionCommand::Show { file } | cli::SessionCommand::Summary { file }) = command;
+    let history = match session::SessionLog::new(file).read() {
+        Ok(history) => history,
+        Err(error) => {
+            say(&format!(
+                "cannot read the session log `{}`: {error}",
+                file.display()
+            ));
+            return Exit::Failure;
+        }
+    };
+    history.warnings.iter().for_each(|w| say(w));
+    let text = match command {
+        cli::SessionCommand::Show { .. } => render_history(&history.records),
+        cli::SessionCommand::Summary { .. } => history
+            .records
+            .iter()
+            .flat_map(|r| r.summary())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    finish(output::write_stdout(&text), Exit::Ok)
+}
+
+/// The records of a session for people; agent text is sanitised, as this goes to a terminal.
+fn render_history(records: &[ask_core::Record]) -> String {
+    use ask_core::sanitize_for_display as clean;
+    if records.is_empty() {
+        return "The session log holds no calls.".to_string();
+    }
+    let mut out = String::new();
+    for record in records {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let id = record.call_id.as_deref().map(clean).unwrap_or_default();
+        let status = serde_json::to_value(record.status).unwrap_or_default();
+        out.push_str(&format!(
+            "{id} · {} · {} · {}\n",
+            ask_print::rfc3339(record.answered_at),
+            record.mode.as_str(),
+            status.as_str().unwrap_or_default()
+        ));
+        if let Some(reply) = &record.reply {
+            out.push_str(&format!("  reply to every question: {}\n", clean(reply)));
+        }
+        for (i, question) in record.questions.iter().enumerate() {
+            let answer = record.answers.get(i).map_or_else(
+                || "(no answer)".to_string(),
+                |a| {
+                    let typed = if a.was_custom { " (typed)" } else { "" };
+                    format!("{}{typed}", clean(&a.answer.joined()))
+                },
+            );
+            out.push_str(&format!("  {} → {answer}\n", clean(&question.question)));
+        }
+    }
+    out.trim_end().to_string()
 }
 
 /// Why a call could not be read.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use ask_core::sanitize_for_display;
 use ask_print::{PassTwo, PassTwoOutcome, PendingFile, PrintError};
 
-use crate::ask::print_record;
+use crate::ask::{finish_record, print_record};
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
 use crate::exit::Exit;
 use crate::finish;
@@ -48,7 +48,12 @@ fn pending_path(args: &AskArgs) -> PathBuf {
 pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
     let path = pending_path(args);
     match ask_print::pass_two(&path, how) {
-        Ok(PassTwoOutcome::Answered(record)) => print_record(record, args.output),
+        Ok(PassTwoOutcome::Answered(mut record)) => {
+            if args.call_id.is_some() {
+                record.call_id.clone_from(&args.call_id);
+            }
+            finish_record(record, args)
+        }
         Ok(PassTwoOutcome::Incomplete { record, unanswered }) => {
             say(&format!(
                 "{} of {} questions still {} no answer:",
