@@ -168,22 +168,40 @@ impl ReadFailure {
 
 /// Reads and validates the call in `input` (a path, or `-` for stdin).
 pub(crate) fn read_call(input: &Path, limits: &Limits) -> Result<ParsedCall, ReadFailure> {
-    let text = if input == Path::new("-") {
-        let mut text = String::new();
+    let bytes = if input == Path::new("-") {
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(|error| ReadFailure::Io {
                 what: "stdin".into(),
                 error,
             })?;
-        text
+        bytes
     } else {
-        std::fs::read_to_string(input).map_err(|error| ReadFailure::Io {
+        std::fs::read(input).map_err(|error| ReadFailure::Io {
             what: format!("`{}`", input.display()),
             error,
         })?
     };
-    ask_schema::parse_call(text.as_str(), limits).map_err(ReadFailure::Invalid)
+    let text = std::str::from_utf8(&bytes).map_err(|error| {
+        let valid = &bytes[..error.valid_up_to()];
+        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = valid.iter().rev().take_while(|b| **b != b'\n').count() + 1;
+        let kind = ask_core::ProblemKind::InvalidJson {
+            line,
+            column,
+            reason: "the text is not valid UTF-8".to_string(),
+        };
+        let problem = ask_core::Problem::new("", kind);
+        match Problems::from_vec(vec![problem]) {
+            Some(problems) => ReadFailure::Invalid(problems),
+            None => ReadFailure::Io {
+                what: "the input".into(),
+                error: std::io::Error::other(error),
+            },
+        }
+    })?;
+    ask_schema::parse_call(text, limits).map_err(ReadFailure::Invalid)
 }
 
 /// The exit for a finished command whose stdout write may have failed.

@@ -69,8 +69,13 @@ impl SessionLog {
             // A crash cut the last line short; start ours on a line of its own.
             line.insert(0, b'\n');
         }
-        file.write_all(&line)?;
-        file.sync_all()?;
+        let length = file.metadata()?.len();
+        if let Err(error) = file.write_all(&line).and_then(|()| file.sync_all()) {
+            // A full disk may have taken part of the line: cut it off so that nothing
+            // half-written stays in the log.
+            let _ = file.set_len(length).and_then(|()| file.sync_all());
+            return Err(error);
+        }
         file.unlock()
     }
 }
