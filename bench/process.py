@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
-"""Whole-process timings of the ask-user binary: median over repeated runs.
+"""Whole-process timings of the ask-user binary: the median over repeated runs.
 
-Usage: bench/process.py [--runs N] [--bin PATH]
-Build first with `cargo build --release -p ask-cli`.
+Usage: bench/process.py [--runs N] [--bin PATH] [--json]
+Build first with `cargo build --release -p ask-cli` (`cargo xtask bench` does both).
 """
 import argparse
+import json
 import os
+import shutil
 import statistics
 import subprocess
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLE = os.path.join(ROOT, "examples", "project-setup.json")
 
 
-def median_ms(argv, runs, stdin=None):
+def median_ms(argv, runs, setup=None, cwd=None):
+    """Median wall time of `argv` in milliseconds; `setup` runs untimed before each run."""
     samples = []
+    env = dict(os.environ, ASK_USER_NO_TTY="1")
     for _ in range(runs):
+        if setup:
+            setup()
         start = time.perf_counter()
-        subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        subprocess.run(argv, cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
         samples.append((time.perf_counter() - start) * 1000)
     return statistics.median(samples)
 
@@ -26,16 +35,35 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "ask-user"))
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
-    example = os.path.join(ROOT, "examples", "project-setup.json")
+    work = tempfile.mkdtemp(prefix="ask-user-bench-")
+    pending = os.path.join(work, ".pi")
+
+    def clear():
+        shutil.rmtree(pending, ignore_errors=True)
+
+    def pass_one():
+        clear()
+        subprocess.run([args.bin, "-p", EXAMPLE], cwd=work, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+
     rows = [
-        ("ask-user validate (valid call)", [args.bin, "validate", example]),
-        ("ask-user validate (invalid call)", [args.bin, "validate", os.path.join(ROOT, "examples", "invalid", "unknown-field.json")]),
-        ("/bin/true (process floor)", ["/bin/true"]),
+        ("validate (valid call)", median_ms([args.bin, "validate", EXAMPLE], args.runs)),
+        ("validate (invalid call)", median_ms(
+            [args.bin, "validate", os.path.join(ROOT, "examples", "invalid", "unknown-field.json")], args.runs)),
+        ("-p (print pass 1)", median_ms([args.bin, "-p", EXAMPLE], args.runs, setup=clear, cwd=work)),
+        ("--answers (print pass 2)", median_ms(
+            [args.bin, "--answers", '["SQLite", "orders"]'], args.runs, setup=pass_one, cwd=work)),
+        ("/bin/true (process floor)", median_ms(["/bin/true"], args.runs)),
     ]
-    print(f"{'what':40} {'median ms':>10}")
-    for name, argv in rows:
-        print(f"{name:40} {median_ms(argv, args.runs):10.2f}")
+    shutil.rmtree(work, ignore_errors=True)
+    if args.json:
+        print(json.dumps({name: round(ms, 3) for name, ms in rows}))
+        return
+    print(f"{'what':32} {'median ms':>10}")
+    for name, ms in rows:
+        print(f"{name:32} {ms:10.2f}")
 
 
 if __name__ == "__main__":
