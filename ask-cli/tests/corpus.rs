@@ -4,32 +4,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
+
+use common::ask_user;
+
+fn validate(bytes: &[u8]) -> Output {
+    common::run_with_stdin(&["validate"], bytes)
+}
 
 use serde_json::{Value, json};
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus")
-}
-
-fn validate(bytes: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ask-user"))
-        .arg("validate")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let bytes = bytes.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(&bytes);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
 }
 
 /// Checks one entry: a valid one exits 0; an invalid one exits 2 with its first problem at
@@ -115,7 +104,7 @@ fn nesting_ten_thousand_deep() {
 
 #[test]
 fn a_closed_stdout_is_a_clean_exit() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ask-user"))
+    let mut child = ask_user()
         .args(["schema", "--format", "mcp"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -6,8 +6,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::{example, run_in as run};
 
 /// A small tmpfs, unmounted when dropped.
 struct SmallDisk {
@@ -46,24 +50,6 @@ impl Drop for SmallDisk {
     fn drop(&mut self) {
         let _ = Command::new("umount").arg(self.dir.path()).status();
     }
-}
-
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples")
-        .join(name)
-}
-
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new("setsid")
-        .arg(env!("CARGO_BIN_EXE_ask-user"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("ASK_USER_PENDING_FILE")
-        .env_remove("ASK_USER_SUBAGENT")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
 }
 
 fn entries(dir: &Path) -> Vec<String> {

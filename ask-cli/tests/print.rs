@@ -2,45 +2,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+/// Runs `ask-user` in `dir` with no terminal and no stdin.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    common::run_in(dir, args)
+}
+
+mod common;
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
+
+use common::{example, stderr, stdout_json};
 
 use serde_json::{Value, json};
 
 const PENDING: &str = ".pi/pending-questions.json";
-
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples")
-        .join(name)
-}
-
-/// Runs `ask-user` in `dir` with no terminal (a new session) and no stdin.
-fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new("setsid")
-        .arg(env!("CARGO_BIN_EXE_ask-user"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("ASK_USER_PENDING_FILE")
-        .env_remove("ASK_USER_SUBAGENT")
-        .stdin(Stdio::null())
-        .output()
-        .expect("ask-user runs")
-}
-
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not one JSON document ({e}): {:?}\nstderr: {}",
-            String::from_utf8_lossy(&output.stdout),
-            String::from_utf8_lossy(&output.stderr)
-        )
-    })
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// A temporary folder with the project-setup questions pending.
 fn pending_setup() -> tempfile::TempDir {

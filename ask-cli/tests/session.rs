@@ -2,43 +2,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-use serde_json::{Value, json};
-
-fn example(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples")
-        .join(name)
-}
-
 /// Runs `ask-user` in `dir` with no terminal and no stdin.
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new("setsid")
-        .arg(env!("CARGO_BIN_EXE_ask-user"))
-        .args(args)
-        .current_dir(dir)
-        .env_remove("ASK_USER_PENDING_FILE")
-        .env_remove("ASK_USER_SUBAGENT")
-        .env_remove("ASK_USER_SESSION")
-        .stdin(Stdio::null())
-        .output()
-        .expect("ask-user runs")
+    common::run_in(dir, args)
 }
 
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "not JSON ({e}): {}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
-}
+mod common;
 
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use common::{example, stderr, stdout_json};
+
+use serde_json::{Value, json};
 
 /// Asks the project-setup questions as call `id` and answers them through print mode.
 fn answer_call(dir: &Path, id: &str, pending: &str, answers: &str) -> Output {

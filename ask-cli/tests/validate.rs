@@ -2,16 +2,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
+use common::stdout_json;
+
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_ask-user"))
+    common::ask_user()
 }
 
 fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples")
+    common::example("")
 }
 
 fn run(args: &[&str]) -> Output {
@@ -20,15 +23,6 @@ fn run(args: &[&str]) -> Output {
         .stdin(Stdio::null())
         .output()
         .expect("the binary runs")
-}
-
-fn stdout_json(output: &Output) -> serde_json::Value {
-    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not one JSON document ({e}): {}",
-            String::from_utf8_lossy(&output.stdout)
-        )
-    })
 }
 
 #[test]
@@ -185,20 +179,8 @@ fn every_invalid_example_is_covered() {
 
 #[test]
 fn validate_reads_stdin() {
-    let mut child = bin()
-        .arg("validate")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(br#"{"questions": [{"question": "Name?"}]}"#)
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output =
+        common::run_with_stdin(&["validate"], br#"{"questions": [{"question": "Name?"}]}"#);
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
         stdout_json(&output),
