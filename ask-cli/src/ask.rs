@@ -100,7 +100,7 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Exi
 }
 
 /// The frontend for `mode`.
-fn frontend_for(mode: Mode, args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
+pub fn frontend_for(mode: Mode, args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
     let _ = args;
     match mode {
         Mode::Tui | Mode::Print | Mode::Rpc => {

@@ -4,6 +4,7 @@
 mod ask;
 mod cli;
 mod exit;
+mod mcp;
 mod output;
 
 use std::io::Read;
@@ -25,6 +26,7 @@ fn main() -> ExitCode {
         None => ask::run(&cli.ask),
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => validate(&args.input, &args.limits.limits()),
+        Some(Command::Mcp(args)) => mcp::run(&args),
     };
     exit.into()
 }

@@ -1,0 +1,310 @@
+//! `ask-user mcp` as an MCP client sees it: the official MCP Python SDK (`mcp` on PyPI) drives the
+//! real binary over stdio through `tests/mcp_client.py`, and a raw JSON-lines session checks what
+//! happens when the client goes away mid-question.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use ask_core::{Limits, SUBAGENT_REFUSAL, ToolOutput};
+use ask_schema::ToolFormat;
+use serde_json::{Value, json};
+
+const CANCELLED: &str = "The user cancelled the questions without answering.";
+
+/// Runs the Python client in `scenario` against `ask-user mcp ARGS` and returns what it saw.
+fn python_client(scenario: &str, args: &[&str], envs: &[(&str, &str)]) -> Value {
+    let probe = Command::new("python3")
+        .args(["-c", "import mcp"])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        probe.status.success(),
+        "the MCP Python SDK is missing; run `python3 -m pip install mcp` (it is the client these \
+         tests drive the server with): {}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
+    let mut command = Command::new("python3");
+    command
+        .arg(script)
+        .arg(scenario)
+        .arg(env!("CARGO_BIN_EXE_ask-user"))
+        .arg("mcp")
+        .args(args)
+        .env_remove("ASK_USER_SUBAGENT")
+        .stdin(Stdio::null());
+    for (key, value) in envs {
+        command.env(key, value);
+    }
+    let output = command.output().expect("the Python client runs");
+    assert!(
+        output.status.success(),
+        "the Python client failed ({}):\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "the Python client printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+/// The session in which the client answers through elicitation, run once for all tests.
+fn elicit() -> &'static Value {
+    static SEEN: OnceLock<Value> = OnceLock::new();
+    SEEN.get_or_init(|| python_client("elicit", &[], &[("ASK_USER_NO_TTY", "1")]))
+}
+
+fn call<'a>(seen: &'a Value, name: &str) -> &'a Value {
+    &seen["calls"][name]
+}
+
+fn text(result: &Value) -> &str {
+    assert_eq!(result["content"][0]["type"], "text", "{result}");
+    result["content"][0]["text"].as_str().unwrap()
+}
+
+fn requests<'a>(seen: &'a Value, name: &str) -> Vec<&'a Value> {
+    seen["elicitations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["call"] == name)
+        .map(|r| &r["params"])
+        .collect()
+}
+
+#[test]
+fn lists_ask_user_with_the_published_schemas() {
+    let seen = elicit();
+    let tools = seen["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1, "{tools:?}");
+    let descriptor = ask_schema::tool_descriptor(ToolFormat::Mcp, &Limits::default());
+    let tool = &tools[0];
+    assert_eq!(tool["name"], "ask_user");
+    assert_eq!(tool["description"], descriptor["description"]);
+    assert_eq!(tool["inputSchema"], descriptor["inputSchema"]);
+    assert_eq!(tool["outputSchema"], descriptor["outputSchema"]);
+    assert_eq!(seen["serverInfo"]["name"], "ask-user");
+}
+
+#[test]
+fn elicitation_form_has_a_titled_enum_an_array_enum_and_other_fields() {
+    let seen = elicit();
+    let request = requests(seen, "choices")[0];
+    assert_eq!(request["mode"], "form");
+    assert_eq!(request["message"], "Please answer these 2 questions.");
+    let fields = &request["requestedSchema"]["properties"];
+    assert_eq!(fields["q1"]["type"], "string");
+    assert_eq!(fields["q1"]["title"], "Database");
+    assert_eq!(fields["q1"]["description"], "Which database should we use?");
+    assert_eq!(
+        fields["q1"]["oneOf"],
+        json!([
+            {"const": "PostgreSQL (Recommended)", "title": "PostgreSQL (Recommended) — Battle-tested relational DB"},
+            {"const": "SQLite", "title": "SQLite — File-based, zero configuration"}
+        ])
+    );
+    assert_eq!(fields["q2"]["type"], "array");
+    assert_eq!(
+        fields["q2"]["items"]["anyOf"],
+        json!([
+            {"const": "Authentication", "title": "Authentication"},
+            {"const": "REST API", "title": "REST API"},
+            {"const": "Admin Dashboard", "title": "Admin Dashboard"}
+        ])
+    );
+    for other in ["q1_other", "q2_other"] {
+        assert_eq!(fields[other]["type"], "string", "{other}");
+    }
+    assert_eq!(
+        fields["q1_other"]["title"],
+        "Database: Other (type your answer)"
+    );
+    let free = &requests(seen, "free_text")[0]["requestedSchema"];
+    assert_eq!(free["properties"]["q1"]["type"], "string");
+    assert_eq!(free["required"], json!(["q1"]));
+    assert!(free["properties"].get("q1_other").is_none(), "{free}");
+}
+
+#[test]
+fn accepted_form_returns_the_answer_map_and_the_structured_result() {
+    let result = call(elicit(), "choices");
+    assert_eq!(result["isError"], false);
+    assert_eq!(
+        text(result),
+        r#"{"answers":{"Which database should we use?":"SQLite","Which features should we include?":"Authentication, Admin Dashboard"}}"#
+    );
+    assert_eq!(
+        result["structuredContent"],
+        json!({"answered": true, "answers": [
+            {"question": "Which database should we use?", "answer": "SQLite",
+             "selectedOption": "SQLite", "wasCustom": false},
+            {"question": "Which features should we include?",
+             "answer": ["Authentication", "Admin Dashboard"], "wasCustom": false}
+        ]})
+    );
+}
+
+#[test]
+fn other_text_becomes_a_custom_answer_and_wins_over_a_chosen_option() {
+    let result = call(elicit(), "other");
+    assert_eq!(
+        result["structuredContent"]["answers"],
+        json!([
+            {"question": "Which database should we use?", "answer": "CockroachDB", "wasCustom": true},
+            {"question": "Which features should we include?", "answer": ["REST API", "Webhooks"],
+             "wasCustom": true}
+        ])
+    );
+    let free = call(elicit(), "free_text");
+    assert_eq!(
+        text(free),
+        r#"{"answers":{"What should the project be called?":"Falcon"}}"#
+    );
+}
+
+#[test]
+fn declined_and_cancelled_forms_end_as_cancelled() {
+    for name in ["declined", "cancelled"] {
+        let result = call(elicit(), name);
+        assert_eq!(result["isError"], false, "{name}: {result}");
+        assert!(text(result).starts_with(CANCELLED), "{name}: {result}");
+        assert_eq!(
+            result["structuredContent"],
+            json!({"answered": false, "cancelled": true, "answers": []}),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_form_with_a_question_left_open_is_shown_again() {
+    let seen = elicit();
+    let shown = requests(seen, "incomplete");
+    assert_eq!(shown.len(), 2, "{shown:?}");
+    assert_eq!(
+        shown[1]["message"],
+        "Please answer every question; choose an option or type an answer for: \"Which database should we use?\""
+    );
+    assert_eq!(
+        text(call(seen, "incomplete")),
+        r#"{"answers":{"Which database should we use?":"MariaDB"}}"#
+    );
+}
+
+#[test]
+fn invalid_call_is_a_tool_error_listing_every_problem() {
+    let result = call(elicit(), "invalid");
+    assert_eq!(result["isError"], true);
+    assert!(result.get("structuredContent").is_none(), "{result}");
+    let problems = ask_schema::parse(
+        &json!({"questions": [{"question": "Which?", "options": [{"label": "Only one"}]}], "extra": 1}),
+        &Limits::default(),
+    )
+    .unwrap_err();
+    assert_eq!(problems.len(), 2);
+    assert_eq!(text(result), ToolOutput::invalid(&problems).content);
+    assert!(requests(elicit(), "invalid").is_empty());
+}
+
+#[test]
+fn sub_agent_is_refused_by_flag_and_by_environment() {
+    let by_flag = python_client("plain", &["--sub-agent"], &[("ASK_USER_NO_TTY", "1")]);
+    let by_env = python_client(
+        "plain",
+        &[],
+        &[("ASK_USER_NO_TTY", "1"), ("ASK_USER_SUBAGENT", "1")],
+    );
+    for seen in [by_flag, by_env] {
+        let result = call(&seen, "choices");
+        assert_eq!(result["isError"], true, "{result}");
+        assert_eq!(text(result), SUBAGENT_REFUSAL);
+    }
+}
+
+/// One line of the server's stdout as JSON; every line must be an MCP message.
+fn read_message(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Value {
+    let line = lines.next().expect("a message").expect("a line");
+    let message: Value = serde_json::from_str(&line)
+        .unwrap_or_else(|e| panic!("stdout carries a line that is not JSON ({e}): {line}"));
+    assert_eq!(message["jsonrpc"], "2.0", "{line}");
+    message
+}
+
+/// Sends one message as a JSON line.
+fn send_line(stdin: &mut impl Write, message: &Value) {
+    writeln!(stdin, "{message}").unwrap();
+    stdin.flush().unwrap();
+}
+
+#[test]
+fn client_gone_mid_question_ends_the_server_cleanly() {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ask-user"))
+        .arg("mcp")
+        .env("ASK_USER_NO_TTY", "1")
+        .env_remove("ASK_USER_SUBAGENT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = server.stdin.take().unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let mut send = |message: Value| send_line(&mut stdin, &message);
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "raw", "version": "1"}
+        }}),
+    );
+    let init = read_message(&mut lines);
+    assert_eq!(init["id"], 1);
+    assert_eq!(init["result"]["serverInfo"]["name"], "ask-user");
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "ask_user",
+            "arguments": {"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}
+        }}),
+    );
+    let elicitation = read_message(&mut lines);
+    assert_eq!(elicitation["method"], "elicitation/create", "{elicitation}");
+    assert_eq!(elicitation["params"]["message"], "Ship it?");
+
+    // The client goes away while the person has not answered.
+    drop(stdin);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the server still runs after its client left"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    for line in lines {
+        let line = line.unwrap();
+        assert!(
+            serde_json::from_str::<Value>(&line).is_ok(),
+            "stdout carries a line that is not JSON: {line}"
+        );
+    }
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut server.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        stderr.contains("the client went away before an answer"),
+        "stderr: {stderr}"
+    );
+}
