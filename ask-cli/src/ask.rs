@@ -3,12 +3,15 @@
 
 use std::io::IsTerminal;
 
-use ask_core::{AskCall, Caller, Frontend, Record, StateMachine, Status, ToolOutput};
+use ask_core::{AskCall, AskError, Caller, Frontend, Record, StateMachine, Status, ToolOutput};
+use ask_print::{PrintError, PrintFrontend};
 use ask_schema::ParsedCall;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
+use crate::events::EventLog;
 use crate::exit::Exit;
 use crate::output::{emit, say};
+use crate::session::SessionLog;
 use crate::{ReadFailure, finish, read_call};
 
 /// The mode an ask runs in, once `auto` is resolved.
@@ -45,65 +48,153 @@ fn terminal_available() -> bool {
 
 /// Runs `ask-user [OPTIONS] [INPUT]`.
 pub fn run(args: &AskArgs) -> Exit {
-    let limits = args.limits.limits();
-    let Some(input) = args.input.as_deref() else {
-        say("no INPUT given; pass a file with the ask_user call, or - to read it from stdin");
-        say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
-        return Exit::Invalid;
-    };
-    let call = match read_call(std::path::Path::new(input), &limits) {
-        Ok(call) => call,
-        Err(failure) => return failure.report_for_ask(args.output),
-    };
+    // A sub-agent is refused before anything is read, shown or written, in every mode.
     let caller = if args.is_sub_agent() {
         Caller::SubAgent
     } else {
         Caller::Parent
     };
-    let mode = resolve_mode(args.mode());
-    ask_with(call, caller, mode, args)
-}
-
-/// Asks a parsed call in `mode` and prints the outcome.
-fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Exit {
     if let Err(refusal) = caller.check() {
         say(&refusal.to_string());
         return print_error(ToolOutput::refused(), args.output, Exit::Refused);
     }
-    let frontend: Box<dyn Frontend> = match frontend_for(mode, args) {
-        Ok(frontend) => frontend,
-        Err(exit) => return exit,
+    let limits = args.limits.limits();
+    if let Some(how) = crate::print::pass_two_form(args) {
+        return match how {
+            Ok(how) => crate::print::pass_two(args, how),
+            Err(exit) => exit,
+        };
+    }
+    let Some(input) = args.input.as_deref() else {
+        say("no INPUT given; pass a file with the ask_user call, or - to read it from stdin");
+        say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
+        return Exit::Invalid;
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread()
+    let mut call = match read_call(std::path::Path::new(input), &limits) {
+        Ok(call) => call,
+        Err(failure) => return failure.report_for_ask(args.output),
+    };
+    if args.call_id.is_some() {
+        call.call_id.clone_from(&args.call_id);
+    }
+    if let Some(session) = &args.session {
+        let Some(call_id) = call.call_id.as_deref() else {
+            say(
+                "--session needs a call id: pass --call-id ID, or give INPUT as a tool-call envelope with an id",
+            );
+            return Exit::Invalid;
+        };
+        match SessionLog::new(session).find(call_id) {
+            Ok((found, warnings)) => {
+                warnings.iter().for_each(|w| say(w));
+                if let Some(record) = found {
+                    say(&format!(
+                        "replaying the answer recorded for call {call_id} in {}",
+                        session.display()
+                    ));
+                    return print_record(record, args.output);
+                }
+            }
+            Err(error) => {
+                say(&format!(
+                    "cannot read the session log `{}`: {error}",
+                    session.display()
+                ));
+                return Exit::Failure;
+            }
+        }
+    }
+    let mode = resolve_mode(args.mode());
+    match ask_with(call, caller, mode, args) {
+        Ok(record) => finish_record(record, args),
+        Err(exit) => exit,
+    }
+}
+
+/// Records a finished call in the session log (when there is one) and prints it.
+///
+/// If the log cannot be written, the result is still printed, so the answers reach the agent,
+/// and the exit code says that the record was not saved.
+pub fn finish_record(record: Record, args: &AskArgs) -> Exit {
+    let mut saved = true;
+    if let Some(session) = &args.session
+        && record.call_id.is_some()
+        && crate::session::is_final(&record)
+        && let Err(error) = SessionLog::new(session).append(&record)
+    {
+        say(&format!(
+            "the answer was not saved to the session log `{}`: {error}",
+            session.display()
+        ));
+        saved = false;
+    }
+    let exit = print_record(record, args.output);
+    if saved { exit } else { Exit::Failure }
+}
+
+/// Asks a parsed call in `mode` and returns the record.
+fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Result<Record, Exit> {
+    let frontend: Box<dyn Frontend> = frontend_for(mode, args, call.call_id.as_deref())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-    {
-        Ok(runtime) => runtime,
-        Err(error) => {
+        .map_err(|error| {
             say(&format!("cannot start the async runtime: {error}"));
-            return Exit::Failure;
+            Exit::Failure
+        })?;
+    let mut machine = StateMachine::new();
+    if let Some(path) = &args.events {
+        match EventLog::open(path, call.call_id.clone()) {
+            Ok(events) => machine.observe(events),
+            Err(error) => {
+                say(&format!(
+                    "cannot open the events file `{}`: {error}",
+                    path.display()
+                ));
+                return Err(Exit::Failure);
+            }
         }
-    };
+    }
     let ask_call = AskCall {
         call_id: call.call_id,
         caller,
         input: call.input,
     };
-    let mut machine = StateMachine::new();
     match runtime.block_on(ask_core::ask(frontend.as_ref(), ask_call, &mut machine)) {
-        Ok(record) => print_record(record, args.output),
+        Ok(record) => Ok(record),
+        Err(AskError::Frontend { source, .. }) => {
+            let usage = source
+                .downcast_ref::<PrintError>()
+                .is_some_and(PrintError::is_usage);
+            say(&source.to_string());
+            Err(if usage { Exit::Invalid } else { Exit::Failure })
+        }
+        Err(AskError::Refused(refusal)) => {
+            say(&refusal.to_string());
+            Err(print_error(
+                ToolOutput::refused(),
+                args.output,
+                Exit::Refused,
+            ))
+        }
         Err(error) => {
             say(&error.to_string());
-            Exit::Failure
+            Err(Exit::Failure)
         }
     }
 }
 
 /// The frontend for `mode`.
-pub fn frontend_for(mode: Mode, args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
-    let _ = args;
+pub fn frontend_for(
+    mode: Mode,
+    args: &AskArgs,
+    call_id: Option<&str>,
+) -> Result<Box<dyn Frontend>, Exit> {
     match mode {
-        Mode::Tui | Mode::Print | Mode::Rpc => {
+        Mode::Print => Ok(Box::new(
+            PrintFrontend::new(&args.pending_file).with_call_id(call_id.map(str::to_string)),
+        )),
+        Mode::Tui | Mode::Rpc => {
             say(&format!("the {mode:?} mode is not available in this build"));
             Err(Exit::Failure)
         }

@@ -88,6 +88,19 @@ pub struct AskArgs {
     /// The caller is a sub-agent: the call is refused (also ASK_USER_SUBAGENT=1).
     #[arg(long)]
     pub sub_agent: bool,
+    /// The session log (JSON lines): a call whose id has a record there replays it without
+    /// asking; a finished call is recorded.
+    #[arg(long, value_name = "FILE", env = "ASK_USER_SESSION")]
+    pub session: Option<PathBuf>,
+    /// The agent's tool-call id (taken from a tool-call envelope when not given).
+    #[arg(long, value_name = "ID")]
+    pub call_id: Option<String>,
+    /// Append the state transitions of the ask to this file as JSON lines.
+    #[arg(long, value_name = "PATH")]
+    pub events: Option<PathBuf>,
+    /// Do not ring the terminal bell or send a desktop notification when the questions appear.
+    #[arg(long)]
+    pub no_notify: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -120,6 +133,51 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Serve ask_user to an MCP client over stdio.
     Mcp(McpArgs),
+    /// Show or clear the questions pending in the pending-questions file.
+    Questions(QuestionsArgs),
+    /// Read a session log.
+    #[command(subcommand)]
+    Session(SessionCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SessionCommand {
+    /// The questions and answers of a session log, for people.
+    Show {
+        /// The session log.
+        file: PathBuf,
+    },
+    /// One sentence per question and answer, for a compacted transcript.
+    Summary {
+        /// The session log.
+        file: PathBuf,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
+pub enum QuestionsAction {
+    /// Show the pending questions (the default).
+    Show,
+    /// Remove the pending questions.
+    Clear,
+}
+
+#[derive(Debug, Args)]
+pub struct QuestionsArgs {
+    #[command(subcommand)]
+    pub action: Option<QuestionsAction>,
+    /// Print the pending file as JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// The pending-questions file.
+    #[arg(
+        long,
+        value_name = "PATH",
+        env = "ASK_USER_PENDING_FILE",
+        default_value = ".pi/pending-questions.json",
+        global = true
+    )]
+    pub pending_file: PathBuf,
 }
 
 /// The limits a call is checked against.

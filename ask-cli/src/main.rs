@@ -3,9 +3,12 @@
 
 mod ask;
 mod cli;
+mod events;
 mod exit;
 mod mcp;
 mod output;
+mod print;
+mod session;
 
 use std::io::Read;
 use std::path::Path;
@@ -27,6 +30,8 @@ fn main() -> ExitCode {
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => validate(&args.input, &args.limits.limits()),
         Some(Command::Mcp(args)) => mcp::run(&args),
+        Some(Command::Questions(args)) => print::questions(&args),
+        Some(Command::Session(command)) => history(&command),
     };
     exit.into()
 }
@@ -56,6 +61,68 @@ fn validate(input: &Path, limits: &Limits) -> Exit {
         }
         Err(failure) => failure.report(),
     }
+}
+
+/// `ask-user session show|summary FILE`.
+fn history(command: &cli::SessionCommand) -> Exit {
+    let (cli::SessionCommand::Show { file } | cli::SessionCommand::Summary { file }) = command;
+    let history = match session::SessionLog::new(file).read() {
+        Ok(history) => history,
+        Err(error) => {
+            say(&format!(
+                "cannot read the session log `{}`: {error}",
+                file.display()
+            ));
+            return Exit::Failure;
+        }
+    };
+    history.warnings.iter().for_each(|w| say(w));
+    let text = match command {
+        cli::SessionCommand::Show { .. } => render_history(&history.records),
+        cli::SessionCommand::Summary { .. } => history
+            .records
+            .iter()
+            .flat_map(|r| r.summary())
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    finish(output::write_stdout(&text), Exit::Ok)
+}
+
+/// The records of a session for people; agent text is sanitised, as this goes to a terminal.
+fn render_history(records: &[ask_core::Record]) -> String {
+    use ask_core::sanitize_for_display as clean;
+    if records.is_empty() {
+        return "The session log holds no calls.".to_string();
+    }
+    let mut out = String::new();
+    for record in records {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        let id = record.call_id.as_deref().map(clean).unwrap_or_default();
+        let status = serde_json::to_value(record.status).unwrap_or_default();
+        out.push_str(&format!(
+            "{id} · {} · {} · {}\n",
+            ask_print::rfc3339(record.answered_at),
+            record.mode.as_str(),
+            status.as_str().unwrap_or_default()
+        ));
+        if let Some(reply) = &record.reply {
+            out.push_str(&format!("  reply to every question: {}\n", clean(reply)));
+        }
+        for (i, question) in record.questions.iter().enumerate() {
+            let answer = record.answers.get(i).map_or_else(
+                || "(no answer)".to_string(),
+                |a| {
+                    let typed = if a.was_custom { " (typed)" } else { "" };
+                    format!("{}{typed}", clean(&a.answer.joined()))
+                },
+            );
+            out.push_str(&format!("  {} → {answer}\n", clean(&question.question)));
+        }
+    }
+    out.trim_end().to_string()
 }
 
 /// Why a call could not be read.
@@ -103,22 +170,40 @@ impl ReadFailure {
 
 /// Reads and validates the call in `input` (a path, or `-` for stdin).
 pub(crate) fn read_call(input: &Path, limits: &Limits) -> Result<ParsedCall, ReadFailure> {
-    let text = if input == Path::new("-") {
-        let mut text = String::new();
+    let bytes = if input == Path::new("-") {
+        let mut bytes = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut text)
+            .read_to_end(&mut bytes)
             .map_err(|error| ReadFailure::Io {
                 what: "stdin".into(),
                 error,
             })?;
-        text
+        bytes
     } else {
-        std::fs::read_to_string(input).map_err(|error| ReadFailure::Io {
+        std::fs::read(input).map_err(|error| ReadFailure::Io {
             what: format!("`{}`", input.display()),
             error,
         })?
     };
-    ask_schema::parse_call(text.as_str(), limits).map_err(ReadFailure::Invalid)
+    let text = std::str::from_utf8(&bytes).map_err(|error| {
+        let valid = &bytes[..error.valid_up_to()];
+        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = valid.iter().rev().take_while(|b| **b != b'\n').count() + 1;
+        let kind = ask_core::ProblemKind::InvalidJson {
+            line,
+            column,
+            reason: "the text is not valid UTF-8".to_string(),
+        };
+        let problem = ask_core::Problem::new("", kind);
+        match Problems::from_vec(vec![problem]) {
+            Some(problems) => ReadFailure::Invalid(problems),
+            None => ReadFailure::Io {
+                what: "the input".into(),
+                error: std::io::Error::other(error),
+            },
+        }
+    })?;
+    ask_schema::parse_call(text, limits).map_err(ReadFailure::Invalid)
 }
 
 /// The exit for a finished command whose stdout write may have failed.

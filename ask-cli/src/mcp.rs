@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use ask_core::{
     Answer, AskCall, AskRequest, BoxError, Caller, Frontend, Mode as RecordMode, Outcome, Question,
-    Record, StateMachine, ToolOutput,
+    Record, StateMachine, Status, ToolOutput,
 };
 use async_trait::async_trait;
 use clap::{Args, FromArgMatches};
@@ -170,7 +170,18 @@ impl AskServer {
         };
         let mut machine = StateMachine::new();
         match ask_core::ask(&frontend, call, &mut machine).await {
-            Ok(record) => finished(record),
+            Ok(record) => {
+                match record.status {
+                    Status::ConnectionLost => say("the client went away before an answer"),
+                    Status::Cancelled => say("the questions were cancelled"),
+                    Status::Pending => say(&format!(
+                        "the questions wait in {}",
+                        record.pending_file.as_deref().unwrap_or("the pending file")
+                    )),
+                    Status::Answered => {}
+                }
+                finished(record)
+            }
             Err(error) => {
                 say(&error.to_string());
                 error_result(format!(
@@ -189,7 +200,7 @@ impl AskServer {
             return Some(Box::new(ElicitationFrontend { peer: peer.clone() }));
         }
         let mode: Mode = resolve_mode(ModeArg::Auto);
-        frontend_for(mode, &self.ask_args).ok()
+        frontend_for(mode, &self.ask_args, None).ok()
     }
 }
 
@@ -265,10 +276,7 @@ impl Frontend for UntilDisconnect {
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
         tokio::select! {
             outcome = self.inner.present(request) => outcome,
-            () = self.cancel.cancelled() => {
-                say("the client went away before an answer");
-                Ok(Outcome::ConnectionLost)
-            }
+            () = self.cancel.cancelled() => Ok(Outcome::ConnectionLost),
         }
     }
 }

@@ -42,6 +42,8 @@ pub fn classify(c: char) -> CharClass {
         | '\u{206a}'..='\u{206f}'
         | '\u{feff}'
         | '\u{fff9}'..='\u{fffb}' => CharClass::Invisible,
+        // Line and paragraph separators would break the layout like a raw line feed.
+        '\u{2028}' | '\u{2029}' => CharClass::Invisible,
         // Tag characters can smuggle hidden text.
         '\u{e0000}'..='\u{e007f}' => CharClass::Invisible,
         _ => CharClass::Plain,

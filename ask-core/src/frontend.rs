@@ -139,6 +139,7 @@ impl Record {
             metadata: input.metadata,
             status,
             pending_file,
+            reply: None,
         }
     }
 }

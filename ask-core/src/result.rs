@@ -154,6 +154,7 @@ impl Outcome {
             cancelled: false,
             connection_lost: false,
             pending_file: None,
+            reply: None,
         };
         match self {
             Outcome::Answered(answers) => {
@@ -197,6 +198,11 @@ pub struct AskUserResult {
     /// The pending-questions file, when the questions wait there for an answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_file: Option<String>,
+    /// The person's own words, when they answered all the questions at once in one reply
+    /// instead of one answer per question. Each answer then holds this whole reply: read it
+    /// and work out what it says about each question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<String>,
 }
 
 fn is_false(value: &bool) -> bool {
@@ -328,6 +334,9 @@ pub struct Record {
     /// The pending file, for the `pending` status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_file: Option<String>,
+    /// The person's one reply to all the questions, when they answered in their own words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<String>,
 }
 
 impl Record {
@@ -345,7 +354,9 @@ impl Record {
 
     /// The wire result this record replays.
     pub fn result(&self) -> AskUserResult {
-        self.outcome().to_result()
+        let mut result = self.outcome().to_result();
+        result.reply = self.reply.clone();
+        result
     }
 
     /// The compaction summary: one sentence per question and answer.
@@ -386,6 +397,7 @@ impl ToolOutput {
     ///     metadata: None,
     ///     status: Status::Answered,
     ///     pending_file: None,
+    ///     reply: None,
     /// };
     /// let output = ToolOutput::from_record(record);
     /// assert_eq!(output.content, r#"{"answers":{"Which database?":"SQLite"}}"#);
@@ -393,7 +405,10 @@ impl ToolOutput {
     /// ```
     pub fn from_record(record: Record) -> ToolOutput {
         let content = match record.status {
-            Status::Answered => AnswerMap::from_answers(&record.answers).to_json(),
+            Status::Answered => match &record.reply {
+                Some(reply) => reply_content(&record.questions, reply),
+                None => AnswerMap::from_answers(&record.answers).to_json(),
+            },
             Status::Cancelled => "The user cancelled the questions without answering. \
                                   Proceed without these answers; do not ask the same questions \
                                   again unless the user asks you to."
@@ -427,6 +442,20 @@ impl ToolOutput {
             is_error: true,
         }
     }
+}
+
+/// The text for the model when the person answered every question at once in their own words.
+fn reply_content(questions: &[Question], reply: &str) -> String {
+    let mut text = String::from(
+        "The user answered the pending questions in one reply, in their own words. The reply \
+         covers all of the questions below; work out what it says about each one.\n\nQuestions:\n",
+    );
+    for (i, question) in questions.iter().enumerate() {
+        text.push_str(&format!("{}. {}\n", i + 1, question.question));
+    }
+    text.push_str("\nThe user's reply:\n");
+    text.push_str(reply);
+    text
 }
 
 /// The instructions shown to the model when questions are left in a pending file.
@@ -573,6 +602,7 @@ mod tests {
             metadata: None,
             status,
             pending_file: (status == Status::Pending).then(|| ".pi/pending-questions.json".into()),
+            reply: None,
         };
         let cancelled = ToolOutput::from_record(record(Status::Cancelled, vec![]));
         assert!(cancelled.content.starts_with("The user cancelled"));
@@ -618,6 +648,7 @@ mod tests {
             ),
             status: Status::Answered,
             pending_file: None,
+            reply: None,
         };
         assert_eq!(
             serde_json::to_value(&record).unwrap(),

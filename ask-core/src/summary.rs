@@ -46,6 +46,11 @@ pub(crate) fn summarize(record: &Record) -> Vec<String> {
         join_and(&questions)
     };
     match record.status {
+        Status::Answered if record.reply.is_some() => vec![format!(
+            "User was asked {} and replied to all of them at once: \"{}\".",
+            quoted(),
+            record.reply.as_deref().unwrap_or_default()
+        )],
         Status::Answered => record.answers.iter().map(summary_sentence).collect(),
         Status::Cancelled => {
             vec![format!(
@@ -128,6 +133,7 @@ mod tests {
             metadata: None,
             status: Status::Cancelled,
             pending_file: None,
+            reply: None,
         };
         assert_eq!(
             record.summary(),

@@ -37,14 +37,31 @@ impl JsonSource for &str {
     }
 
     fn parse_call(self, limits: &Limits) -> Result<ParsedCall, Problems> {
-        if let Ok(input) = serde_json::from_str::<AskUserInput>(self) {
-            return Ok(ParsedCall {
-                call_id: None,
-                input: validate(input, limits)?,
-            });
+        let typed_error = match serde_json::from_str::<AskUserInput>(self) {
+            Ok(input) => {
+                return Ok(ParsedCall {
+                    call_id: None,
+                    input: validate(input, limits)?,
+                });
+            }
+            Err(error) => error,
+        };
+        let value = parse_json(self)?;
+        if is_envelope(&value) {
+            value.parse_call(limits)
+        } else {
+            // Not an envelope: report against the text, which still knows about repeated keys.
+            Err(structural_problems(&value, limits, "", Some(&typed_error)))
         }
-        parse_json(self)?.parse_call(limits)
     }
+}
+
+/// True for a tool-call envelope: an object with `input` or `arguments` and no `questions`.
+fn is_envelope(value: &Value) -> bool {
+    value.as_object().is_some_and(|object| {
+        !object.contains_key("questions")
+            && (object.contains_key("input") || object.contains_key("arguments"))
+    })
 }
 
 impl JsonSource for &String {

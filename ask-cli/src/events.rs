@@ -1,0 +1,96 @@
+//! `--events PATH`: the state transitions of an ask as JSON lines, for a harness or a notifier to
+//! watch (REQ-AUQ-006 outside RPC mode).
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ask_core::{AskState, StateObserver, now_ms};
+use serde_json::json;
+
+use crate::output::say;
+
+/// Appends one line per transition to a file.
+#[derive(Debug)]
+pub struct EventLog {
+    file: Mutex<File>,
+    call_id: Option<String>,
+    failed: AtomicBool,
+}
+
+impl EventLog {
+    /// Opens (creating it if needed) the events file at `path` for appending.
+    pub fn open(path: &Path, call_id: Option<String>) -> std::io::Result<EventLog> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)?;
+        }
+        let file = OpenOptions::new().append(true).create(true).open(path)?;
+        Ok(EventLog {
+            file: Mutex::new(file),
+            call_id,
+            failed: AtomicBool::new(false),
+        })
+    }
+}
+
+/// The event line for entering `to`.
+pub fn event_line(call_id: Option<&str>, from: &AskState, to: &AskState, at: u64) -> String {
+    let mut event = json!({
+        "type": "ask_user_state",
+        "state": to.name(),
+        "previous": from.name(),
+        "at": at,
+    });
+    if let Some(id) = call_id {
+        event["callId"] = id.into();
+    }
+    if let AskState::WaitingForUser { questions } = to {
+        event["questions"] = serde_json::to_value(questions).unwrap_or_default();
+    }
+    let mut line = event.to_string();
+    line.push('\n');
+    line
+}
+
+impl StateObserver for EventLog {
+    fn on_transition(&self, from: &AskState, to: &AskState) {
+        let line = event_line(self.call_id.as_deref(), from, to, now_ms());
+        let mut file = self
+            .file
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // One write per line, so that readers never see half an event.
+        if let Err(error) = file.write_all(line.as_bytes()).and_then(|()| file.flush())
+            && !self.failed.swap(true, Ordering::Relaxed)
+        {
+            say(&format!("cannot write an event: {error}"));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ask_core::Question;
+
+    #[test]
+    fn waiting_carries_the_questions() {
+        let line = event_line(
+            Some("toolu_1"),
+            &AskState::Idle,
+            &AskState::WaitingForUser {
+                questions: vec![Question::text("Name?")],
+            },
+            5,
+        );
+        let value: serde_json::Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(
+            value,
+            json!({"type": "ask_user_state", "state": "waiting_for_user", "previous": "idle", "at": 5,
+                   "callId": "toolu_1", "questions": [{"question": "Name?", "multiSelect": false}]})
+        );
+        assert!(line.ends_with('\n'));
+    }
+}

@@ -1,0 +1,169 @@
+//! Print mode's second pass and the `questions` command: glue between the flags and `ask-print`.
+
+use std::path::PathBuf;
+
+use ask_core::sanitize_for_display;
+use ask_print::{PassTwo, PassTwoOutcome, PendingFile, PrintError};
+
+use crate::ask::{finish_record, print_record};
+use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
+use crate::exit::Exit;
+use crate::finish;
+use crate::output::{emit_pretty, say, write_stdout};
+
+/// The pass-2 form the flags ask for, if any: `-c`, `--answers`, or `@PENDING TEXT`.
+pub fn pass_two_form(args: &AskArgs) -> Option<Result<PassTwo, Exit>> {
+    if args.continue_ {
+        return Some(Ok(PassTwo::Edited));
+    }
+    if let Some(answers) = &args.answers {
+        return Some(Ok(PassTwo::Inline(answers.clone())));
+    }
+    let input = args.input.as_deref()?;
+    input.strip_prefix('@')?;
+    Some(match &args.reply {
+        Some(reply) => Ok(PassTwo::Reply(reply.clone())),
+        None => {
+            say(&format!(
+                "{input} needs the reply after it, e.g. ask-user -p {input} \"use postgres, call it order-processor\""
+            ));
+            Err(Exit::Invalid)
+        }
+    })
+}
+
+/// The pending file of a pass-2 command: `@PATH` when given, else `--pending-file`.
+fn pending_path(args: &AskArgs) -> PathBuf {
+    match args
+        .input
+        .as_deref()
+        .and_then(|input| input.strip_prefix('@'))
+    {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => args.pending_file.clone(),
+    }
+}
+
+/// Runs pass 2 and prints the outcome.
+pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
+    let path = pending_path(args);
+    match ask_print::pass_two(&path, how) {
+        Ok(PassTwoOutcome::Answered(mut record)) => {
+            if args.call_id.is_some() {
+                record.call_id.clone_from(&args.call_id);
+            }
+            finish_record(record, args)
+        }
+        Ok(PassTwoOutcome::Incomplete { record, unanswered }) => {
+            say(&format!(
+                "{} of {} questions still {} no answer:",
+                unanswered.len(),
+                record.questions.len(),
+                if unanswered.len() == 1 { "has" } else { "have" }
+            ));
+            for (index, question) in &unanswered {
+                say(&format!(
+                    "  {}. {}",
+                    index + 1,
+                    sanitize_for_display(question)
+                ));
+            }
+            print_record(record, args.output)
+        }
+        Err(error) => report(&error),
+    }
+}
+
+fn report(error: &PrintError) -> Exit {
+    for line in error.to_string().lines() {
+        say(line);
+    }
+    if error.is_usage() {
+        Exit::Invalid
+    } else {
+        Exit::Failure
+    }
+}
+
+/// `ask-user questions [show|clear]`.
+pub fn questions(args: &QuestionsArgs) -> Exit {
+    let path = &args.pending_file;
+    match args.action.unwrap_or(QuestionsAction::Show) {
+        QuestionsAction::Clear => match ask_print::clear(path) {
+            Ok(true) => {
+                say(&format!(
+                    "cleared the pending questions in {}",
+                    path.display()
+                ));
+                Exit::Ok
+            }
+            Ok(false) => {
+                say("no questions were pending");
+                Exit::Ok
+            }
+            Err(error) => report(&error),
+        },
+        QuestionsAction::Show => match ask_print::show(path) {
+            Ok(None) if args.json => finish(write_stdout("null"), Exit::Ok),
+            Ok(None) => finish(write_stdout("No questions are pending."), Exit::Ok),
+            Ok(Some(file)) if args.json => finish(emit_pretty(&file), Exit::Ok),
+            Ok(Some(file)) => finish(write_stdout(&render(&file, path)), Exit::Ok),
+            Err(error) => report(&error),
+        },
+    }
+}
+
+/// The pending questions as text for a person. Agent text is sanitised: this goes to a terminal.
+pub fn render(file: &PendingFile, path: &std::path::Path) -> String {
+    let clean = |text: &str| sanitize_for_display(text).into_owned();
+    let mut out = format!(
+        "{} pending {} in {} (asked {}):\n",
+        file.questions.len(),
+        if file.questions.len() == 1 {
+            "question"
+        } else {
+            "questions"
+        },
+        path.display(),
+        file.timestamp
+    );
+    for (i, question) in file.questions.iter().enumerate() {
+        out.push('\n');
+        let header = question
+            .header
+            .as_deref()
+            .map(|h| format!("[{}] ", clean(h)))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{}. {header}{}\n",
+            i + 1,
+            clean(&question.question)
+        ));
+        if question.multi_select {
+            out.push_str("   (choose any number)\n");
+        }
+        for label in question.options.iter().flatten() {
+            let description = question
+                .option_descriptions
+                .get(label)
+                .and_then(|d| d.as_str())
+                .map(|d| format!(" — {}", clean(d)))
+                .unwrap_or_default();
+            out.push_str(&format!("   - {}{description}\n", clean(label)));
+        }
+        let answer = match &question.answer {
+            serde_json::Value::Null => "(not answered yet)".to_string(),
+            serde_json::Value::String(s) if s.trim().is_empty() => "(not answered yet)".to_string(),
+            serde_json::Value::String(s) => clean(s),
+            other => clean(&other.to_string()),
+        };
+        out.push_str(&format!("   answer: {answer}\n"));
+    }
+    let shown = path.display();
+    out.push_str(&format!(
+        "\nTo answer, edit the \"answer\" fields and run:\n  ask-user -c --pending-file {shown}\n\
+         or answer in your own words:\n  ask-user -p @{shown} \"your answers\"\n\
+         or clear them:\n  ask-user questions clear --pending-file {shown}"
+    ));
+    out
+}

@@ -1,0 +1,443 @@
+//! Print mode end to end: the binary in a temporary folder, as an agent and a person use it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+
+const PENDING: &str = ".pi/pending-questions.json";
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../examples")
+        .join(name)
+}
+
+/// Runs `ask-user` in `dir` with no terminal (a new session) and no stdin.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    Command::new("setsid")
+        .arg(env!("CARGO_BIN_EXE_ask-user"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("ASK_USER_PENDING_FILE")
+        .env_remove("ASK_USER_SUBAGENT")
+        .stdin(Stdio::null())
+        .output()
+        .expect("ask-user runs")
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON document ({e}): {:?}\nstderr: {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A temporary folder with the project-setup questions pending.
+fn pending_setup() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &["-p", example("project-setup.json").to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    dir
+}
+
+fn pending_file(dir: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(dir.join(PENDING)).unwrap()).unwrap()
+}
+
+fn write_answers(dir: &Path, answers: &[Value]) {
+    let mut file = pending_file(dir);
+    for (i, answer) in answers.iter().enumerate() {
+        file["questions"][i]["answer"] = answer.clone();
+    }
+    std::fs::write(
+        dir.join(PENDING),
+        serde_json::to_string_pretty(&file).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn pass_one_writes_the_pending_file_and_exits_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &["-p", example("project-setup.json").to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(4));
+    assert_eq!(
+        stdout_json(&output),
+        json!({"answered": false, "answers": [], "pendingFile": PENDING})
+    );
+    let file = pending_file(dir.path());
+    assert_eq!(file["version"], 1);
+    assert_eq!(file["revision"], 1);
+    assert!(file["sessionId"].as_str().is_some_and(|s| !s.is_empty()));
+    assert!(file["timestamp"].as_str().unwrap().ends_with('Z'));
+    assert_eq!(file["metadata"], json!({"source": "project-setup"}));
+    assert_eq!(
+        file["questions"][0]["options"],
+        json!(["PostgreSQL (Recommended)", "SQLite", "MongoDB"])
+    );
+    assert_eq!(
+        file["questions"][0]["optionDescriptions"]["SQLite"],
+        "Lightweight, file-based"
+    );
+    assert_eq!(file["questions"][0]["answer"], Value::Null);
+    assert_eq!(file["questions"][1]["answer"], Value::Null);
+    assert!(stderr(&output).contains("Questions saved to: .pi/pending-questions.json"));
+}
+
+#[test]
+fn pending_tool_output_carries_the_instructions() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &[
+            "-p",
+            "--output",
+            "tool",
+            example("tool-call.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(4));
+    let tool = stdout_json(&output);
+    assert_eq!(tool["isError"], false);
+    assert_eq!(tool["content"], ask_core::pending_instructions(PENDING));
+    assert!(tool["content"].as_str().unwrap().starts_with(
+        "Questions pending. User input required.\n\nTo answer, re-run with:\n  ask-user -p @.pi/pending-questions.json \"your answers\""
+    ));
+    assert_eq!(tool["details"]["status"], "pending");
+    assert_eq!(
+        pending_file(dir.path())["callId"],
+        "toolu_01A09q90qw90lq917835lq9"
+    );
+}
+
+#[test]
+fn auto_mode_without_a_terminal_uses_print_mode() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(dir.path(), &[example("features.json").to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    assert_eq!(stdout_json(&output)["pendingFile"], PENDING);
+    assert!(dir.path().join(PENDING).exists());
+}
+
+#[test]
+fn a_second_pass_one_is_refused_and_the_file_kept() {
+    let dir = pending_setup();
+    let before = std::fs::read(dir.path().join(PENDING)).unwrap();
+    let output = run(
+        dir.path(),
+        &["-p", example("features.json").to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = stderr(&output);
+    assert!(
+        message.contains("2 questions are already pending"),
+        "{message}"
+    );
+    assert!(message.contains("ask-user questions clear"), "{message}");
+    assert!(message.contains("ask-user -c"), "{message}");
+    assert_eq!(std::fs::read(dir.path().join(PENDING)).unwrap(), before);
+}
+
+#[test]
+fn edited_file_answers_and_removes_the_file() {
+    let dir = pending_setup();
+    write_answers(
+        dir.path(),
+        &[json!("PostgreSQL (Recommended)"), json!("order-processor")],
+    );
+    let output = run(dir.path(), &["-c"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output),
+        json!({"answered": true, "answers": [
+            {"question": "Which database should we use?", "answer": "PostgreSQL (Recommended)",
+             "selectedOption": "PostgreSQL (Recommended)", "wasCustom": false},
+            {"question": "What should we name this service?", "answer": "order-processor", "wasCustom": true}
+        ]})
+    );
+    assert!(!dir.path().join(PENDING).exists());
+}
+
+#[test]
+fn edited_file_with_a_custom_database() {
+    let dir = pending_setup();
+    write_answers(
+        dir.path(),
+        &[json!("I want to use DynamoDB"), json!("orders")],
+    );
+    let output = run(dir.path(), &["-c", "--output", "answers"]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout_json(&output),
+        json!({"answers": {"Which database should we use?": "I want to use DynamoDB",
+                           "What should we name this service?": "orders"}})
+    );
+}
+
+#[test]
+fn incomplete_edit_names_the_gap_and_keeps_the_file() {
+    let dir = pending_setup();
+    write_answers(dir.path(), &[json!("SQLite")]);
+    let before = std::fs::read(dir.path().join(PENDING)).unwrap();
+    let output = run(dir.path(), &["-c"]);
+    assert_eq!(output.status.code(), Some(4));
+    assert_eq!(stdout_json(&output)["pendingFile"], PENDING);
+    let message = stderr(&output);
+    assert!(
+        message.contains("1 of 2 questions still has no answer"),
+        "{message}"
+    );
+    assert!(
+        message.contains("2. What should we name this service?"),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(dir.path().join(PENDING)).unwrap(), before);
+}
+
+#[test]
+fn inline_answers_with_a_multi_select_list() {
+    let dir = tempfile::tempdir().unwrap();
+    run(
+        dir.path(),
+        &["-p", example("features.json").to_str().unwrap()],
+    );
+    let output = run(
+        dir.path(),
+        &[
+            "-p",
+            "--answers",
+            r#"[["Admin Dashboard", "authentication", "GraphQL"]]"#,
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output),
+        json!({"answered": true, "answers": [{"question": "Which features should we include?",
+            "answer": ["Authentication", "Admin Dashboard", "GraphQL"], "wasCustom": true}]})
+    );
+    assert!(!dir.path().join(PENDING).exists());
+}
+
+#[test]
+fn partial_inline_answers_are_kept_in_the_file() {
+    let dir = pending_setup();
+    let output = run(dir.path(), &["--answers", r#"["sqlite", null]"#]);
+    assert_eq!(output.status.code(), Some(4));
+    let file = pending_file(dir.path());
+    assert_eq!(file["revision"], 2);
+    assert_eq!(file["questions"][0]["answer"], "sqlite");
+    let output = run(dir.path(), &["--answers", r#"[null, "order-processor"]"#]);
+    assert_eq!(output.status.code(), Some(0));
+    let result = stdout_json(&output);
+    assert_eq!(result["answers"][0]["selectedOption"], "SQLite");
+    assert_eq!(result["answers"][1]["answer"], "order-processor");
+}
+
+#[test]
+fn natural_language_reply_reaches_the_model_verbatim() {
+    let dir = pending_setup();
+    let reply = "use postgres, call it order-processor";
+    let output = run(
+        dir.path(),
+        &[
+            "-p",
+            "@.pi/pending-questions.json",
+            reply,
+            "--output",
+            "tool",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let tool = stdout_json(&output);
+    let content = tool["content"].as_str().unwrap();
+    assert!(
+        content.contains("The user answered the pending questions in one reply"),
+        "{content}"
+    );
+    assert!(
+        content.contains("1. Which database should we use?\n2. What should we name this service?")
+    );
+    assert!(content.ends_with(&format!("The user's reply:\n{reply}")));
+    assert_eq!(tool["details"]["reply"], reply);
+    // No mapping is guessed: every answer is the whole reply, typed by the person.
+    for answer in tool["details"]["answers"].as_array().unwrap() {
+        assert_eq!(answer["answer"], reply);
+        assert_eq!(answer["wasCustom"], true);
+    }
+    assert!(!dir.path().join(PENDING).exists());
+}
+
+#[test]
+fn questions_shows_and_clears() {
+    let dir = pending_setup();
+    let shown = run(dir.path(), &["questions"]);
+    assert_eq!(shown.status.code(), Some(0));
+    let text = String::from_utf8(shown.stdout).unwrap();
+    assert!(
+        text.starts_with("2 pending questions in .pi/pending-questions.json"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1. [Database] Which database should we use?"),
+        "{text}"
+    );
+    assert!(
+        text.contains("   - PostgreSQL (Recommended) — Battle-tested relational DB"),
+        "{text}"
+    );
+    assert!(text.contains("   answer: (not answered yet)"), "{text}");
+    let json_output = run(dir.path(), &["questions", "--json"]);
+    assert_eq!(
+        stdout_json(&json_output)["questions"][1]["question"],
+        "What should we name this service?"
+    );
+    let cleared = run(dir.path(), &["questions", "clear"]);
+    assert_eq!(cleared.status.code(), Some(0));
+    assert!(!dir.path().join(PENDING).exists());
+    let empty = run(dir.path(), &["questions"]);
+    assert_eq!(
+        String::from_utf8(empty.stdout).unwrap(),
+        "No questions are pending.\n"
+    );
+    // With nothing pending, a new pass 1 is accepted again.
+    let again = run(
+        dir.path(),
+        &["-p", example("features.json").to_str().unwrap()],
+    );
+    assert_eq!(again.status.code(), Some(4));
+}
+
+/// Runs a bad pass 2 and checks the exit code, the message and that the file is unchanged.
+#[track_caller]
+fn check_refused(dir: &Path, args: &[&str], message: &str) {
+    let before = std::fs::read(dir.join(PENDING)).unwrap();
+    let output = run(dir, args);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(output.stdout.is_empty());
+    assert!(stderr(&output).contains(message), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read(dir.join(PENDING)).unwrap(),
+        before,
+        "the pending file changed"
+    );
+}
+
+#[test]
+fn malformed_edit_names_line_and_column() {
+    let dir = pending_setup();
+    let path = dir.path().join(PENDING);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let broken = text.replacen("\"answer\": null", "\"answer\": \"SQLite\",", 1);
+    std::fs::write(&path, &broken).unwrap();
+    let line = broken
+        .lines()
+        .position(|l| l.contains("\"answer\": \"SQLite\","))
+        .unwrap()
+        + 2;
+    check_refused(
+        dir.path(),
+        &["-c"],
+        &format!("is not a valid pending-questions file: trailing comma at line {line}, column 5"),
+    );
+}
+
+#[test]
+fn inline_answers_of_the_wrong_length() {
+    let dir = pending_setup();
+    check_refused(
+        dir.path(),
+        &["--answers", r#"["SQLite"]"#],
+        "--answers has 1 answer for 2 questions; give one entry per question, in order",
+    );
+}
+
+#[test]
+fn multi_select_answer_of_the_wrong_type() {
+    let dir = tempfile::tempdir().unwrap();
+    run(
+        dir.path(),
+        &["-p", example("features.json").to_str().unwrap()],
+    );
+    check_refused(
+        dir.path(),
+        &["--answers", "[42]"],
+        "the answer to question 1 (\"Which features should we include?\") is a number; write a string, or a list of strings for this multiSelect question",
+    );
+    write_answers(dir.path(), &[json!({"pick": "Authentication"})]);
+    check_refused(
+        dir.path(),
+        &["-c"],
+        "is an object; write a string, or a list of strings",
+    );
+}
+
+#[test]
+fn newer_format_version_is_refused() {
+    let dir = pending_setup();
+    let mut file = pending_file(dir.path());
+    file["version"] = json!(2);
+    file["somethingNew"] = json!(true);
+    std::fs::write(
+        dir.path().join(PENDING),
+        serde_json::to_string(&file).unwrap(),
+    )
+    .unwrap();
+    check_refused(
+        dir.path(),
+        &["-c"],
+        "is in format version 2, but this ask-user reads version 1",
+    );
+}
+
+#[test]
+fn pass_two_without_pending_questions() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(dir.path(), &["-c"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output)
+            .contains("no questions are pending: `.pi/pending-questions.json` does not exist")
+    );
+}
+
+#[test]
+fn pending_file_flag_and_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &[
+            "-p",
+            "--pending-file",
+            "custom/q.json",
+            example("features.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(4));
+    assert!(dir.path().join("custom/q.json").exists());
+    let output = Command::new("setsid")
+        .arg(env!("CARGO_BIN_EXE_ask-user"))
+        .args(["questions", "--json"])
+        .current_dir(dir.path())
+        .env("ASK_USER_PENDING_FILE", "custom/q.json")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(stdout_json(&output)["questions"][0]["multiSelect"], true);
+}

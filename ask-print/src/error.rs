@@ -1,0 +1,148 @@
+//! What can go wrong in print mode.
+
+use std::path::PathBuf;
+
+/// An error of the pending-file workflow. Every variant leaves the pending file as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum PrintError {
+    /// A file could not be read or written.
+    #[error("{action} `{}`: {source}", path.display())]
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Questions are already pending, so a new call is refused.
+    #[error(
+        "{} already pending in `{shown}`; answer {} first (edit the file, then run ask-user -c \
+         --pending-file {shown}) or clear {} (ask-user questions clear --pending-file {shown})",
+        match count { 0 => "questions are".to_string(), 1 => "1 question is".to_string(), n => format!("{n} questions are") },
+        if *count == 1 { "it" } else { "them" },
+        if *count == 1 { "it" } else { "them" },
+        shown = path.display()
+    )]
+    AlreadyPending {
+        /// The pending file.
+        path: PathBuf,
+        /// How many questions wait in it (0 when the file cannot be read).
+        count: usize,
+    },
+    /// Pass 2 found no pending file.
+    #[error("no questions are pending: `{}` does not exist", path.display())]
+    NoPending {
+        /// The pending file looked for.
+        path: PathBuf,
+    },
+    /// The pending file is not valid JSON or not in the expected shape.
+    #[error("`{}` is not a valid pending-questions file: {reason} at line {line}, column {column}", path.display())]
+    Malformed {
+        /// The pending file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The pending file was written by a newer `ask-user`.
+    #[error(
+        "`{}` is in format version {found}, but this ask-user reads version {supported}; \
+         answer it with a newer ask-user",
+        path.display()
+    )]
+    NewerVersion {
+        /// The pending file.
+        path: PathBuf,
+        /// The version in the file.
+        found: u64,
+        /// The version this build reads.
+        supported: u32,
+    },
+    /// The questions in the pending file no longer form a valid call.
+    #[error("the questions in `{}` were edited into an invalid call:\n{problems}", path.display())]
+    InvalidQuestions {
+        /// The pending file.
+        path: PathBuf,
+        /// What is wrong.
+        problems: ask_core::Problems,
+    },
+    /// An answer has the wrong JSON type.
+    #[error(
+        "the answer to question {} (\"{question}\") is {found}; {}",
+        index + 1,
+        if *multi_select {
+            "write a string, or a list of strings for this multiSelect question"
+        } else {
+            "write one string (an option label or your own words)"
+        }
+    )]
+    BadAnswer {
+        /// The 0-based question index.
+        index: usize,
+        /// The question text.
+        question: String,
+        /// Whether the question is multi-select.
+        multi_select: bool,
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// `--answers` is not JSON.
+    #[error("--answers is not valid JSON at line {line}, column {column}: {reason}")]
+    InlineNotJson {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// `--answers` is not an array.
+    #[error("--answers must be a JSON array with one entry per question, not {found}")]
+    InlineNotArray {
+        /// The JSON type found.
+        found: &'static str,
+    },
+    /// `--answers` has the wrong number of entries.
+    #[error(
+        "--answers has {given} {} for {expected} questions; give one entry per question, in \
+         order (null to leave one unanswered)",
+        if *given == 1 { "answer" } else { "answers" }
+    )]
+    WrongAnswerCount {
+        /// Entries given.
+        given: usize,
+        /// Questions pending.
+        expected: usize,
+    },
+    /// The natural-language reply is empty.
+    #[error("the reply is empty; write your answers after the pending file, e.g. ask-user -p @{} \"use postgres, call it order-processor\"", path.display())]
+    EmptyReply {
+        /// The pending file.
+        path: PathBuf,
+    },
+    /// The pending file changed between reading and writing.
+    #[error(
+        "`{}` changed while the answers were being recorded (revision {read} was read, the file \
+         now differs); nothing was overwritten: run the command again",
+        path.display()
+    )]
+    Changed {
+        /// The pending file.
+        path: PathBuf,
+        /// The revision that was read.
+        read: u64,
+    },
+}
+
+impl PrintError {
+    /// True for errors caused by the person's input or the state of the pending file, as
+    /// opposed to the disk failing.
+    pub fn is_usage(&self) -> bool {
+        !matches!(self, PrintError::Io { .. } | PrintError::Changed { .. })
+    }
+}

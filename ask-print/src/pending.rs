@@ -1,0 +1,233 @@
+//! The pending-questions file: its format, and how a call goes into it and comes back out.
+//!
+//! Nothing here touches the disk; `store.rs` does.
+
+use ask_core::{AskUserInput, Question, QuestionOption};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The format version this build writes and understands.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The pending-questions file.
+///
+/// The fields the person edits are `questions[].answer`; the others let pass 2 rebuild the exact
+/// call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PendingFile {
+    /// The format version ([`FORMAT_VERSION`]).
+    pub version: u32,
+    /// The agent session that asked.
+    pub session_id: String,
+    /// The agent's tool-call id, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
+    /// Grows by one each time the file is rewritten, so that an edit made between a read and a
+    /// write is detected.
+    pub revision: u64,
+    /// When the questions were asked (RFC 3339, UTC).
+    pub timestamp: String,
+    /// A note for the person editing the file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub how_to_answer: Option<String>,
+    /// The questions, each with its answer (`null` until answered).
+    pub questions: Vec<PendingQuestion>,
+    /// The call's metadata, untouched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+}
+
+/// One question of the pending file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PendingQuestion {
+    /// The question text.
+    pub question: String,
+    /// The short header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
+    /// The option labels; absent for a free-text question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
+    /// The descriptions of the options that have one, by label.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub option_descriptions: Map<String, Value>,
+    /// True when several options may be chosen.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub multi_select: bool,
+    /// The answer: `null` until answered, then a string (an option label or the person's own
+    /// words), or a list of strings for a multi-select question.
+    #[serde(default)]
+    pub answer: Value,
+}
+
+/// The note written into each new pending file.
+pub fn how_to_answer(path: &str) -> String {
+    format!(
+        "Replace each null answer with your answer: an option label or your own words (a list of \
+         labels for a multiSelect question). Then run: ask-user -c --pending-file {path}"
+    )
+}
+
+impl PendingFile {
+    /// The pending file for a call.
+    pub fn new(
+        input: &AskUserInput,
+        call_id: Option<String>,
+        session_id: String,
+        timestamp: String,
+        path: &str,
+    ) -> PendingFile {
+        let questions = input
+            .questions
+            .iter()
+            .map(|q| PendingQuestion {
+                question: q.question.clone(),
+                header: q.header.clone(),
+                options: q
+                    .options
+                    .as_ref()
+                    .map(|o| o.iter().map(|o| o.label.clone()).collect()),
+                option_descriptions: q
+                    .options()
+                    .iter()
+                    .filter_map(|o| Some((o.label.clone(), Value::String(o.description.clone()?))))
+                    .collect(),
+                multi_select: q.multi_select,
+                answer: Value::Null,
+            })
+            .collect();
+        PendingFile {
+            version: FORMAT_VERSION,
+            session_id,
+            call_id,
+            revision: 1,
+            timestamp,
+            how_to_answer: Some(how_to_answer(path)),
+            questions,
+            metadata: input.metadata.clone(),
+        }
+    }
+
+    /// The call as it was asked, rebuilt from the file.
+    pub fn to_input(&self) -> AskUserInput {
+        let questions = self
+            .questions
+            .iter()
+            .map(|q| Question {
+                question: q.question.clone(),
+                header: q.header.clone(),
+                options: q.options.as_ref().map(|labels| {
+                    labels
+                        .iter()
+                        .map(|label| QuestionOption {
+                            label: label.clone(),
+                            description: q
+                                .option_descriptions
+                                .get(label)
+                                .and_then(Value::as_str)
+                                .map(str::to_string),
+                        })
+                        .collect()
+                }),
+                multi_select: q.multi_select,
+            })
+            .collect();
+        AskUserInput {
+            questions,
+            metadata: self.metadata.clone(),
+        }
+    }
+
+    /// The file as pretty JSON with a final newline.
+    pub fn to_text(&self) -> String {
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        text
+    }
+}
+
+/// Formats milliseconds since the Unix epoch as RFC 3339 in UTC, to the second.
+pub fn rfc3339(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    let (h, m, s) = (rest / 3600, rest % 3600 / 60, rest % 60);
+    // Howard Hinnant's days-to-civil algorithm.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}T{h:02}:{m:02}:{s:02}Z")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps() {
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(1_770_243_392_000), "2026-02-04T22:16:32Z");
+        assert_eq!(rfc3339(951_782_400_000), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn the_call_survives_the_file() {
+        let input: AskUserInput = serde_json::from_str(
+            r#"{"questions": [
+                {"question": "Which database should we use?", "header": "Database",
+                 "options": [{"label": "PostgreSQL (Recommended)", "description": "Battle-tested"},
+                             {"label": "SQLite"}]},
+                {"question": "Which features?", "multiSelect": true,
+                 "options": [{"label": "Auth"}, {"label": "API"}]},
+                {"question": "What should we name this service?"}],
+                "metadata": {"source": "project-setup"}}"#,
+        )
+        .unwrap();
+        let file = PendingFile::new(
+            &input,
+            Some("toolu_1".into()),
+            "s1".into(),
+            "t".into(),
+            "p.json",
+        );
+        let text = file.to_text();
+        let back: PendingFile = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.to_input(), input);
+        assert_eq!(back.call_id.as_deref(), Some("toolu_1"));
+    }
+
+    #[test]
+    fn the_file_has_the_seed_fields() {
+        let input: AskUserInput = serde_json::from_str(
+            r#"{"questions": [{"question": "Which database?", "options": [{"label": "A"}, {"label": "B"}]},
+                              {"question": "Name?"}]}"#,
+        )
+        .unwrap();
+        let file = PendingFile::new(
+            &input,
+            None,
+            "abc123".into(),
+            "2026-02-04T22:16:32Z".into(),
+            "p",
+        );
+        let value: Value = serde_json::from_str(&file.to_text()).unwrap();
+        assert_eq!(value["sessionId"], "abc123");
+        assert_eq!(value["timestamp"], "2026-02-04T22:16:32Z");
+        assert_eq!(
+            value["questions"][0]["options"],
+            serde_json::json!(["A", "B"])
+        );
+        assert_eq!(value["questions"][0]["answer"], Value::Null);
+        assert_eq!(
+            value["questions"][1],
+            serde_json::json!({"question": "Name?", "answer": null})
+        );
+    }
+}

@@ -1,0 +1,256 @@
+//! The one module of this crate that touches the disk: reading the pending file, writing it
+//! atomically and durably, removing it, and the lock that serialises writers.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::answers::strip_position;
+use crate::error::PrintError;
+use crate::pending::{FORMAT_VERSION, PendingFile};
+
+/// The pending file at one path.
+#[derive(Debug, Clone)]
+pub struct Store {
+    path: PathBuf,
+}
+
+/// A pending file as read: its exact bytes (to detect later edits) and its contents.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// The bytes on disk when read.
+    pub bytes: Vec<u8>,
+    /// The parsed file.
+    pub file: PendingFile,
+}
+
+/// An exclusive lock on the pending file, held until dropped.
+#[derive(Debug)]
+pub struct Lock {
+    _file: File,
+}
+
+impl Store {
+    /// The pending file at `path`.
+    pub fn new(path: impl Into<PathBuf>) -> Store {
+        Store { path: path.into() }
+    }
+
+    /// The path of the pending file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn io(&self, action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> PrintError {
+        let path = path.to_path_buf();
+        move |source| PrintError::Io {
+            action,
+            path,
+            source,
+        }
+    }
+
+    /// Takes the lock file beside the pending file (`<file>.lock`), waiting for other writers.
+    pub fn lock(&self) -> Result<Lock, PrintError> {
+        if let Some(dir) = self.dir() {
+            fs::create_dir_all(dir).map_err(self.io("cannot create the folder", dir))?;
+        }
+        let lock_path = self.sibling(".lock");
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(self.io("cannot open the lock file", &lock_path))?;
+        file.lock().map_err(self.io("cannot lock", &lock_path))?;
+        Ok(Lock { _file: file })
+    }
+
+    /// Reads and parses the pending file; `None` when there is none.
+    pub fn read(&self) -> Result<Option<Loaded>, PrintError> {
+        let bytes = match fs::read(&self.path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(self.io("cannot read", &self.path)(e)),
+        };
+        let file = parse(&self.path, &bytes)?;
+        Ok(Some(Loaded { bytes, file }))
+    }
+
+    /// Writes a new pending file atomically. The caller holds the lock and has checked that
+    /// there is no pending file.
+    pub fn create(&self, file: &PendingFile) -> Result<(), PrintError> {
+        write_atomic(&self.path, file.to_text().as_bytes(), &|_| Ok(()))
+            .map_err(self.io("cannot write", &self.path))
+    }
+
+    /// Replaces the pending file with `file` (revision + 1), unless it changed since `read`.
+    pub fn replace(&self, read: &Loaded, file: &PendingFile) -> Result<(), PrintError> {
+        self.check_unchanged(read)?;
+        let mut next = file.clone();
+        next.revision = read.file.revision + 1;
+        write_atomic(&self.path, next.to_text().as_bytes(), &|_| Ok(()))
+            .map_err(self.io("cannot write", &self.path))
+    }
+
+    /// Removes the pending file, unless it changed since `read`.
+    pub fn remove(&self, read: &Loaded) -> Result<(), PrintError> {
+        self.check_unchanged(read)?;
+        self.remove_unchecked()
+    }
+
+    /// Removes the pending file whatever it holds (`ask-user questions clear`).
+    pub fn remove_unchecked(&self) -> Result<(), PrintError> {
+        match fs::remove_file(&self.path) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(self.io("cannot remove", &self.path)(e)),
+        }
+        if let Some(dir) = self.dir() {
+            sync_dir(dir).map_err(self.io("cannot sync the folder", dir))?;
+        }
+        Ok(())
+    }
+
+    fn check_unchanged(&self, read: &Loaded) -> Result<(), PrintError> {
+        let now = fs::read(&self.path).map_err(self.io("cannot read", &self.path))?;
+        if now == read.bytes {
+            Ok(())
+        } else {
+            Err(PrintError::Changed {
+                path: self.path.clone(),
+                read: read.file.revision,
+            })
+        }
+    }
+
+    fn dir(&self) -> Option<&Path> {
+        self.path.parent().filter(|p| !p.as_os_str().is_empty())
+    }
+
+    fn sibling(&self, suffix: &str) -> PathBuf {
+        let mut name = self.path.file_name().unwrap_or_default().to_os_string();
+        name.push(suffix);
+        self.path.with_file_name(name)
+    }
+}
+
+/// Parses pending-file bytes: JSON syntax first (with line and column), then the version, then
+/// the shape.
+pub fn parse(path: &Path, bytes: &[u8]) -> Result<PendingFile, PrintError> {
+    let malformed = |e: serde_json::Error| PrintError::Malformed {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        reason: strip_position(&e.to_string()),
+    };
+    let value: Value = serde_json::from_slice(bytes).map_err(malformed)?;
+    if let Some(found) = value.get("version").and_then(Value::as_u64)
+        && found > u64::from(FORMAT_VERSION)
+    {
+        return Err(PrintError::NewerVersion {
+            path: path.to_path_buf(),
+            found,
+            supported: FORMAT_VERSION,
+        });
+    }
+    serde_json::from_slice(bytes).map_err(malformed)
+}
+
+/// Writes `bytes` to `path` so that a reader sees the old file or the new one, never a part:
+/// a temporary file in the same folder, fsync, rename over `path`, fsync the folder.
+///
+/// `before_rename` runs after the temporary file is complete; tests use it to stand in for a
+/// crash at that moment.
+pub fn write_atomic(
+    path: &Path,
+    bytes: &[u8],
+    before_rename: &dyn Fn(&Path) -> io::Result<()>,
+) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp-{}", std::process::id()));
+    let temp = dir.join(name);
+    let result = (|| {
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        drop(file);
+        before_rename(&temp)?;
+        fs::rename(&temp, path)?;
+        sync_dir(dir)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    result
+}
+
+fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_crash_before_the_rename_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pending.json");
+        fs::write(&path, b"old contents").unwrap();
+        let crash = |temp: &Path| {
+            // The new contents are complete in the temporary file when the crash happens.
+            assert_eq!(fs::read(temp).unwrap(), b"new contents");
+            Err(io::Error::other("simulated crash"))
+        };
+        let err = write_atomic(&path, b"new contents", &crash).unwrap_err();
+        assert_eq!(err.to_string(), "simulated crash");
+        assert_eq!(fs::read(&path).unwrap(), b"old contents");
+        let left: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["pending.json"], "no temporary file is left behind");
+    }
+
+    #[test]
+    fn atomic_write_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pending.json");
+        write_atomic(&path, b"one", &|_| Ok(())).unwrap();
+        write_atomic(&path, b"two", &|_| Ok(())).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+    }
+
+    #[test]
+    fn newer_versions_are_refused_before_the_shape_is_checked() {
+        let err = parse(Path::new("p.json"), br#"{"version": 2, "whatever": true}"#).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`p.json` is in format version 2, but this ask-user reads version 1; answer it with a newer ask-user"
+        );
+    }
+
+    #[test]
+    fn malformed_files_name_line_and_column() {
+        let err = parse(
+            Path::new("p.json"),
+            b"{\n  \"version\": 1,\n  \"questions\": [,]\n}",
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "`p.json` is not a valid pending-questions file: expected value at line 3, column 17"
+        );
+    }
+}

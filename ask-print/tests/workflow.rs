@@ -1,0 +1,109 @@
+//! The pending-file workflow through the library: locking, revisions and round trips.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::{Arc, Barrier};
+
+use ask_core::{AskUserInput, Limits, ValidatedInput};
+use ask_print::{PassTwo, PassTwoOutcome, PrintError, Store, pass_one, pass_two};
+use proptest::prelude::*;
+
+fn call() -> ValidatedInput {
+    let input: AskUserInput = serde_json::from_str(
+        r#"{"questions": [{"question": "Which database?", "options": [{"label": "PostgreSQL"}, {"label": "SQLite"}]},
+                          {"question": "Name?"}]}"#,
+    )
+    .unwrap();
+    ask_core::validate(input, &Limits::default()).unwrap()
+}
+
+#[test]
+fn concurrent_first_passes_write_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("p/pending.json");
+    let barrier = Arc::new(Barrier::new(8));
+    let handles: Vec<_> = (0..8)
+        .map(|i| {
+            let (path, barrier) = (path.clone(), Arc::clone(&barrier));
+            std::thread::spawn(move || {
+                barrier.wait();
+                pass_one(&path, &call(), None, &format!("session-{i}"))
+            })
+        })
+        .collect();
+    let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1);
+    for refused in results.iter().filter_map(|r| r.as_ref().err()) {
+        assert!(
+            matches!(refused, PrintError::AlreadyPending { count: 2, .. }),
+            "{refused}"
+        );
+    }
+    // The file is whole and parses.
+    assert!(ask_print::show(&path).unwrap().is_some());
+}
+
+#[test]
+fn an_edit_between_read_and_write_is_detected() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pending.json");
+    pass_one(&path, &call(), None, "s").unwrap();
+    let store = Store::new(&path);
+    let loaded = store.read().unwrap().unwrap();
+    // Someone edits the file after it was read.
+    let edited = String::from_utf8(loaded.bytes.clone())
+        .unwrap()
+        .replacen("null", "\"SQLite\"", 1);
+    std::fs::write(&path, &edited).unwrap();
+    let err = store.replace(&loaded, &loaded.file).unwrap_err();
+    assert!(matches!(err, PrintError::Changed { read: 1, .. }), "{err}");
+    assert!(err.to_string().contains("nothing was overwritten"));
+    assert!(store.remove(&loaded).is_err());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+}
+
+#[test]
+fn inline_then_edited_answers_complete_the_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pending.json");
+    pass_one(&path, &call(), Some("toolu_7".into()), "s").unwrap();
+    let PassTwoOutcome::Incomplete { unanswered, .. } =
+        pass_two(&path, PassTwo::Inline(r#"["postgresql", null]"#.into())).unwrap()
+    else {
+        panic!("one question is still open");
+    };
+    assert_eq!(unanswered, [(1, "Name?".to_string())]);
+    let PassTwoOutcome::Answered(record) =
+        pass_two(&path, PassTwo::Inline(r#"[null, "svc"]"#.into())).unwrap()
+    else {
+        panic!("both questions are answered");
+    };
+    assert_eq!(record.call_id.as_deref(), Some("toolu_7"));
+    assert_eq!(
+        record.answers[0].selected_option.as_deref(),
+        Some("PostgreSQL")
+    );
+    assert!(!path.exists());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Any answer text written into the file comes back as that answer: a label as a selection,
+    /// anything else as the person's own words.
+    #[test]
+    fn file_answers_round_trip(text in "\\PC{1,40}") {
+        prop_assume!(!text.trim().is_empty());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pending.json");
+        pass_one(&path, &call(), None, "s").unwrap();
+        let answers = serde_json::to_string(&[&text, &text]).unwrap();
+        let PassTwoOutcome::Answered(record) = pass_two(&path, PassTwo::Inline(answers)).unwrap() else {
+            panic!("complete");
+        };
+        let first = &record.answers[0];
+        let is_label = ["postgresql", "sqlite"].contains(&ask_core::normalize_label(&text).as_str());
+        prop_assert_eq!(first.was_custom, !is_label);
+        prop_assert_eq!(record.answers[1].answer.joined(), text);
+    }
+}
