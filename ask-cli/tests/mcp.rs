@@ -230,6 +230,55 @@ fn sub_agent_is_refused_by_flag_and_by_environment() {
     }
 }
 
+#[test]
+fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let pending = dir.path().join("pending-questions.json");
+    let pending = pending.to_str().unwrap();
+    let seen = python_client(
+        "plain",
+        &[],
+        &[("ASK_USER_NO_TTY", "1"), ("ASK_USER_PENDING_FILE", pending)],
+    );
+    let result = call(&seen, "choices");
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"answered": false, "answers": [], "pendingFile": pending})
+    );
+    assert_eq!(text(result), ask_core::pending_instructions(pending));
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
+    assert!(
+        file.to_string()
+            .contains("Which features should we include?"),
+        "{file}"
+    );
+
+    // The person answers the way the relayed instructions say, and the answers come back.
+    let answered = Command::new(env!("CARGO_BIN_EXE_ask-user"))
+        .args([
+            "-p",
+            "--answers",
+            r#"["SQLite", ["REST API"]]"#,
+            "--pending-file",
+            pending,
+        ])
+        .env("ASK_USER_NO_TTY", "1")
+        .env_remove("ASK_USER_SUBAGENT")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        answered.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&answered.stderr)
+    );
+    let result: Value = serde_json::from_slice(&answered.stdout).unwrap();
+    assert_eq!(result["answers"][0]["answer"], "SQLite");
+    assert_eq!(result["answers"][1]["answer"], json!(["REST API"]));
+}
+
 /// One line of the server's stdout as JSON; every line must be an MCP message.
 fn read_message(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Value {
     let line = lines.next().expect("a message").expect("a line");
