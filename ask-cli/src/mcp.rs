@@ -4,6 +4,8 @@
 //! the person in the first way that works: an elicitation form in the client when the client
 //! declared form elicitation, else the terminal UI on the controlling terminal, else the pending
 //! file, whose instructions the model relays.
+//! On the stateless protocol (2026-07-28 and later) the form goes back to the client as an
+//! input-required result, and the retried call carries the person's reply.
 //! stdin and stdout carry only MCP messages; everything for people goes to stderr.
 
 use std::sync::Arc;
@@ -11,22 +13,24 @@ use std::time::Duration;
 
 use ask_core::{
     Answer, AskCall, AskRequest, BoxError, Caller, Frontend, Mode as RecordMode, Outcome, Question,
-    Record, StateMachine, Status, ToolOutput,
+    Record, StateMachine, Status, ToolOutput, ValidatedInput,
 };
 use async_trait::async_trait;
 use clap::{Args, FromArgMatches};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequestParams,
-    ElicitationAction, ElicitationSchema, Implementation, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
+    Implementation, InputRequest, InputRequests, InputRequiredResult, InputResponses,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    Tool,
 };
-use rmcp::service::{ElicitationMode, RequestContext, RoleServer, ServiceError};
+use rmcp::service::{RequestContext, RoleServer, ServiceError};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use crate::ask::{Mode, frontend_for, resolve_mode};
+use crate::ask::{frontend_for, resolve_mode};
 use crate::cli::{AskArgs, McpArgs, ModeArg};
 use crate::exit::Exit;
 use crate::output::say;
@@ -135,12 +139,17 @@ impl AskServer {
     }
 
     /// Answers one `tools/call` of `ask_user`.
-    async fn call(&self, arguments: Value, context: &RequestContext<RoleServer>) -> CallToolResult {
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResponse {
         if self.ask_args.is_sub_agent() {
             say("refused a call: the server was started for a sub-agent");
-            return error_result(ToolOutput::refused().content);
+            return error_result(ToolOutput::refused().content).into();
         }
         let limits = self.ask_args.limits.limits();
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
         let input = match ask_schema::parse(&arguments, &limits) {
             Ok(input) => input,
             Err(problems) => {
@@ -148,59 +157,123 @@ impl AskServer {
                 for problem in &problems {
                     say(&format!("  {problem}"));
                 }
-                return error_result(ToolOutput::invalid(&problems).content);
+                return error_result(ToolOutput::invalid(&problems).content).into();
             }
         };
+        let form = context
+            .client_capabilities()
+            .is_some_and(|capabilities| form_elicitation(&capabilities));
+        let stateless = context
+            .protocol_version()
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+        if form && stateless {
+            return self
+                .in_rounds(input, request.input_responses.as_ref())
+                .await;
+        }
         let _turn = self.turn.lock().await;
-        let Some(frontend) = self.frontend(&context.peer) else {
-            return error_result(
-                "The questions could not be shown to the user: no way to reach the user works \
-                 on this machine. The server's log says why."
-                    .to_string(),
-            );
+        let frontend: Box<dyn Frontend> = if form {
+            Box::new(ElicitationFrontend {
+                peer: context.peer.clone(),
+            })
+        } else {
+            match frontend_for(resolve_mode(ModeArg::Auto), &self.ask_args, None) {
+                Ok(frontend) => frontend,
+                Err(_) => {
+                    return error_result(
+                        "The questions could not be shown to the user: no way to reach the user \
+                         works on this machine. The server's log says why."
+                            .to_string(),
+                    )
+                    .into();
+                }
+            }
         };
         let frontend = UntilDisconnect {
             inner: frontend,
             cancel: context.ct.clone(),
         };
-        let call = AskCall {
-            call_id: None,
-            caller: Caller::Parent,
-            input,
-        };
-        let mut machine = StateMachine::new();
-        match ask_core::ask(&frontend, call, &mut machine).await {
-            Ok(record) => {
-                match record.status {
-                    Status::ConnectionLost => say("the client went away before an answer"),
-                    Status::Cancelled => say("the questions were cancelled"),
-                    Status::Pending => say(&format!(
-                        "the questions wait in {}",
-                        record.pending_file.as_deref().unwrap_or("the pending file")
-                    )),
-                    Status::Answered => {}
-                }
-                finished(record)
-            }
-            Err(error) => {
-                say(&error.to_string());
-                error_result(format!(
-                    "The questions could not be shown to the user: {error}"
-                ))
-            }
-        }
+        settle(&frontend, input).await.into()
     }
 
-    /// The way to reach the person: the client's form, else the terminal, else the pending file.
-    fn frontend(&self, peer: &Peer<RoleServer>) -> Option<Box<dyn Frontend>> {
-        if peer
-            .supported_elicitation_modes()
-            .contains(&ElicitationMode::Form)
-        {
-            return Some(Box::new(ElicitationFrontend { peer: peer.clone() }));
+    /// Asks through the client's form on a protocol where the server sends no requests of its
+    /// own (2026-07-28 and later): the result asks the client for input, and the client calls
+    /// again with the person's reply to the form.
+    async fn in_rounds(
+        &self,
+        input: ValidatedInput,
+        responses: Option<&InputResponses>,
+    ) -> CallToolResponse {
+        let questions = input.questions.clone();
+        let form = Form::new(&questions);
+        let message = match responses.and_then(|responses| responses.get(FORM_REQUEST)) {
+            None => form.message(),
+            Some(reply) => match serde_json::from_value::<ElicitResult>(reply.clone()) {
+                Ok(reply) => match form.reply(reply) {
+                    Ok(outcome) => return settle(&Settled(outcome), input).await.into(),
+                    Err(again) => again,
+                },
+                Err(error) => {
+                    return error_result(format!(
+                        "The client's reply to the questions form could not be read: {error}"
+                    ))
+                    .into();
+                }
+            },
+        };
+        match form.request(message) {
+            Ok(params) => {
+                let request = InputRequest::Elicitation(ElicitRequest::new(params));
+                let requests = InputRequests::from([(FORM_REQUEST.to_string(), request)]);
+                InputRequiredResult::from_input_requests(requests).into()
+            }
+            Err(error) => error_result(format!(
+                "The questions form could not be built for the client: {error}"
+            ))
+            .into(),
         }
-        let mode: Mode = resolve_mode(ModeArg::Auto);
-        frontend_for(mode, &self.ask_args, None).ok()
+    }
+}
+
+/// The key of the form in the input requests of a stateless round.
+const FORM_REQUEST: &str = "ask_user";
+
+/// True when the client can show a form: it declared form elicitation, or elicitation without
+/// naming a mode (which the protocol reads as form).
+fn form_elicitation(capabilities: &ClientCapabilities) -> bool {
+    capabilities
+        .elicitation
+        .as_ref()
+        .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none())
+}
+
+/// Runs one ask through `frontend`, logs how it ended and gives the tool result.
+async fn settle(frontend: &dyn Frontend, input: ValidatedInput) -> CallToolResult {
+    let call = AskCall {
+        call_id: None,
+        caller: Caller::Parent,
+        input,
+    };
+    let mut machine = StateMachine::new();
+    match ask_core::ask(frontend, call, &mut machine).await {
+        Ok(record) => {
+            match record.status {
+                Status::ConnectionLost => say("the client went away before an answer"),
+                Status::Cancelled => say("the questions were cancelled"),
+                Status::Pending => say(&format!(
+                    "the questions wait in {}",
+                    record.pending_file.as_deref().unwrap_or("the pending file")
+                )),
+                Status::Answered => {}
+            }
+            finished(record)
+        }
+        Err(error) => {
+            say(&error.to_string());
+            error_result(format!(
+                "The questions could not be shown to the user: {error}"
+            ))
+        }
     }
 }
 
@@ -239,8 +312,7 @@ impl ServerHandler for AskServer {
                 None,
             ));
         }
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
-        Ok(self.call(arguments, &context).await.into())
+        Ok(self.call(request, &context).await)
     }
 }
 
@@ -281,6 +353,20 @@ impl Frontend for UntilDisconnect {
     }
 }
 
+/// A frontend whose outcome is already known: the reply to a form sent in an earlier round.
+struct Settled(Outcome);
+
+#[async_trait]
+impl Frontend for Settled {
+    fn mode(&self) -> RecordMode {
+        RecordMode::Rpc
+    }
+
+    async fn present(&self, _request: &AskRequest) -> Result<Outcome, BoxError> {
+        Ok(self.0.clone())
+    }
+}
+
 /// Shows the questions as a form in the MCP client (elicitation in form mode).
 struct ElicitationFrontend {
     peer: Peer<RoleServer>,
@@ -293,18 +379,10 @@ impl Frontend for ElicitationFrontend {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
-        let questions = &request.input.questions;
-        let form = Form::new(questions);
-        let mut schema: ElicitationSchema = serde_json::from_value(form.schema())?;
-        schema.property_order = Some(form.order());
+        let form = Form::new(&request.input.questions);
         let mut message = form.message();
         loop {
-            let params = ElicitRequestParams::FormElicitationParams {
-                meta: None,
-                message: message.clone(),
-                requested_schema: schema.clone(),
-            };
-            let reply = match self.peer.create_elicitation(params).await {
+            let reply = match self.peer.create_elicitation(form.request(message)?).await {
                 Ok(reply) => reply,
                 Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) => {
                     return Ok(Outcome::ConnectionLost);
@@ -312,16 +390,9 @@ impl Frontend for ElicitationFrontend {
                 Err(ServiceError::Cancelled { .. }) => return Ok(Outcome::ConnectionLost),
                 Err(error) => return Err(Box::new(error)),
             };
-            match reply.action {
-                ElicitationAction::Accept => {
-                    let content = reply.content.unwrap_or(Value::Null);
-                    match form.read(&content) {
-                        Ok(answers) => return Ok(Outcome::Answered(answers)),
-                        Err(missing) => message = form.again(&missing),
-                    }
-                }
-                // Decline and cancel, and any answer a later protocol adds, discard everything.
-                _ => return Ok(Outcome::Cancelled),
+            match form.reply(reply) {
+                Ok(outcome) => return Ok(outcome),
+                Err(again) => message = again,
             }
         }
     }
@@ -409,6 +480,33 @@ impl<'a> Form<'a> {
             schema["required"] = Value::Array(required);
         }
         schema
+    }
+
+    /// The elicitation request showing this form under `message`.
+    fn request(&self, message: String) -> Result<ElicitRequestParams, serde_json::Error> {
+        let mut schema: ElicitationSchema = serde_json::from_value(self.schema())?;
+        schema.property_order = Some(self.order());
+        Ok(ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message,
+            requested_schema: schema,
+        })
+    }
+
+    /// How the person's reply ends the ask, or the message to show the form again with when a
+    /// question was left open.
+    fn reply(&self, reply: ElicitResult) -> Result<Outcome, String> {
+        match reply.action {
+            ElicitationAction::Accept => {
+                let content = reply.content.unwrap_or(Value::Null);
+                match self.read(&content) {
+                    Ok(answers) => Ok(Outcome::Answered(answers)),
+                    Err(missing) => Err(self.again(&missing)),
+                }
+            }
+            // Decline and cancel, and any answer a later protocol adds, discard everything.
+            _ => Ok(Outcome::Cancelled),
+        }
     }
 
     /// The message shown above the form.
@@ -540,6 +638,27 @@ mod tests {
             Err(vec![0, 1, 2]),
         );
         check(Value::Null, Err(vec![0, 1, 2]));
+    }
+
+    #[test]
+    fn declined_and_cancelled_replies_cancel_and_an_open_question_asks_again() {
+        let questions = questions();
+        let form = Form::new(&questions);
+        for action in ["decline", "cancel"] {
+            let reply = serde_json::from_value(json!({"action": action})).unwrap();
+            assert_eq!(form.reply(reply), Ok(Outcome::Cancelled), "{action}");
+        }
+        let reply =
+            serde_json::from_value(json!({"action": "accept", "content": {"q1": "SQLite"}}))
+                .unwrap();
+        assert_eq!(
+            form.reply(reply),
+            Err(
+                "Please answer every question; choose an option or type an answer for: \
+                 \"Which features?\", \"Project name?\""
+                    .to_string()
+            )
+        );
     }
 
     #[test]

@@ -24,8 +24,8 @@ fn python_client(scenario: &str, args: &[&str], envs: &[(&str, &str)]) -> Value 
         .expect("python3 runs");
     assert!(
         probe.status.success(),
-        "the MCP Python SDK is missing; run `python3 -m pip install mcp` (it is the client these \
-         tests drive the server with): {}",
+        "the MCP Python SDK is missing; run `python3 -m pip install 'mcp>=2.3'` (it is the client \
+         these tests drive the server with): {}",
         String::from_utf8_lossy(&probe.stderr)
     );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
@@ -56,10 +56,26 @@ fn python_client(scenario: &str, args: &[&str], envs: &[(&str, &str)]) -> Value 
     })
 }
 
-/// The session in which the client answers through elicitation, run once for all tests.
-fn elicit() -> &'static Value {
+/// The session in which the client answers through elicitation after the initialize handshake,
+/// run once for all tests.
+fn handshake() -> &'static Value {
     static SEEN: OnceLock<Value> = OnceLock::new();
     SEEN.get_or_init(|| python_client("elicit", &[], &[("ASK_USER_NO_TTY", "1")]))
+}
+
+/// The same calls and answers on the stateless protocol, where the form travels in an
+/// input-required result and the client calls again with the reply.
+fn stateless() -> &'static Value {
+    static SEEN: OnceLock<Value> = OnceLock::new();
+    SEEN.get_or_init(|| python_client("stateless", &[], &[("ASK_USER_NO_TTY", "1")]))
+}
+
+/// Both sessions, each with the protocol version it negotiated.
+fn eras() -> [(&'static str, &'static Value); 2] {
+    let eras = [("handshake", handshake()), ("stateless", stateless())];
+    assert_eq!(eras[0].1["protocolVersion"], "2025-11-25");
+    assert_eq!(eras[1].1["protocolVersion"], "2026-07-28");
+    eras
 }
 
 fn call<'a>(seen: &'a Value, name: &str) -> &'a Value {
@@ -83,136 +99,167 @@ fn requests<'a>(seen: &'a Value, name: &str) -> Vec<&'a Value> {
 
 #[test]
 fn lists_ask_user_with_the_published_schemas() {
-    let seen = elicit();
-    let tools = seen["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 1, "{tools:?}");
     let descriptor = ask_schema::tool_descriptor(ToolFormat::Mcp, &Limits::default());
-    let tool = &tools[0];
-    assert_eq!(tool["name"], "ask_user");
-    assert_eq!(tool["description"], descriptor["description"]);
-    assert_eq!(tool["inputSchema"], descriptor["inputSchema"]);
-    assert_eq!(tool["outputSchema"], descriptor["outputSchema"]);
-    assert_eq!(seen["serverInfo"]["name"], "ask-user");
+    for (era, seen) in eras() {
+        let tools = seen["tools"].as_array().unwrap();
+        assert_eq!(tools.len(), 1, "{era}: {tools:?}");
+        let tool = &tools[0];
+        assert_eq!(tool["name"], "ask_user", "{era}");
+        assert_eq!(tool["description"], descriptor["description"], "{era}");
+        assert_eq!(tool["inputSchema"], descriptor["inputSchema"], "{era}");
+        assert_eq!(tool["outputSchema"], descriptor["outputSchema"], "{era}");
+    }
+    assert_eq!(handshake()["serverInfo"]["name"], "ask-user");
 }
 
 #[test]
 fn elicitation_form_has_a_titled_enum_an_array_enum_and_other_fields() {
-    let seen = elicit();
-    let request = requests(seen, "choices")[0];
-    assert_eq!(request["mode"], "form");
-    assert_eq!(request["message"], "Please answer these 2 questions.");
-    let fields = &request["requestedSchema"]["properties"];
-    assert_eq!(fields["q1"]["type"], "string");
-    assert_eq!(fields["q1"]["title"], "Database");
-    assert_eq!(fields["q1"]["description"], "Which database should we use?");
-    assert_eq!(
-        fields["q1"]["oneOf"],
-        json!([
-            {"const": "PostgreSQL (Recommended)", "title": "PostgreSQL (Recommended) — Battle-tested relational DB"},
-            {"const": "SQLite", "title": "SQLite — File-based, zero configuration"}
-        ])
-    );
-    assert_eq!(fields["q2"]["type"], "array");
-    assert_eq!(
-        fields["q2"]["items"]["anyOf"],
-        json!([
-            {"const": "Authentication", "title": "Authentication"},
-            {"const": "REST API", "title": "REST API"},
-            {"const": "Admin Dashboard", "title": "Admin Dashboard"}
-        ])
-    );
-    for other in ["q1_other", "q2_other"] {
-        assert_eq!(fields[other]["type"], "string", "{other}");
-    }
-    assert_eq!(
-        fields["q1_other"]["title"],
-        "Database: Other (type your answer)"
-    );
-    let free = &requests(seen, "free_text")[0]["requestedSchema"];
-    assert_eq!(free["properties"]["q1"]["type"], "string");
-    assert_eq!(free["required"], json!(["q1"]));
-    assert!(free["properties"].get("q1_other").is_none(), "{free}");
-}
-
-#[test]
-fn accepted_form_returns_the_answer_map_and_the_structured_result() {
-    let result = call(elicit(), "choices");
-    assert_eq!(result["isError"], false);
-    assert_eq!(
-        text(result),
-        r#"{"answers":{"Which database should we use?":"SQLite","Which features should we include?":"Authentication, Admin Dashboard"}}"#
-    );
-    assert_eq!(
-        result["structuredContent"],
-        json!({"answered": true, "answers": [
-            {"question": "Which database should we use?", "answer": "SQLite",
-             "selectedOption": "SQLite", "wasCustom": false},
-            {"question": "Which features should we include?",
-             "answer": ["Authentication", "Admin Dashboard"], "wasCustom": false}
-        ]})
-    );
-}
-
-#[test]
-fn other_text_becomes_a_custom_answer_and_wins_over_a_chosen_option() {
-    let result = call(elicit(), "other");
-    assert_eq!(
-        result["structuredContent"]["answers"],
-        json!([
-            {"question": "Which database should we use?", "answer": "CockroachDB", "wasCustom": true},
-            {"question": "Which features should we include?", "answer": ["REST API", "Webhooks"],
-             "wasCustom": true}
-        ])
-    );
-    let free = call(elicit(), "free_text");
-    assert_eq!(
-        text(free),
-        r#"{"answers":{"What should the project be called?":"Falcon"}}"#
-    );
-}
-
-#[test]
-fn declined_and_cancelled_forms_end_as_cancelled() {
-    for name in ["declined", "cancelled"] {
-        let result = call(elicit(), name);
-        assert_eq!(result["isError"], false, "{name}: {result}");
-        assert!(text(result).starts_with(CANCELLED), "{name}: {result}");
+    for (era, seen) in eras() {
+        let request = requests(seen, "choices")[0];
+        assert_eq!(request["mode"], "form", "{era}");
         assert_eq!(
-            result["structuredContent"],
-            json!({"answered": false, "cancelled": true, "answers": []}),
-            "{name}"
+            request["message"], "Please answer these 2 questions.",
+            "{era}"
+        );
+        let fields = &request["requestedSchema"]["properties"];
+        assert_eq!(fields["q1"]["type"], "string", "{era}");
+        assert_eq!(fields["q1"]["title"], "Database", "{era}");
+        assert_eq!(fields["q1"]["description"], "Which database should we use?");
+        assert_eq!(
+            fields["q1"]["oneOf"],
+            json!([
+                {"const": "PostgreSQL (Recommended)", "title": "PostgreSQL (Recommended) — Battle-tested relational DB"},
+                {"const": "SQLite", "title": "SQLite — File-based, zero configuration"}
+            ]),
+            "{era}"
+        );
+        assert_eq!(fields["q2"]["type"], "array", "{era}");
+        assert_eq!(
+            fields["q2"]["items"]["anyOf"],
+            json!([
+                {"const": "Authentication", "title": "Authentication"},
+                {"const": "REST API", "title": "REST API"},
+                {"const": "Admin Dashboard", "title": "Admin Dashboard"}
+            ]),
+            "{era}"
+        );
+        for other in ["q1_other", "q2_other"] {
+            assert_eq!(fields[other]["type"], "string", "{era}: {other}");
+        }
+        assert_eq!(
+            fields["q1_other"]["title"],
+            "Database: Other (type your answer)"
+        );
+        let free = &requests(seen, "free_text")[0]["requestedSchema"];
+        assert_eq!(free["properties"]["q1"]["type"], "string", "{era}");
+        assert_eq!(free["required"], json!(["q1"]), "{era}");
+        assert!(
+            free["properties"].get("q1_other").is_none(),
+            "{era}: {free}"
         );
     }
 }
 
 #[test]
+fn accepted_form_returns_the_answer_map_and_the_structured_result() {
+    for (era, seen) in eras() {
+        let result = call(seen, "choices");
+        assert_eq!(result["isError"], false, "{era}");
+        assert_eq!(
+            text(result),
+            r#"{"answers":{"Which database should we use?":"SQLite","Which features should we include?":"Authentication, Admin Dashboard"}}"#,
+            "{era}"
+        );
+        assert_eq!(
+            result["structuredContent"],
+            json!({"answered": true, "answers": [
+                {"question": "Which database should we use?", "answer": "SQLite",
+                 "selectedOption": "SQLite", "wasCustom": false},
+                {"question": "Which features should we include?",
+                 "answer": ["Authentication", "Admin Dashboard"], "wasCustom": false}
+            ]}),
+            "{era}"
+        );
+    }
+}
+
+#[test]
+fn other_text_becomes_a_custom_answer_and_wins_over_a_chosen_option() {
+    for (era, seen) in eras() {
+        let result = call(seen, "other");
+        assert_eq!(
+            result["structuredContent"]["answers"],
+            json!([
+                {"question": "Which database should we use?", "answer": "CockroachDB", "wasCustom": true},
+                {"question": "Which features should we include?", "answer": ["REST API", "Webhooks"],
+                 "wasCustom": true}
+            ]),
+            "{era}"
+        );
+        assert_eq!(
+            text(call(seen, "free_text")),
+            r#"{"answers":{"What should the project be called?":"Falcon"}}"#,
+            "{era}"
+        );
+    }
+}
+
+#[test]
+fn declined_and_cancelled_forms_end_as_cancelled() {
+    for (era, seen) in eras() {
+        for name in ["declined", "cancelled"] {
+            let result = call(seen, name);
+            assert_eq!(result["isError"], false, "{era} {name}: {result}");
+            assert!(
+                text(result).starts_with(CANCELLED),
+                "{era} {name}: {result}"
+            );
+            assert_eq!(
+                result["structuredContent"],
+                json!({"answered": false, "cancelled": true, "answers": []}),
+                "{era} {name}"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_form_with_a_question_left_open_is_shown_again() {
-    let seen = elicit();
-    let shown = requests(seen, "incomplete");
-    assert_eq!(shown.len(), 2, "{shown:?}");
-    assert_eq!(
-        shown[1]["message"],
-        "Please answer every question; choose an option or type an answer for: \"Which database should we use?\""
-    );
-    assert_eq!(
-        text(call(seen, "incomplete")),
-        r#"{"answers":{"Which database should we use?":"MariaDB"}}"#
-    );
+    for (era, seen) in eras() {
+        let shown = requests(seen, "incomplete");
+        assert_eq!(shown.len(), 2, "{era}: {shown:?}");
+        assert_eq!(
+            shown[1]["message"],
+            "Please answer every question; choose an option or type an answer for: \"Which database should we use?\"",
+            "{era}"
+        );
+        assert_eq!(
+            text(call(seen, "incomplete")),
+            r#"{"answers":{"Which database should we use?":"MariaDB"}}"#,
+            "{era}"
+        );
+    }
 }
 
 #[test]
 fn invalid_call_is_a_tool_error_listing_every_problem() {
-    let result = call(elicit(), "invalid");
-    assert_eq!(result["isError"], true);
-    assert!(result.get("structuredContent").is_none(), "{result}");
     let problems = ask_schema::parse(
         &json!({"questions": [{"question": "Which?", "options": [{"label": "Only one"}]}], "extra": 1}),
         &Limits::default(),
     )
     .unwrap_err();
     assert_eq!(problems.len(), 2);
-    assert_eq!(text(result), ToolOutput::invalid(&problems).content);
-    assert!(requests(elicit(), "invalid").is_empty());
+    for (era, seen) in eras() {
+        let result = call(seen, "invalid");
+        assert_eq!(result["isError"], true, "{era}");
+        assert!(result.get("structuredContent").is_none(), "{era}: {result}");
+        assert_eq!(
+            text(result),
+            ToolOutput::invalid(&problems).content,
+            "{era}"
+        );
+        assert!(requests(seen, "invalid").is_empty(), "{era}");
+    }
 }
 
 #[test]

@@ -3,7 +3,10 @@
 Usage: mcp_client.py SCENARIO SERVER_COMMAND [ARGS...]
 
 SCENARIO is `elicit` (the client answers through form elicitation, following the plan of
-`ELICIT_PLAN` below) or `plain` (the client declares no elicitation).
+`ELICIT_PLAN` below, on a session opened with the initialize handshake), `stateless` (the same
+through the SDK's high-level `Client`, which speaks the stateless protocol of 2026-07-28 when
+the server offers it: the form comes back as an input-required result and the call is retried),
+or `plain` (the client declares no elicitation).
 The calls of a scenario are in `CALLS`; the Rust test `tests/mcp.rs` asserts on the output.
 """
 
@@ -16,7 +19,7 @@ try:
     from mcp import ClientSession, StdioServerParameters, types
     from mcp.client.stdio import stdio_client
 except ImportError as error:
-    print(f"the MCP Python SDK is missing ({error}); run `python3 -m pip install mcp`", file=sys.stderr)
+    print(f"the MCP Python SDK is missing ({error}); run `python3 -m pip install 'mcp>=2.3'`", file=sys.stderr)
     sys.exit(3)
 
 DATABASE = {
@@ -67,6 +70,14 @@ def dump(model):
     return model.model_dump(by_alias=True, mode="json", exclude_none=True)
 
 
+async def run_calls(session, scenario, seen):
+    seen["tools"] = [dump(tool) for tool in (await session.list_tools()).tools]
+    names = ["choices", "invalid"] if scenario == "plain" else list(CALLS)
+    for name in names:
+        result = await session.call_tool("ask_user", CALLS[name])
+        seen["calls"][name] = dump(result)
+
+
 async def main(scenario, command):
     requests = []
     plan = list(ELICIT_PLAN)
@@ -77,17 +88,24 @@ async def main(scenario, command):
         return types.ElicitResult(action=action, content=content)
 
     server = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
+    callback = None if scenario == "plain" else on_elicit
     seen = {"calls": {}}
-    async with stdio_client(server) as (read, write):
-        callback = on_elicit if scenario == "elicit" else None
-        async with ClientSession(read, write, elicitation_callback=callback) as session:
-            init = await session.initialize()
-            seen["serverInfo"] = dump(init.serverInfo if hasattr(init, "serverInfo") else init.server_info)
-            seen["tools"] = [dump(tool) for tool in (await session.list_tools()).tools]
-            names = list(CALLS) if scenario == "elicit" else ["choices", "invalid"]
-            for name in names:
-                result = await session.call_tool("ask_user", CALLS[name])
-                seen["calls"][name] = dump(result)
+    if scenario == "stateless":
+        try:
+            from mcp import Client
+        except ImportError:
+            print("the MCP Python SDK is older than 2.0; run `python3 -m pip install 'mcp>=2.3'`", file=sys.stderr)
+            sys.exit(3)
+        async with Client(server, elicitation_callback=callback) as client:
+            seen["protocolVersion"] = client.protocol_version
+            await run_calls(client, scenario, seen)
+    else:
+        async with stdio_client(server) as (read, write):
+            async with ClientSession(read, write, elicitation_callback=callback) as session:
+                init = dump(await session.initialize())
+                seen["protocolVersion"] = init["protocolVersion"]
+                seen["serverInfo"] = init["serverInfo"]
+                await run_calls(session, scenario, seen)
     seen["elicitations"] = requests
     print(json.dumps(seen))
 
