@@ -8,6 +8,7 @@
 //! input-required result, and the retried call carries the person's reply.
 //! stdin and stdout carry only MCP messages; everything for people goes to stderr.
 
+use std::ffi::OsString;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -97,19 +98,19 @@ async fn serve(server: AskServer) -> Exit {
 /// The ask flags the terminal UI and print mode are built from: their defaults, with the pending
 /// file, the sub-agent flag and the limits of `ask-user mcp`.
 fn ask_args(args: &McpArgs) -> Result<AskArgs, clap::Error> {
-    let mut argv = vec![
-        "ask-user".to_string(),
-        "--pending-file".to_string(),
-        args.pending_file.display().to_string(),
+    let mut argv: Vec<OsString> = vec![
+        "ask-user".into(),
+        "--pending-file".into(),
+        args.pending_file.clone().into_os_string(),
     ];
     if args.sub_agent {
-        argv.push("--sub-agent".to_string());
+        argv.push("--sub-agent".into());
     }
     if let Some(n) = args.limits.max_questions {
-        argv.extend(["--max-questions".to_string(), n.to_string()]);
+        argv.extend(["--max-questions".into(), n.to_string().into()]);
     }
     if let Some(n) = args.limits.max_options {
-        argv.extend(["--max-options".to_string(), n.to_string()]);
+        argv.extend(["--max-options".into(), n.to_string().into()]);
     }
     let command = AskArgs::augment_args(clap::Command::new("ask-user"));
     AskArgs::from_arg_matches(&command.try_get_matches_from(argv)?)
