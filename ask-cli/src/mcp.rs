@@ -9,7 +9,9 @@
 //! stdin and stdout carry only MCP messages; everything for people goes to stderr.
 
 use std::ffi::OsString;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 
 use ask_core::{
@@ -28,6 +30,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer, ServiceError};
 use rmcp::{ErrorData as McpError, Peer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
+use tokio::io::{AsyncRead, ReadBuf};
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
@@ -75,7 +78,11 @@ pub fn run(args: &McpArgs) -> Exit {
 /// Serves one client on stdin and stdout.
 async fn serve(server: AskServer) -> Exit {
     let turn = Arc::clone(&server.turn);
-    let service = match server.serve(rmcp::transport::stdio()).await {
+    let stdin = WatchedInput {
+        inner: tokio::io::stdin(),
+        closed: server.gone.clone(),
+    };
+    let service = match server.serve((stdin, tokio::io::stdout())).await {
         Ok(service) => service,
         Err(error) => {
             say(&format!("the MCP client did not start a session: {error}"));
@@ -125,6 +132,8 @@ struct AskServer {
     tool: Tool,
     /// Held while a call is shown, so that the person sees one set of questions at a time.
     turn: Arc<Mutex<()>>,
+    /// Cancelled when stdin ends: the client closed the connection.
+    gone: CancellationToken,
 }
 
 impl AskServer {
@@ -136,6 +145,7 @@ impl AskServer {
             ask_args,
             tool,
             turn: Arc::new(Mutex::new(())),
+            gone: CancellationToken::new(),
         })
     }
 
@@ -192,7 +202,8 @@ impl AskServer {
         };
         let frontend = UntilDisconnect {
             inner: frontend,
-            cancel: context.ct.clone(),
+            withdrawn: context.ct.clone(),
+            gone: self.gone.clone(),
         };
         settle(&frontend, input).await.into()
     }
@@ -337,7 +348,10 @@ fn error_result(text: String) -> CallToolResult {
 /// terminal when that happens.
 struct UntilDisconnect {
     inner: Box<dyn Frontend>,
-    cancel: CancellationToken,
+    /// Cancelled when the client withdraws the call, or once the session has ended.
+    withdrawn: CancellationToken,
+    /// Cancelled as soon as stdin ends.
+    gone: CancellationToken,
 }
 
 #[async_trait]
@@ -349,8 +363,34 @@ impl Frontend for UntilDisconnect {
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
         tokio::select! {
             outcome = self.inner.present(request) => outcome,
-            () = self.cancel.cancelled() => Ok(Outcome::ConnectionLost),
+            () = self.withdrawn.cancelled() => Ok(Outcome::ConnectionLost),
+            () = self.gone.cancelled() => Ok(Outcome::ConnectionLost),
         }
+    }
+}
+
+/// stdin, watched for its end, which tells a question being shown that nobody will read the
+/// answer: the session itself only ends after in-flight calls have had a while to finish.
+struct WatchedInput<R> {
+    inner: R,
+    closed: CancellationToken,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for WatchedInput<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if let Poll::Ready(result) = &poll {
+            let ended = buf.filled().len() == before && buf.remaining() > 0;
+            if result.is_err() || ended {
+                self.closed.cancel();
+            }
+        }
+        poll
     }
 }
 
