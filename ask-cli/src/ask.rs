@@ -185,7 +185,7 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Res
 }
 
 /// The frontend for `mode`.
-fn frontend_for(
+pub fn frontend_for(
     mode: Mode,
     args: &AskArgs,
     call_id: Option<&str>,

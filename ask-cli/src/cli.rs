@@ -131,6 +131,8 @@ pub enum Command {
     Schema(SchemaArgs),
     /// Check a call without asking it; prints every problem with its JSON path.
     Validate(ValidateArgs),
+    /// Serve ask_user to an MCP client over stdio.
+    Mcp(McpArgs),
     /// Show or clear the questions pending in the pending-questions file.
     Questions(QuestionsArgs),
     /// Read a session log.
@@ -231,6 +233,24 @@ pub struct ValidateArgs {
     /// The call: a file with the tool input or a tool-call envelope, or - for stdin.
     #[arg(value_name = "INPUT", default_value = "-")]
     pub input: PathBuf,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct McpArgs {
+    /// The pending-questions file, used when neither the client nor a terminal can show the
+    /// questions.
+    #[arg(
+        long,
+        value_name = "PATH",
+        env = "ASK_USER_PENDING_FILE",
+        default_value = ".pi/pending-questions.json"
+    )]
+    pub pending_file: PathBuf,
+    /// The client is a sub-agent: every call is refused (also ASK_USER_SUBAGENT=1).
+    #[arg(long)]
+    pub sub_agent: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

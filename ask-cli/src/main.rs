@@ -5,6 +5,7 @@ mod ask;
 mod cli;
 mod events;
 mod exit;
+mod mcp;
 mod output;
 mod print;
 mod session;
@@ -28,6 +29,7 @@ fn main() -> ExitCode {
         None => ask::run(&cli.ask),
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => validate(&args.input, &args.limits.limits()),
+        Some(Command::Mcp(args)) => mcp::run(&args),
         Some(Command::Questions(args)) => print::questions(&args),
         Some(Command::Session(command)) => history(&command),
     };

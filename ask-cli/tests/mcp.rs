@@ -1,0 +1,406 @@
+//! `ask-user mcp` as an MCP client sees it: the official MCP Python SDK (`mcp` on PyPI) drives the
+//! real binary over stdio through `tests/mcp_client.py`, and a raw JSON-lines session checks what
+//! happens when the client goes away mid-question.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use ask_core::{Limits, SUBAGENT_REFUSAL, ToolOutput};
+use ask_schema::ToolFormat;
+use serde_json::{Value, json};
+
+const CANCELLED: &str = "The user cancelled the questions without answering.";
+
+/// Runs the Python client in `scenario` against `ask-user mcp ARGS` and returns what it saw.
+fn python_client(scenario: &str, args: &[&str], envs: &[(&str, &str)]) -> Value {
+    let probe = Command::new("python3")
+        .args(["-c", "import mcp"])
+        .output()
+        .expect("python3 runs");
+    assert!(
+        probe.status.success(),
+        "the MCP Python SDK is missing; run `python3 -m pip install 'mcp>=2.3'` (it is the client \
+         these tests drive the server with): {}",
+        String::from_utf8_lossy(&probe.stderr)
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
+    let mut command = Command::new("python3");
+    command
+        .arg(script)
+        .arg(scenario)
+        .arg(env!("CARGO_BIN_EXE_ask-user"))
+        .arg("mcp")
+        .args(args)
+        .env_remove("ASK_USER_SUBAGENT")
+        .stdin(Stdio::null());
+    for (key, value) in envs {
+        command.env(key, value);
+    }
+    let output = command.output().expect("the Python client runs");
+    assert!(
+        output.status.success(),
+        "the Python client failed ({}):\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+        panic!(
+            "the Python client printed no JSON ({e}): {}",
+            String::from_utf8_lossy(&output.stdout)
+        )
+    })
+}
+
+/// The session in which the client answers through elicitation after the initialize handshake,
+/// run once for all tests.
+fn handshake() -> &'static Value {
+    static SEEN: OnceLock<Value> = OnceLock::new();
+    SEEN.get_or_init(|| python_client("elicit", &[], &[("ASK_USER_NO_TTY", "1")]))
+}
+
+/// The same calls and answers on the stateless protocol, where the form travels in an
+/// input-required result and the client calls again with the reply.
+fn stateless() -> &'static Value {
+    static SEEN: OnceLock<Value> = OnceLock::new();
+    SEEN.get_or_init(|| python_client("stateless", &[], &[("ASK_USER_NO_TTY", "1")]))
+}
+
+/// Both sessions, each with the protocol version it negotiated.
+fn eras() -> [(&'static str, &'static Value); 2] {
+    let eras = [("handshake", handshake()), ("stateless", stateless())];
+    assert_eq!(eras[0].1["protocolVersion"], "2025-11-25");
+    assert_eq!(eras[1].1["protocolVersion"], "2026-07-28");
+    eras
+}
+
+fn call<'a>(seen: &'a Value, name: &str) -> &'a Value {
+    &seen["calls"][name]
+}
+
+fn text(result: &Value) -> &str {
+    assert_eq!(result["content"][0]["type"], "text", "{result}");
+    result["content"][0]["text"].as_str().unwrap()
+}
+
+fn requests<'a>(seen: &'a Value, name: &str) -> Vec<&'a Value> {
+    seen["elicitations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["call"] == name)
+        .map(|r| &r["params"])
+        .collect()
+}
+
+#[test]
+fn lists_ask_user_with_the_published_schemas() {
+    let descriptor = ask_schema::tool_descriptor(ToolFormat::Mcp, &Limits::default());
+    for (era, seen) in eras() {
+        let tools = seen["tools"].as_array().unwrap();
+        assert_eq!(tools.len(), 1, "{era}: {tools:?}");
+        let tool = &tools[0];
+        assert_eq!(tool["name"], "ask_user", "{era}");
+        assert_eq!(tool["description"], descriptor["description"], "{era}");
+        assert_eq!(tool["inputSchema"], descriptor["inputSchema"], "{era}");
+        assert_eq!(tool["outputSchema"], descriptor["outputSchema"], "{era}");
+    }
+    assert_eq!(handshake()["serverInfo"]["name"], "ask-user");
+}
+
+#[test]
+fn elicitation_form_has_a_titled_enum_an_array_enum_and_other_fields() {
+    for (era, seen) in eras() {
+        let request = requests(seen, "choices")[0];
+        assert_eq!(request["mode"], "form", "{era}");
+        assert_eq!(
+            request["message"], "Please answer these 2 questions.",
+            "{era}"
+        );
+        let fields = &request["requestedSchema"]["properties"];
+        assert_eq!(fields["q1"]["type"], "string", "{era}");
+        assert_eq!(fields["q1"]["title"], "Database", "{era}");
+        assert_eq!(fields["q1"]["description"], "Which database should we use?");
+        assert_eq!(
+            fields["q1"]["oneOf"],
+            json!([
+                {"const": "PostgreSQL (Recommended)", "title": "PostgreSQL (Recommended) — Battle-tested relational DB"},
+                {"const": "SQLite", "title": "SQLite — File-based, zero configuration"}
+            ]),
+            "{era}"
+        );
+        assert_eq!(fields["q2"]["type"], "array", "{era}");
+        assert_eq!(
+            fields["q2"]["items"]["anyOf"],
+            json!([
+                {"const": "Authentication", "title": "Authentication"},
+                {"const": "REST API", "title": "REST API"},
+                {"const": "Admin Dashboard", "title": "Admin Dashboard"}
+            ]),
+            "{era}"
+        );
+        for other in ["q1_other", "q2_other"] {
+            assert_eq!(fields[other]["type"], "string", "{era}: {other}");
+        }
+        assert_eq!(
+            fields["q1_other"]["title"],
+            "Database: Other (type your answer)"
+        );
+        let free = &requests(seen, "free_text")[0]["requestedSchema"];
+        assert_eq!(free["properties"]["q1"]["type"], "string", "{era}");
+        assert_eq!(free["required"], json!(["q1"]), "{era}");
+        assert!(
+            free["properties"].get("q1_other").is_none(),
+            "{era}: {free}"
+        );
+    }
+}
+
+#[test]
+fn accepted_form_returns_the_answer_map_and_the_structured_result() {
+    for (era, seen) in eras() {
+        let result = call(seen, "choices");
+        assert_eq!(result["isError"], false, "{era}");
+        assert_eq!(
+            text(result),
+            r#"{"answers":{"Which database should we use?":"SQLite","Which features should we include?":"Authentication, Admin Dashboard"}}"#,
+            "{era}"
+        );
+        assert_eq!(
+            result["structuredContent"],
+            json!({"answered": true, "answers": [
+                {"question": "Which database should we use?", "answer": "SQLite",
+                 "selectedOption": "SQLite", "wasCustom": false},
+                {"question": "Which features should we include?",
+                 "answer": ["Authentication", "Admin Dashboard"], "wasCustom": false}
+            ]}),
+            "{era}"
+        );
+    }
+}
+
+#[test]
+fn other_text_becomes_a_custom_answer_and_wins_over_a_chosen_option() {
+    for (era, seen) in eras() {
+        let result = call(seen, "other");
+        assert_eq!(
+            result["structuredContent"]["answers"],
+            json!([
+                {"question": "Which database should we use?", "answer": "CockroachDB", "wasCustom": true},
+                {"question": "Which features should we include?", "answer": ["REST API", "Webhooks"],
+                 "wasCustom": true}
+            ]),
+            "{era}"
+        );
+        assert_eq!(
+            text(call(seen, "free_text")),
+            r#"{"answers":{"What should the project be called?":"Falcon"}}"#,
+            "{era}"
+        );
+    }
+}
+
+#[test]
+fn declined_and_cancelled_forms_end_as_cancelled() {
+    for (era, seen) in eras() {
+        for name in ["declined", "cancelled"] {
+            let result = call(seen, name);
+            assert_eq!(result["isError"], false, "{era} {name}: {result}");
+            assert!(
+                text(result).starts_with(CANCELLED),
+                "{era} {name}: {result}"
+            );
+            assert_eq!(
+                result["structuredContent"],
+                json!({"answered": false, "cancelled": true, "answers": []}),
+                "{era} {name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_form_with_a_question_left_open_is_shown_again() {
+    for (era, seen) in eras() {
+        let shown = requests(seen, "incomplete");
+        assert_eq!(shown.len(), 2, "{era}: {shown:?}");
+        assert_eq!(
+            shown[1]["message"],
+            "Please answer every question; choose an option or type an answer for: \"Which database should we use?\"",
+            "{era}"
+        );
+        assert_eq!(
+            text(call(seen, "incomplete")),
+            r#"{"answers":{"Which database should we use?":"MariaDB"}}"#,
+            "{era}"
+        );
+    }
+}
+
+#[test]
+fn invalid_call_is_a_tool_error_listing_every_problem() {
+    let problems = ask_schema::parse(
+        &json!({"questions": [{"question": "Which?", "options": [{"label": "Only one"}]}], "extra": 1}),
+        &Limits::default(),
+    )
+    .unwrap_err();
+    assert_eq!(problems.len(), 2);
+    for (era, seen) in eras() {
+        let result = call(seen, "invalid");
+        assert_eq!(result["isError"], true, "{era}");
+        assert!(result.get("structuredContent").is_none(), "{era}: {result}");
+        assert_eq!(
+            text(result),
+            ToolOutput::invalid(&problems).content,
+            "{era}"
+        );
+        assert!(requests(seen, "invalid").is_empty(), "{era}");
+    }
+}
+
+#[test]
+fn sub_agent_is_refused_by_flag_and_by_environment() {
+    let by_flag = python_client("plain", &["--sub-agent"], &[("ASK_USER_NO_TTY", "1")]);
+    let by_env = python_client(
+        "plain",
+        &[],
+        &[("ASK_USER_NO_TTY", "1"), ("ASK_USER_SUBAGENT", "1")],
+    );
+    for seen in [by_flag, by_env] {
+        let result = call(&seen, "choices");
+        assert_eq!(result["isError"], true, "{result}");
+        assert_eq!(text(result), SUBAGENT_REFUSAL);
+    }
+}
+
+#[test]
+fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let pending = dir.path().join("pending-questions.json");
+    let pending = pending.to_str().unwrap();
+    let seen = python_client(
+        "plain",
+        &[],
+        &[("ASK_USER_NO_TTY", "1"), ("ASK_USER_PENDING_FILE", pending)],
+    );
+    let result = call(&seen, "choices");
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"answered": false, "answers": [], "pendingFile": pending})
+    );
+    assert_eq!(text(result), ask_core::pending_instructions(pending));
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
+    assert!(
+        file.to_string()
+            .contains("Which features should we include?"),
+        "{file}"
+    );
+
+    // The person answers the way the relayed instructions say, and the answers come back.
+    let answered = Command::new(env!("CARGO_BIN_EXE_ask-user"))
+        .args([
+            "-p",
+            "--answers",
+            r#"["SQLite", ["REST API"]]"#,
+            "--pending-file",
+            pending,
+        ])
+        .env("ASK_USER_NO_TTY", "1")
+        .env_remove("ASK_USER_SUBAGENT")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        answered.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&answered.stderr)
+    );
+    let result: Value = serde_json::from_slice(&answered.stdout).unwrap();
+    assert_eq!(result["answers"][0]["answer"], "SQLite");
+    assert_eq!(result["answers"][1]["answer"], json!(["REST API"]));
+}
+
+/// One line of the server's stdout as JSON; every line must be an MCP message.
+fn read_message(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Value {
+    let line = lines.next().expect("a message").expect("a line");
+    let message: Value = serde_json::from_str(&line)
+        .unwrap_or_else(|e| panic!("stdout carries a line that is not JSON ({e}): {line}"));
+    assert_eq!(message["jsonrpc"], "2.0", "{line}");
+    message
+}
+
+/// Sends one message as a JSON line.
+fn send_line(stdin: &mut impl Write, message: &Value) {
+    writeln!(stdin, "{message}").unwrap();
+    stdin.flush().unwrap();
+}
+
+#[test]
+fn client_gone_mid_question_ends_the_server_cleanly() {
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ask-user"))
+        .arg("mcp")
+        .env("ASK_USER_NO_TTY", "1")
+        .env_remove("ASK_USER_SUBAGENT")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = server.stdin.take().unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    let mut send = |message: Value| send_line(&mut stdin, &message);
+    send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "raw", "version": "1"}
+        }}),
+    );
+    let init = read_message(&mut lines);
+    assert_eq!(init["id"], 1);
+    assert_eq!(init["result"]["serverInfo"]["name"], "ask-user");
+    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send(
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "ask_user",
+            "arguments": {"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}
+        }}),
+    );
+    let elicitation = read_message(&mut lines);
+    assert_eq!(elicitation["method"], "elicitation/create", "{elicitation}");
+    assert_eq!(elicitation["params"]["message"], "Ship it?");
+
+    // The client goes away while the person has not answered.
+    drop(stdin);
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = server.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the server still runs after its client left"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    for line in lines {
+        let line = line.unwrap();
+        assert!(
+            serde_json::from_str::<Value>(&line).is_ok(),
+            "stdout carries a line that is not JSON: {line}"
+        );
+    }
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut server.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        stderr.contains("the client went away before an answer"),
+        "stderr: {stderr}"
+    );
+}
