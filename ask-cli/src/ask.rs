@@ -3,10 +3,10 @@
 
 use std::io::IsTerminal;
 
-use ask_core::{AskCall, Caller, Frontend, Record, StateMachine, Status, ToolOutput};
+use ask_core::{AskCall, Caller, Frontend, Limits, Record, StateMachine, Status, ToolOutput};
 use ask_schema::ParsedCall;
 
-use crate::cli::{AskArgs, ModeArg, OutputArg};
+use crate::cli::{AskArgs, DemoArgs, ModeArg, OutputArg};
 use crate::exit::Exit;
 use crate::output::{emit, say};
 use crate::{ReadFailure, finish, read_call};
@@ -74,6 +74,16 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Exi
         Ok(frontend) => frontend,
         Err(exit) => return exit,
     };
+    let ask_call = AskCall {
+        call_id: call.call_id,
+        caller,
+        input: call.input,
+    };
+    run_frontend(frontend.as_ref(), ask_call, args.output)
+}
+
+/// Runs one call through `frontend` and prints the outcome in the `output` shape.
+fn run_frontend(frontend: &dyn Frontend, call: AskCall, output: OutputArg) -> Exit {
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -84,14 +94,9 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Exi
             return Exit::Failure;
         }
     };
-    let ask_call = AskCall {
-        call_id: call.call_id,
-        caller,
-        input: call.input,
-    };
     let mut machine = StateMachine::new();
-    match runtime.block_on(ask_core::ask(frontend.as_ref(), ask_call, &mut machine)) {
-        Ok(record) => print_record(record, args.output),
+    match runtime.block_on(ask_core::ask(frontend, call, &mut machine)) {
+        Ok(record) => print_record(record, output),
         Err(error) => {
             say(&error.to_string());
             Exit::Failure
@@ -99,11 +104,34 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Exi
     }
 }
 
+/// Runs `ask-user demo`: the example questions of seed 001 in the terminal UI.
+pub fn demo(args: &DemoArgs) -> Exit {
+    let input = match ask_core::validate(ask_tui::demo_input(), &Limits::default()) {
+        Ok(input) => input,
+        Err(problems) => {
+            for problem in &problems {
+                say(&problem.to_string());
+            }
+            return Exit::Failure;
+        }
+    };
+    if !terminal_available() {
+        say("the demo needs a terminal, and /dev/tty cannot be opened");
+        return Exit::Failure;
+    }
+    run_frontend(
+        &ask_tui::TuiFrontend::new(),
+        AskCall::new(input),
+        args.output,
+    )
+}
+
 /// The frontend for `mode`.
 fn frontend_for(mode: Mode, args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
     let _ = args;
     match mode {
-        Mode::Tui | Mode::Print | Mode::Rpc => {
+        Mode::Tui => Ok(Box::new(ask_tui::TuiFrontend::new())),
+        Mode::Print | Mode::Rpc => {
             say(&format!("the {mode:?} mode is not available in this build"));
             Err(Exit::Failure)
         }
