@@ -390,3 +390,30 @@ fn sigterm_leaves_the_terminal_in_cooked_mode() {
     let stdout = std::fs::read_to_string(session.path("stdout.json")).unwrap();
     assert_eq!(stdout, "", "an interrupted ask prints no result");
 }
+
+#[test]
+fn a_resize_redraws_at_the_new_width() {
+    let mut session = Session::ask("demo", &[]);
+    session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
+    session
+        ._master
+        .resize(PtySize {
+            rows: 12,
+            cols: 40,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    session.screen.lock().unwrap().screen_mut().set_size(12, 40);
+    session.wait_for("← □ Data…  □ Serv…  □ Feat…  ✓ Submit →");
+    session.wait_for("Tab/←→ switch • ↑↓ select");
+    session.key("2", "What should we name this service?");
+    session.key(ESC, "Discard 1 answer? [y/N]");
+    session.send("\x03");
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 130, "Ctrl+C at the confirmation aborts");
+    assert_eq!(
+        stdout,
+        "{\"answered\":false,\"answers\":[],\"cancelled\":true}\n"
+    );
+}

@@ -6,7 +6,7 @@
 //! answer, so a terminal that never answers still gets its first frame at once.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
 use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -104,7 +104,7 @@ impl Signals {
 
 /// The terminal in the UI's modes; dropping it restores the terminal.
 struct Guard {
-    terminal: Terminal<CrosstermBackend<File>>,
+    terminal: Terminal<CrosstermBackend<BufWriter<File>>>,
 }
 
 impl Guard {
@@ -127,7 +127,9 @@ impl Guard {
             Ok((w, h)) if w > 0 && h > 0 => Viewport::Fullscreen,
             _ => Viewport::Fixed(Rect::new(0, 0, 80, 24)),
         };
-        match Terminal::with_options(CrosstermBackend::new(tty), TerminalOptions { viewport }) {
+        // Buffered, so that a frame reaches the terminal in one write instead of hundreds.
+        let backend = CrosstermBackend::new(BufWriter::with_capacity(64 * 1024, tty));
+        match Terminal::with_options(backend, TerminalOptions { viewport }) {
             Ok(terminal) => Ok(Guard { terminal }),
             Err(error) => {
                 restore();
