@@ -365,7 +365,14 @@ fn sigterm_leaves_the_terminal_in_cooked_mode() {
         stty -g > after.txt; stty -a > after-a.txt; echo finished";
     let session = Session::start(script, &[]);
     session.wait_for("Which database should we use?");
-    let pid = std::fs::read_to_string(session.path("pid.txt")).unwrap();
+    let start = Instant::now();
+    let pid = loop {
+        let text = std::fs::read_to_string(session.path("pid.txt")).unwrap_or_default();
+        if text.ends_with('\n') || start.elapsed() > PATIENCE {
+            break text;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     let killed = std::process::Command::new("kill")
         .args(["-TERM", pid.trim()])
         .status()

@@ -43,4 +43,4 @@ pub use state::{
 };
 pub use terminal::TuiError;
 pub use text::TextField;
-pub use view::{lines, render, view};
+pub use view::{render, screen_lines, view};

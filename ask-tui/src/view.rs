@@ -44,12 +44,12 @@ pub fn view(state: &State, frame: &mut Frame<'_>) {
 
 /// Draws `state` into `area` of `buf`; [`view`] calls it with the whole frame.
 pub fn render(state: &State, area: Rect, buf: &mut Buffer) {
-    let lines = lines(state, usize::from(area.width), usize::from(area.height));
+    let lines = screen_lines(state, usize::from(area.width), usize::from(area.height));
     Paragraph::new(lines).render(area, buf);
 }
 
 /// The screen as lines, at most `height` of them, none wider than `width` columns.
-pub fn lines(state: &State, width: usize, height: usize) -> Vec<Line<'static>> {
+pub fn screen_lines(state: &State, width: usize, height: usize) -> Vec<Line<'static>> {
     let inner = width.saturating_sub(2).max(1);
     let rule = Line::styled("─".repeat(width), dim());
     let title = title_line(state, width);
@@ -156,8 +156,8 @@ fn tab_label(question: &Question, index: usize) -> String {
 }
 
 /// `← ■ Database  □ Service Name  □ Features  ✓ Submit →`, with labels shortened with `…`
-/// until the bar fits in `width` columns.
-fn tab_bar(state: &State, width: usize) -> Line<'static> {
+/// until the bar fits in `columns` columns.
+fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     let labels: Vec<String> = state
         .questions()
         .iter()
@@ -165,16 +165,16 @@ fn tab_bar(state: &State, width: usize) -> Line<'static> {
         .map(|(i, q)| tab_label(q, i))
         .collect();
     let bar_width = |max: usize, gap: usize| {
-        let tabs: usize = labels.iter().map(|l| 2 + width_of(l).min(max)).sum();
+        let tabs: usize = labels.iter().map(|l| 2 + width(l).min(max)).sum();
         3 + tabs + gap * labels.len() + 8 + 2
     };
-    let longest = labels.iter().map(|l| width_of(l)).max().unwrap_or(0);
+    let longest = labels.iter().map(|l| width(l)).max().unwrap_or(0);
     let mut max = longest;
     let mut gap = 2;
-    while max > 3 && bar_width(max, gap) > width {
+    while max > 3 && bar_width(max, gap) > columns {
         max -= 1;
     }
-    if bar_width(max, gap) > width {
+    if bar_width(max, gap) > columns {
         gap = 1;
     }
     let mut spans = vec![Span::styled(" ← ", dim())];
@@ -203,10 +203,6 @@ fn tab_bar(state: &State, width: usize) -> Line<'static> {
     spans.push(Span::styled("✓ Submit", submit_style));
     spans.push(Span::styled(" →", dim()));
     Line::from(spans)
-}
-
-fn width_of(text: &str) -> usize {
-    width(text)
 }
 
 /// The rows between the question and the help line, at most `max_rows` of them.
