@@ -8,8 +8,8 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
-use std::sync::Once;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Once, OnceLock};
 use std::time::Duration;
 
 use ask_core::{AskUserInput, Outcome};
@@ -19,7 +19,6 @@ use crossterm::{cursor, execute};
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
-use signal_hook::SigId;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 
 use crate::state::{Effect, Msg, State, msg_for_key, update};
@@ -60,45 +59,64 @@ pub fn run(input: &AskUserInput) -> Result<Outcome, TuiError> {
         .write(true)
         .open("/dev/tty")
         .map_err(TuiError::NoTerminal)?;
-    let signals = Signals::register()?;
+    let signals = Signals::get()?;
     install_panic_hook();
-    let guard = Guard::enter(tty)?;
-    let result = event_loop(input, guard, &signals);
-    signals.unregister();
+    signals.catch();
+    let result = Guard::enter(tty).and_then(|guard| event_loop(input, guard, signals));
+    signals.release();
     result
 }
 
 /// The signals that end the UI, each with the flag its handler sets.
+///
+/// The handlers are installed once and stay: while no UI is up (`idle` is true) they run the
+/// signal's default action, so the process behaves as if they were not there; while the UI is
+/// up they only set the signal's flag, which the event loop checks.
 struct Signals {
-    flags: Vec<(i32, &'static str, Arc<AtomicBool>, SigId)>,
+    idle: Arc<AtomicBool>,
+    flags: Vec<(i32, &'static str, Arc<AtomicBool>)>,
 }
 
+static SIGNALS: OnceLock<Signals> = OnceLock::new();
+
 impl Signals {
-    fn register() -> io::Result<Signals> {
+    fn get() -> io::Result<&'static Signals> {
+        if let Some(signals) = SIGNALS.get() {
+            return Ok(signals);
+        }
+        let idle = Arc::new(AtomicBool::new(true));
         let mut flags = Vec::new();
         for (number, name) in [(SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGINT, "SIGINT")] {
             let flag = Arc::new(AtomicBool::new(false));
-            let id = signal_hook::flag::register(number, Arc::clone(&flag))?;
-            flags.push((number, name, flag, id));
+            signal_hook::flag::register_conditional_default(number, Arc::clone(&idle))?;
+            signal_hook::flag::register(number, Arc::clone(&flag))?;
+            flags.push((number, name, flag));
         }
-        Ok(Signals { flags })
+        Ok(SIGNALS.get_or_init(|| Signals { idle, flags }))
+    }
+
+    /// Starts catching the signals for the UI.
+    fn catch(&self) {
+        for (_, _, flag) in &self.flags {
+            flag.store(false, Ordering::SeqCst);
+        }
+        self.idle.store(false, Ordering::SeqCst);
+    }
+
+    /// Gives the signals back their default actions.
+    fn release(&self) {
+        self.idle.store(true, Ordering::SeqCst);
     }
 
     /// The first signal that arrived, if any.
     fn pending(&self) -> Option<TuiError> {
         self.flags
             .iter()
-            .find(|(_, _, flag, _)| flag.load(Ordering::SeqCst))
-            .map(|(number, name, _, _)| TuiError::Signal {
+            .find(|(_, _, flag)| flag.load(Ordering::SeqCst))
+            .map(|(number, name, _)| TuiError::Signal {
                 number: *number,
                 name,
             })
-    }
-
-    fn unregister(self) {
-        for (_, _, _, id) in self.flags {
-            signal_hook::low_level::unregister(id);
-        }
     }
 }
 
@@ -209,4 +227,27 @@ fn install_panic_hook() {
             previous(info);
         }));
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_panic_hook_keeps_the_previous_hook() {
+        let called = Arc::new(AtomicBool::new(false));
+        let seen = Arc::clone(&called);
+        std::panic::set_hook(Box::new(move |_| seen.store(true, Ordering::SeqCst)));
+        install_panic_hook();
+        let result = std::panic::catch_unwind(|| panic!("a panic in the UI"));
+        let _ = std::panic::take_hook();
+        assert!(result.is_err());
+        assert!(
+            called.load(Ordering::SeqCst),
+            "the previous hook still runs"
+        );
+        // Nothing was in the UI's modes, so restoring had nothing to do and stays idempotent.
+        restore();
+        assert!(!ACTIVE.load(Ordering::SeqCst));
+    }
 }
