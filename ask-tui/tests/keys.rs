@@ -523,3 +523,60 @@ fn resize_changes_nothing_but_the_frame() {
     assert_eq!(update(&mut state, Msg::Resize), Effect::Continue);
     assert_eq!(format!("{state:?}"), before);
 }
+
+/// Long random key sequences never panic, and every frame at every size draws.
+#[test]
+fn random_keys_never_break_the_ui() {
+    let codes = [
+        KeyCode::Up,
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Right,
+        KeyCode::Home,
+        KeyCode::End,
+        KeyCode::PageUp,
+        KeyCode::PageDown,
+        KeyCode::Tab,
+        KeyCode::BackTab,
+        KeyCode::Enter,
+        KeyCode::Esc,
+        KeyCode::Backspace,
+        KeyCode::Delete,
+        KeyCode::Char(' '),
+        KeyCode::Char('0'),
+        KeyCode::Char('1'),
+        KeyCode::Char('3'),
+        KeyCode::Char('9'),
+        KeyCode::Char('j'),
+        KeyCode::Char('k'),
+        KeyCode::Char('n'),
+        KeyCode::Char('y'),
+        KeyCode::Char('数'),
+        KeyCode::Char('🎉'),
+    ];
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |below: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        usize::try_from(seed % below as u64).unwrap()
+    };
+    for input in [demo(), frameworks(), unusual(), single(1), single(2)] {
+        for _ in 0..20 {
+            let mut state = State::new(&input);
+            for _ in 0..60 {
+                let effect = if next(20) == 0 {
+                    update(&mut state, Msg::Paste("pasted\ntext".into()))
+                } else {
+                    press(&mut state, key(codes[next(codes.len())]))
+                };
+                let width = u16::try_from(10 + next(100)).unwrap();
+                let height = u16::try_from(3 + next(30)).unwrap();
+                let _ = screen(&state, width, height);
+                if effect != Effect::Continue {
+                    break;
+                }
+            }
+        }
+    }
+}
