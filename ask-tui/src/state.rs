@@ -280,9 +280,7 @@ impl State {
             return Effect::Continue;
         };
         page.answer = Some(answer);
-        if !matches!(self.screen(), Screen::FreeText) {
-            self.close_other_field();
-        }
+        self.close_other_field();
         let n = self.questions.len();
         self.tab = (1..=n)
             .map(|step| (self.tab + step) % (n + 1))
