@@ -360,6 +360,16 @@ fn first_frame_comes_from_a_terminal_that_answers_no_query() {
 
 #[test]
 fn sigterm_leaves_the_terminal_in_cooked_mode() {
+    signal_leaves_the_terminal_in_cooked_mode("-TERM", "SIGTERM");
+}
+
+#[test]
+fn sighup_leaves_the_terminal_in_cooked_mode() {
+    signal_leaves_the_terminal_in_cooked_mode("-HUP", "SIGHUP");
+}
+
+#[track_caller]
+fn signal_leaves_the_terminal_in_cooked_mode(signal: &str, name: &str) {
     let script = "stty -g > before.txt; \
         \"$ASK\" demo > stdout.json 2> stderr.txt & echo $! > pid.txt; wait $!; \
         stty -g > after.txt; stty -a > after-a.txt; echo finished";
@@ -374,7 +384,7 @@ fn sigterm_leaves_the_terminal_in_cooked_mode() {
         std::thread::sleep(Duration::from_millis(20));
     };
     let killed = std::process::Command::new("kill")
-        .args(["-TERM", pid.trim()])
+        .args([signal, pid.trim()])
         .status()
         .unwrap();
     assert!(killed.success());
@@ -396,6 +406,8 @@ fn sigterm_leaves_the_terminal_in_cooked_mode() {
     );
     let stdout = std::fs::read_to_string(session.path("stdout.json")).unwrap();
     assert_eq!(stdout, "", "an interrupted ask prints no result");
+    let stderr = std::fs::read_to_string(session.path("stderr.txt")).unwrap();
+    assert!(stderr.contains(name), "stderr names the signal: {stderr}");
 }
 
 #[test]
