@@ -122,7 +122,7 @@ impl Signals {
 
 /// The terminal in the UI's modes; dropping it restores the terminal.
 struct Guard {
-    terminal: Terminal<CrosstermBackend<BufWriter<File>>>,
+    terminal: Option<Terminal<CrosstermBackend<BufWriter<File>>>>,
 }
 
 impl Guard {
@@ -148,7 +148,9 @@ impl Guard {
         // Buffered, so that a frame reaches the terminal in one write instead of hundreds.
         let backend = CrosstermBackend::new(BufWriter::with_capacity(64 * 1024, tty));
         match Terminal::with_options(backend, TerminalOptions { viewport }) {
-            Ok(terminal) => Ok(Guard { terminal }),
+            Ok(terminal) => Ok(Guard {
+                terminal: Some(terminal),
+            }),
             Err(error) => {
                 restore();
                 Err(error.into())
@@ -159,7 +161,16 @@ impl Guard {
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        let _ = self.terminal.backend_mut().flush();
+        if let Some(mut terminal) = self.terminal.take() {
+            let shown = terminal
+                .show_cursor()
+                .and_then(|()| terminal.backend_mut().flush());
+            if shown.is_err() {
+                // The terminal is gone (hung up): dropping it would only print the same write
+                // failure to stderr again, and the process is about to report the hangup.
+                std::mem::forget(terminal);
+            }
+        }
         restore();
     }
 }
@@ -174,7 +185,9 @@ fn event_loop(
         if let Some(signal) = signals.pending() {
             return Err(signal);
         }
-        guard.terminal.draw(|frame| view(&state, frame))?;
+        if let Some(terminal) = guard.terminal.as_mut() {
+            terminal.draw(|frame| view(&state, frame))?;
+        }
         let msg = loop {
             if let Some(signal) = signals.pending() {
                 return Err(signal);
