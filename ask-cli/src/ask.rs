@@ -3,11 +3,13 @@
 
 use std::io::IsTerminal;
 
-use ask_core::{AskCall, AskError, Caller, Frontend, Record, StateMachine, Status, ToolOutput};
+use ask_core::{
+    AskCall, AskError, Caller, Frontend, Limits, Record, StateMachine, Status, ToolOutput,
+};
 use ask_print::{PrintError, PrintFrontend};
 use ask_schema::ParsedCall;
 
-use crate::cli::{AskArgs, ModeArg, OutputArg};
+use crate::cli::{AskArgs, DemoArgs, ModeArg, OutputArg};
 use crate::events::EventLog;
 use crate::exit::Exit;
 use crate::output::{emit, say};
@@ -135,6 +137,27 @@ pub fn finish_record(record: Record, args: &AskArgs) -> Exit {
 /// Asks a parsed call in `mode` and returns the record.
 fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Result<Record, Exit> {
     let frontend: Box<dyn Frontend> = frontend_for(mode, args, call.call_id.as_deref())?;
+    let ask_call = AskCall {
+        call_id: call.call_id,
+        caller,
+        input: call.input,
+    };
+    run_call(
+        frontend.as_ref(),
+        ask_call,
+        args.events.as_deref(),
+        args.output,
+    )
+}
+
+/// Runs one call through `frontend`, with the `--events` observer when asked for, and maps a
+/// failure to its exit code.
+fn run_call(
+    frontend: &dyn Frontend,
+    call: AskCall,
+    events: Option<&std::path::Path>,
+    output: OutputArg,
+) -> Result<Record, Exit> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -143,7 +166,7 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Res
             Exit::Failure
         })?;
     let mut machine = StateMachine::new();
-    if let Some(path) = &args.events {
+    if let Some(path) = events {
         match EventLog::open(path, call.call_id.clone()) {
             Ok(events) => machine.observe(events),
             Err(error) => {
@@ -155,12 +178,7 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Res
             }
         }
     }
-    let ask_call = AskCall {
-        call_id: call.call_id,
-        caller,
-        input: call.input,
-    };
-    match runtime.block_on(ask_core::ask(frontend.as_ref(), ask_call, &mut machine)) {
+    match runtime.block_on(ask_core::ask(frontend, call, &mut machine)) {
         Ok(record) => Ok(record),
         Err(AskError::Frontend { source, .. }) => {
             let usage = source
@@ -171,16 +189,38 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Res
         }
         Err(AskError::Refused(refusal)) => {
             say(&refusal.to_string());
-            Err(print_error(
-                ToolOutput::refused(),
-                args.output,
-                Exit::Refused,
-            ))
+            Err(print_error(ToolOutput::refused(), output, Exit::Refused))
         }
         Err(error) => {
             say(&error.to_string());
             Err(Exit::Failure)
         }
+    }
+}
+
+/// Runs `ask-user demo`: the example questions of seed 001 in the terminal UI.
+pub fn demo(args: &DemoArgs) -> Exit {
+    let input = match ask_core::validate(ask_tui::demo_input(), &Limits::default()) {
+        Ok(input) => input,
+        Err(problems) => {
+            for problem in &problems {
+                say(&problem.to_string());
+            }
+            return Exit::Failure;
+        }
+    };
+    if !terminal_available() {
+        say("the demo needs a terminal, and /dev/tty cannot be opened");
+        return Exit::Failure;
+    }
+    match run_call(
+        &ask_tui::TuiFrontend::new(),
+        AskCall::new(input),
+        None,
+        args.output,
+    ) {
+        Ok(record) => print_record(record, args.output),
+        Err(exit) => exit,
     }
 }
 
@@ -194,7 +234,8 @@ pub fn frontend_for(
         Mode::Print => Ok(Box::new(
             PrintFrontend::new(&args.pending_file).with_call_id(call_id.map(str::to_string)),
         )),
-        Mode::Tui | Mode::Rpc => {
+        Mode::Tui => Ok(Box::new(ask_tui::TuiFrontend::new())),
+        Mode::Rpc => {
             say(&format!("the {mode:?} mode is not available in this build"));
             Err(Exit::Failure)
         }

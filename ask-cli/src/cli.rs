@@ -127,6 +127,8 @@ impl AskArgs {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Ask the example questions of the tool specification in the terminal UI.
+    Demo(DemoArgs),
     /// Print the tool descriptor or a schema.
     Schema(SchemaArgs),
     /// Check a call without asking it; prints every problem with its JSON path.
@@ -226,6 +228,13 @@ pub struct SchemaArgs {
     pub format: SchemaFormat,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DemoArgs {
+    /// What is printed on stdout.
+    #[arg(long, value_enum, default_value = "result")]
+    pub output: OutputArg,
 }
 
 #[derive(Debug, Args)]

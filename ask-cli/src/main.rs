@@ -27,6 +27,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let exit = match cli.command {
         None => ask::run(&cli.ask),
+        Some(Command::Demo(args)) => ask::demo(&args),
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => validate(&args.input, &args.limits.limits()),
         Some(Command::Mcp(args)) => mcp::run(&args),

@@ -9,7 +9,8 @@ const USAGE: &str = "\
 usage: cargo xtask <task>
 
 tasks:
-  schema [--check]      write schema/*.json from the code (or check that they are fresh)";
+  schema [--check]      write schema/*.json from the code (or check that they are fresh)
+  snapshots [--accept]  run the snapshot tests and list the pending snapshots (or accept them)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -17,6 +18,8 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["schema"] => schema(false),
         ["schema", "--check"] => schema(true),
+        ["snapshots"] => snapshots(false),
+        ["snapshots", "--accept"] => snapshots(true),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             Ok(())
@@ -76,4 +79,93 @@ fn ensure_file_contents(path: &Path, contents: &str, check: bool) -> Result<bool
         std::fs::write(path, contents).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(false)
+}
+
+/// The workspace crates that use insta, by package name.
+fn snapshot_crates(root: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|entry| {
+            std::fs::read_to_string(entry.path().join("Cargo.toml"))
+                .is_ok_and(|manifest| manifest.lines().any(|l| l.starts_with("insta")))
+        })
+        .map(|entry| entry.file_name().to_string_lossy().to_string())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The snapshots waiting for review (`*.snap.new`) under `dir`, outside `target`.
+fn pending_snapshots(dir: &Path, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().to_string();
+        if name == "target" || name.starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            pending_snapshots(&path, found);
+        } else if name.ends_with(".snap.new") {
+            found.push(path);
+        }
+    }
+}
+
+/// Runs the tests of the crates that use insta, writing a `.snap.new` beside every snapshot
+/// that changed; lists them, or with `accept` moves them over the old snapshots.
+fn snapshots(accept: bool) -> Result<(), String> {
+    let root = project_root();
+    let crates = snapshot_crates(&root);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let mut command = std::process::Command::new(cargo);
+    command.current_dir(&root).arg("test").arg("--quiet");
+    for name in &crates {
+        command.args(["--package", name]);
+    }
+    // Record every changed snapshot as `.snap.new` and let the run finish, so that all of
+    // them are listed at once.
+    command
+        .env("INSTA_UPDATE", "new")
+        .env("INSTA_FORCE_PASS", "1");
+    let status = command
+        .status()
+        .map_err(|e| format!("cannot run cargo test: {e}"))?;
+    if !status.success() {
+        return Err("the snapshot crates' tests failed".to_string());
+    }
+    let mut pending = Vec::new();
+    pending_snapshots(&root, &mut pending);
+    pending.sort();
+    if pending.is_empty() {
+        println!("all snapshots match ({})", crates.join(", "));
+        return Ok(());
+    }
+    for path in &pending {
+        let shown = path.strip_prefix(&root).unwrap_or(path).display();
+        if accept {
+            let target = path.with_extension("");
+            std::fs::rename(path, &target).map_err(|e| format!("{shown}: {e}"))?;
+            println!(
+                "accepted {}",
+                target.strip_prefix(&root).unwrap_or(&target).display()
+            );
+        } else {
+            println!("pending  {shown}");
+        }
+    }
+    if accept {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} snapshot(s) changed; review them with `cargo insta review`, or accept them all \
+             with `cargo xtask snapshots --accept`",
+            pending.len()
+        ))
+    }
 }

@@ -1,0 +1,68 @@
+//! The cost of one keypress: `update` plus `view` into a full 80×24 frame, for a question with
+//! 4 options and one with 100. The target is well under 1 ms with 100 options.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use ask_core::{AskUserInput, Question, QuestionOption};
+use ask_tui::{Msg, State, render, update};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+fn main() {
+    divan::main();
+}
+
+fn input(options: usize) -> AskUserInput {
+    AskUserInput {
+        questions: vec![Question {
+            question: "Which one should we use?".into(),
+            header: Some("Choice".into()),
+            options: Some(
+                (0..options)
+                    .map(|i| {
+                        QuestionOption::new(format!("Option number {i}"))
+                            .with_description(format!("What option {i} means for the project"))
+                    })
+                    .collect(),
+            ),
+            multi_select: false,
+        }],
+        metadata: None,
+    }
+}
+
+/// One ↓ keypress and the frame that follows it.
+#[divan::bench(args = [4, 100])]
+fn keypress_to_frame(bencher: divan::Bencher<'_, '_>, options: usize) {
+    let area = Rect::new(0, 0, 80, 24);
+    let mut state = State::new(&input(options));
+    let mut buf = Buffer::empty(area);
+    let mut down = true;
+    bencher.bench_local(|| {
+        // Walk down to the end and back up, so both scrolling directions are measured.
+        let at_end = state.pages()[0].cursor == options;
+        let at_start = state.pages()[0].cursor == 0;
+        if at_end {
+            down = false;
+        } else if at_start {
+            down = true;
+        }
+        update(&mut state, if down { Msg::Down } else { Msg::Up });
+        buf.reset();
+        render(&state, area, &mut buf);
+        divan::black_box(&buf);
+    });
+}
+
+/// The first frame of a fresh state.
+#[divan::bench(args = [4, 100])]
+fn first_frame(bencher: divan::Bencher<'_, '_>, options: usize) {
+    let area = Rect::new(0, 0, 80, 24);
+    let input = input(options);
+    bencher.bench_local(|| {
+        let state = State::new(&input);
+        let mut buf = Buffer::empty(area);
+        render(&state, area, &mut buf);
+        divan::black_box(buf)
+    });
+}

@@ -1,0 +1,46 @@
+//! The interactive terminal UI of the `ask_user` tool: the screens of seed 001 "UI Design" for
+//! one call, and [`TuiFrontend`], which plugs them into `ask_core::ask`.
+//!
+//! The crate is split the Elm way. [`State`], [`Msg`], [`update`] and [`view`] are pure: keys
+//! become messages ([`msg_for_key`]), `update` changes the state and says whether the ask is
+//! over, and `view` draws the state into a ratatui frame, so every screen and every binding is
+//! tested without a terminal. The [`terminal`] module is the only code that does IO.
+//!
+//! What it must not do: write to stdout (the UI is drawn on `/dev/tty`; stdout belongs to the
+//! result), ask the terminal anything and wait for the reply, show agent text without
+//! `ask_core::sanitize_for_display`, or leave the terminal in raw mode on any exit path.
+//!
+//! ```
+//! use ask_core::{AskUserInput, Outcome, Question};
+//! use ask_tui::{Effect, Msg, State, update};
+//!
+//! let input = AskUserInput {
+//!     questions: vec![Question::choice("Which database?", ["PostgreSQL", "SQLite"])],
+//!     metadata: None,
+//! };
+//! let mut state = State::new(&input);
+//! update(&mut state, Msg::Down);
+//! let Effect::Finish(Outcome::Answered(answers)) = update(&mut state, Msg::Enter) else {
+//!     panic!("Enter answers a single question");
+//! };
+//! assert_eq!(answers[0].selected_option.as_deref(), Some("SQLite"));
+//! ```
+
+mod demo;
+mod frontend;
+mod layout;
+mod render;
+mod state;
+pub mod terminal;
+mod text;
+mod view;
+
+pub use demo::demo_input;
+pub use frontend::TuiFrontend;
+pub use render::{render_call, render_call_text, render_result, render_result_text};
+pub use state::{
+    Dialog, Effect, Msg, Notice, Page, Screen, State, VISIBLE_ROWS, msg_for_key, update,
+};
+pub use terminal::TuiError;
+pub use text::TextField;
+pub use view::{render, screen_lines, view};

@@ -1,0 +1,631 @@
+//! The pure core: [`State`], [`Msg`], [`update`] and the mapping from keys to messages.
+//!
+//! Nothing here touches the terminal, so every binding is tested by feeding messages.
+
+use ask_core::{Answer, AskUserInput, Limits, Outcome, Question};
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::text::TextField;
+
+/// How many rows a list shows at once: six options and "Other" fit, more scroll (seed 001
+/// "Long Option Lists").
+pub const VISIBLE_ROWS: usize = 7;
+
+/// Everything the UI knows: the questions, what the person has chosen and typed so far, the
+/// open tab and any open dialog.
+#[derive(Debug, Clone)]
+pub struct State {
+    questions: Vec<Question>,
+    pages: Vec<Page>,
+    tab: usize,
+    dialog: Option<Dialog>,
+    notice: Option<Notice>,
+}
+
+/// The person's work on one question.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Page {
+    /// The highlighted row: an option index, or the number of options for "Other".
+    pub cursor: usize,
+    /// The first row shown when the list scrolls.
+    pub offset: usize,
+    /// The ticked options of a multi-select question.
+    pub checked: Vec<bool>,
+    /// Whether the typed text counts as a choice of a multi-select question.
+    pub other_checked: bool,
+    /// The text typed for "Other", or the answer of a free-text question.
+    pub field: TextField,
+    /// Whether the text field has the keyboard.
+    pub editing: bool,
+    /// The committed answer.
+    pub answer: Option<Answer>,
+}
+
+/// A question put to the person over the current screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialog {
+    /// "Discard N answers? [y/N]": cancelling would throw away answers already given.
+    Discard {
+        /// How many answers would be lost.
+        answered: usize,
+    },
+    /// "Answer is long (N chars). Continue anyway? [Y/n]": the typed answer is over the soft
+    /// limit of seed 001 "Answer Length".
+    LongAnswer {
+        /// The length of the answer in characters.
+        chars: usize,
+    },
+}
+
+/// A one-line remark shown above the help line until the next key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Notice {
+    /// Enter on the Submit tab while some questions have no answer.
+    Unanswered(usize),
+    /// Enter on an empty text field.
+    EmptyAnswer,
+}
+
+/// What the person asked for, decoded from a key or a paste.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Msg {
+    /// Move the highlight up (↑ or k).
+    Up,
+    /// Move the highlight down (↓ or j).
+    Down,
+    /// Highlight the first row (Home).
+    First,
+    /// Highlight the last row, "Other" (End).
+    Last,
+    /// Move the highlight up by a page (PgUp).
+    PageUp,
+    /// Move the highlight down by a page (PgDn).
+    PageDown,
+    /// A digit: 1–9 pick that option, 0 picks "Other".
+    Quick(u8),
+    /// Tick or untick the highlighted option of a multi-select question (Space).
+    Toggle,
+    /// The next tab (Tab, →).
+    NextTab,
+    /// The previous tab (Shift+Tab, ←).
+    PrevTab,
+    /// Confirm (Enter).
+    Enter,
+    /// Go back or cancel (Esc).
+    Cancel,
+    /// Ctrl+C: like Esc, but a second one at the discard confirmation aborts.
+    Interrupt,
+    /// Yes at a dialog (y).
+    Yes,
+    /// No at a dialog (n).
+    No,
+    /// A typed character for the text field.
+    Input(char),
+    /// Pasted text for the text field.
+    Paste(String),
+    /// Delete the grapheme before the text cursor.
+    Backspace,
+    /// Delete the grapheme under the text cursor.
+    Delete,
+    /// Move the text cursor left.
+    CursorLeft,
+    /// Move the text cursor right.
+    CursorRight,
+    /// Move the text cursor to the start.
+    CursorHome,
+    /// Move the text cursor to the end.
+    CursorEnd,
+    /// The terminal changed size: nothing changes but the next frame.
+    Resize,
+}
+
+/// What the shell must do after an update.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// Draw the next frame and wait for the next key.
+    Continue,
+    /// The ask is over.
+    Finish(Outcome),
+}
+
+/// Which screen the current tab shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// A question with options, one to choose.
+    Choice,
+    /// A question with options, several to tick.
+    MultiSelect,
+    /// A question without options.
+    FreeText,
+    /// The review tab of a multi-question call.
+    Submit,
+}
+
+impl State {
+    /// The state before the first key, for `input`'s questions.
+    pub fn new(input: &AskUserInput) -> State {
+        let pages = input
+            .questions
+            .iter()
+            .map(|question| Page {
+                checked: vec![false; question.options().len()],
+                editing: question.is_free_text(),
+                ..Page::default()
+            })
+            .collect();
+        State {
+            questions: input.questions.clone(),
+            pages,
+            tab: 0,
+            dialog: None,
+            notice: None,
+        }
+    }
+
+    /// The questions.
+    pub fn questions(&self) -> &[Question] {
+        &self.questions
+    }
+
+    /// The work on each question, in order.
+    pub fn pages(&self) -> &[Page] {
+        &self.pages
+    }
+
+    /// True when the call has more than one question, so tabs and a Submit tab are shown.
+    pub fn is_tabbed(&self) -> bool {
+        self.questions.len() > 1
+    }
+
+    /// The open tab: a question index, or the number of questions for the Submit tab.
+    pub fn tab(&self) -> usize {
+        self.tab
+    }
+
+    /// The open dialog.
+    pub fn dialog(&self) -> Option<Dialog> {
+        self.dialog
+    }
+
+    /// The remark shown above the help line.
+    pub fn notice(&self) -> Option<Notice> {
+        self.notice
+    }
+
+    /// How many questions have an answer.
+    pub fn answered(&self) -> usize {
+        self.pages.iter().filter(|p| p.answer.is_some()).count()
+    }
+
+    /// The screen the open tab shows.
+    pub fn screen(&self) -> Screen {
+        match self.questions.get(self.tab) {
+            None => Screen::Submit,
+            Some(q) if q.is_free_text() => Screen::FreeText,
+            Some(q) if q.multi_select => Screen::MultiSelect,
+            Some(_) => Screen::Choice,
+        }
+    }
+
+    /// The open question and its page, unless the Submit tab is open.
+    pub fn current(&self) -> Option<(&Question, &Page)> {
+        Some((self.questions.get(self.tab)?, self.pages.get(self.tab)?))
+    }
+
+    /// True when the text field of the open tab has the keyboard.
+    pub fn is_editing(&self) -> bool {
+        self.current().is_some_and(|(_, page)| page.editing)
+    }
+
+    fn tabs(&self) -> usize {
+        if self.is_tabbed() {
+            self.questions.len() + 1
+        } else {
+            1
+        }
+    }
+
+    fn page_mut(&mut self) -> Option<&mut Page> {
+        self.pages.get_mut(self.tab)
+    }
+
+    /// The rows of the open list: the options plus "Other".
+    fn rows(&self) -> usize {
+        self.questions
+            .get(self.tab)
+            .map_or(0, |q| q.options().len() + 1)
+    }
+
+    fn move_cursor(&mut self, to: impl FnOnce(usize, usize) -> usize) {
+        let rows = self.rows();
+        if let Some(page) = self.pages.get_mut(self.tab) {
+            if rows == 0 || page.editing {
+                return;
+            }
+            page.cursor = to(page.cursor, rows - 1).min(rows - 1);
+            scroll_into_view(page, rows);
+        }
+    }
+
+    fn switch_tab(&mut self, forward: bool) {
+        let tabs = self.tabs();
+        if tabs < 2 {
+            return;
+        }
+        self.close_other_field();
+        self.tab = if forward {
+            (self.tab + 1) % tabs
+        } else {
+            (self.tab + tabs - 1) % tabs
+        };
+    }
+
+    /// Leaves the "Other" text field of the open tab (a free-text question keeps its field).
+    fn close_other_field(&mut self) {
+        if self.screen() == Screen::FreeText {
+            return;
+        }
+        if let Some(page) = self.page_mut() {
+            page.editing = false;
+        }
+    }
+
+    /// Records `answer` for the open question and moves on: to the next tab that needs an
+    /// answer, or, for a lone question, out.
+    fn commit(&mut self, answer: Answer) -> Effect {
+        if !self.is_tabbed() {
+            return Effect::Finish(Outcome::Answered(vec![answer]));
+        }
+        let Some(page) = self.page_mut() else {
+            return Effect::Continue;
+        };
+        page.answer = Some(answer);
+        self.close_other_field();
+        let n = self.questions.len();
+        self.tab = (1..=n)
+            .map(|step| (self.tab + step) % (n + 1))
+            .find(|&t| t == n || self.pages[t].answer.is_none())
+            .unwrap_or(n);
+        Effect::Continue
+    }
+
+    /// Commits the open text field, first asking about a long answer.
+    fn commit_text(&mut self, confirmed: bool) -> Effect {
+        let screen = self.screen();
+        let Some((question, page)) = self.current() else {
+            return Effect::Continue;
+        };
+        if page.field.is_blank() {
+            if screen == Screen::MultiSelect {
+                if let Some(page) = self.page_mut() {
+                    page.other_checked = false;
+                    page.editing = false;
+                }
+            } else {
+                self.notice = Some(Notice::EmptyAnswer);
+            }
+            return Effect::Continue;
+        }
+        let chars = page.field.char_count();
+        if chars > Limits::LONG_ANSWER_CHARS && !confirmed {
+            self.dialog = Some(Dialog::LongAnswer { chars });
+            return Effect::Continue;
+        }
+        let text = page.field.text().to_string();
+        let question_text = question.question.clone();
+        match screen {
+            Screen::MultiSelect => {
+                if let Some(page) = self.page_mut() {
+                    page.other_checked = true;
+                    page.editing = false;
+                }
+                Effect::Continue
+            }
+            _ => self.commit(Answer::custom(question_text, text)),
+        }
+    }
+
+    /// Enter on a list row.
+    fn choose(&mut self, row: usize) -> Effect {
+        let Some((question, _)) = self.current() else {
+            return Effect::Continue;
+        };
+        if question.multi_select {
+            let options = question.options().len();
+            if let Some(page) = self.page_mut() {
+                page.cursor = row.min(options);
+            }
+            return self.submit_multi();
+        }
+        let Some(label) = question.options().get(row).map(|o| o.label.clone()) else {
+            return self.open_other();
+        };
+        let answer = Answer::selected(question.question.clone(), label);
+        if let Some(page) = self.page_mut() {
+            page.cursor = row;
+        }
+        self.commit(answer)
+    }
+
+    fn open_other(&mut self) -> Effect {
+        let rows = self.rows();
+        if let Some(page) = self.page_mut() {
+            page.cursor = rows.saturating_sub(1);
+            page.editing = true;
+            scroll_into_view(page, rows);
+        }
+        Effect::Continue
+    }
+
+    /// Enter on a multi-select list: the ticked options and any typed text become the answer.
+    /// With nothing ticked, Enter ticks the highlighted option first (or opens "Other").
+    fn submit_multi(&mut self) -> Effect {
+        let Some((question, page)) = self.current() else {
+            return Effect::Continue;
+        };
+        let nothing = !page.checked.contains(&true) && !page.other_checked;
+        if nothing {
+            if page.cursor >= question.options().len() {
+                return self.open_other();
+            }
+            let cursor = page.cursor;
+            if let Some(page) = self.page_mut() {
+                page.checked[cursor] = true;
+            }
+        }
+        let Some((question, page)) = self.current() else {
+            return Effect::Continue;
+        };
+        let labels = question
+            .options()
+            .iter()
+            .zip(&page.checked)
+            .filter(|(_, on)| **on)
+            .map(|(o, _)| o.label.clone())
+            .collect();
+        let custom =
+            (page.other_checked && !page.field.is_blank()).then(|| page.field.text().to_string());
+        let answer = Answer::multi(&question.question, labels, custom);
+        self.commit(answer)
+    }
+
+    fn toggle(&mut self, row: usize) -> Effect {
+        let options = self.current().map_or(0, |(q, _)| q.options().len());
+        let rows = self.rows();
+        let Some(page) = self.page_mut() else {
+            return Effect::Continue;
+        };
+        page.cursor = row.min(options);
+        scroll_into_view(page, rows);
+        if row < options {
+            page.checked[row] = !page.checked[row];
+        } else if page.other_checked {
+            page.other_checked = false;
+        } else {
+            page.editing = true;
+        }
+        Effect::Continue
+    }
+
+    /// Esc or Ctrl+C outside a dialog and outside the "Other" field: cancel at once when
+    /// nothing would be lost, otherwise ask first (seed 001 "Cancellation").
+    fn cancel(&mut self) -> Effect {
+        let answered = self.answered();
+        if self.is_tabbed() && answered > 0 {
+            self.dialog = Some(Dialog::Discard { answered });
+            Effect::Continue
+        } else {
+            Effect::Finish(Outcome::Cancelled)
+        }
+    }
+
+    fn submit_all(&mut self) -> Effect {
+        let missing = self.pages.iter().filter(|p| p.answer.is_none()).count();
+        if missing > 0 {
+            self.notice = Some(Notice::Unanswered(missing));
+            if let Some(first) = self.pages.iter().position(|p| p.answer.is_none()) {
+                self.tab = first;
+            }
+            return Effect::Continue;
+        }
+        let answers = self.pages.iter().filter_map(|p| p.answer.clone()).collect();
+        Effect::Finish(Outcome::Answered(answers))
+    }
+}
+
+/// Keeps the highlighted row inside the window of [`VISIBLE_ROWS`] rows.
+fn scroll_into_view(page: &mut Page, rows: usize) {
+    if page.cursor < page.offset {
+        page.offset = page.cursor;
+    } else if page.cursor >= page.offset + VISIBLE_ROWS {
+        page.offset = page.cursor + 1 - VISIBLE_ROWS;
+    }
+    page.offset = page.offset.min(rows.saturating_sub(VISIBLE_ROWS));
+}
+
+/// Applies one message. Pure: the same state and message always give the same result.
+pub fn update(state: &mut State, msg: Msg) -> Effect {
+    if !matches!(msg, Msg::Resize) {
+        state.notice = None;
+    }
+    if let Some(dialog) = state.dialog {
+        return update_dialog(state, dialog, msg);
+    }
+    if state.is_editing()
+        && let Some(effect) = update_field(state, &msg)
+    {
+        return effect;
+    }
+    let screen = state.screen();
+    match msg {
+        Msg::Up => state.move_cursor(|c, _| c.saturating_sub(1)),
+        Msg::Down => state.move_cursor(|c, last| (c + 1).min(last)),
+        Msg::First => state.move_cursor(|_, _| 0),
+        Msg::Last => state.move_cursor(|_, last| last),
+        Msg::PageUp => state.move_cursor(|c, _| c.saturating_sub(VISIBLE_ROWS)),
+        Msg::PageDown => state.move_cursor(|c, _| c + VISIBLE_ROWS),
+        Msg::Quick(digit) => {
+            let options = state.current().map_or(0, |(q, _)| q.options().len());
+            if options == 0 {
+                return Effect::Continue;
+            }
+            let row = match usize::from(digit) {
+                0 => options,
+                n if n <= options + 1 => n - 1,
+                _ => return Effect::Continue,
+            };
+            return match screen {
+                Screen::MultiSelect => state.toggle(row),
+                _ if row == options => state.open_other(),
+                _ => state.choose(row),
+            };
+        }
+        Msg::Toggle => {
+            if screen == Screen::MultiSelect {
+                let cursor = state.current().map_or(0, |(_, p)| p.cursor);
+                return state.toggle(cursor);
+            }
+        }
+        Msg::NextTab => state.switch_tab(true),
+        Msg::PrevTab => state.switch_tab(false),
+        Msg::Enter => {
+            return match screen {
+                Screen::Submit => state.submit_all(),
+                Screen::MultiSelect => state.submit_multi(),
+                Screen::Choice => {
+                    let cursor = state.current().map_or(0, |(_, p)| p.cursor);
+                    state.choose(cursor)
+                }
+                Screen::FreeText => state.commit_text(false),
+            };
+        }
+        Msg::Cancel | Msg::Interrupt => return state.cancel(),
+        Msg::Paste(text) => {
+            if matches!(screen, Screen::Choice | Screen::MultiSelect) {
+                state.open_other();
+                if let Some(page) = state.page_mut() {
+                    page.field.insert(&text);
+                }
+            }
+        }
+        Msg::Yes
+        | Msg::No
+        | Msg::Input(_)
+        | Msg::Backspace
+        | Msg::Delete
+        | Msg::CursorLeft
+        | Msg::CursorRight
+        | Msg::CursorHome
+        | Msg::CursorEnd
+        | Msg::Resize => {}
+    }
+    Effect::Continue
+}
+
+/// Messages for an open text field; `None` passes the message on to the list.
+fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
+    let screen = state.screen();
+    let page = state.page_mut()?;
+    match msg {
+        Msg::Input(c) => page.field.insert(c.encode_utf8(&mut [0; 4])),
+        Msg::Paste(text) => page.field.insert(text),
+        Msg::Backspace => page.field.backspace(),
+        Msg::Delete => page.field.delete(),
+        Msg::CursorLeft => page.field.left(),
+        Msg::CursorRight => page.field.right(),
+        Msg::CursorHome => page.field.home(),
+        Msg::CursorEnd => page.field.end(),
+        Msg::Enter => return Some(state.commit_text(false)),
+        // Esc in the "Other" field goes back to the list; a free-text question has nothing to
+        // go back to, so it cancels.
+        Msg::Cancel | Msg::Interrupt if screen != Screen::FreeText => page.editing = false,
+        Msg::Up if screen != Screen::FreeText => {
+            page.editing = false;
+            return None;
+        }
+        Msg::Cancel | Msg::Interrupt | Msg::Up | Msg::NextTab | Msg::PrevTab => return None,
+        _ => {}
+    }
+    Some(Effect::Continue)
+}
+
+fn update_dialog(state: &mut State, dialog: Dialog, msg: Msg) -> Effect {
+    match (dialog, msg) {
+        (Dialog::Discard { .. }, Msg::Yes | Msg::Interrupt) => Effect::Finish(Outcome::Cancelled),
+        (Dialog::Discard { .. }, Msg::No | Msg::Cancel | Msg::Enter) => {
+            state.dialog = None;
+            Effect::Continue
+        }
+        (Dialog::LongAnswer { .. }, Msg::Yes | Msg::Enter) => {
+            state.dialog = None;
+            state.commit_text(true)
+        }
+        (Dialog::LongAnswer { .. }, Msg::No | Msg::Cancel | Msg::Interrupt) => {
+            state.dialog = None;
+            Effect::Continue
+        }
+        _ => Effect::Continue,
+    }
+}
+
+/// The message for a key, given the state it arrives in; `None` for keys that do nothing.
+///
+/// Only key presses count: releases and repeats reported by some terminals are ignored.
+pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
+    if key.kind != KeyEventKind::Press {
+        return None;
+    }
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if ctrl && matches!(key.code, KeyCode::Char('c' | 'C')) {
+        return Some(Msg::Interrupt);
+    }
+    if state.dialog.is_some() {
+        return match key.code {
+            KeyCode::Char('y' | 'Y') => Some(Msg::Yes),
+            KeyCode::Char('n' | 'N') => Some(Msg::No),
+            KeyCode::Enter => Some(Msg::Enter),
+            KeyCode::Esc => Some(Msg::Cancel),
+            _ => None,
+        };
+    }
+    let common = match key.code {
+        KeyCode::Esc => Some(Msg::Cancel),
+        KeyCode::Enter => Some(Msg::Enter),
+        KeyCode::Tab => Some(Msg::NextTab),
+        KeyCode::BackTab => Some(Msg::PrevTab),
+        KeyCode::Up => Some(Msg::Up),
+        KeyCode::Down => Some(Msg::Down),
+        KeyCode::PageUp => Some(Msg::PageUp),
+        KeyCode::PageDown => Some(Msg::PageDown),
+        _ => None,
+    };
+    if common.is_some() {
+        return common;
+    }
+    if state.is_editing() {
+        return match key.code {
+            KeyCode::Char('a') if ctrl => Some(Msg::CursorHome),
+            KeyCode::Char('e') if ctrl => Some(Msg::CursorEnd),
+            KeyCode::Char(_) if ctrl => None,
+            KeyCode::Char(c) => Some(Msg::Input(c)),
+            KeyCode::Backspace => Some(Msg::Backspace),
+            KeyCode::Delete => Some(Msg::Delete),
+            KeyCode::Left => Some(Msg::CursorLeft),
+            KeyCode::Right => Some(Msg::CursorRight),
+            KeyCode::Home => Some(Msg::CursorHome),
+            KeyCode::End => Some(Msg::CursorEnd),
+            _ => None,
+        };
+    }
+    match key.code {
+        KeyCode::Char('k') => Some(Msg::Up),
+        KeyCode::Char('j') => Some(Msg::Down),
+        KeyCode::Char(' ') => Some(Msg::Toggle),
+        KeyCode::Char(c @ '0'..='9') => Some(Msg::Quick(c as u8 - b'0')),
+        KeyCode::Left => Some(Msg::PrevTab),
+        KeyCode::Right => Some(Msg::NextTab),
+        KeyCode::Home => Some(Msg::First),
+        KeyCode::End => Some(Msg::Last),
+        _ => None,
+    }
+}

@@ -1,0 +1,266 @@
+//! The only module that touches the terminal: raw mode, the alternate screen, bracketed paste,
+//! drawing on `/dev/tty`, reading keys, signals, and restoring the terminal on every exit path.
+//!
+//! The UI is drawn on the controlling terminal, never on stdout, which carries only the result.
+//! Nothing here asks the terminal a question (such as the cursor position) and waits for the
+//! answer, so a terminal that never answers still gets its first frame at once.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Once, OnceLock};
+use std::time::Duration;
+
+use ask_core::{AskUserInput, Outcome};
+use crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste, Event};
+use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
+use crossterm::{cursor, execute};
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+
+use crate::state::{Effect, Msg, State, msg_for_key, update};
+use crate::view::view;
+
+/// Why the terminal UI could not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum TuiError {
+    /// The controlling terminal could not be opened.
+    #[error("cannot open the terminal /dev/tty: {0}")]
+    NoTerminal(#[source] io::Error),
+    /// Reading from or writing to the terminal failed.
+    #[error("the terminal failed: {0}")]
+    Io(#[from] io::Error),
+    /// The process got a signal that ends it (SIGTERM, SIGHUP or SIGINT) while the questions
+    /// were shown; the terminal was restored first.
+    #[error("interrupted by {name}")]
+    Signal {
+        /// The signal number.
+        number: i32,
+        /// The signal's name, such as `SIGTERM`.
+        name: &'static str,
+    },
+}
+
+/// Whether the terminal is currently in the UI's modes and must be restored.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+static PANIC_HOOK: Once = Once::new();
+
+/// Asks `input`'s questions on the controlling terminal and returns the outcome.
+///
+/// The terminal is restored before this returns, whatever the path: an answer, a cancel, an
+/// error, a panic (through a panic hook that runs before the previous one), or SIGTERM, SIGHUP
+/// and SIGINT (noticed within a tenth of a second).
+pub fn run(input: &AskUserInput) -> Result<Outcome, TuiError> {
+    let tty = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open("/dev/tty")
+        .map_err(TuiError::NoTerminal)?;
+    let signals = Signals::get()?;
+    install_panic_hook();
+    signals.catch();
+    let result = Guard::enter(tty).and_then(|guard| event_loop(input, guard, signals));
+    signals.release();
+    result
+}
+
+/// The signals that end the UI, each with the flag its handler sets.
+///
+/// The handlers are installed once and stay: while no UI is up (`idle` is true) they run the
+/// signal's default action, so the process behaves as if they were not there; while the UI is
+/// up they only set the signal's flag, which the event loop checks.
+struct Signals {
+    idle: Arc<AtomicBool>,
+    flags: Vec<(i32, &'static str, Arc<AtomicBool>)>,
+}
+
+static SIGNALS: OnceLock<Signals> = OnceLock::new();
+
+impl Signals {
+    fn get() -> io::Result<&'static Signals> {
+        if let Some(signals) = SIGNALS.get() {
+            return Ok(signals);
+        }
+        let idle = Arc::new(AtomicBool::new(true));
+        let mut flags = Vec::new();
+        for (number, name) in [(SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGINT, "SIGINT")] {
+            let flag = Arc::new(AtomicBool::new(false));
+            signal_hook::flag::register_conditional_default(number, Arc::clone(&idle))?;
+            signal_hook::flag::register(number, Arc::clone(&flag))?;
+            flags.push((number, name, flag));
+        }
+        Ok(SIGNALS.get_or_init(|| Signals { idle, flags }))
+    }
+
+    /// Starts catching the signals for the UI.
+    fn catch(&self) {
+        for (_, _, flag) in &self.flags {
+            flag.store(false, Ordering::SeqCst);
+        }
+        self.idle.store(false, Ordering::SeqCst);
+    }
+
+    /// Gives the signals back their default actions.
+    fn release(&self) {
+        self.idle.store(true, Ordering::SeqCst);
+    }
+
+    /// The first signal that arrived, if any.
+    fn pending(&self) -> Option<TuiError> {
+        self.flags
+            .iter()
+            .find(|(_, _, flag)| flag.load(Ordering::SeqCst))
+            .map(|(number, name, _)| TuiError::Signal {
+                number: *number,
+                name,
+            })
+    }
+}
+
+/// The terminal in the UI's modes; dropping it restores the terminal.
+struct Guard {
+    terminal: Option<Terminal<CrosstermBackend<BufWriter<File>>>>,
+}
+
+impl Guard {
+    fn enter(mut tty: File) -> Result<Guard, TuiError> {
+        ACTIVE.store(true, Ordering::SeqCst);
+        let entered = terminal::enable_raw_mode().and_then(|()| {
+            execute!(
+                tty,
+                EnterAlternateScreen,
+                EnableBracketedPaste,
+                cursor::Hide
+            )
+        });
+        if let Err(error) = entered {
+            restore();
+            return Err(error.into());
+        }
+        // A terminal that reports no size (some bare pseudo-terminals) gets a fixed 80×24.
+        let viewport = match terminal::size() {
+            Ok((w, h)) if w > 0 && h > 0 => Viewport::Fullscreen,
+            _ => Viewport::Fixed(Rect::new(0, 0, 80, 24)),
+        };
+        // Buffered, so that a frame reaches the terminal in one write instead of hundreds.
+        let backend = CrosstermBackend::new(BufWriter::with_capacity(64 * 1024, tty));
+        match Terminal::with_options(backend, TerminalOptions { viewport }) {
+            Ok(terminal) => Ok(Guard {
+                terminal: Some(terminal),
+            }),
+            Err(error) => {
+                restore();
+                Err(error.into())
+            }
+        }
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if let Some(mut terminal) = self.terminal.take() {
+            let shown = terminal
+                .show_cursor()
+                .and_then(|()| terminal.backend_mut().flush());
+            if shown.is_err() {
+                // The terminal is gone (hung up): dropping it would only print the same write
+                // failure to stderr again, and the process is about to report the hangup.
+                std::mem::forget(terminal);
+            }
+        }
+        restore();
+    }
+}
+
+fn event_loop(
+    input: &AskUserInput,
+    mut guard: Guard,
+    signals: &Signals,
+) -> Result<Outcome, TuiError> {
+    let mut state = State::new(input);
+    loop {
+        if let Some(signal) = signals.pending() {
+            return Err(signal);
+        }
+        if let Some(terminal) = guard.terminal.as_mut() {
+            terminal.draw(|frame| view(&state, frame))?;
+        }
+        let msg = loop {
+            if let Some(signal) = signals.pending() {
+                return Err(signal);
+            }
+            if !event::poll(Duration::from_millis(100))? {
+                continue;
+            }
+            let msg = match event::read()? {
+                Event::Key(key) => msg_for_key(&state, key),
+                Event::Paste(text) => Some(Msg::Paste(text)),
+                Event::Resize(_, _) => Some(Msg::Resize),
+                _ => None,
+            };
+            if let Some(msg) = msg {
+                break msg;
+            }
+        };
+        if let Effect::Finish(outcome) = update(&mut state, msg) {
+            return Ok(outcome);
+        }
+    }
+}
+
+/// Puts the terminal back as it was: leaves the alternate screen, turns bracketed paste off,
+/// shows the cursor and leaves raw mode. It does nothing when the terminal is not in the UI's
+/// modes, so every exit path may call it.
+pub fn restore() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    if let Ok(mut tty) = OpenOptions::new().write(true).open("/dev/tty") {
+        let _ = execute!(
+            tty,
+            DisableBracketedPaste,
+            LeaveAlternateScreen,
+            cursor::Show
+        );
+        let _ = tty.flush();
+    }
+    let _ = terminal::disable_raw_mode();
+}
+
+/// Installs, once, a panic hook that restores the terminal before the previous hook prints
+/// the panic message.
+fn install_panic_hook() {
+    PANIC_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            previous(info);
+        }));
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_panic_hook_keeps_the_previous_hook() {
+        let called = Arc::new(AtomicBool::new(false));
+        let seen = Arc::clone(&called);
+        std::panic::set_hook(Box::new(move |_| seen.store(true, Ordering::SeqCst)));
+        install_panic_hook();
+        let result = std::panic::catch_unwind(|| panic!("a panic in the UI"));
+        let _ = std::panic::take_hook();
+        assert!(result.is_err());
+        assert!(
+            called.load(Ordering::SeqCst),
+            "the previous hook still runs"
+        );
+        // Nothing was in the UI's modes, so restoring had nothing to do and stays idempotent.
+        restore();
+        assert!(!ACTIVE.load(Ordering::SeqCst));
+    }
+}

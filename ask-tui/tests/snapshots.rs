@@ -1,0 +1,271 @@
+//! Every screen of seed 001 "UI Design", rendered into a buffer at 80 and at 40 columns.
+//!
+//! Review changes with `cargo insta review` or `cargo xtask snapshots`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use ask_tui::State;
+use common::*;
+use crossterm::event::KeyCode;
+
+/// Snapshots `state` at 80×24 and at 40×12 as `NAME_80` and `NAME_40`.
+#[track_caller]
+fn check(name: &str, state: &State) {
+    insta::assert_snapshot!(format!("{name}_80"), screen(state, 80, 24));
+    insta::assert_snapshot!(format!("{name}_40"), screen(state, 40, 12));
+}
+
+#[test]
+fn single_choice() {
+    check("single_choice", &State::new(&single(0)));
+}
+
+#[test]
+fn single_choice_moved_down() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Down]);
+    check("single_choice_moved_down", &state);
+}
+
+#[test]
+fn single_choice_typing_other() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "I want to use DynamoDB");
+    check("single_choice_typing_other", &state);
+}
+
+#[test]
+fn long_list_top() {
+    check("long_list_top", &State::new(&frameworks()));
+}
+
+#[test]
+fn long_list_scrolled() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::End, KeyCode::Up]);
+    check("long_list_scrolled", &state);
+}
+
+#[test]
+fn long_list_middle() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::PageDown, KeyCode::Up, KeyCode::Up]);
+    check("long_list_middle", &state);
+}
+
+#[test]
+fn free_text_empty() {
+    check("free_text_empty", &State::new(&single(1)));
+}
+
+#[test]
+fn free_text_typed() {
+    let mut state = State::new(&single(1));
+    type_text(&mut state, "order-processor");
+    check("free_text_typed", &state);
+}
+
+#[test]
+fn free_text_cursor_in_the_middle() {
+    let mut state = State::new(&single(1));
+    type_text(&mut state, "order-processor");
+    keys(&mut state, &[KeyCode::Left, KeyCode::Left, KeyCode::Left]);
+    check("free_text_cursor_in_the_middle", &state);
+}
+
+#[test]
+fn free_text_empty_enter() {
+    let mut state = State::new(&single(1));
+    keys(&mut state, &[KeyCode::Enter]);
+    check("free_text_empty_enter", &state);
+}
+
+#[test]
+fn multi_select() {
+    let mut state = State::new(&single(2));
+    keys(
+        &mut state,
+        &[
+            KeyCode::Char(' '),
+            KeyCode::Down,
+            KeyCode::Down,
+            KeyCode::Char(' '),
+            KeyCode::Up,
+        ],
+    );
+    check("multi_select", &state);
+}
+
+#[test]
+fn multi_select_with_typed_other() {
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Char('1'), KeyCode::Char('0')]);
+    type_text(&mut state, "Rate limiting");
+    keys(&mut state, &[KeyCode::Enter]);
+    check("multi_select_with_typed_other", &state);
+}
+
+#[test]
+fn tabs_first_question() {
+    check("tabs_first_question", &State::new(&demo()));
+}
+
+#[test]
+fn tabs_after_first_answer() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    check("tabs_after_first_answer", &state);
+}
+
+#[test]
+fn tabs_multi_select_tab() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter, KeyCode::Tab]);
+    check("tabs_multi_select_tab", &state);
+}
+
+#[test]
+fn submit_tab_with_unanswered() {
+    let mut state = State::new(&demo());
+    keys(
+        &mut state,
+        &[
+            KeyCode::Char('2'),
+            KeyCode::Tab,
+            KeyCode::Char('1'),
+            KeyCode::Enter,
+        ],
+    );
+    check("submit_tab_with_unanswered", &state);
+}
+
+#[test]
+fn submit_tab_all_answered() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "order-processor");
+    keys(
+        &mut state,
+        &[
+            KeyCode::Enter,
+            KeyCode::Char('1'),
+            KeyCode::Char('3'),
+            KeyCode::Enter,
+        ],
+    );
+    check("submit_tab_all_answered", &state);
+}
+
+#[test]
+fn submit_with_unanswered_jumps_back() {
+    let mut state = State::new(&demo());
+    keys(
+        &mut state,
+        &[
+            KeyCode::Enter,
+            KeyCode::BackTab,
+            KeyCode::BackTab,
+            KeyCode::Enter,
+        ],
+    );
+    check("submit_with_unanswered_jumps_back", &state);
+}
+
+#[test]
+fn discard_dialog() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter, KeyCode::Esc]);
+    check("discard_dialog", &state);
+}
+
+#[test]
+fn long_answer_dialog() {
+    let mut state = State::new(&single(1));
+    let mut msg_state = state.clone();
+    ask_tui::update(&mut msg_state, ask_tui::Msg::Paste("x".repeat(2847)));
+    state = msg_state;
+    keys(&mut state, &[KeyCode::Enter]);
+    check("long_answer_dialog", &state);
+}
+
+#[test]
+fn unusual_text() {
+    check("unusual_text", &State::new(&unusual()));
+}
+
+#[test]
+fn recommended_is_marked_in_green() {
+    let state = State::new(&single(0));
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    ask_tui::render(&state, area, &mut buf);
+    let text = buffer_text(&buf);
+    let row = text
+        .lines()
+        .position(|l| l.contains("(Recommended)"))
+        .unwrap();
+    let col = text
+        .lines()
+        .nth(row)
+        .unwrap()
+        .find("(Recommended)")
+        .unwrap();
+    let cell = &buf[(u16::try_from(col).unwrap(), u16::try_from(row).unwrap())];
+    assert_eq!(cell.fg, ratatui::style::Color::Green);
+    let plain = &buf[(7, u16::try_from(row).unwrap())];
+    assert_ne!(
+        plain.fg,
+        ratatui::style::Color::Green,
+        "only the suffix is green"
+    );
+}
+
+#[test]
+fn the_text_cursor_is_a_reversed_cell() {
+    let mut state = State::new(&single(1));
+    type_text(&mut state, "order-processor");
+    keys(&mut state, &[KeyCode::Home]);
+    let area = ratatui::layout::Rect::new(0, 0, 80, 24);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    ask_tui::render(&state, area, &mut buf);
+    let text = buffer_text(&buf);
+    let row = text.lines().position(|l| l.contains("> order")).unwrap();
+    let cell = &buf[(4, u16::try_from(row).unwrap())];
+    assert_eq!(cell.symbol(), "o");
+    assert!(cell.modifier.contains(ratatui::style::Modifier::REVERSED));
+}
+
+/// At every size from 20×8 up, each screen keeps the help line, the highlighted row and both
+/// rules, and no line is wider than the terminal.
+#[test]
+fn every_size_keeps_the_essentials() {
+    let mut states = vec![
+        State::new(&single(0)),
+        State::new(&frameworks()),
+        State::new(&unusual()),
+        State::new(&demo()),
+    ];
+    let mut end = State::new(&frameworks());
+    keys(&mut end, &[KeyCode::End]);
+    states.push(end);
+    for state in &states {
+        for width in (20..=100).step_by(7) {
+            for height in 8..=30 {
+                let text = screen(state, width, height);
+                let lines: Vec<&str> = text.lines().collect();
+                assert!(lines[0].starts_with('─'), "{width}×{height}:\n{text}");
+                assert!(
+                    lines.iter().any(|l| l.trim_start().starts_with("> ")),
+                    "the highlighted row shows at {width}×{height}:\n{text}"
+                );
+                assert!(
+                    text.contains("Esc"),
+                    "the help line shows at {width}×{height}:\n{text}"
+                );
+            }
+        }
+    }
+}
