@@ -72,6 +72,13 @@ pub fn run(args: &AskArgs) -> Exit {
         say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
         return Exit::Invalid;
     };
+    let mode = resolve_mode(args.mode());
+    if mode == Mode::Rpc && input == "-" {
+        say(
+            "in RPC mode stdin carries the protocol, so INPUT must be a file: ask-user --rpc call.json",
+        );
+        return Exit::Invalid;
+    }
     let mut call = match read_call(std::path::Path::new(input), &limits) {
         Ok(call) => call,
         Err(failure) => return failure.report_for_ask(args.output),
@@ -94,7 +101,10 @@ pub fn run(args: &AskArgs) -> Exit {
                         "replaying the answer recorded for call {call_id} in {}",
                         session.display()
                     ));
-                    return print_record(record, args.output);
+                    return match mode {
+                        Mode::Rpc => crate::rpc::print_result(record),
+                        Mode::Tui | Mode::Print => print_record(record, args.output),
+                    };
                 }
             }
             Err(error) => {
@@ -106,9 +116,8 @@ pub fn run(args: &AskArgs) -> Exit {
             }
         }
     }
-    let mode = resolve_mode(args.mode());
     match ask_with(call, caller, mode, args) {
-        Ok(record) => finish_record(record, args),
+        Ok(record) => finish_record(record, args, mode),
         Err(exit) => exit,
     }
 }
@@ -117,7 +126,7 @@ pub fn run(args: &AskArgs) -> Exit {
 ///
 /// If the log cannot be written, the result is still printed, so the answers reach the agent,
 /// and the exit code says that the record was not saved.
-pub fn finish_record(record: Record, args: &AskArgs) -> Exit {
+pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
     let mut saved = true;
     if let Some(session) = &args.session
         && record.call_id.is_some()
@@ -130,12 +139,18 @@ pub fn finish_record(record: Record, args: &AskArgs) -> Exit {
         ));
         saved = false;
     }
-    let exit = print_record(record, args.output);
+    let exit = match mode {
+        Mode::Rpc => crate::rpc::print_result(record),
+        Mode::Tui | Mode::Print => print_record(record, args.output),
+    };
     if saved { exit } else { Exit::Failure }
 }
 
 /// Asks a parsed call in `mode` and returns the record.
 fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Result<Record, Exit> {
+    if mode == Mode::Rpc {
+        return crate::rpc::ask(call, caller, args);
+    }
     let frontend: Box<dyn Frontend> = frontend_for(mode, args, call.call_id.as_deref())?;
     let ask_call = AskCall {
         call_id: call.call_id,
@@ -150,9 +165,8 @@ fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Res
     )
 }
 
-/// Runs one call through `frontend`, with the `--events` observer when asked for, and maps a
-/// failure to its exit code.
-fn run_call(
+/// Runs one call through `frontend` on a new runtime; see [`drive`].
+pub(crate) fn run_call(
     frontend: &dyn Frontend,
     call: AskCall,
     events: Option<&std::path::Path>,
@@ -165,6 +179,17 @@ fn run_call(
             say(&format!("cannot start the async runtime: {error}"));
             Exit::Failure
         })?;
+    runtime.block_on(drive(frontend, call, events, output))
+}
+
+/// Runs one call through `frontend`, with the `--events` observer when asked for, and maps a
+/// failure to its exit code.
+pub(crate) async fn drive(
+    frontend: &dyn Frontend,
+    call: AskCall,
+    events: Option<&std::path::Path>,
+    output: OutputArg,
+) -> Result<Record, Exit> {
     let mut machine = StateMachine::new();
     if let Some(path) = events {
         match EventLog::open(path, call.call_id.clone()) {
@@ -178,7 +203,7 @@ fn run_call(
             }
         }
     }
-    match runtime.block_on(ask_core::ask(frontend, call, &mut machine)) {
+    match ask_core::ask(frontend, call, &mut machine).await {
         Ok(record) => Ok(record),
         Err(AskError::Frontend { source, .. }) => {
             let usage = source
@@ -236,20 +261,17 @@ pub fn frontend_for(
         )),
         Mode::Tui => Ok(Box::new(ask_tui::TuiFrontend::new())),
         Mode::Rpc => {
-            say(&format!("the {mode:?} mode is not available in this build"));
-            Err(Exit::Failure)
+            // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
+            // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.
+            say("RPC mode needs stdin and stdout for itself: run it as ask-user --rpc INPUT");
+            Err(Exit::Invalid)
         }
     }
 }
 
 /// Prints a finished call in the chosen output shape and gives its exit code.
 pub fn print_record(record: Record, output: OutputArg) -> Exit {
-    let exit = match record.status {
-        Status::Answered => Exit::Ok,
-        Status::Cancelled => Exit::Cancelled,
-        Status::ConnectionLost => Exit::ConnectionLost,
-        Status::Pending => Exit::Pending,
-    };
+    let exit = exit_for(record.status);
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
@@ -268,6 +290,16 @@ pub fn print_record(record: Record, output: OutputArg) -> Exit {
         OutputArg::Tool => emit(&ToolOutput::from_record(record)),
     };
     finish(written, exit)
+}
+
+/// The exit code of a final status (SPEC §8).
+pub fn exit_for(status: Status) -> Exit {
+    match status {
+        Status::Answered => Exit::Ok,
+        Status::Cancelled => Exit::Cancelled,
+        Status::ConnectionLost => Exit::ConnectionLost,
+        Status::Pending => Exit::Pending,
+    }
 }
 
 /// Prints an error outcome: the tool output for `--output tool`, nothing on stdout otherwise.

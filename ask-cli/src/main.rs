@@ -8,6 +8,7 @@ mod exit;
 mod mcp;
 mod output;
 mod print;
+mod rpc;
 mod session;
 
 use std::io::Read;

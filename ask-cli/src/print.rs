@@ -52,7 +52,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
             if args.call_id.is_some() {
                 record.call_id.clone_from(&args.call_id);
             }
-            finish_record(record, args)
+            finish_record(record, args, crate::ask::Mode::Print)
         }
         Ok(PassTwoOutcome::Incomplete { record, unanswered }) => {
             say(&format!(

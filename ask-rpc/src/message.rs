@@ -1,0 +1,168 @@
+//! The wire messages: one JSON object per line, camelCase fields, a snake_case `type` tag.
+
+use ask_core::{AnswerValue, AskUserResult, Question};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A message from the agent side to the client.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// Questions for the person.
+    AskUserRequest(AskUserRequest),
+    /// The state of an ask changed (REQ-AUQ-006).
+    AskUserState(AskUserStateNotification),
+    /// A line from the client could not be used.
+    Error(ErrorNotification),
+    /// The final result of `ask-user --rpc`, its last line.
+    AskUserResult(AskUserResultNotification),
+}
+
+/// A message from the client to the agent side.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMessage {
+    /// The person's answers.
+    AskUserResponse(AskUserResponse),
+    /// The person cancelled.
+    AskUserCancel(AskUserCancel),
+}
+
+/// `ask_user_request`: questions for the person.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskUserRequest {
+    /// The id to answer with.
+    pub request_id: String,
+    /// The questions, as the model sent them.
+    pub questions: Vec<Question>,
+    /// The call's metadata, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+}
+
+/// The states a client is told about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireState {
+    /// The agent waits for the person; the questions come with it.
+    WaitingForUser,
+    /// The person answered.
+    Answered,
+    /// The person cancelled.
+    Cancelled,
+    /// The connection went away before an answer.
+    ConnectionLost,
+}
+
+/// `ask_user_state`: the waiting state of one ask.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskUserStateNotification {
+    /// The ask.
+    pub request_id: String,
+    /// Its new state.
+    pub state: WireState,
+    /// The questions, with `waiting_for_user`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub questions: Option<Vec<Question>>,
+}
+
+/// `error`: a line that could not be used. The connection carries on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorNotification {
+    /// A stable code, such as `invalid_json` (see `ErrorCode`).
+    pub code: ErrorCode,
+    /// A sentence for people.
+    pub message: String,
+    /// The ask the line was about, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+}
+
+/// The codes of `error` messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The line is longer than 1 MiB.
+    LineTooLong,
+    /// The line is not UTF-8.
+    InvalidUtf8,
+    /// The line is not JSON.
+    InvalidJson,
+    /// The `type` is not one the client may send.
+    UnknownType,
+    /// The message lacks a field or has one of the wrong type.
+    InvalidMessage,
+    /// No ask with this requestId is in flight.
+    UnknownRequest,
+    /// The ask with this requestId has already ended.
+    DuplicateResponse,
+    /// The answers do not fit the questions; the ask stays open.
+    InvalidAnswers,
+}
+
+/// `ask_user_result`: the final result of `ask-user --rpc`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskUserResultNotification {
+    /// The ask.
+    pub request_id: String,
+    /// The structured result.
+    pub result: AskUserResult,
+}
+
+/// `ask_user_response`: the person's answers, one per question.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskUserResponse {
+    /// The ask being answered.
+    pub request_id: String,
+    /// The answers, one per question.
+    pub answers: Vec<AnswerInput>,
+}
+
+/// One answer as a client sends it. `selectedOption` and `wasCustom` may be left out; they are
+/// then derived from the option labels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnswerInput {
+    /// The question answered; when left out, answers are matched to questions by position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// A label or typed text, or a list of them for a multi-select question.
+    pub answer: AnswerValue,
+    /// The chosen option label, if the client tracks it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected_option: Option<String>,
+    /// Whether the person typed the answer, if the client tracks it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub was_custom: Option<bool>,
+}
+
+/// `ask_user_cancel`: the person cancelled.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskUserCancel {
+    /// The ask cancelled.
+    pub request_id: String,
+}
+
+impl ServerMessage {
+    /// The message as one line of JSON, with its line feed.
+    pub fn to_line(&self) -> String {
+        let mut line = serde_json::to_string(self).unwrap_or_default();
+        line.push('\n');
+        line
+    }
+}
+
+impl ClientMessage {
+    /// The message as one line of JSON, with its line feed.
+    pub fn to_line(&self) -> String {
+        let mut line = serde_json::to_string(self).unwrap_or_default();
+        line.push('\n');
+        line
+    }
+}

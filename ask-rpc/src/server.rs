@@ -1,0 +1,344 @@
+//! The agent side of a connection: many asks in flight, matched by requestId; one writer task
+//! owns the output, one reader task reads the client's lines.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use ask_core::{AskRequest, AskUserInput, BoxError, Frontend, Mode, Outcome, Question};
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::answers::to_answers;
+use crate::error::RpcError;
+use crate::framing::{FrameError, LineReader};
+use crate::message::{
+    AskUserRequest, AskUserStateNotification, ClientMessage, ErrorCode, ErrorNotification,
+    ServerMessage, WireState,
+};
+
+/// How many ended requestIds are remembered, to tell a late duplicate from an unknown id.
+const REMEMBERED: usize = 4096;
+
+/// One connection to a client.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    out: mpsc::UnboundedSender<Outgoing>,
+    table: Mutex<Table>,
+}
+
+#[derive(Debug, Default)]
+struct Table {
+    closed: bool,
+    pending: HashMap<String, Pending>,
+    ended: HashSet<String>,
+    ended_order: VecDeque<String>,
+}
+
+#[derive(Debug)]
+struct Pending {
+    questions: Vec<Question>,
+    reply: oneshot::Sender<Outcome>,
+}
+
+#[derive(Debug)]
+enum Outgoing {
+    Line(String),
+    Flush(oneshot::Sender<()>),
+}
+
+impl Connection {
+    /// Serves a client reading from `reader` and writing to `writer`. Spawns the reader and
+    /// writer tasks, so it must be called inside a tokio runtime.
+    pub fn new<R, W>(reader: R, writer: W) -> Connection
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (out, rx) = mpsc::unbounded_channel();
+        let shared = Arc::new(Shared {
+            out,
+            table: Mutex::new(Table::default()),
+        });
+        tokio::spawn(write_loop(BufWriter::new(writer), rx, Arc::clone(&shared)));
+        tokio::spawn(read_loop(reader, Arc::clone(&shared)));
+        Connection { shared }
+    }
+
+    /// Asks `input` as `request_id` and waits, without a timeout, for the client's answer, its
+    /// cancellation, or the end of the connection.
+    ///
+    /// The client sees `ask_user_request`, then `ask_user_state` `waiting_for_user` with the
+    /// questions, and, at the end, `ask_user_state` with the final state.
+    pub async fn ask(&self, request_id: &str, input: &AskUserInput) -> Result<Outcome, RpcError> {
+        let (reply, answer) = oneshot::channel();
+        {
+            let mut table = self.shared.lock();
+            if table.closed {
+                return Ok(Outcome::ConnectionLost);
+            }
+            if table.pending.contains_key(request_id) {
+                return Err(RpcError::DuplicateRequestId(request_id.to_string()));
+            }
+            let pending = Pending {
+                questions: input.questions.clone(),
+                reply,
+            };
+            table.pending.insert(request_id.to_string(), pending);
+        }
+        self.send(&ServerMessage::AskUserRequest(AskUserRequest {
+            request_id: request_id.to_string(),
+            questions: input.questions.clone(),
+            metadata: input.metadata.clone(),
+        }));
+        self.send_state(
+            request_id,
+            WireState::WaitingForUser,
+            Some(input.questions.clone()),
+        );
+        let outcome = answer.await.unwrap_or(Outcome::ConnectionLost);
+        let state = match outcome {
+            Outcome::Answered(_) => WireState::Answered,
+            Outcome::Cancelled => WireState::Cancelled,
+            Outcome::ConnectionLost | Outcome::Pending { .. } => WireState::ConnectionLost,
+        };
+        self.send_state(request_id, state, None);
+        Ok(outcome)
+    }
+
+    fn send_state(&self, request_id: &str, state: WireState, questions: Option<Vec<Question>>) {
+        self.send(&ServerMessage::AskUserState(AskUserStateNotification {
+            request_id: request_id.to_string(),
+            state,
+            questions,
+        }));
+    }
+
+    /// Queues a message for the client. Messages go out whole and in order.
+    pub fn send(&self, message: &ServerMessage) {
+        let _ = self.shared.out.send(Outgoing::Line(message.to_line()));
+    }
+
+    /// Waits until everything queued so far is written and flushed.
+    pub async fn flush(&self) {
+        let (done, flushed) = oneshot::channel();
+        if self.shared.out.send(Outgoing::Flush(done)).is_ok() {
+            let _ = flushed.await;
+        }
+    }
+
+    /// How many asks are waiting for the client.
+    pub fn in_flight(&self) -> usize {
+        self.shared.lock().pending.len()
+    }
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Table> {
+        self.table
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn error(&self, code: ErrorCode, message: String, request_id: Option<String>) {
+        let line = ServerMessage::Error(ErrorNotification {
+            code,
+            message,
+            request_id,
+        })
+        .to_line();
+        let _ = self.out.send(Outgoing::Line(line));
+    }
+
+    /// The connection is gone: every ask in flight ends as connection lost.
+    fn close(&self) {
+        let mut table = self.lock();
+        table.closed = true;
+        for (_, pending) in table.pending.drain() {
+            let _ = pending.reply.send(Outcome::ConnectionLost);
+        }
+    }
+
+    /// Ends the ask `request_id` with `outcome`, computed from its questions; an error from
+    /// `outcome` is reported and leaves the ask open.
+    fn resolve(
+        &self,
+        request_id: &str,
+        outcome: impl FnOnce(&[Question]) -> Result<Outcome, String>,
+    ) {
+        let mut table = self.lock();
+        let Some(pending) = table.pending.get(request_id) else {
+            let (code, message) = if table.ended.contains(request_id) {
+                (
+                    ErrorCode::DuplicateResponse,
+                    format!("the ask `{request_id}` has already ended"),
+                )
+            } else {
+                (
+                    ErrorCode::UnknownRequest,
+                    format!("no ask `{request_id}` is waiting for an answer"),
+                )
+            };
+            drop(table);
+            self.error(code, message, Some(request_id.to_string()));
+            return;
+        };
+        match outcome(&pending.questions) {
+            Ok(outcome) => {
+                if let Some(pending) = table.pending.remove(request_id) {
+                    let _ = pending.reply.send(outcome);
+                }
+                table.ended.insert(request_id.to_string());
+                table.ended_order.push_back(request_id.to_string());
+                if table.ended_order.len() > REMEMBERED
+                    && let Some(old) = table.ended_order.pop_front()
+                {
+                    table.ended.remove(&old);
+                }
+            }
+            Err(message) => {
+                drop(table);
+                self.error(
+                    ErrorCode::InvalidAnswers,
+                    message,
+                    Some(request_id.to_string()),
+                );
+            }
+        }
+    }
+
+    fn handle(&self, line: &str) {
+        let value: Value = match serde_json::from_str(line) {
+            Ok(value) => value,
+            Err(error) => {
+                self.error(
+                    ErrorCode::InvalidJson,
+                    format!("the line is not JSON: {error}"),
+                    None,
+                );
+                return;
+            }
+        };
+        let request_id = value
+            .get("requestId")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        match value.get("type").and_then(Value::as_str) {
+            Some("ask_user_response" | "ask_user_cancel") => {}
+            Some(other) => {
+                let message = format!(
+                    "unknown message type `{other}`; a client sends ask_user_response or ask_user_cancel"
+                );
+                self.error(ErrorCode::UnknownType, message, request_id);
+                return;
+            }
+            None => {
+                let message = "the message has no `type`; a client sends ask_user_response or ask_user_cancel";
+                self.error(ErrorCode::UnknownType, message.to_string(), request_id);
+                return;
+            }
+        }
+        match serde_json::from_value::<ClientMessage>(value) {
+            Ok(ClientMessage::AskUserResponse(response)) => {
+                self.resolve(&response.request_id, |questions| {
+                    to_answers(questions, &response.answers).map(Outcome::Answered)
+                });
+            }
+            Ok(ClientMessage::AskUserCancel(cancel)) => {
+                self.resolve(&cancel.request_id, |_| Ok(Outcome::Cancelled));
+            }
+            Err(error) => {
+                self.error(
+                    ErrorCode::InvalidMessage,
+                    format!("the message is malformed: {error}"),
+                    request_id,
+                );
+            }
+        }
+    }
+}
+
+async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>) {
+    let mut lines = LineReader::new(BufReader::new(reader));
+    loop {
+        match lines.next_line().await {
+            Ok(None) | Err(_) => break,
+            Ok(Some(Err(frame))) => {
+                let code = match frame {
+                    FrameError::TooLong { .. } => ErrorCode::LineTooLong,
+                    FrameError::NotUtf8 { .. } => ErrorCode::InvalidUtf8,
+                };
+                shared.error(code, frame.to_string(), None);
+            }
+            Ok(Some(Ok(line))) if line.trim().is_empty() => {}
+            Ok(Some(Ok(line))) => shared.handle(&line),
+        }
+    }
+    shared.close();
+}
+
+async fn write_loop<W: AsyncWrite + Unpin>(
+    mut writer: BufWriter<W>,
+    mut queue: mpsc::UnboundedReceiver<Outgoing>,
+    shared: Arc<Shared>,
+) {
+    while let Some(item) = queue.recv().await {
+        let written = match item {
+            Outgoing::Line(line) => {
+                let mut result = writer.write_all(line.as_bytes()).await;
+                // Flush once the queue is drained, so bursts go out in few writes.
+                if result.is_ok() && queue.is_empty() {
+                    result = writer.flush().await;
+                }
+                result
+            }
+            Outgoing::Flush(done) => {
+                let result = writer.flush().await;
+                let _ = done.send(());
+                result
+            }
+        };
+        if written.is_err() {
+            // A broken pipe: the client is gone.
+            shared.close();
+            break;
+        }
+    }
+}
+
+/// The RPC frontend: each ask becomes a request on the connection.
+#[derive(Debug, Clone)]
+pub struct RpcFrontend {
+    connection: Connection,
+}
+
+impl RpcFrontend {
+    /// A frontend over `connection`.
+    pub fn new(connection: Connection) -> RpcFrontend {
+        RpcFrontend { connection }
+    }
+
+    /// The connection, to send the final result line or flush.
+    pub fn connection(&self) -> &Connection {
+        &self.connection
+    }
+}
+
+#[async_trait::async_trait]
+impl Frontend for RpcFrontend {
+    fn mode(&self) -> Mode {
+        Mode::Rpc
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+        Ok(self
+            .connection
+            .ask(&request.request_id, request.input.input())
+            .await?)
+    }
+}

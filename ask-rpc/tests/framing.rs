@@ -1,0 +1,81 @@
+//! Properties of the framing: arbitrary bytes never panic or lose the line structure, and every
+//! message survives serialise → frame → parse.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use ask_core::AnswerValue;
+use ask_rpc::{AnswerInput, AskUserCancel, AskUserResponse, ClientMessage, FrameError, LineReader};
+use proptest::prelude::*;
+
+fn lines_of(bytes: &[u8], max: usize) -> Vec<Result<String, FrameError>> {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(async {
+            let mut reader = LineReader::with_max(bytes, max);
+            let mut out = Vec::new();
+            while let Some(line) = reader.next_line().await.unwrap() {
+                out.push(line);
+            }
+            out
+        })
+}
+
+fn text() -> impl Strategy<Value = String> {
+    "\\PC{0,30}"
+}
+
+fn client_message() -> impl Strategy<Value = ClientMessage> {
+    let answer = prop_oneof![
+        text().prop_map(AnswerValue::Text),
+        proptest::collection::vec(text(), 0..4).prop_map(AnswerValue::Choices),
+    ];
+    let input = (
+        proptest::option::of(text()),
+        answer,
+        proptest::option::of(any::<bool>()),
+    )
+        .prop_map(|(question, answer, was_custom)| AnswerInput {
+            question,
+            answer,
+            selected_option: None,
+            was_custom,
+        });
+    prop_oneof![
+        (text(), proptest::collection::vec(input, 0..4)).prop_map(|(request_id, answers)| {
+            ClientMessage::AskUserResponse(AskUserResponse {
+                request_id,
+                answers,
+            })
+        }),
+        text().prop_map(|request_id| ClientMessage::AskUserCancel(AskUserCancel { request_id })),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn arbitrary_bytes_keep_the_line_count(bytes in proptest::collection::vec(any::<u8>(), 0..512), max in 1usize..64) {
+        let lines = lines_of(&bytes, max);
+        let feeds = bytes.iter().filter(|b| **b == b'\n').count();
+        let trailing = usize::from(!bytes.is_empty() && bytes.last() != Some(&b'\n'));
+        prop_assert_eq!(lines.len(), feeds + trailing);
+        for line in lines.iter().flatten() {
+            prop_assert!(line.len() <= max);
+            prop_assert!(!line.contains('\n'));
+        }
+    }
+
+    #[test]
+    fn messages_survive_framing(messages in proptest::collection::vec(client_message(), 1..8)) {
+        let mut bytes = Vec::new();
+        for message in &messages {
+            bytes.extend(message.to_line().into_bytes());
+        }
+        let lines = lines_of(&bytes, ask_rpc::MAX_LINE);
+        prop_assert_eq!(lines.len(), messages.len());
+        for (line, message) in lines.into_iter().zip(&messages) {
+            let parsed: ClientMessage = serde_json::from_str(&line.unwrap()).unwrap();
+            prop_assert_eq!(&parsed, message);
+        }
+    }
+}
