@@ -206,10 +206,13 @@ pub(crate) async fn drive(
     match ask_core::ask(frontend, call, &mut machine).await {
         Ok(record) => Ok(record),
         Err(AskError::Frontend { source, .. }) => {
+            say(&source.to_string());
+            if let Some(ask_tui::TuiError::Signal { number, .. }) = source.downcast_ref() {
+                return Err(Exit::Signal(u8::try_from(*number).unwrap_or(0)));
+            }
             let usage = source
                 .downcast_ref::<PrintError>()
                 .is_some_and(PrintError::is_usage);
-            say(&source.to_string());
             Err(if usage { Exit::Invalid } else { Exit::Failure })
         }
         Err(AskError::Refused(refusal)) => {
@@ -259,7 +262,9 @@ pub fn frontend_for(
         Mode::Print => Ok(Box::new(
             PrintFrontend::new(&args.pending_file).with_call_id(call_id.map(str::to_string)),
         )),
-        Mode::Tui => Ok(Box::new(ask_tui::TuiFrontend::new())),
+        Mode::Tui => Ok(Box::new(
+            ask_tui::TuiFrontend::new().with_notify(!args.no_notify),
+        )),
         Mode::Rpc => {
             // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
             // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.

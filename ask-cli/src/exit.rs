@@ -6,23 +6,42 @@ use std::process::ExitCode;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
     /// 0: answered, or the input is valid.
-    Ok = 0,
+    Ok,
     /// 1: an unexpected failure (a terminal or file that could not be used).
-    Failure = 1,
+    Failure,
     /// 2: invalid input or usage.
-    Invalid = 2,
+    Invalid,
     /// 3: refused, because the caller is a sub-agent.
-    Refused = 3,
+    Refused,
     /// 4: the questions are pending in a file (print pass 1).
-    Pending = 4,
+    Pending,
     /// 5: the client presenting the questions went away.
-    ConnectionLost = 5,
+    ConnectionLost,
     /// 130: the person cancelled.
-    Cancelled = 130,
+    Cancelled,
+    /// 128 + N: the UI was ended by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143); nothing
+    /// was answered or saved.
+    Signal(u8),
+}
+
+impl Exit {
+    /// The numeric exit code.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Ok => 0,
+            Exit::Failure => 1,
+            Exit::Invalid => 2,
+            Exit::Refused => 3,
+            Exit::Pending => 4,
+            Exit::ConnectionLost => 5,
+            Exit::Cancelled => 130,
+            Exit::Signal(number) => 128u8.saturating_add(number),
+        }
+    }
 }
 
 impl From<Exit> for ExitCode {
     fn from(exit: Exit) -> ExitCode {
-        ExitCode::from(exit as u8)
+        ExitCode::from(exit.code())
     }
 }

@@ -8,160 +8,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::{Read, Write};
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+mod common;
+
 use std::time::{Duration, Instant};
 
-use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, SlavePty, native_pty_system};
-
-const PATIENCE: Duration = Duration::from_secs(20);
-
-const DOWN: &str = "\x1b[B";
-const ENTER: &str = "\r";
-const ESC: &str = "\x1b";
-const TAB: &str = "\t";
-
-/// One run of a shell command line in a fresh pseudo-terminal.
-struct Session {
-    dir: tempfile::TempDir,
-    screen: Arc<Mutex<vt100::Parser>>,
-    writer: Box<dyn Write + Send>,
-    child: Box<dyn Child + Send + Sync>,
-    _master: Box<dyn MasterPty + Send>,
-    _slave: Box<dyn SlavePty + Send>,
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        // A test that failed half way leaves no process behind.
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-        }
-    }
-}
-
-impl Session {
-    /// Runs `script` under `sh -c` in an 80×24 pseudo-terminal, in a temporary folder that
-    /// holds `files`. `$ASK` in the script is the `ask-user` binary.
-    fn start(script: &str, files: &[(&str, &str)]) -> Session {
-        let dir = tempfile::tempdir().unwrap();
-        for (name, contents) in files {
-            std::fs::write(dir.path().join(name), contents).unwrap();
-        }
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: 24,
-                cols: 80,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut command = CommandBuilder::new("sh");
-        command.arg("-c");
-        command.arg(script);
-        command.cwd(dir.path());
-        command.env("TERM", "xterm-256color");
-        command.env("ASK", env!("CARGO_BIN_EXE_ask-user"));
-        command.env_remove("ASK_USER_NO_TTY");
-        command.env_remove("ASK_USER_SUBAGENT");
-        let child = pair.slave.spawn_command(command).unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let sink = Arc::clone(&screen);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = reader.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock().unwrap().process(&buf[..n]);
-            }
-        });
-        let writer = pair.master.take_writer().unwrap();
-        Session {
-            dir,
-            screen,
-            writer,
-            child,
-            _master: pair.master,
-            // The test keeps the terminal side open too: when the shell redirects its standard
-            // streams to files, no other process holds it until ask-user opens /dev/tty, and
-            // the last close would hang up the terminal.
-            _slave: pair.slave,
-        }
-    }
-
-    /// Runs `ask-user ARGS` with stdout and stderr sent to files.
-    fn ask(args: &str, files: &[(&str, &str)]) -> Session {
-        Session::start(
-            &format!("exec \"$ASK\" {args} > stdout.json 2> stderr.txt"),
-            files,
-        )
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.dir.path().join(name)
-    }
-
-    fn contents(&self) -> String {
-        self.screen.lock().unwrap().screen().contents()
-    }
-
-    /// Waits until the screen shows `text`.
-    #[track_caller]
-    fn wait_for(&self, text: &str) {
-        let start = Instant::now();
-        while start.elapsed() < PATIENCE {
-            if self.contents().contains(text) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let stderr = std::fs::read_to_string(self.path("stderr.txt")).unwrap_or_default();
-        panic!(
-            "the screen never showed {text:?}; it shows:\n{}\nstderr: {stderr}",
-            self.contents()
-        );
-    }
-
-    fn send(&mut self, keys: &str) {
-        self.writer.write_all(keys.as_bytes()).unwrap();
-        self.writer.flush().unwrap();
-    }
-
-    /// Sends `keys` and waits until the screen shows `then`.
-    #[track_caller]
-    fn key(&mut self, keys: &str, then: &str) {
-        self.send(keys);
-        self.wait_for(then);
-    }
-
-    /// Waits for the process to end and returns its exit code.
-    #[track_caller]
-    fn exit_code(&mut self) -> u32 {
-        let start = Instant::now();
-        while start.elapsed() < PATIENCE {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return status.exit_code();
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        panic!(
-            "ask-user did not exit; the screen shows:\n{}",
-            self.contents()
-        );
-    }
-
-    /// Waits for the exit and returns the exit code and stdout.
-    #[track_caller]
-    fn finish(mut self) -> (u32, String) {
-        let code = self.exit_code();
-        let stdout = std::fs::read_to_string(self.path("stdout.json")).unwrap();
-        (code, stdout)
-    }
-}
+use common::pty::{DOWN, ENTER, ESC, PATIENCE, Session, TAB};
 
 fn call(value: serde_json::Value) -> String {
     value.to_string()
@@ -368,10 +219,15 @@ fn sighup_leaves_the_terminal_in_cooked_mode() {
     signal_leaves_the_terminal_in_cooked_mode("-HUP", "SIGHUP");
 }
 
+#[test]
+fn sigint_leaves_the_terminal_in_cooked_mode() {
+    signal_leaves_the_terminal_in_cooked_mode("-INT", "SIGINT");
+}
+
 #[track_caller]
 fn signal_leaves_the_terminal_in_cooked_mode(signal: &str, name: &str) {
     let script = "stty -g > before.txt; \
-        \"$ASK\" demo > stdout.json 2> stderr.txt & echo $! > pid.txt; wait $!; \
+        \"$ASK\" demo > stdout.json 2> stderr.txt & echo $! > pid.txt; wait $!; echo $? > code.txt; \
         stty -g > after.txt; stty -a > after-a.txt; echo finished";
     let session = Session::start(script, &[]);
     session.wait_for("Which database should we use?");
@@ -408,22 +264,24 @@ fn signal_leaves_the_terminal_in_cooked_mode(signal: &str, name: &str) {
     assert_eq!(stdout, "", "an interrupted ask prints no result");
     let stderr = std::fs::read_to_string(session.path("stderr.txt")).unwrap();
     assert!(stderr.contains(name), "stderr names the signal: {stderr}");
+    let number = match name {
+        "SIGHUP" => 1,
+        "SIGINT" => 2,
+        _ => 15,
+    };
+    let code = std::fs::read_to_string(session.path("code.txt")).unwrap();
+    assert_eq!(
+        code.trim(),
+        (128 + number).to_string(),
+        "the exit code names the signal"
+    );
 }
 
 #[test]
 fn a_resize_redraws_at_the_new_width() {
     let mut session = Session::ask("demo", &[]);
     session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
-    session
-        ._master
-        .resize(PtySize {
-            rows: 12,
-            cols: 40,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    session.screen.lock().unwrap().screen_mut().set_size(12, 40);
+    session.resize(12, 40);
     session.wait_for("← □ Data…  □ Serv…  □ Feat…  ✓ Submit →");
     session.wait_for("Tab/←→ switch • ↑↓ select");
     session.key("2", "What should we name this service?");

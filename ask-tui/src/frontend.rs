@@ -7,13 +7,31 @@ use async_trait::async_trait;
 ///
 /// `present` blocks the calling thread until the person answers or cancels; a host with other
 /// async work runs it on a blocking thread (for example with `tokio::task::spawn_blocking`).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct TuiFrontend;
+///
+/// When the questions appear it rings the terminal bell and sends a desktop notification, so
+/// that a person working in another window knows the agent waits for them; turn that off with
+/// [`TuiFrontend::with_notify`].
+#[derive(Debug, Clone, Copy)]
+pub struct TuiFrontend {
+    notify: bool,
+}
+
+impl Default for TuiFrontend {
+    fn default() -> TuiFrontend {
+        TuiFrontend { notify: true }
+    }
+}
 
 impl TuiFrontend {
-    /// The terminal UI frontend.
+    /// The terminal UI frontend, with notifications.
     pub fn new() -> TuiFrontend {
-        TuiFrontend
+        TuiFrontend::default()
+    }
+
+    /// Turns the bell and the desktop notification on or off.
+    #[must_use]
+    pub fn with_notify(self, notify: bool) -> TuiFrontend {
+        TuiFrontend { notify }
     }
 }
 
@@ -24,6 +42,6 @@ impl Frontend for TuiFrontend {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
-        Ok(crate::terminal::run(request.input.input())?)
+        Ok(crate::terminal::run(request.input.input(), self.notify)?)
     }
 }

@@ -53,7 +53,7 @@ static PANIC_HOOK: Once = Once::new();
 /// The terminal is restored before this returns, whatever the path: an answer, a cancel, an
 /// error, a panic (through a panic hook that runs before the previous one), or SIGTERM, SIGHUP
 /// and SIGINT (noticed within a tenth of a second).
-pub fn run(input: &AskUserInput) -> Result<Outcome, TuiError> {
+pub fn run(input: &AskUserInput, notify: bool) -> Result<Outcome, TuiError> {
     let tty = OpenOptions::new()
         .read(true)
         .write(true)
@@ -62,7 +62,8 @@ pub fn run(input: &AskUserInput) -> Result<Outcome, TuiError> {
     let signals = Signals::get()?;
     install_panic_hook();
     signals.catch();
-    let result = Guard::enter(tty).and_then(|guard| event_loop(input, guard, signals));
+    let result = Guard::enter(tty, notify.then_some(input.questions.len()))
+        .and_then(|guard| event_loop(input, guard, signals));
     signals.release();
     result
 }
@@ -120,22 +121,40 @@ impl Signals {
     }
 }
 
+/// What tells a person in another window that the agent waits for them: the terminal bell, and
+/// a desktop notification in the two escape forms terminals understand (OSC 9 and OSC 777).
+/// Terminals that know neither ignore them. The text is fixed: agent text never goes into an
+/// escape sequence.
+pub fn notification(questions: usize) -> String {
+    let text = if questions == 1 {
+        "The agent is waiting for your answer to a question".to_string()
+    } else {
+        format!("The agent is waiting for your answers to {questions} questions")
+    };
+    format!("\x07\x1b]9;{text}\x07\x1b]777;notify;ask-user;{text}\x07")
+}
+
 /// The terminal in the UI's modes; dropping it restores the terminal.
 struct Guard {
     terminal: Option<Terminal<CrosstermBackend<BufWriter<File>>>>,
 }
 
 impl Guard {
-    fn enter(mut tty: File) -> Result<Guard, TuiError> {
+    fn enter(mut tty: File, notify: Option<usize>) -> Result<Guard, TuiError> {
         ACTIVE.store(true, Ordering::SeqCst);
-        let entered = terminal::enable_raw_mode().and_then(|()| {
-            execute!(
-                tty,
-                EnterAlternateScreen,
-                EnableBracketedPaste,
-                cursor::Hide
-            )
-        });
+        let entered = terminal::enable_raw_mode()
+            .and_then(|()| {
+                execute!(
+                    tty,
+                    EnterAlternateScreen,
+                    EnableBracketedPaste,
+                    cursor::Hide
+                )
+            })
+            .and_then(|()| match notify {
+                Some(count) => tty.write_all(notification(count).as_bytes()),
+                None => Ok(()),
+            });
         if let Err(error) = entered {
             restore();
             return Err(error.into());

@@ -1,0 +1,234 @@
+//! The terminal UI inside a session: notifications, replay after an interruption, the events
+//! stream, the sub-agent refusal, and hostile-looking text that must reach the screen as text.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::pty::{ENTER, ESC, PATIENCE, Session};
+use serde_json::{Value, json};
+
+fn database_call() -> String {
+    json!({"questions": [{"question": "Which database should we use?", "header": "Database",
+        "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}]}]})
+    .to_string()
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[test]
+fn the_bell_and_a_desktop_notification_announce_the_questions() {
+    let call = database_call();
+    let mut session = Session::ask("--mode tui call.json", &[("call.json", &call)]);
+    session.wait_for("Esc to cancel");
+    let raw = session.raw();
+    assert!(contains(&raw, b"\x07"), "the bell rings");
+    assert!(
+        contains(
+            &raw,
+            b"\x1b]9;The agent is waiting for your answer to a question\x07"
+        ),
+        "an OSC 9 notification is sent"
+    );
+    assert!(contains(
+        &raw,
+        b"\x1b]777;notify;ask-user;The agent is waiting for your answer to a question\x07"
+    ));
+    session.send(ESC);
+    assert_eq!(session.exit_code(), 130);
+
+    let mut quiet = Session::ask("--mode tui --no-notify call.json", &[("call.json", &call)]);
+    quiet.wait_for("Esc to cancel");
+    let raw = quiet.raw();
+    assert!(!contains(&raw, b"\x07"), "no bell with --no-notify");
+    assert!(!contains(&raw, b"\x1b]9;") && !contains(&raw, b"\x1b]777;"));
+    quiet.send(ESC);
+    assert_eq!(quiet.exit_code(), 130);
+}
+
+/// Waits for a file the shell writes when a command is done.
+fn wait_for_file(session: &Session, name: &str) -> String {
+    let start = Instant::now();
+    loop {
+        let text = std::fs::read_to_string(session.path(name)).unwrap_or_default();
+        if text.ends_with('\n') || start.elapsed() > PATIENCE {
+            return text;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_interrupted_call_is_asked_again_and_an_answered_one_replays() {
+    let call = database_call();
+    let ask = "\"$ASK\" --mode tui --no-notify --session s.jsonl --call-id toolu_9 call.json";
+    // First run: SIGTERM while the question is on screen.
+    let script = format!(
+        "{ask} > out1.json 2> err1.txt & echo $! > pid.txt; wait $!; echo $? > code1.txt; \
+         {ask} > out2.json 2> err2.txt; echo $? > code2.txt; \
+         {ask} > out3.json 2> err3.txt; echo $? > code3.txt"
+    );
+    let mut session = Session::start(&script, &[("call.json", &call)]);
+    session.wait_for("Which database should we use?");
+    let pid = wait_for_file(&session, "pid.txt");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_eq!(wait_for_file(&session, "code1.txt").trim(), "143");
+    assert!(
+        !session.path("s.jsonl").exists(),
+        "an interrupted call leaves no record"
+    );
+
+    // Second run: the same questions again, from the beginning.
+    session.wait_for("> 1. PostgreSQL (Recommended)");
+    session.send("2");
+    assert_eq!(wait_for_file(&session, "code2.txt").trim(), "0");
+    let answered = std::fs::read_to_string(session.path("out2.json")).unwrap();
+    assert!(
+        answered.contains("\"selectedOption\":\"SQLite\""),
+        "{answered}"
+    );
+
+    // Third run: replayed from the log without showing anything.
+    assert_eq!(wait_for_file(&session, "code3.txt").trim(), "0");
+    assert_eq!(
+        std::fs::read_to_string(session.path("out3.json")).unwrap(),
+        answered
+    );
+    let err3 = std::fs::read_to_string(session.path("err3.txt")).unwrap();
+    assert!(
+        err3.contains("replaying the answer recorded for call toolu_9"),
+        "{err3}"
+    );
+    let log = std::fs::read_to_string(session.path("s.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 1);
+    let record: Value = serde_json::from_str(log.trim()).unwrap();
+    assert_eq!(record["mode"], "interactive");
+    assert_eq!(record["callId"], "toolu_9");
+}
+
+fn events(session: &Session) -> Vec<Value> {
+    std::fs::read_to_string(session.path("events.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn events_for_answered_and_cancelled_runs() {
+    let call = database_call();
+    let mut answered = Session::ask(
+        "--mode tui --no-notify --events events.jsonl call.json",
+        &[("call.json", &call)],
+    );
+    answered.wait_for("Esc to cancel");
+    answered.send(ENTER);
+    assert_eq!(answered.exit_code(), 0);
+    let lines = events(&answered);
+    assert_eq!(lines.len(), 2);
+    assert_eq!(lines[0]["state"], "waiting_for_user");
+    assert_eq!(
+        lines[0]["questions"][0]["question"],
+        "Which database should we use?"
+    );
+    assert_eq!(lines[1]["state"], "answered");
+
+    let mut cancelled = Session::ask(
+        "--mode tui --no-notify --events events.jsonl call.json",
+        &[("call.json", &call)],
+    );
+    cancelled.wait_for("Esc to cancel");
+    cancelled.send(ESC);
+    assert_eq!(cancelled.exit_code(), 130);
+    let states: Vec<Value> = events(&cancelled)
+        .iter()
+        .map(|e| e["state"].clone())
+        .collect();
+    assert_eq!(states, [json!("waiting_for_user"), json!("cancelled")]);
+}
+
+#[test]
+fn a_sub_agent_is_refused_before_the_ui_opens() {
+    let call = database_call();
+    let mut session = Session::start(
+        "ASK_USER_SUBAGENT=1 \"$ASK\" --mode tui call.json > stdout.json 2> stderr.txt; echo $? > code.txt",
+        &[("call.json", &call)],
+    );
+    assert_eq!(wait_for_file(&session, "code.txt").trim(), "3");
+    let raw = session.raw();
+    assert!(
+        !contains(&raw, b"\x1b[?1049h"),
+        "the alternate screen never opened"
+    );
+    assert!(!session.contents().contains("Which database"));
+    let stderr = std::fs::read_to_string(session.path("stderr.txt")).unwrap();
+    assert!(
+        stderr.contains("sub-agents cannot ask the user questions"),
+        "{stderr}"
+    );
+    let _ = session.exit_code();
+}
+
+/// Every corpus entry that validates is drawn as text: the screen shows the help line intact,
+/// and the terminal receives no OSC sequence, no bell and no escape that the agent's text could
+/// have carried (the UI's own sequences are CSI drawing commands).
+#[test]
+fn valid_corpus_entries_render_as_plain_text() {
+    let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let expected: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(corpus.join("expected.json")).unwrap())
+            .unwrap();
+    let mut checked = 0;
+    for case in expected.iter().filter(|c| c["valid"] == true) {
+        let name = case["name"].as_str().unwrap();
+        let call = std::fs::read_to_string(corpus.join(format!("{name}.json"))).unwrap();
+        let mut session = Session::ask("--mode tui --no-notify call.json", &[("call.json", &call)]);
+        session.wait_for("Esc to cancel");
+        let raw = session.raw();
+        assert!(
+            !contains(&raw, b"\x1b]"),
+            "{name}: an OSC sequence reached the terminal"
+        );
+        assert!(
+            !contains(&raw, b"\x07"),
+            "{name}: a bell reached the terminal"
+        );
+        assert!(
+            !contains(&raw, b"\x1bP") && !contains(&raw, b"\x1b_"),
+            "{name}: DCS or APC"
+        );
+        let screen = session.contents();
+        assert!(
+            screen.contains("↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel"),
+            "{name}:\n{screen}"
+        );
+        session.send(ESC);
+        assert_eq!(session.exit_code(), 130, "{name}");
+        checked += 1;
+    }
+    assert!(
+        checked >= 8,
+        "only {checked} valid corpus entries were drawn"
+    );
+}
+
+#[test]
+fn look_alike_escapes_are_shown_literally() {
+    let call = json!({"questions": [{"question": "Is ^[[2J an escape?",
+        "options": [{"label": "\\u001b written out"}, {"label": "<b>bold</b>"}]}]})
+    .to_string();
+    let mut session = Session::ask("--mode tui --no-notify call.json", &[("call.json", &call)]);
+    session.wait_for("Is ^[[2J an escape?");
+    session.wait_for("\\u001b written out");
+    session.wait_for("<b>bold</b>");
+    session.send(ESC);
+    assert_eq!(session.exit_code(), 130);
+}
