@@ -2,7 +2,7 @@
 """The benchmark table: ask-user next to its peers, each figure a median over repeated runs.
 
 Run through `cargo xtask bench`, which builds everything in release mode first.
-Usage: bench/run.py [--runs N] [--quick] [--markdown]
+Usage: bench/run.py [--runs N]   (prints a Markdown table)
 """
 import argparse
 import json
@@ -54,8 +54,8 @@ def to_us(text):
     return float(value) * {"ns": 0.001, "µs": 1.0, "ms": 1000.0, "s": 1e6}[unit]
 
 
-def divan(package, bench):
-    """Median per benchmark name, in µs, from a divan run."""
+def divan(package, bench, with_stdout=False):
+    """Median per benchmark name, in µs, from a divan run (and the run's stdout if asked)."""
     out = subprocess.run(
         ["cargo", "bench", "--quiet", "-p", package, "--bench", bench, "--", "--color", "never"],
         cwd=ROOT, capture_output=True, text=True, check=False)
@@ -71,13 +71,12 @@ def divan(package, bench):
             parents = parents[:depth] + [name]
     if out.returncode != 0:
         print(out.stderr[-2000:], file=sys.stderr)
-    return medians
+    return (medians, out.stdout) if with_stdout else medians
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="ask-user-bench-")
     four, fifty = os.path.join(work, "four.json"), os.path.join(work, "fifty.json")
@@ -98,7 +97,7 @@ def main():
         ff, ef, _ = pty_time.measure([fzf, "--height", "12"], "50/50", args.runs, stdin_data=lines)
     fm = em = None
     if os.path.exists(MINIMAL):
-        fm, em, _ = pty_time.measure([MINIMAL], "Option 01", args.runs, stdout_to_null=False)
+        fm, em, _ = pty_time.measure([MINIMAL], "Option 12", args.runs, stdout_to_null=False)
     add("first frame, 4 options (pty 120×40)", f4, fm, "ms", "≤ 8 ms", f4 <= 8)
     add("first frame, 50 options vs fzf --height 12", f50, ff, "ms", "≤ 8 ms and ≤ 0.7× fzf",
         f50 <= 8 and (ff is None or f50 <= 0.7 * ff))
@@ -119,9 +118,17 @@ def main():
     keys = divan("ask-tui", "keypress")
     for name, value in sorted(keys.items()):
         add(f"update + view per keypress: {name}", value, None, "µs", "< 1000 µs", value < 1000)
-    rpc = divan("ask-rpc", "roundtrip")
-    for name, value in sorted(rpc.items()):
-        add(f"RPC: {name}", value, None, "µs", "", None)
+    rpc, rpc_out = divan("ask-rpc", "roundtrip", with_stdout=True)
+    if "one_in_flight" in rpc:
+        add("RPC round trips/s, 1 in flight (in-memory duplex)", 1e6 / rpc["one_in_flight"], None,
+            "/s", "—", None)
+    if "thousand_in_flight" in rpc:
+        rate = 1000 * 1e6 / rpc["thousand_in_flight"]
+        add("RPC round trips/s, 1,000 in flight (in-memory duplex)", rate, None, "/s",
+            "≥ 50,000/s", rate >= 50_000)
+    per_ask = re.search(r"memory per ask in flight: (\d+) bytes", rpc_out)
+    if per_ask:
+        add("RPC memory per ask in flight", int(per_ask.group(1)) / 1024, None, "KiB", "—", None)
 
     add("peak RSS, TUI with 50 options", max(rss4, rss50) / 1024, None, "MiB", "≤ 10 MiB", max(rss4, rss50) / 1024 <= 10)
     stripped = os.path.join(work, "ask-user-stripped")
@@ -135,10 +142,17 @@ def main():
     header = f"| what | ask-user | peer | ratio | target | met |\n|---|---:|---:|---:|---|---|"
     print(header)
     for what, ours, peer, unit, target, met in rows:
-        peer_text = f"{peer:.2f} {unit}" if peer is not None else ""
+        peer_text = figure(peer, unit) if peer is not None else ""
         ratio = f"{ours / peer:.2f}×" if peer else ""
         met_text = "" if met is None else ("yes" if met else "**no**")
-        print(f"| {what} | {ours:.2f} {unit} | {peer_text} | {ratio} | {target} | {met_text} |")
+        print(f"| {what} | {figure(ours, unit)} | {peer_text} | {ratio} | {target} | {met_text} |")
+
+
+def figure(value, unit):
+    """A figure as the table shows it: rates as whole numbers with thousands separators."""
+    if unit == "/s":
+        return f"{value:,.0f}/s"
+    return f"{value:.2f} {unit}"
 
 
 if __name__ == "__main__":

@@ -135,6 +135,19 @@ impl QuestionOption {
 /// trimmed, runs of whitespace collapsed to one space, lower-cased.
 pub fn normalize_label(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
+    // Plain ASCII, the common case, takes a path without Unicode table lookups. U+000B is the
+    // one ASCII character that `split_whitespace` treats as space and `split_ascii_whitespace`
+    // does not, so text holding it takes the general path.
+    if text.is_ascii() && !text.contains('\u{b}') {
+        for word in text.split_ascii_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(word);
+        }
+        out.make_ascii_lowercase();
+        return out;
+    }
     for word in text.split_whitespace() {
         if !out.is_empty() {
             out.push(' ');
@@ -212,6 +225,20 @@ mod tests {
     fn normalize_collapses_case_and_whitespace() {
         assert_eq!(normalize_label("  Postgre  SQL\t"), "postgre sql");
         assert_eq!(normalize_label("ÄBC"), "äbc");
+        assert_eq!(normalize_label("Use ÄBC  Now"), "use äbc now");
+        assert_eq!(normalize_label("a\u{b}B\r\nC\u{c}d"), "a b c d");
+    }
+
+    proptest::proptest! {
+        /// The ASCII path gives what the general Unicode path gives, for any ASCII text.
+        #[test]
+        fn ascii_path_agrees_with_unicode_path(text in "[\\x00-\\x7f]{0,40}") {
+            let general: Vec<String> = text
+                .split_whitespace()
+                .map(|word| word.chars().flat_map(char::to_lowercase).collect())
+                .collect();
+            proptest::prop_assert_eq!(normalize_label(&text), general.join(" "));
+        }
     }
 
     #[test]

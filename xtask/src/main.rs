@@ -10,7 +10,8 @@ usage: cargo xtask <task>
 
 tasks:
   schema [--check]      write schema/*.json from the code (or check that they are fresh)
-  snapshots [--accept]  run the snapshot tests and list the pending snapshots (or accept them)";
+  snapshots [--accept]  run the snapshot tests and list the pending snapshots (or accept them)
+  bench [--runs N]      build in release mode and print the benchmark table (bench/run.py)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,6 +21,7 @@ fn main() -> ExitCode {
         ["schema", "--check"] => schema(true),
         ["snapshots"] => snapshots(false),
         ["snapshots", "--accept"] => snapshots(true),
+        ["bench", rest @ ..] => bench(rest),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             Ok(())
@@ -62,6 +64,31 @@ fn schema(check: bool) -> Result<(), String> {
     } else {
         println!("updated {}", stale.join(", "));
         Ok(())
+    }
+}
+
+/// Builds the binary and the peer program in release mode, then prints the benchmark table.
+fn bench(extra: &[&str]) -> Result<(), String> {
+    let root = project_root();
+    let release = ["build", "--release", "--quiet", "-p"];
+    run(&root, "cargo", &[&release[..], &["ask-cli"]].concat())?;
+    let peer = ["ask-tui", "--example", "minimal_inline"];
+    run(&root, "cargo", &[&release[..], &peer[..]].concat())?;
+    let mut args = vec!["bench/run.py"];
+    args.extend_from_slice(extra);
+    run(&root, "python3", &args)
+}
+
+fn run(dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {
+    let status = std::process::Command::new(program)
+        .args(args)
+        .current_dir(dir)
+        .status()
+        .map_err(|e| format!("cannot run {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{program} {}` failed ({status})", args.join(" ")))
     }
 }
 
