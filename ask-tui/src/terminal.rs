@@ -15,7 +15,7 @@ use std::time::Duration;
 use ask_core::{AskUserInput, Outcome};
 use crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste, Event};
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
-use crossterm::{cursor, execute};
+use crossterm::{cursor, queue};
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
@@ -142,18 +142,22 @@ struct Guard {
 impl Guard {
     fn enter(mut tty: File, notify: Option<usize>) -> Result<Guard, TuiError> {
         ACTIVE.store(true, Ordering::SeqCst);
+        // The modes (and the notification) go out in one write: one wake-up of the terminal.
+        let mut setup = Vec::with_capacity(256);
         let entered = terminal::enable_raw_mode()
             .and_then(|()| {
-                execute!(
-                    tty,
+                queue!(
+                    setup,
                     EnterAlternateScreen,
                     EnableBracketedPaste,
                     cursor::Hide
                 )
             })
-            .and_then(|()| match notify {
-                Some(count) => tty.write_all(notification(count).as_bytes()),
-                None => Ok(()),
+            .and_then(|()| {
+                if let Some(count) = notify {
+                    setup.extend_from_slice(notification(count).as_bytes());
+                }
+                tty.write_all(&setup)
             });
         if let Err(error) = entered {
             restore();
@@ -238,13 +242,17 @@ pub fn restore() {
         return;
     }
     if let Ok(mut tty) = OpenOptions::new().write(true).open("/dev/tty") {
-        let _ = execute!(
-            tty,
+        let mut modes = Vec::with_capacity(64);
+        if queue!(
+            modes,
             DisableBracketedPaste,
             LeaveAlternateScreen,
             cursor::Show
-        );
-        let _ = tty.flush();
+        )
+        .is_ok()
+        {
+            let _ = tty.write_all(&modes);
+        }
     }
     let _ = terminal::disable_raw_mode();
 }
