@@ -172,14 +172,18 @@ pub(crate) fn run_call(
     events: Option<&std::path::Path>,
     output: OutputArg,
 ) -> Result<Record, Exit> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+    runtime()?.block_on(drive(frontend, call, events, output))
+}
+
+/// The single-threaded runtime that one ask runs on.
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Exit> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|error| {
             say(&format!("cannot start the async runtime: {error}"));
             Exit::Failure
-        })?;
-    runtime.block_on(drive(frontend, call, events, output))
+        })
 }
 
 /// Runs one call through `frontend`, with the `--events` observer when asked for, and maps a

@@ -611,13 +611,7 @@ fn read_one(question: &Question, content: &Value, index: usize) -> Option<Answer
                 chosen[found] = true;
             }
         }
-        let labels: Vec<String> = question
-            .options()
-            .iter()
-            .zip(&chosen)
-            .filter(|(_, chosen)| **chosen)
-            .map(|(option, _)| option.label.clone())
-            .collect();
+        let labels = question.chosen_labels(&chosen);
         if labels.is_empty() && other.is_none() {
             return None;
         }

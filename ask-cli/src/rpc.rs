@@ -9,7 +9,7 @@ use crate::ask::drive;
 use crate::cli::AskArgs;
 use crate::exit::Exit;
 use crate::finish;
-use crate::output::{emit, say};
+use crate::output::emit;
 
 /// The request id an ask uses on the wire: the call id, or the one `ask_core::ask` gives.
 fn request_id(record: &Record) -> String {
@@ -22,13 +22,7 @@ fn request_id(record: &Record) -> String {
 /// Asks `call` over stdin and stdout and returns the record. Everything written on stdout until
 /// then is a protocol frame.
 pub fn ask(call: ParsedCall, caller: Caller, args: &AskArgs) -> Result<Record, Exit> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| {
-            say(&format!("cannot start the async runtime: {error}"));
-            Exit::Failure
-        })?;
+    let runtime = crate::ask::runtime()?;
     let connection =
         runtime.block_on(async { Connection::new(tokio::io::stdin(), tokio::io::stdout()) });
     let frontend = RpcFrontend::new(connection.clone());

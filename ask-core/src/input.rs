@@ -112,6 +112,17 @@ impl Question {
             .iter()
             .position(|option| normalize_label(&option.label) == wanted)
     }
+
+    /// The labels of the options whose flag in `chosen` is set, in option order (as a
+    /// multi-select answer lists them). Flags past the last option are ignored.
+    pub fn chosen_labels(&self, chosen: &[bool]) -> Vec<String> {
+        self.options()
+            .iter()
+            .zip(chosen)
+            .filter(|(_, on)| **on)
+            .map(|(option, _)| option.label.clone())
+            .collect()
+    }
 }
 
 impl QuestionOption {
@@ -239,6 +250,14 @@ mod tests {
                 .collect();
             proptest::prop_assert_eq!(normalize_label(&text), general.join(" "));
         }
+    }
+
+    #[test]
+    fn chosen_labels_keep_option_order() {
+        let q = Question::choice("Which?", ["A", "B", "C"]).multi();
+        assert_eq!(q.chosen_labels(&[true, false, true]), ["A", "C"]);
+        assert_eq!(q.chosen_labels(&[false, true, false, true]), ["B"]);
+        assert!(q.chosen_labels(&[]).is_empty());
     }
 
     #[test]

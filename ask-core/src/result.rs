@@ -113,13 +113,7 @@ impl Answer {
                 None => typed.push(text),
             }
         }
-        let labels = question
-            .options()
-            .iter()
-            .zip(&chosen)
-            .filter(|(_, chosen)| **chosen)
-            .map(|(option, _)| option.label.clone())
-            .collect();
+        let labels = question.chosen_labels(&chosen);
         let custom = if typed.is_empty() {
             None
         } else {

@@ -376,13 +376,7 @@ impl State {
         let Some((question, page)) = self.current() else {
             return Effect::Continue;
         };
-        let labels = question
-            .options()
-            .iter()
-            .zip(&page.checked)
-            .filter(|(_, on)| **on)
-            .map(|(o, _)| o.label.clone())
-            .collect();
+        let labels = question.chosen_labels(&page.checked);
         let custom =
             (page.other_checked && !page.field.is_blank()).then(|| page.field.text().to_string());
         let answer = Answer::multi(&question.question, labels, custom);
