@@ -156,7 +156,9 @@ fn tab_label(question: &Question, index: usize) -> String {
 }
 
 /// `← ■ Database  □ Service Name  □ Features  ✓ Submit →`, with labels shortened with `…`
-/// until the bar fits in `columns` columns.
+/// until the bar fits in `columns` columns. When even three-column labels do not fit (a raised
+/// question limit on a narrow terminal), the bar shows the tabs around the current one, with
+/// `+N` for the tabs left out on each side, and "✓ Submit" always shows.
 fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     let labels: Vec<String> = state
         .questions()
@@ -164,21 +166,57 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
         .enumerate()
         .map(|(i, q)| tab_label(q, i))
         .collect();
-    let bar_width = |max: usize, gap: usize| {
-        let tabs: usize = labels.iter().map(|l| 2 + width(l).min(max)).sum();
-        3 + tabs + gap * labels.len() + 8 + 2
+    let count = labels.len();
+    let more = |n: usize| if n == 0 { 0 } else { width(&format!("+{n} ")) };
+    let bar_width = |first: usize, end: usize, max: usize, gap: usize| {
+        let tabs: usize = labels[first..end]
+            .iter()
+            .map(|l| 2 + width(l).min(max) + gap)
+            .sum();
+        3 + more(first) + tabs + more(count - end) + 8 + 2
     };
     let longest = labels.iter().map(|l| width(l)).max().unwrap_or(0);
     let mut max = longest;
     let mut gap = 2;
-    while max > 3 && bar_width(max, gap) > columns {
+    while max > 3 && bar_width(0, count, max, gap) > columns {
         max -= 1;
     }
-    if bar_width(max, gap) > columns {
+    if bar_width(0, count, max, gap) > columns {
         gap = 1;
     }
+    let (mut first, mut end) = (0, count);
+    if bar_width(0, count, max, gap) > columns {
+        // A window of tabs around the current one (the last one on the Submit tab), grown one
+        // tab at a time on alternate sides while it fits.
+        max = longest.min(8);
+        let current = state.tab().min(count.saturating_sub(1));
+        (first, end) = (current, current + 1);
+        while max > 3 && bar_width(first, end, max, gap) > columns {
+            max -= 1;
+        }
+        let mut left = true;
+        loop {
+            let grown = if left && first > 0 {
+                (first - 1, end)
+            } else if end < count {
+                (first, end + 1)
+            } else if first > 0 {
+                (first - 1, end)
+            } else {
+                break;
+            };
+            if bar_width(grown.0, grown.1, max, gap) > columns {
+                break;
+            }
+            (first, end) = grown;
+            left = !left;
+        }
+    }
     let mut spans = vec![Span::styled(" ← ", dim())];
-    for (i, label) in labels.iter().enumerate() {
+    if first > 0 {
+        spans.push(Span::styled(format!("+{first} "), dim()));
+    }
+    for (i, label) in labels.iter().enumerate().take(end).skip(first) {
         let mark = if state.pages()[i].answer.is_some() {
             "■ "
         } else {
@@ -194,6 +232,9 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
             style,
         ));
         spans.push(Span::raw(" ".repeat(gap)));
+    }
+    if end < count {
+        spans.push(Span::styled(format!("+{} ", count - end), dim()));
     }
     let submit_style = if state.screen() == Screen::Submit {
         accent().add_modifier(Modifier::REVERSED)
@@ -418,38 +459,45 @@ fn field_lines(
         .collect()
 }
 
-/// The Submit tab: each question's header with its answer, or "(not answered)".
+/// The Submit tab: each question's header with its answer, or "(not answered)", then whether
+/// everything is answered.
+///
+/// When the rows run short the review gets denser rather than losing answers: answers cut to
+/// one line, then one line per question (`■ Header: answer`), and only then "... N more" for
+/// the questions that do not fit (the status line still names every unanswered one).
 fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'static>> {
-    let mut out = Vec::new();
-    let mut missing = Vec::new();
-    for (i, (question, page)) in state.questions().iter().zip(state.pages()).enumerate() {
-        let label = tab_label(question, i);
-        match &page.answer {
-            Some(answer) => {
-                out.push(Line::from(vec![
-                    Span::raw("  ■ "),
-                    Span::styled(shorten(&label, inner.saturating_sub(4)), bold()),
-                ]));
-                let text = safe(&answer.answer.joined()).into_owned();
-                for line in wrap(&text, inner.saturating_sub(4).max(1))
-                    .into_iter()
-                    .take(2)
-                {
-                    out.push(Line::from(vec![Span::raw("    "), Span::raw(line)]));
-                }
-            }
-            None => {
-                missing.push(label.clone());
-                out.push(Line::from(vec![
-                    Span::raw("  □ "),
-                    Span::styled(shorten(&label, inner.saturating_sub(4)), bold()),
-                ]));
-                out.push(Line::styled("    (not answered)", warning()));
-            }
-        }
+    if max_rows == 0 {
+        return Vec::new();
     }
+    let mut missing = Vec::new();
+    let entries: Vec<(String, Option<String>)> = state
+        .questions()
+        .iter()
+        .zip(state.pages())
+        .enumerate()
+        .map(|(i, (question, page))| {
+            let label = tab_label(question, i);
+            let answer = page
+                .answer
+                .as_ref()
+                .map(|answer| safe(&answer.answer.joined()).into_owned());
+            if answer.is_none() {
+                missing.push(label.clone());
+            }
+            (label, answer)
+        })
+        .collect();
     let status = if missing.is_empty() {
-        Line::styled("  All answered. Press Enter to submit.", accent())
+        Line::styled(
+            format!(
+                "  {}",
+                shorten(
+                    "All answered. Press Enter to submit.",
+                    inner.saturating_sub(2)
+                )
+            ),
+            accent(),
+        )
     } else {
         let text = format!("Not answered yet: {}", missing.join(", "));
         Line::styled(
@@ -457,13 +505,85 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
             warning(),
         )
     };
-    if max_rows == 0 {
-        return Vec::new();
-    }
-    if out.len() + 1 > max_rows {
-        out.truncate(max_rows - 1);
-    }
+    let room = max_rows - 1;
+    let mut out = [2, 1]
+        .into_iter()
+        .map(|answer_rows| review_blocks(&entries, inner, answer_rows))
+        .find(|lines| lines.len() <= room)
+        .unwrap_or_else(|| review_compact(&entries, inner, room));
     out.push(status);
+    out
+}
+
+/// The review with each header on its own line and up to `answer_rows` lines of its answer.
+fn review_blocks(
+    entries: &[(String, Option<String>)],
+    inner: usize,
+    answer_rows: usize,
+) -> Vec<Line<'static>> {
+    let text_width = inner.saturating_sub(4).max(1);
+    let mut out = Vec::new();
+    for (label, answer) in entries {
+        let mark = if answer.is_some() { "  ■ " } else { "  □ " };
+        out.push(Line::from(vec![
+            Span::raw(mark),
+            Span::styled(shorten(label, text_width), bold()),
+        ]));
+        match answer {
+            Some(text) => {
+                let mut lines = wrap(text, text_width);
+                if lines.len() > answer_rows {
+                    lines.truncate(answer_rows);
+                    if let Some(last) = lines.last_mut() {
+                        *last = shorten(&format!("{last}…"), text_width);
+                    }
+                }
+                for line in lines {
+                    out.push(Line::from(vec![Span::raw("    "), Span::raw(line)]));
+                }
+            }
+            None => out.push(Line::styled("    (not answered)", warning())),
+        }
+    }
+    out
+}
+
+/// The review at one line per question, at most `room` lines: when not every question fits,
+/// the last line says how many more there are.
+fn review_compact(
+    entries: &[(String, Option<String>)],
+    inner: usize,
+    room: usize,
+) -> Vec<Line<'static>> {
+    let text_width = inner.saturating_sub(4).max(1);
+    let shown = if entries.len() <= room {
+        entries.len()
+    } else {
+        room.saturating_sub(1)
+    };
+    let mut out: Vec<Line<'static>> = entries[..shown]
+        .iter()
+        .map(|(label, answer)| {
+            let (mark, text, style) = match answer {
+                Some(text) => ("  ■ ", text.as_str(), Style::new()),
+                None => ("  □ ", "(not answered)", warning()),
+            };
+            let head = shorten(label, text_width);
+            let rest = text_width.saturating_sub(width(&head) + 2);
+            let mut spans = vec![Span::raw(mark), Span::styled(head, bold())];
+            if rest > 0 {
+                spans.push(Span::raw(": "));
+                spans.push(Span::styled(shorten(text, rest), style));
+            }
+            Line::from(spans)
+        })
+        .collect();
+    if shown < entries.len() && room > 0 {
+        out.push(Line::styled(
+            format!("    ... {} more", entries.len() - shown),
+            dim(),
+        ));
+    }
     out
 }
 

@@ -269,3 +269,82 @@ fn every_size_keeps_the_essentials() {
         }
     }
 }
+
+/// Six questions with short headers: more than the default limit allows, as with
+/// `--max-questions 6`.
+fn six_questions() -> ask_core::AskUserInput {
+    let questions = ["Language", "Database", "Cache", "Queue", "Hosting", "CI"]
+        .iter()
+        .map(|header| {
+            ask_core::Question::choice(
+                format!("Which {}?", header.to_lowercase()),
+                ["First", "Second"],
+            )
+            .with_header(*header)
+        })
+        .collect();
+    ask_core::AskUserInput {
+        questions,
+        metadata: None,
+    }
+}
+
+/// Six questions, all answered: at 40×12 the review gets denser, the questions that still do
+/// not fit are counted, and the tab bar shows the last tabs with the count of the others.
+#[test]
+fn submit_tab_six_questions() {
+    let mut state = State::new(&six_questions());
+    for _ in 0..6 {
+        keys(&mut state, &[KeyCode::Char('1')]);
+    }
+    check("submit_tab_six_questions", &state);
+}
+
+/// Six questions on the third tab: at 40 columns the tab bar shows the tabs around it.
+#[test]
+fn tabs_six_questions_middle() {
+    let mut state = State::new(&six_questions());
+    keys(&mut state, &[KeyCode::Char('1'), KeyCode::Char('2')]);
+    check("tabs_six_questions_middle", &state);
+}
+
+#[test]
+fn six_questions_keep_the_current_tab_submit_and_every_answer_in_view() {
+    let input = six_questions();
+    for tab in 0..=6 {
+        let mut state = State::new(&input);
+        for _ in 0..tab {
+            keys(&mut state, &[KeyCode::Char('1')]);
+        }
+        for width in 24..=100 {
+            for height in [8, 12, 24] {
+                let text = screen(&state, width, height);
+                let bar = text.lines().nth(1).unwrap();
+                assert!(
+                    bar.contains("✓ Submit"),
+                    "tab {tab} at {width}×{height}: {bar}"
+                );
+                if tab < 6 {
+                    let header = input.questions[tab].header.as_deref().unwrap();
+                    let start: String = header.chars().take(2).collect();
+                    assert!(
+                        bar.contains(&format!("■ {start}")) || bar.contains(&format!("□ {start}")),
+                        "the current tab shows, tab {tab} at {width}×{height}: {bar}"
+                    );
+                } else if height >= 12 {
+                    // The review names every question, or counts the ones it leaves out.
+                    let review: String = text.lines().skip(2).collect::<Vec<_>>().join("\n");
+                    let named = input
+                        .questions
+                        .iter()
+                        .filter(|q| review.contains(&format!("■ {}", q.header.as_deref().unwrap())))
+                        .count();
+                    assert!(
+                        named == 6 || text.contains(&format!("... {} more", 6 - named)),
+                        "at {width}×{height}:\n{text}"
+                    );
+                }
+            }
+        }
+    }
+}
