@@ -211,8 +211,15 @@ pub(crate) async fn drive(
         Ok(record) => Ok(record),
         Err(AskError::Frontend { source, .. }) => {
             say(&source.to_string());
-            if let Some(ask_tui::TuiError::Signal { number, .. }) = source.downcast_ref() {
-                return Err(Exit::Signal(u8::try_from(*number).unwrap_or(0)));
+            match source.downcast_ref() {
+                Some(ask_tui::TuiError::Signal { number, .. }) => {
+                    return Err(Exit::Signal(u8::try_from(*number).unwrap_or(0)));
+                }
+                Some(ask_tui::TuiError::Aborted) => {
+                    say("nothing was answered or saved; the call is asked again next time");
+                    return Err(Exit::Signal(2));
+                }
+                _ => {}
             }
             let usage = source
                 .downcast_ref::<PrintError>()

@@ -260,6 +260,9 @@ pub struct McpArgs {
     /// The client is a sub-agent: every call is refused (also ASK_USER_SUBAGENT=1).
     #[arg(long)]
     pub sub_agent: bool,
+    /// No terminal bell or desktop notification when the terminal UI shows questions.
+    #[arg(long)]
+    pub no_notify: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

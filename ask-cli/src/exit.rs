@@ -19,8 +19,8 @@ pub enum Exit {
     ConnectionLost,
     /// 130: the person cancelled.
     Cancelled,
-    /// 128 + N: the UI was ended by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143); nothing
-    /// was answered or saved.
+    /// 128 + N: the UI was ended by signal N (SIGHUP 129, SIGINT 130, SIGTERM 143), or by
+    /// Ctrl+C twice (130); nothing was answered or saved.
     Signal(u8),
 }
 

@@ -11,13 +11,15 @@
 use std::ffi::OsString;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use ask_core::{
-    Answer, AskCall, AskRequest, BoxError, Caller, Frontend, Mode as RecordMode, Outcome, Question,
-    Record, StateMachine, Status, ToolOutput, ValidatedInput,
+    Answer, AskCall, AskError, AskRequest, BoxError, Caller, Frontend, Mode as RecordMode, Outcome,
+    Question, Record, StateMachine, Status, ToolOutput, ValidatedInput,
 };
+use ask_tui::TuiError;
 use async_trait::async_trait;
 use clap::{Args, FromArgMatches};
 use rmcp::model::{
@@ -69,8 +71,8 @@ pub fn run(args: &McpArgs) -> Exit {
         }
     };
     let exit = runtime.block_on(serve(server));
-    // A terminal UI that was showing questions when the client left may still hold a thread that
-    // waits for a key; it is not waited for.
+    // Anything still running after the session ended (a client request being answered) is
+    // given half a second; a terminal UI has already been withdrawn and the terminal restored.
     runtime.shutdown_timeout(Duration::from_millis(500));
     exit
 }
@@ -78,6 +80,7 @@ pub fn run(args: &McpArgs) -> Exit {
 /// Serves one client on stdin and stdout.
 async fn serve(server: AskServer) -> Exit {
     let turn = Arc::clone(&server.turn);
+    let signalled = server.signalled.clone();
     let stdin = WatchedInput {
         inner: tokio::io::stdin(),
         closed: server.gone.clone(),
@@ -89,7 +92,12 @@ async fn serve(server: AskServer) -> Exit {
             return Exit::Failure;
         }
     };
-    let quit = service.waiting().await;
+    let quit = tokio::select! {
+        quit = service.waiting() => quit,
+        // The terminal UI was ended by a signal and has restored the terminal: the server ends
+        // as the signal asked, and the session with it.
+        () = signalled.token.cancelled() => return Exit::Signal(signalled.number()),
+    };
     // A call still being shown has been told that its client left; give it a moment to end as
     // connection lost, which also restores the terminal, before the process exits.
     let _ = tokio::time::timeout(Duration::from_secs(2), turn.lock()).await;
@@ -113,6 +121,9 @@ fn ask_args(args: &McpArgs) -> Result<AskArgs, clap::Error> {
     if args.sub_agent {
         argv.push("--sub-agent".into());
     }
+    if args.no_notify {
+        argv.push("--no-notify".into());
+    }
     if let Some(n) = args.limits.max_questions {
         argv.extend(["--max-questions".into(), n.to_string().into()]);
     }
@@ -134,6 +145,28 @@ struct AskServer {
     turn: Arc<Mutex<()>>,
     /// Cancelled when stdin ends: the client closed the connection.
     gone: CancellationToken,
+    /// Set when a signal (SIGTERM, SIGHUP, SIGINT) ended the terminal UI.
+    signalled: Signalled,
+}
+
+/// The signal that ended the terminal UI, which ends the server too: while the UI is up the
+/// signals only set a flag, so that the terminal is restored first.
+#[derive(Debug, Clone, Default)]
+struct Signalled {
+    token: CancellationToken,
+    number: Arc<AtomicU8>,
+}
+
+impl Signalled {
+    fn set(&self, number: i32) {
+        self.number
+            .store(u8::try_from(number).unwrap_or(0), Ordering::SeqCst);
+        self.token.cancel();
+    }
+
+    fn number(&self) -> u8 {
+        self.number.load(Ordering::SeqCst)
+    }
 }
 
 impl AskServer {
@@ -146,6 +179,7 @@ impl AskServer {
             tool,
             turn: Arc::new(Mutex::new(())),
             gone: CancellationToken::new(),
+            signalled: Signalled::default(),
         })
     }
 
@@ -205,7 +239,7 @@ impl AskServer {
             withdrawn: context.ct.clone(),
             gone: self.gone.clone(),
         };
-        settle(&frontend, input).await.into()
+        settle(&frontend, input, &self.signalled).await.into()
     }
 
     /// Asks through the client's form on a protocol where the server sends no requests of its
@@ -222,7 +256,11 @@ impl AskServer {
             None => form.message(),
             Some(reply) => match serde_json::from_value::<ElicitResult>(reply.clone()) {
                 Ok(reply) => match form.reply(reply) {
-                    Ok(outcome) => return settle(&Settled(outcome), input).await.into(),
+                    Ok(outcome) => {
+                        return settle(&Settled(outcome), input, &self.signalled)
+                            .await
+                            .into();
+                    }
                     Err(again) => again,
                 },
                 Err(error) => {
@@ -260,7 +298,11 @@ fn form_elicitation(capabilities: &ClientCapabilities) -> bool {
 }
 
 /// Runs one ask through `frontend`, logs how it ended and gives the tool result.
-async fn settle(frontend: &dyn Frontend, input: ValidatedInput) -> CallToolResult {
+async fn settle(
+    frontend: &dyn Frontend,
+    input: ValidatedInput,
+    signalled: &Signalled,
+) -> CallToolResult {
     let call = AskCall {
         call_id: None,
         caller: Caller::Parent,
@@ -282,9 +324,25 @@ async fn settle(frontend: &dyn Frontend, input: ValidatedInput) -> CallToolResul
         }
         Err(error) => {
             say(&error.to_string());
-            error_result(format!(
-                "The questions could not be shown to the user: {error}"
-            ))
+            let tui = match &error {
+                AskError::Frontend { source, .. } => source.downcast_ref::<TuiError>(),
+                _ => None,
+            };
+            match tui {
+                Some(TuiError::Signal { number, name }) => {
+                    signalled.set(*number);
+                    error_result(format!(
+                        "The user was not asked: the ask-user server was stopped by {name}."
+                    ))
+                }
+                Some(TuiError::Aborted) => error_result(
+                    "The user interrupted the questions with Ctrl+C twice; nothing was answered."
+                        .to_string(),
+                ),
+                _ => error_result(format!(
+                    "The questions could not be shown to the user: {error}"
+                )),
+            }
         }
     }
 }

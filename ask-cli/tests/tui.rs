@@ -287,10 +287,13 @@ fn a_resize_redraws_at_the_new_width() {
     session.key("2", "What should we name this service?");
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.send("\x03");
-    let (code, stdout) = session.finish();
-    assert_eq!(code, 130, "Ctrl+C at the confirmation aborts");
     assert_eq!(
-        stdout,
-        "{\"answered\":false,\"answers\":[],\"cancelled\":true}\n"
+        session.exit_code(),
+        130,
+        "Ctrl+C at the confirmation aborts"
     );
+    let stdout = std::fs::read_to_string(session.path("stdout.json")).unwrap();
+    assert_eq!(stdout, "", "an aborted ask prints no result");
+    let stderr = std::fs::read_to_string(session.path("stderr.txt")).unwrap();
+    assert!(stderr.contains("interrupted with Ctrl+C twice"), "{stderr}");
 }

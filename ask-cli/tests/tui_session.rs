@@ -114,6 +114,135 @@ fn an_interrupted_call_is_asked_again_and_an_answered_one_replays() {
     assert_eq!(record["callId"], "toolu_9");
 }
 
+#[test]
+fn ctrl_c_twice_saves_nothing_and_the_call_is_asked_again() {
+    let call = json!({"questions": [
+        {"question": "Which database should we use?", "header": "Database",
+         "options": [{"label": "PostgreSQL"}, {"label": "SQLite"}]},
+        {"question": "Which cache should we use?", "header": "Cache",
+         "options": [{"label": "Redis"}, {"label": "None"}]}]})
+    .to_string();
+    let ask = "\"$ASK\" --mode tui --no-notify --session s.jsonl --call-id toolu_3 --events events.jsonl call.json";
+    let script = format!(
+        "{ask} > out1.json 2> err1.txt; echo $? > code1.txt; \
+         {ask} > out2.json 2> err2.txt; echo $? > code2.txt"
+    );
+    let mut session = Session::start(&script, &[("call.json", &call)]);
+    session.wait_for("Which database should we use?");
+    session.key("1", "Which cache should we use?");
+    session.key("\x03", "Discard 1 answer? [y/N]");
+    session.send("\x03");
+    assert_eq!(wait_for_file(&session, "code1.txt").trim(), "130");
+    assert_eq!(
+        std::fs::read_to_string(session.path("out1.json")).unwrap(),
+        "",
+        "an abandoned call has no result"
+    );
+    let err1 = std::fs::read_to_string(session.path("err1.txt")).unwrap();
+    assert!(err1.contains("interrupted with Ctrl+C twice"), "{err1}");
+    assert!(
+        !session.path("s.jsonl").exists(),
+        "an abandoned call leaves no record"
+    );
+    let states: Vec<String> = std::fs::read_to_string(session.path("events.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["state"].to_string())
+        .collect();
+    // (The second run may have started and appended its own events already.)
+    assert_eq!(states[..2], ["\"waiting_for_user\"", "\"failed\""]);
+
+    // Asked again from the beginning: the first answer was not kept.
+    session.wait_for("□ Database");
+    session.wait_for("> 1. PostgreSQL");
+    session.send("2");
+    session.key("1", "Review your answers");
+    session.send(ENTER);
+    assert_eq!(wait_for_file(&session, "code2.txt").trim(), "0");
+    let log = std::fs::read_to_string(session.path("s.jsonl")).unwrap();
+    assert_eq!(log.lines().count(), 1);
+    assert!(log.contains("\"SQLite\""), "{log}");
+}
+
+/// The client of `ask-user mcp` in the MCP tests below: a plain JSON-RPC writer that asks one
+/// question, then stays until the file `go` appears (or for at most 20 seconds) and leaves.
+const MCP_CLIENT: &str = r#"
+import json, os, sys, time
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {},
+    "clientInfo": {"name": "test", "version": "1"}}})
+time.sleep(0.2)
+send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "ask_user",
+    "arguments": {"questions": [{"question": "Which database should we use?",
+        "header": "Database", "options": [{"label": "PostgreSQL"}, {"label": "SQLite"}]}]}}})
+start = time.time()
+while not os.path.exists("go") and time.time() - start < 20:
+    time.sleep(0.02)
+"#;
+
+/// Runs `ask-user mcp` fed by [`MCP_CLIENT`], with the terminal's settings saved before and
+/// after; `pid.txt` holds the server's pid, `code.txt` its exit code.
+fn mcp_with_terminal() -> Session {
+    let script = "stty -g > before.txt; mkfifo in; python3 client.py > in & \
+        \"$ASK\" mcp --no-notify < in > out.jsonl 2> err.txt & echo $! > pid.txt; wait $!; \
+        echo $? > code.txt; stty -g > after.txt; stty -a > after-a.txt; touch go; echo finished";
+    let session = Session::start(script, &[("client.py", MCP_CLIENT)]);
+    session.wait_for("Which database should we use?");
+    session
+}
+
+#[track_caller]
+fn assert_terminal_restored(session: &Session) {
+    session.wait_for("finished");
+    let before = std::fs::read_to_string(session.path("before.txt")).unwrap();
+    let after = std::fs::read_to_string(session.path("after.txt")).unwrap();
+    assert_eq!(before, after, "the terminal settings are back as they were");
+    let modes = std::fs::read_to_string(session.path("after-a.txt")).unwrap();
+    for flag in ["icanon", "echo", "isig"] {
+        assert!(
+            modes.split_whitespace().any(|word| word == flag),
+            "{flag} is on again: {modes}"
+        );
+    }
+    assert!(
+        !session.contents().contains("3. Other"),
+        "the alternate screen is gone:\n{}",
+        session.contents()
+    );
+}
+
+#[test]
+fn an_mcp_client_that_leaves_mid_question_withdraws_the_terminal_ui() {
+    let session = mcp_with_terminal();
+    std::fs::write(session.path("go"), "").unwrap();
+    assert_terminal_restored(&session);
+    assert_eq!(wait_for_file(&session, "code.txt").trim(), "0");
+    let err = std::fs::read_to_string(session.path("err.txt")).unwrap();
+    assert!(
+        err.contains("the client went away before an answer"),
+        "{err}"
+    );
+}
+
+#[test]
+fn sigterm_ends_the_mcp_server_showing_the_terminal_ui() {
+    let session = mcp_with_terminal();
+    let pid = wait_for_file(&session, "pid.txt");
+    let killed = std::process::Command::new("kill")
+        .args(["-TERM", pid.trim()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    assert_terminal_restored(&session);
+    assert_eq!(wait_for_file(&session, "code.txt").trim(), "143");
+    let err = std::fs::read_to_string(session.path("err.txt")).unwrap();
+    assert!(err.contains("interrupted by SIGTERM"), "{err}");
+}
+
 fn events(session: &Session) -> Vec<Value> {
     std::fs::read_to_string(session.path("events.jsonl"))
         .unwrap()

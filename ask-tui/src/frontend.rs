@@ -1,12 +1,20 @@
 //! [`TuiFrontend`]: the terminal UI as an `ask_core::Frontend`.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread::JoinHandle;
+
 use ask_core::{AskRequest, BoxError, Frontend, Mode, Outcome};
 use async_trait::async_trait;
 
+use crate::terminal::{TuiError, run_until};
+
 /// Presents questions in the terminal UI on the controlling terminal.
 ///
-/// `present` blocks the calling thread until the person answers or cancels; a host with other
-/// async work runs it on a blocking thread (for example with `tokio::task::spawn_blocking`).
+/// The UI runs on a thread of its own, so `present` never blocks the async executor, and
+/// dropping its future (the caller went away, a `select!` chose another branch) withdraws the
+/// questions: the future's drop waits the tenth of a second or so that the UI takes to notice,
+/// so the terminal is already restored when the drop returns.
 ///
 /// When the questions appear it rings the terminal bell and sends a desktop notification, so
 /// that a person working in another window knows the agent waits for them; turn that off with
@@ -42,6 +50,42 @@ impl Frontend for TuiFrontend {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
-        Ok(crate::terminal::run(request.input.input(), self.notify)?)
+        let input = request.input.input().clone();
+        let notify = self.notify;
+        let withdrawn = Arc::new(AtomicBool::new(false));
+        let (send, receive) = tokio::sync::oneshot::channel();
+        let flag = Arc::clone(&withdrawn);
+        let thread = std::thread::Builder::new()
+            .name("ask-tui".to_string())
+            .spawn(move || {
+                // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
+                let _ = send.send(run_until(&input, notify, &flag));
+            })?;
+        let _ui = WithdrawOnDrop {
+            withdrawn,
+            thread: Some(thread),
+        };
+        match receive.await {
+            Ok(outcome) => Ok(outcome?),
+            Err(_) => Err(Box::new(TuiError::Io(std::io::Error::other(
+                "the terminal UI stopped without an outcome",
+            )))),
+        }
+    }
+}
+
+/// The UI's thread, told to stop and waited for when the ask's future is dropped, whether the
+/// ask is over (the thread has returned) or withdrawn.
+struct WithdrawOnDrop {
+    withdrawn: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Drop for WithdrawOnDrop {
+    fn drop(&mut self) {
+        self.withdrawn.store(true, Ordering::SeqCst);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }

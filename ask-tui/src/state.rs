@@ -126,6 +126,10 @@ pub enum Effect {
     Continue,
     /// The ask is over.
     Finish(Outcome),
+    /// The person pressed Ctrl+C at the discard confirmation: the ask is abandoned as if the
+    /// process had been interrupted, so nothing is answered or saved and the call is asked
+    /// again from the beginning next time (seed 001 "Session Interruption").
+    Abort,
 }
 
 /// Which screen the current tab shows.
@@ -545,7 +549,8 @@ fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
 
 fn update_dialog(state: &mut State, dialog: Dialog, msg: Msg) -> Effect {
     match (dialog, msg) {
-        (Dialog::Discard { .. }, Msg::Yes | Msg::Interrupt) => Effect::Finish(Outcome::Cancelled),
+        (Dialog::Discard { .. }, Msg::Yes) => Effect::Finish(Outcome::Cancelled),
+        (Dialog::Discard { .. }, Msg::Interrupt) => Effect::Abort,
         (Dialog::Discard { .. }, Msg::No | Msg::Cancel | Msg::Enter) => {
             state.dialog = None;
             Effect::Continue

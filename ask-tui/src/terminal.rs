@@ -42,6 +42,14 @@ pub enum TuiError {
         /// The signal's name, such as `SIGTERM`.
         name: &'static str,
     },
+    /// The person pressed Ctrl+C twice: the questions were abandoned without an answer, as if
+    /// the process had been interrupted. Nothing should be saved, so that the call is asked
+    /// again from the beginning.
+    #[error("interrupted with Ctrl+C twice")]
+    Aborted,
+    /// The host withdrew the questions (see [`run_until`]); the terminal was restored.
+    #[error("the questions were withdrawn before an answer")]
+    Withdrawn,
 }
 
 /// Whether the terminal is currently in the UI's modes and must be restored.
@@ -54,6 +62,17 @@ static PANIC_HOOK: Once = Once::new();
 /// error, a panic (through a panic hook that runs before the previous one), or SIGTERM, SIGHUP
 /// and SIGINT (noticed within a tenth of a second).
 pub fn run(input: &AskUserInput, notify: bool) -> Result<Outcome, TuiError> {
+    run_until(input, notify, &AtomicBool::new(false))
+}
+
+/// Like [`run`], and also ends with [`TuiError::Withdrawn`], the terminal restored, within a
+/// tenth of a second of another thread setting `withdrawn`: for a host whose caller can go away
+/// while the questions are shown.
+pub fn run_until(
+    input: &AskUserInput,
+    notify: bool,
+    withdrawn: &AtomicBool,
+) -> Result<Outcome, TuiError> {
     let tty = OpenOptions::new()
         .read(true)
         .write(true)
@@ -63,7 +82,7 @@ pub fn run(input: &AskUserInput, notify: bool) -> Result<Outcome, TuiError> {
     install_panic_hook();
     signals.catch();
     let result = Guard::enter(tty, notify.then_some(input.questions.len()))
-        .and_then(|guard| event_loop(input, guard, signals));
+        .and_then(|guard| event_loop(input, guard, signals, withdrawn));
     signals.release();
     result
 }
@@ -202,18 +221,25 @@ fn event_loop(
     input: &AskUserInput,
     mut guard: Guard,
     signals: &Signals,
+    withdrawn: &AtomicBool,
 ) -> Result<Outcome, TuiError> {
+    let stopped = || {
+        if withdrawn.load(Ordering::SeqCst) {
+            return Some(TuiError::Withdrawn);
+        }
+        signals.pending()
+    };
     let mut state = State::new(input);
     loop {
-        if let Some(signal) = signals.pending() {
-            return Err(signal);
+        if let Some(stop) = stopped() {
+            return Err(stop);
         }
         if let Some(terminal) = guard.terminal.as_mut() {
             terminal.draw(|frame| view(&state, frame))?;
         }
         let msg = loop {
-            if let Some(signal) = signals.pending() {
-                return Err(signal);
+            if let Some(stop) = stopped() {
+                return Err(stop);
             }
             if !event::poll(Duration::from_millis(100))? {
                 continue;
@@ -228,8 +254,10 @@ fn event_loop(
                 break msg;
             }
         };
-        if let Effect::Finish(outcome) = update(&mut state, msg) {
-            return Ok(outcome);
+        match update(&mut state, msg) {
+            Effect::Continue => {}
+            Effect::Finish(outcome) => return Ok(outcome),
+            Effect::Abort => return Err(TuiError::Aborted),
         }
     }
 }

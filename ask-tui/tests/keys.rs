@@ -456,10 +456,18 @@ fn ctrl_c_acts_as_esc_and_a_second_ctrl_c_aborts() {
     keys(&mut state, &[KeyCode::Enter]);
     assert_eq!(press(&mut state, ctrl('c')), Effect::Continue);
     assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 1 }));
-    assert_eq!(
-        press(&mut state, ctrl('c')),
-        Effect::Finish(Outcome::Cancelled)
-    );
+    // Aborted, not cancelled: nothing is saved, and the call is asked again next time.
+    assert_eq!(press(&mut state, ctrl('c')), Effect::Abort);
+}
+
+#[test]
+fn ctrl_c_at_the_long_answer_warning_goes_back_to_the_text() {
+    let mut state = State::new(&single(1));
+    type_text(&mut state, &"x".repeat(2_001));
+    keys(&mut state, &[KeyCode::Enter]);
+    assert!(matches!(state.dialog(), Some(Dialog::LongAnswer { .. })));
+    assert_eq!(press(&mut state, ctrl('c')), Effect::Continue);
+    assert_eq!(state.dialog(), None);
 }
 
 #[test]
