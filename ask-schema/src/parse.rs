@@ -56,12 +56,29 @@ impl JsonSource for &str {
     }
 }
 
-/// True for a tool-call envelope: an object with `input` or `arguments` and no `questions`.
+/// True for a tool-call envelope: an object with no `questions` whose input is in `input`,
+/// `arguments` or `function.arguments`.
 fn is_envelope(value: &Value) -> bool {
-    value.as_object().is_some_and(|object| {
-        !object.contains_key("questions")
-            && (object.contains_key("input") || object.contains_key("arguments"))
-    })
+    value
+        .as_object()
+        .is_some_and(|object| envelope_input(object).is_some())
+}
+
+/// Where an envelope keeps the call's input, as a JSON pointer, and the input itself: `input`
+/// (Anthropic's `tool_use`), `arguments` (MCP's `tools/call`, OpenAI's Responses API) or
+/// `function.arguments` (OpenAI's Chat Completions `tool_calls` entries).
+fn envelope_input(object: &serde_json::Map<String, Value>) -> Option<(&'static str, &Value)> {
+    if object.contains_key("questions") {
+        return None;
+    }
+    if let Some(input) = object.get("input") {
+        return Some(("/input", input));
+    }
+    if let Some(arguments) = object.get("arguments") {
+        return Some(("/arguments", arguments));
+    }
+    let arguments = object.get("function")?.get("arguments")?;
+    Some(("/function/arguments", arguments))
 }
 
 impl JsonSource for &String {
@@ -83,10 +100,7 @@ impl JsonSource for &Value {
         let Some(object) = self.as_object() else {
             return parse_value_at(self, limits, "").map(ParsedCall::plain);
         };
-        let inner = ["input", "arguments"]
-            .into_iter()
-            .find_map(|key| Some((key, object.get(key)?)));
-        let Some((key, inner)) = inner.filter(|_| !object.contains_key("questions")) else {
+        let Some((prefix, inner)) = envelope_input(object) else {
             return parse_value_at(self, limits, "").map(ParsedCall::plain);
         };
         // The envelope: `{"name": "ask_user", "id": "…", "input": {…}}`, or an OpenAI call whose
@@ -94,26 +108,29 @@ impl JsonSource for &Value {
         let call_id = ["id", "call_id", "toolCallId", "tool_call_id"]
             .into_iter()
             .find_map(|k| object.get(k)?.as_str().map(str::to_string));
-        let name = object
-            .get("name")
-            .or_else(|| object.get("function")?.get("name"))
-            .and_then(Value::as_str);
-        if let Some(name) = name.filter(|name| *name != TOOL_NAME) {
+        let name = match object.get("name") {
+            Some(name) => Some(("/name", name)),
+            None => object
+                .get("function")
+                .and_then(|function| function.get("name"))
+                .map(|name| ("/function/name", name)),
+        };
+        let name = name.and_then(|(path, name)| Some((path, name.as_str()?)));
+        if let Some((path, name)) = name.filter(|(_, name)| *name != TOOL_NAME) {
             let problem = Problem::new(
-                "/name",
+                path,
                 ProblemKind::WrongTool {
                     name: name.to_string(),
                 },
             );
             return Err(Problems::from_vec(vec![problem]).unwrap_or_else(unreachable_problems));
         }
-        let prefix = format!("/{key}");
         let input = match inner {
             Value::String(text) => {
-                let value = parse_json(text).map_err(|problems| prefixed(problems, &prefix))?;
-                parse_value_at(&value, limits, &prefix)?
+                let value = parse_json(text).map_err(|problems| prefixed(problems, prefix))?;
+                parse_value_at(&value, limits, prefix)?
             }
-            value => parse_value_at(value, limits, &prefix)?,
+            value => parse_value_at(value, limits, prefix)?,
         };
         Ok(ParsedCall { call_id, input })
     }
@@ -604,13 +621,44 @@ mod tests {
         .unwrap();
         assert_eq!(call.call_id.as_deref(), Some("toolu_01"));
         assert_eq!(call.input.questions[0].question, "Q?");
+        // OpenAI Chat Completions: a `tool_calls` entry, as text and as a value.
+        let chat = r#"{"id": "call_1", "type": "function", "function": {"name": "ask_user",
+            "arguments": "{\"questions\": [{\"question\": \"Q?\"}]}"}}"#;
+        let call = parse_call(chat, &limits).unwrap();
+        assert_eq!(call.call_id.as_deref(), Some("call_1"));
+        assert_eq!(call.input.questions[0].question, "Q?");
+        let value: Value = serde_json::from_str(chat).unwrap();
+        assert_eq!(
+            parse_call(&value, &limits).unwrap().call_id.as_deref(),
+            Some("call_1")
+        );
+        // OpenAI Responses API: a `function_call` item.
         let call = parse_call(
-            &json!({"id": "call_1", "type": "function", "function": {"name": "ask_user"},
+            &json!({"type": "function_call", "call_id": "call_2", "name": "ask_user",
                     "arguments": "{\"questions\": [{\"question\": \"Q?\"}]}"}),
             &limits,
         )
         .unwrap();
-        assert_eq!(call.call_id.as_deref(), Some("call_1"));
+        assert_eq!(call.call_id.as_deref(), Some("call_2"));
+        let err = parse_call(
+            r#"{"id": "call_3", "function": {"name": "ask_user", "arguments": "{\"questions\": 1}"}}"#,
+            &limits,
+        )
+        .unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("/function/arguments/questions: "),
+            "{err}"
+        );
+        let err = parse_call(
+            r#"{"id": "call_4", "function": {"name": "shell", "arguments": "{}"}}"#,
+            &limits,
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "/function/name: the tool call is for `shell`, not `ask_user`"
+        );
         let err = parse_call(
             r#"{"name": "ask_user", "input": {"questions": []}}"#,
             &limits,
