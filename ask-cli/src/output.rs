@@ -3,6 +3,7 @@
 
 use std::io::{self, Write};
 
+use ask_core::sanitize_for_display;
 use serde::Serialize;
 
 /// Writes `value` to stdout as one compact JSON document and a newline.
@@ -28,10 +29,14 @@ pub fn write_stdout(text: &str) -> io::Result<()> {
     }
 }
 
-/// Writes a message for people to stderr, prefixed with `ask-user: `.
+/// Writes a message for people to stderr, a line at a time, each prefixed with `ask-user: `.
+///
+/// Messages often quote the model's text (a label, an unknown field's name), and stderr is
+/// usually a terminal, so every line goes through `sanitize_for_display`: no control sequence
+/// from the model reaches the terminal this way either.
 pub fn say(message: &str) {
     let mut stderr = io::stderr().lock();
     for line in message.lines() {
-        let _ = writeln!(stderr, "ask-user: {line}");
+        let _ = writeln!(stderr, "ask-user: {}", sanitize_for_display(line));
     }
 }

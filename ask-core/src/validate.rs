@@ -590,7 +590,7 @@ fn check_question(index: usize, question: &Question, limits: &Limits, out: &mut 
                     seen.push(key);
                     continue;
                 }
-                if key == "other" {
+                if imitates_other(&key) {
                     out.push(Problem::new(label_path(), ProblemKind::ReservedLabel));
                 } else if let Some(first) = seen.iter().position(|k| *k == key) {
                     out.push(Problem::new(
@@ -602,6 +602,14 @@ fn check_question(index: usize, question: &Question, limits: &Limits, out: &mut 
             }
         }
     }
+}
+
+/// True for a label (already normalised) that the person could take for the built-in "Other"
+/// choice: "Other" however it is spaced or punctuated ("O t h e r", "Other:"), and imitations of
+/// "Other (type your answer)". "Others" and "Other tools" are ordinary labels.
+fn imitates_other(key: &str) -> bool {
+    let letters: String = key.chars().filter(|c| c.is_alphanumeric()).collect();
+    letters == "other" || letters.starts_with("othertype")
 }
 
 fn check_text(
@@ -865,6 +873,29 @@ mod tests {
                 "/questions/0/options/1/label: \"Other\" is added automatically so the person can type their own answer; remove this option",
             ],
         );
+        for imitation in [
+            "O t h e r",
+            "Other:",
+            "Other (type your answer)",
+            "OTHER...",
+        ] {
+            check(
+                call(vec![Question::choice("A?", ["a", imitation])]),
+                &[
+                    "/questions/0/options/1/label: \"Other\" is added automatically so the person can type their own answer; remove this option",
+                ],
+            );
+        }
+        for label in ["Others", "Other tools", "Another"] {
+            assert!(
+                validate(
+                    call(vec![Question::choice("A?", ["a", label])]),
+                    &Limits::default()
+                )
+                .is_ok(),
+                "{label} is an ordinary label"
+            );
+        }
     }
 
     #[test]
