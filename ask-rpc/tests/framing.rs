@@ -79,3 +79,28 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_line_without_end_is_reported_before_the_input_ends() {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+        .block_on(async {
+            use tokio::io::AsyncWriteExt;
+            let (mut client, server) = tokio::io::duplex(4096);
+            let mut reader = LineReader::with_max(tokio::io::BufReader::new(server), 1000);
+            // A client that writes and writes without a line feed, and keeps the connection open.
+            client.write_all(&[b'x'; 3000]).await.unwrap();
+            let line = reader.next_line().await.unwrap().unwrap();
+            assert!(
+                matches!(line, Err(FrameError::TooLong { read }) if read > 1000),
+                "{line:?}"
+            );
+            // The rest of it is skipped; the next line is whole.
+            client.write_all(&[b'x'; 3000]).await.unwrap();
+            client.write_all(b"\n{\"ok\":1}\n").await.unwrap();
+            let line = reader.next_line().await.unwrap().unwrap();
+            assert_eq!(line, Ok("{\"ok\":1}".to_string()));
+        });
+}
