@@ -61,6 +61,18 @@ pub fn run(args: &AskArgs) -> Exit {
         return print_error(ToolOutput::refused(), args.output, Exit::Refused);
     }
     let limits = args.limits.limits();
+    if let Some(reply) = &args.reply
+        && !args
+            .input
+            .as_deref()
+            .is_some_and(|input| input.starts_with('@'))
+    {
+        say(&format!(
+            "unexpected argument `{reply}` after INPUT; only a reply to pending questions takes a \
+             second argument: ask-user -p @PENDING \"your answers\""
+        ));
+        return Exit::Invalid;
+    }
     if let Some(how) = crate::print::pass_two_form(args) {
         return match how {
             Ok(how) => crate::print::pass_two(args, how),

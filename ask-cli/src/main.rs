@@ -205,6 +205,8 @@ pub(crate) fn read_call(input: &Path, limits: &Limits) -> Result<ParsedCall, Rea
             },
         }
     })?;
+    // A byte-order mark, as some editors save one, is not part of the JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     ask_schema::parse_call(text, limits).map_err(ReadFailure::Invalid)
 }
 

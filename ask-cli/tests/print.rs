@@ -212,15 +212,22 @@ fn inline_answers_with_a_multi_select_list() {
 }
 
 #[test]
-fn partial_inline_answers_are_kept_in_the_file() {
+fn partial_inline_answers_leave_the_file_as_it_was() {
     let dir = pending_setup();
+    let before = std::fs::read(dir.path().join(PENDING)).unwrap();
     let output = run(dir.path(), &["--answers", r#"["sqlite", null]"#]);
     assert_eq!(output.status.code(), Some(4));
-    let file = pending_file(dir.path());
-    assert_eq!(file["revision"], 2);
-    assert_eq!(file["questions"][0]["answer"], "sqlite");
+    let message = stderr(&output);
+    assert!(
+        message.contains("2. What should we name this service?"),
+        "{message}"
+    );
+    assert!(message.contains("nothing was recorded"), "{message}");
+    assert_eq!(std::fs::read(dir.path().join(PENDING)).unwrap(), before);
+    // null takes the answer written in the file.
+    write_answers(dir.path(), &[json!("sqlite")]);
     let output = run(dir.path(), &["--answers", r#"[null, "order-processor"]"#]);
-    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let result = stdout_json(&output);
     assert_eq!(result["answers"][0]["selectedOption"], "SQLite");
     assert_eq!(result["answers"][1]["answer"], "order-processor");
@@ -416,4 +423,24 @@ fn pending_file_flag_and_environment() {
         .output()
         .unwrap();
     assert_eq!(stdout_json(&output)["questions"][0]["multiSelect"], true);
+}
+
+#[test]
+fn a_stray_argument_after_the_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &[
+            "-p",
+            example("project-setup.json").to_str().unwrap(),
+            "extra",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("unexpected argument `extra` after INPUT"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.path().join(PENDING).exists(), "nothing was written");
 }

@@ -162,7 +162,7 @@ pub enum PassTwo {
 pub enum PassTwoOutcome {
     /// Every question is answered; the pending file is removed.
     Answered(Record),
-    /// Some questions are still unanswered; the pending file holds what was given.
+    /// Some questions are still unanswered; the pending file is left as it was.
     Incomplete {
         /// The pending record (status `pending`) to report.
         record: Record,
@@ -174,8 +174,8 @@ pub enum PassTwoOutcome {
 /// Pass 2: takes the answers in `how` for the questions in the pending file at `path`.
 ///
 /// A complete set of answers removes the pending file and returns the answered record. An
-/// incomplete one leaves the file as it was (for [`PassTwo::Edited`]) or records the answers
-/// given so far in it (for [`PassTwo::Inline`]). Any error leaves the file untouched.
+/// incomplete one, like any error, leaves the file as it was. In [`PassTwo::Inline`], a `null`
+/// answer takes the answer written in the file for that question, if any.
 pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError> {
     let store = Store::new(path);
     let _lock = store.lock()?;
@@ -194,17 +194,7 @@ pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError>
                 .zip(&file_values)
                 .map(|(given, in_file)| if given.is_null() { *in_file } else { given })
                 .collect();
-            let progress = read_file_answers(&input, &merged)?;
-            if progress.complete().is_none() {
-                let mut next = loaded.file.clone();
-                for (question, value) in next.questions.iter_mut().zip(&merged) {
-                    question.answer = (*value).clone();
-                }
-                if next != loaded.file {
-                    store.replace(&loaded, &next)?;
-                }
-            }
-            (progress, None)
+            (read_file_answers(&input, &merged)?, None)
         }
         PassTwo::Reply(text) => {
             if text.trim().is_empty() {

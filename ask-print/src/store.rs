@@ -146,6 +146,8 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<PendingFile, PrintError> {
         column: e.column(),
         reason: strip_position(&e.to_string()),
     };
+    // A byte-order mark, as some editors save one, is not part of the JSON.
+    let bytes = bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes);
     let value: Value = serde_json::from_slice(bytes).map_err(malformed)?;
     if let Some(found) = value.get("version").and_then(Value::as_u64)
         && found > u64::from(FORMAT_VERSION)

@@ -63,26 +63,37 @@ fn an_edit_between_read_and_write_is_detected() {
 }
 
 #[test]
-fn inline_then_edited_answers_complete_the_call() {
+fn incomplete_inline_answers_leave_the_file_and_null_takes_the_files_answer() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pending.json");
     pass_one(&path, &call(), Some("toolu_7".into()), "s").unwrap();
+    let before = std::fs::read(&path).unwrap();
     let PassTwoOutcome::Incomplete { unanswered, .. } =
         pass_two(&path, PassTwo::Inline(r#"["postgresql", null]"#.into())).unwrap()
     else {
         panic!("one question is still open");
     };
     assert_eq!(unanswered, [(1, "Name?".to_string())]);
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        before,
+        "the file is as it was"
+    );
+    // The person writes the first answer into the file; null keeps it.
+    let edited = String::from_utf8(before).unwrap().replacen(
+        "\"answer\": null",
+        "\"answer\": \"sqlite\"",
+        1,
+    );
+    std::fs::write(&path, edited).unwrap();
     let PassTwoOutcome::Answered(record) =
         pass_two(&path, PassTwo::Inline(r#"[null, "svc"]"#.into())).unwrap()
     else {
         panic!("both questions are answered");
     };
     assert_eq!(record.call_id.as_deref(), Some("toolu_7"));
-    assert_eq!(
-        record.answers[0].selected_option.as_deref(),
-        Some("PostgreSQL")
-    );
+    assert_eq!(record.answers[0].selected_option.as_deref(), Some("SQLite"));
+    assert_eq!(record.answers[1].answer.joined(), "svc");
     assert!(!path.exists());
 }
 
