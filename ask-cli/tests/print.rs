@@ -444,3 +444,21 @@ fn a_stray_argument_after_the_input_is_refused() {
     );
     assert!(!dir.path().join(PENDING).exists(), "nothing was written");
 }
+
+#[test]
+fn an_edited_file_saved_with_a_byte_order_mark_is_read() {
+    let dir = pending_setup();
+    write_answers(dir.path(), &[json!("SQLite"), json!("orders")]);
+    let text = std::fs::read(dir.path().join(PENDING)).unwrap();
+    std::fs::write(
+        dir.path().join(PENDING),
+        [b"\xef\xbb\xbf".as_slice(), &text].concat(),
+    )
+    .unwrap();
+    let output = run(dir.path(), &["-c"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output)["answers"][0]["selectedOption"],
+        "SQLite"
+    );
+}

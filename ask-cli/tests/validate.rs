@@ -225,3 +225,25 @@ fn schema_formats() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(bad.stdout.is_empty());
 }
+
+#[test]
+fn a_byte_order_mark_before_the_json_is_ignored() {
+    let call = std::fs::read(examples().join("project-setup.json")).unwrap();
+    let with_bom = [b"\xef\xbb\xbf".as_slice(), &call].concat();
+    let output = common::run_with_stdin(&["validate", "-"], &with_bom);
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    assert_eq!(stdout_json(&output)["valid"], true);
+}
+
+#[test]
+fn openai_chat_completions_tool_calls_are_read() {
+    let call = std::fs::read_to_string(examples().join("project-setup.json")).unwrap();
+    let envelope = serde_json::json!({"id": "call_abc", "type": "function",
+        "function": {"name": "ask_user", "arguments": call}});
+    let output = common::run_with_stdin(&["validate", "-"], envelope.to_string().as_bytes());
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    assert_eq!(
+        stdout_json(&output),
+        serde_json::json!({"valid": true, "questions": 2, "callId": "call_abc"})
+    );
+}
