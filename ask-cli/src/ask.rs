@@ -151,6 +151,15 @@ pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
         ));
         saved = false;
     }
+    if record.status == Status::Pending
+        && let Some(session) = &args.session
+    {
+        say(&format!(
+            "the call is recorded in the session log once it is answered: give the answering \
+             command --session {} too",
+            session.display()
+        ));
+    }
     let exit = match mode {
         Mode::Rpc => crate::rpc::print_result(record),
         Mode::Tui | Mode::Print => print_record(record, args.output),

@@ -113,6 +113,11 @@ fn an_envelope_id_is_the_call_id() {
         &["-p", "--session", "s.jsonl", call.to_str().unwrap()],
     );
     assert_eq!(first.status.code(), Some(4));
+    assert!(
+        stderr(&first).contains("give the answering command --session s.jsonl too"),
+        "{}",
+        stderr(&first)
+    );
     let second = run(
         dir.path(),
         &["--session", "s.jsonl", "--answers", r#"["API keys"]"#],
