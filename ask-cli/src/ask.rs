@@ -323,6 +323,11 @@ pub fn print_record(record: Record, output: OutputArg) -> Exit {
     }
     let written = match output {
         OutputArg::Result => emit(&record.result()),
+        // While the questions wait, the map is empty; where they wait is said beside it.
+        OutputArg::Answers if record.status == Status::Pending => emit(&serde_json::json!({
+            "answers": {},
+            "pendingFile": record.pending_file,
+        })),
         OutputArg::Answers => emit(&record.result().answer_map()),
         OutputArg::Tool => emit(&ToolOutput::from_record(record)),
     };

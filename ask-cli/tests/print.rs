@@ -462,3 +462,22 @@ fn an_edited_file_saved_with_a_byte_order_mark_is_read() {
         "SQLite"
     );
 }
+
+#[test]
+fn the_answer_map_of_a_pending_call_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &[
+            "-p",
+            "--output",
+            "answers",
+            example("project-setup.json").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(output.status.code(), Some(4));
+    assert_eq!(
+        stdout_json(&output),
+        json!({"answers": {}, "pendingFile": PENDING})
+    );
+}
