@@ -78,6 +78,9 @@ impl Connection {
     pub async fn ask(&self, request_id: &str, input: &AskUserInput) -> Result<Outcome, RpcError> {
         let (reply, answer) = oneshot::channel();
         {
+            // The request and the waiting state are queued under the table's lock, and whoever
+            // ends the ask queues its final state under the same lock, so the client always
+            // sees them in this order, and before any line about a later message.
             let mut table = self.shared.lock();
             if table.closed {
                 return Ok(Outcome::ConnectionLost);
@@ -90,33 +93,18 @@ impl Connection {
                 reply,
             };
             table.pending.insert(request_id.to_string(), pending);
+            self.send(&ServerMessage::AskUserRequest(AskUserRequest {
+                request_id: request_id.to_string(),
+                questions: input.questions.clone(),
+                metadata: input.metadata.clone(),
+            }));
+            self.shared.send_state(
+                request_id,
+                WireState::WaitingForUser,
+                Some(input.questions.clone()),
+            );
         }
-        self.send(&ServerMessage::AskUserRequest(AskUserRequest {
-            request_id: request_id.to_string(),
-            questions: input.questions.clone(),
-            metadata: input.metadata.clone(),
-        }));
-        self.send_state(
-            request_id,
-            WireState::WaitingForUser,
-            Some(input.questions.clone()),
-        );
-        let outcome = answer.await.unwrap_or(Outcome::ConnectionLost);
-        let state = match outcome {
-            Outcome::Answered(_) => WireState::Answered,
-            Outcome::Cancelled => WireState::Cancelled,
-            Outcome::ConnectionLost | Outcome::Pending { .. } => WireState::ConnectionLost,
-        };
-        self.send_state(request_id, state, None);
-        Ok(outcome)
-    }
-
-    fn send_state(&self, request_id: &str, state: WireState, questions: Option<Vec<Question>>) {
-        self.send(&ServerMessage::AskUserState(AskUserStateNotification {
-            request_id: request_id.to_string(),
-            state,
-            questions,
-        }));
+        Ok(answer.await.unwrap_or(Outcome::ConnectionLost))
     }
 
     /// Queues a message for the client. Messages go out whole and in order.
@@ -145,6 +133,28 @@ impl Shared {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    fn send_state(&self, request_id: &str, state: WireState, questions: Option<Vec<Question>>) {
+        let line = ServerMessage::AskUserState(AskUserStateNotification {
+            request_id: request_id.to_string(),
+            state,
+            questions,
+        })
+        .to_line();
+        let _ = self.out.send(Outgoing::Line(line));
+    }
+
+    /// Ends a pending ask with `outcome` and queues its final state. The caller holds the
+    /// table's lock.
+    fn end(&self, request_id: &str, pending: Pending, outcome: Outcome) {
+        let state = match outcome {
+            Outcome::Answered(_) => WireState::Answered,
+            Outcome::Cancelled => WireState::Cancelled,
+            Outcome::ConnectionLost | Outcome::Pending { .. } => WireState::ConnectionLost,
+        };
+        let _ = pending.reply.send(outcome);
+        self.send_state(request_id, state, None);
+    }
+
     fn error(&self, code: ErrorCode, message: String, request_id: Option<String>) {
         let line = ServerMessage::Error(ErrorNotification {
             code,
@@ -159,8 +169,8 @@ impl Shared {
     fn close(&self) {
         let mut table = self.lock();
         table.closed = true;
-        for (_, pending) in table.pending.drain() {
-            let _ = pending.reply.send(Outcome::ConnectionLost);
+        for (request_id, pending) in std::mem::take(&mut table.pending) {
+            self.end(&request_id, pending, Outcome::ConnectionLost);
         }
     }
 
@@ -191,7 +201,7 @@ impl Shared {
         match outcome(&pending.questions) {
             Ok(outcome) => {
                 if let Some(pending) = table.pending.remove(request_id) {
-                    let _ = pending.reply.send(outcome);
+                    self.end(request_id, pending, outcome);
                 }
                 table.ended.insert(request_id.to_string());
                 table.ended_order.push_back(request_id.to_string());

@@ -256,3 +256,26 @@ fn a_broken_pipe_ends_every_ask_as_connection_lost() {
         String::new()
     });
 }
+
+#[test]
+fn an_answer_and_a_late_cancel_in_one_write_keep_their_order() {
+    run(async {
+        let mut h = Harness::new();
+        h.ask("req-9", database()).await;
+        let writer = h.to_agent.as_mut().unwrap();
+        writer
+            .write_all(
+                b"{\"type\": \"ask_user_response\", \"requestId\": \"req-9\", \"answers\": [{\"answer\": \"SQLite\"}]}\n\
+                  {\"type\": \"ask_user_cancel\", \"requestId\": \"req-9\"}\n",
+            )
+            .await
+            .unwrap();
+        writer.flush().await.unwrap();
+        let first: serde_json::Value = serde_json::from_str(&h.read().await).unwrap();
+        let second: serde_json::Value = serde_json::from_str(&h.read().await).unwrap();
+        assert_eq!(first["type"], "ask_user_state", "{first}");
+        assert_eq!(first["state"], "answered");
+        assert_eq!(second["code"], "duplicate_response", "{second}");
+        String::new()
+    });
+}
