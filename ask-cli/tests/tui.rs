@@ -10,9 +10,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
-use common::pty::{DOWN, ENTER, ESC, PATIENCE, Session, TAB};
+use common::pty::{DOWN, ENTER, ESC, Session, TAB};
 
 fn call(value: serde_json::Value) -> String {
     value.to_string()
@@ -231,35 +229,8 @@ fn signal_leaves_the_terminal_in_cooked_mode(signal: &str, name: &str) {
         stty -g > after.txt; stty -a > after-a.txt; echo finished";
     let session = Session::start(script, &[]);
     session.wait_for("Which database should we use?");
-    let start = Instant::now();
-    let pid = loop {
-        let text = std::fs::read_to_string(session.path("pid.txt")).unwrap_or_default();
-        if text.ends_with('\n') || start.elapsed() > PATIENCE {
-            break text;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let killed = std::process::Command::new("kill")
-        .args([signal, pid.trim()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    session.wait_for("finished");
-    let before = std::fs::read_to_string(session.path("before.txt")).unwrap();
-    let after = std::fs::read_to_string(session.path("after.txt")).unwrap();
-    assert_eq!(before, after, "the terminal settings are back as they were");
-    let modes = std::fs::read_to_string(session.path("after-a.txt")).unwrap();
-    for flag in ["icanon", "echo", "isig"] {
-        assert!(
-            modes.split_whitespace().any(|word| word == flag),
-            "{flag} is on again: {modes}"
-        );
-    }
-    assert!(
-        !session.contents().contains("4. Other"),
-        "the alternate screen is gone:\n{}",
-        session.contents()
-    );
+    session.kill(signal);
+    session.assert_terminal_restored("4. Other");
     let stdout = std::fs::read_to_string(session.path("stdout.json")).unwrap();
     assert_eq!(stdout, "", "an interrupted ask prints no result");
     let stderr = std::fs::read_to_string(session.path("stderr.txt")).unwrap();

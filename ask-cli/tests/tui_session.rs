@@ -5,9 +5,7 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
-use common::pty::{ENTER, ESC, PATIENCE, Session};
+use common::pty::{ENTER, ESC, Session};
 use serde_json::{Value, json};
 
 fn database_call() -> String {
@@ -50,18 +48,6 @@ fn the_bell_and_a_desktop_notification_announce_the_questions() {
     assert_eq!(quiet.exit_code(), 130);
 }
 
-/// Waits for a file the shell writes when a command is done.
-fn wait_for_file(session: &Session, name: &str) -> String {
-    let start = Instant::now();
-    loop {
-        let text = std::fs::read_to_string(session.path(name)).unwrap_or_default();
-        if text.ends_with('\n') || start.elapsed() > PATIENCE {
-            return text;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 #[test]
 fn an_interrupted_call_is_asked_again_and_an_answered_one_replays() {
     let call = database_call();
@@ -74,13 +60,8 @@ fn an_interrupted_call_is_asked_again_and_an_answered_one_replays() {
     );
     let mut session = Session::start(&script, &[("call.json", &call)]);
     session.wait_for("Which database should we use?");
-    let pid = wait_for_file(&session, "pid.txt");
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", pid.trim()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    assert_eq!(wait_for_file(&session, "code1.txt").trim(), "143");
+    session.kill("-TERM");
+    assert_eq!(session.wait_for_file("code1.txt").trim(), "143");
     assert!(
         !session.path("s.jsonl").exists(),
         "an interrupted call leaves no record"
@@ -89,7 +70,7 @@ fn an_interrupted_call_is_asked_again_and_an_answered_one_replays() {
     // Second run: the same questions again, from the beginning.
     session.wait_for("> 1. PostgreSQL (Recommended)");
     session.send("2");
-    assert_eq!(wait_for_file(&session, "code2.txt").trim(), "0");
+    assert_eq!(session.wait_for_file("code2.txt").trim(), "0");
     let answered = std::fs::read_to_string(session.path("out2.json")).unwrap();
     assert!(
         answered.contains("\"selectedOption\":\"SQLite\""),
@@ -97,7 +78,7 @@ fn an_interrupted_call_is_asked_again_and_an_answered_one_replays() {
     );
 
     // Third run: replayed from the log without showing anything.
-    assert_eq!(wait_for_file(&session, "code3.txt").trim(), "0");
+    assert_eq!(session.wait_for_file("code3.txt").trim(), "0");
     assert_eq!(
         std::fs::read_to_string(session.path("out3.json")).unwrap(),
         answered
@@ -132,7 +113,7 @@ fn ctrl_c_twice_saves_nothing_and_the_call_is_asked_again() {
     session.key("1", "Which cache should we use?");
     session.key("\x03", "Discard 1 answer? [y/N]");
     session.send("\x03");
-    assert_eq!(wait_for_file(&session, "code1.txt").trim(), "130");
+    assert_eq!(session.wait_for_file("code1.txt").trim(), "130");
     assert_eq!(
         std::fs::read_to_string(session.path("out1.json")).unwrap(),
         "",
@@ -158,7 +139,7 @@ fn ctrl_c_twice_saves_nothing_and_the_call_is_asked_again() {
     session.send("2");
     session.key("1", "Review your answers");
     session.send(ENTER);
-    assert_eq!(wait_for_file(&session, "code2.txt").trim(), "0");
+    assert_eq!(session.wait_for_file("code2.txt").trim(), "0");
     let log = std::fs::read_to_string(session.path("s.jsonl")).unwrap();
     assert_eq!(log.lines().count(), 1);
     assert!(log.contains("\"SQLite\""), "{log}");
@@ -195,32 +176,12 @@ fn mcp_with_terminal() -> Session {
     session
 }
 
-#[track_caller]
-fn assert_terminal_restored(session: &Session) {
-    session.wait_for("finished");
-    let before = std::fs::read_to_string(session.path("before.txt")).unwrap();
-    let after = std::fs::read_to_string(session.path("after.txt")).unwrap();
-    assert_eq!(before, after, "the terminal settings are back as they were");
-    let modes = std::fs::read_to_string(session.path("after-a.txt")).unwrap();
-    for flag in ["icanon", "echo", "isig"] {
-        assert!(
-            modes.split_whitespace().any(|word| word == flag),
-            "{flag} is on again: {modes}"
-        );
-    }
-    assert!(
-        !session.contents().contains("3. Other"),
-        "the alternate screen is gone:\n{}",
-        session.contents()
-    );
-}
-
 #[test]
 fn an_mcp_client_that_leaves_mid_question_withdraws_the_terminal_ui() {
     let session = mcp_with_terminal();
     std::fs::write(session.path("go"), "").unwrap();
-    assert_terminal_restored(&session);
-    assert_eq!(wait_for_file(&session, "code.txt").trim(), "0");
+    session.assert_terminal_restored("3. Other");
+    assert_eq!(session.wait_for_file("code.txt").trim(), "0");
     let err = std::fs::read_to_string(session.path("err.txt")).unwrap();
     assert!(
         err.contains("the client went away before an answer"),
@@ -231,14 +192,9 @@ fn an_mcp_client_that_leaves_mid_question_withdraws_the_terminal_ui() {
 #[test]
 fn sigterm_ends_the_mcp_server_showing_the_terminal_ui() {
     let session = mcp_with_terminal();
-    let pid = wait_for_file(&session, "pid.txt");
-    let killed = std::process::Command::new("kill")
-        .args(["-TERM", pid.trim()])
-        .status()
-        .unwrap();
-    assert!(killed.success());
-    assert_terminal_restored(&session);
-    assert_eq!(wait_for_file(&session, "code.txt").trim(), "143");
+    session.kill("-TERM");
+    session.assert_terminal_restored("3. Other");
+    assert_eq!(session.wait_for_file("code.txt").trim(), "143");
     let err = std::fs::read_to_string(session.path("err.txt")).unwrap();
     assert!(err.contains("interrupted by SIGTERM"), "{err}");
 }
@@ -291,7 +247,7 @@ fn a_sub_agent_is_refused_before_the_ui_opens() {
         "ASK_USER_SUBAGENT=1 \"$ASK\" --mode tui call.json > stdout.json 2> stderr.txt; echo $? > code.txt",
         &[("call.json", &call)],
     );
-    assert_eq!(wait_for_file(&session, "code.txt").trim(), "3");
+    assert_eq!(session.wait_for_file("code.txt").trim(), "3");
     let raw = session.raw();
     assert!(
         !contains(&raw, b"\x1b[?1049h"),

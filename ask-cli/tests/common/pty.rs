@@ -176,6 +176,55 @@ impl Session {
         );
     }
 
+    /// Waits until the shell has written the file `name` whole (ending with a line feed) and
+    /// returns its text.
+    #[track_caller]
+    pub fn wait_for_file(&self, name: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let text = std::fs::read_to_string(self.path(name)).unwrap_or_default();
+            if text.ends_with('\n') || start.elapsed() > PATIENCE {
+                return text;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Sends `signal` (such as `-TERM`) to the process whose pid the script wrote to `pid.txt`.
+    #[track_caller]
+    pub fn kill(&self, signal: &str) {
+        let pid = self.wait_for_file("pid.txt");
+        let killed = std::process::Command::new("kill")
+            .args([signal, pid.trim()])
+            .status()
+            .unwrap();
+        assert!(killed.success(), "kill {signal} {pid}");
+    }
+
+    /// For a script that saves `stty -g` in `before.txt`, and after the command `stty -g` in
+    /// `after.txt`, `stty -a` in `after-a.txt`, then prints `finished`: checks that the
+    /// terminal's settings are back as they were, in cooked mode, and that the UI's screen,
+    /// recognised by `shown`, is gone.
+    #[track_caller]
+    pub fn assert_terminal_restored(&self, shown: &str) {
+        self.wait_for("finished");
+        let before = std::fs::read_to_string(self.path("before.txt")).unwrap();
+        let after = std::fs::read_to_string(self.path("after.txt")).unwrap();
+        assert_eq!(before, after, "the terminal settings are back as they were");
+        let modes = std::fs::read_to_string(self.path("after-a.txt")).unwrap();
+        for flag in ["icanon", "echo", "isig"] {
+            assert!(
+                modes.split_whitespace().any(|word| word == flag),
+                "{flag} is on again: {modes}"
+            );
+        }
+        assert!(
+            !self.contents().contains(shown),
+            "the alternate screen is gone:\n{}",
+            self.contents()
+        );
+    }
+
     /// Waits for the exit and returns the exit code and stdout.
     #[track_caller]
     pub fn finish(mut self) -> (u32, String) {
