@@ -11,7 +11,7 @@ mod print;
 mod rpc;
 mod session;
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -25,7 +25,21 @@ use crate::exit::Exit;
 use crate::output::{emit, emit_pretty, say};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to stdout as clap writes them.
+        Err(error) if !error.use_stderr() => error.exit(),
+        // A usage error quotes the arguments, which may hold the model's text: sanitised like
+        // every other message on stderr.
+        Err(error) => {
+            let text = error.render().to_string();
+            let mut stderr = std::io::stderr().lock();
+            for line in text.lines() {
+                let _ = writeln!(stderr, "{}", ask_core::sanitize_for_display(line));
+            }
+            return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
+        }
+    };
     let exit = match cli.command {
         None => ask::run(&cli.ask),
         Some(Command::Demo(args)) => ask::demo(&args),

@@ -96,7 +96,12 @@ async fn serve(server: AskServer) -> Exit {
         quit = service.waiting() => quit,
         // The terminal UI was ended by a signal and has restored the terminal: the server ends
         // as the signal asked, and the session with it.
-        () = signalled.token.cancelled() => return Exit::Signal(signalled.number()),
+        () = signalled.token.cancelled() => {
+            // No call takes the terminal after this (see `call`); wait for the one showing it to
+            // end, so that the terminal is restored before the process exits.
+            let _ = tokio::time::timeout(Duration::from_secs(2), turn.lock()).await;
+            return Exit::Signal(signalled.number());
+        }
     };
     // A call still being shown has been told that its client left; give it a moment to end as
     // connection lost, which also restores the terminal, before the process exits.
@@ -217,6 +222,12 @@ impl AskServer {
                 .await;
         }
         let _turn = self.turn.lock().await;
+        if self.signalled.token.is_cancelled() {
+            return error_result(
+                "The user was not asked: the ask-user server is stopping.".to_string(),
+            )
+            .into();
+        }
         let frontend: Box<dyn Frontend> = if form {
             Box::new(ElicitationFrontend {
                 peer: context.peer.clone(),

@@ -247,3 +247,12 @@ fn openai_chat_completions_tool_calls_are_read() {
         serde_json::json!({"valid": true, "questions": 2, "callId": "call_abc"})
     );
 }
+
+#[test]
+fn a_usage_error_never_echoes_control_characters() {
+    let output = run(&["--mode", "x\u{1b}]0;pwned\u{7}"]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = common::stderr(&output);
+    assert!(stderr.contains("invalid value 'x^[]0;pwned^G'"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}') && !stderr.contains('\u{7}'));
+}

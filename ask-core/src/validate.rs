@@ -605,11 +605,13 @@ fn check_question(index: usize, question: &Question, limits: &Limits, out: &mut 
 }
 
 /// True for a label (already normalised) that the person could take for the built-in "Other"
-/// choice: "Other" however it is spaced or punctuated ("O t h e r", "Other:"), and imitations of
-/// "Other (type your answer)". "Others" and "Other tools" are ordinary labels.
+/// choice: "Other" however it is spaced or punctuated ("O t h e r", "Other:"), also marked
+/// "(Recommended)", and imitations of "Other (type your answer)". "Others", "Other tools" and
+/// "Other types" are ordinary labels.
 fn imitates_other(key: &str) -> bool {
+    let key = key.strip_suffix("(recommended)").unwrap_or(key);
     let letters: String = key.chars().filter(|c| c.is_alphanumeric()).collect();
-    letters == "other" || letters.starts_with("othertype")
+    letters == "other" || letters.starts_with("othertypeyour")
 }
 
 fn check_text(
@@ -878,6 +880,7 @@ mod tests {
             "Other:",
             "Other (type your answer)",
             "OTHER...",
+            "Other (Recommended)",
         ] {
             check(
                 call(vec![Question::choice("A?", ["a", imitation])]),
@@ -886,7 +889,7 @@ mod tests {
                 ],
             );
         }
-        for label in ["Others", "Other tools", "Another"] {
+        for label in ["Others", "Other tools", "Other types", "Another"] {
             assert!(
                 validate(
                     call(vec![Question::choice("A?", ["a", label])]),

@@ -151,8 +151,10 @@ impl Shared {
             Outcome::Cancelled => WireState::Cancelled,
             Outcome::ConnectionLost | Outcome::Pending { .. } => WireState::ConnectionLost,
         };
-        let _ = pending.reply.send(outcome);
+        // The state line is queued before the ask is woken, so that nothing the woken ask
+        // sends (such as a result line) can go out ahead of it.
         self.send_state(request_id, state, None);
+        let _ = pending.reply.send(outcome);
     }
 
     fn error(&self, code: ErrorCode, message: String, request_id: Option<String>) {

@@ -92,7 +92,12 @@ fn a_line_without_end_is_reported_before_the_input_ends() {
             let mut reader = LineReader::with_max(tokio::io::BufReader::new(server), 1000);
             // A client that writes and writes without a line feed, and keeps the connection open.
             client.write_all(&[b'x'; 3000]).await.unwrap();
-            let line = reader.next_line().await.unwrap().unwrap();
+            // Without the early report this would wait for a line feed that never comes.
+            let line = tokio::time::timeout(std::time::Duration::from_secs(10), reader.next_line())
+                .await
+                .expect("reported without waiting for the line feed")
+                .unwrap()
+                .unwrap();
             assert!(
                 matches!(line, Err(FrameError::TooLong { read }) if read > 1000),
                 "{line:?}"

@@ -105,7 +105,8 @@ impl JsonSource for &Value {
         };
         // The envelope: `{"name": "ask_user", "id": "…", "input": {…}}`, or an OpenAI call whose
         // `arguments` hold the input as JSON text.
-        let call_id = ["id", "call_id", "toolCallId", "tool_call_id"]
+        // `call_id` first: an OpenAI Responses item has both, and the reply names `call_id`.
+        let call_id = ["call_id", "id", "toolCallId", "tool_call_id"]
             .into_iter()
             .find_map(|k| object.get(k)?.as_str().map(str::to_string));
         let name = match object.get("name") {
@@ -634,7 +635,7 @@ mod tests {
         );
         // OpenAI Responses API: a `function_call` item.
         let call = parse_call(
-            &json!({"type": "function_call", "call_id": "call_2", "name": "ask_user",
+            &json!({"type": "function_call", "id": "fc_2", "call_id": "call_2", "name": "ask_user",
                     "arguments": "{\"questions\": [{\"question\": \"Q?\"}]}"}),
             &limits,
         )

@@ -84,7 +84,12 @@ pub fn run_until(
     let result = Guard::enter(tty, notify.then_some(input.questions.len()))
         .and_then(|guard| event_loop(input, guard, signals, withdrawn));
     signals.release();
-    result
+    // A signal that came after the loop's last look, while the terminal was being restored, is
+    // not lost: the process still ends as it asks (the terminal is already restored).
+    match (signals.pending(), result) {
+        (Some(signal), Ok(_) | Err(TuiError::Withdrawn | TuiError::Aborted)) => Err(signal),
+        (_, result) => result,
+    }
 }
 
 /// The signals that end the UI, each with the flag its handler sets.
@@ -223,11 +228,14 @@ fn event_loop(
     signals: &Signals,
     withdrawn: &AtomicBool,
 ) -> Result<Outcome, TuiError> {
+    // A signal wins over a withdrawal that happens at the same time: the process must still
+    // end as the signal asks.
     let stopped = || {
-        if withdrawn.load(Ordering::SeqCst) {
-            return Some(TuiError::Withdrawn);
-        }
-        signals.pending()
+        signals.pending().or_else(|| {
+            withdrawn
+                .load(Ordering::SeqCst)
+                .then_some(TuiError::Withdrawn)
+        })
     };
     let mut state = State::new(input);
     loop {

@@ -158,7 +158,8 @@ fn tab_label(question: &Question, index: usize) -> String {
 /// `← ■ Database  □ Service Name  □ Features  ✓ Submit →`, with labels shortened with `…`
 /// until the bar fits in `columns` columns. When even three-column labels do not fit (a raised
 /// question limit on a narrow terminal), the bar shows the tabs around the current one, with
-/// `+N` for the tabs left out on each side, and "✓ Submit" always shows.
+/// `+N` for the tabs left out on each side, and "✓ Submit" always shows (from 20 columns; below
+/// that, only the counts and "✓ Submit"). The question itself is shown under the bar anyway.
 fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     let labels: Vec<String> = state
         .questions()
@@ -186,30 +187,40 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     }
     let (mut first, mut end) = (0, count);
     if bar_width(0, count, max, gap) > columns {
-        // A window of tabs around the current one (the last one on the Submit tab), grown one
-        // tab at a time on alternate sides while it fits.
+        // A window of tabs around the current one, grown one tab at a time on alternate sides
+        // while it fits. On the Submit tab it starts empty at the end; when not even the
+        // current tab fits, it stays empty.
         max = longest.min(8);
-        let current = state.tab().min(count.saturating_sub(1));
-        (first, end) = (current, current + 1);
+        let current = state.tab().min(count);
+        (first, end) = (current, (current + 1).min(count));
         while max > 3 && bar_width(first, end, max, gap) > columns {
             max -= 1;
         }
+        // Growing an empty window would show a tab other than the current one.
+        let grow = if bar_width(first, end, max, gap) > columns {
+            end = first;
+            current == count
+        } else {
+            true
+        };
         let mut left = true;
-        loop {
-            let grown = if left && first > 0 {
-                (first - 1, end)
-            } else if end < count {
-                (first, end + 1)
-            } else if first > 0 {
-                (first - 1, end)
-            } else {
-                break;
-            };
-            if bar_width(grown.0, grown.1, max, gap) > columns {
-                break;
+        if grow {
+            loop {
+                let grown = if left && first > 0 {
+                    (first - 1, end)
+                } else if end < count {
+                    (first, end + 1)
+                } else if first > 0 {
+                    (first - 1, end)
+                } else {
+                    break;
+                };
+                if bar_width(grown.0, grown.1, max, gap) > columns {
+                    break;
+                }
+                (first, end) = grown;
+                left = !left;
             }
-            (first, end) = grown;
-            left = !left;
         }
     }
     let mut spans = vec![Span::styled(" ← ", dim())];
@@ -464,7 +475,7 @@ fn field_lines(
 ///
 /// When the rows run short the review gets denser rather than losing answers: answers cut to
 /// one line, then one line per question (`■ Header: answer`), and only then "... N more" for
-/// the questions that do not fit (the status line still names every unanswered one).
+/// the questions that do not fit (the status line names the unanswered ones, as far as it fits).
 fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'static>> {
     if max_rows == 0 {
         return Vec::new();
@@ -568,7 +579,13 @@ fn review_compact(
                 Some(text) => ("  ■ ", text.as_str(), Style::new()),
                 None => ("  □ ", "(not answered)", warning()),
             };
-            let head = shorten(label, text_width);
+            // The header gets at most half the row when it would crowd out the answer.
+            let head_max = if width(label) + 2 + 3 > text_width {
+                (text_width / 2).max(3)
+            } else {
+                text_width
+            };
+            let head = shorten(label, head_max);
             let rest = text_width.saturating_sub(width(&head) + 2);
             let mut spans = vec![Span::raw(mark), Span::styled(head, bold())];
             if rest > 0 {
