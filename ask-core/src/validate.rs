@@ -610,8 +610,18 @@ fn check_question(index: usize, question: &Question, limits: &Limits, out: &mut 
 /// "Other types" are ordinary labels.
 fn imitates_other(key: &str) -> bool {
     let key = key.strip_suffix("(recommended)").unwrap_or(key);
-    let letters: String = key.chars().filter(|c| c.is_alphanumeric()).collect();
-    letters == "other" || letters.starts_with("othertypeyour")
+    // Compared letter by letter, without building a string: this runs for every label.
+    let mut letters = key.chars().filter(|c| c.is_alphanumeric());
+    if !"other".chars().all(|c| letters.next() == Some(c)) {
+        return false;
+    }
+    match letters.next() {
+        None => true,
+        Some(first) => std::iter::once(first)
+            .chain(letters)
+            .take(8)
+            .eq("typeyour".chars()),
+    }
 }
 
 fn check_text(

@@ -77,6 +77,19 @@ impl Connection {
     /// questions, and, at the end, `ask_user_state` with the final state.
     pub async fn ask(&self, request_id: &str, input: &AskUserInput) -> Result<Outcome, RpcError> {
         let (reply, answer) = oneshot::channel();
+        // The lines are built before the table's lock is taken, so the reader waits for the
+        // lock no longer than it takes to queue them.
+        let request = ServerMessage::AskUserRequest(AskUserRequest {
+            request_id: request_id.to_string(),
+            questions: input.questions.clone(),
+            metadata: input.metadata.clone(),
+        })
+        .to_line();
+        let waiting = state_line(
+            request_id,
+            WireState::WaitingForUser,
+            Some(input.questions.clone()),
+        );
         {
             // The request and the waiting state are queued under the table's lock, and whoever
             // ends the ask queues its final state under the same lock, so the client always
@@ -93,16 +106,8 @@ impl Connection {
                 reply,
             };
             table.pending.insert(request_id.to_string(), pending);
-            self.send(&ServerMessage::AskUserRequest(AskUserRequest {
-                request_id: request_id.to_string(),
-                questions: input.questions.clone(),
-                metadata: input.metadata.clone(),
-            }));
-            self.shared.send_state(
-                request_id,
-                WireState::WaitingForUser,
-                Some(input.questions.clone()),
-            );
+            let _ = self.shared.out.send(Outgoing::Line(request));
+            let _ = self.shared.out.send(Outgoing::Line(waiting));
         }
         Ok(answer.await.unwrap_or(Outcome::ConnectionLost))
     }
@@ -133,16 +138,6 @@ impl Shared {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn send_state(&self, request_id: &str, state: WireState, questions: Option<Vec<Question>>) {
-        let line = ServerMessage::AskUserState(AskUserStateNotification {
-            request_id: request_id.to_string(),
-            state,
-            questions,
-        })
-        .to_line();
-        let _ = self.out.send(Outgoing::Line(line));
-    }
-
     /// Ends a pending ask with `outcome` and queues its final state. The caller holds the
     /// table's lock.
     fn end(&self, request_id: &str, pending: Pending, outcome: Outcome) {
@@ -153,7 +148,9 @@ impl Shared {
         };
         // The state line is queued before the ask is woken, so that nothing the woken ask
         // sends (such as a result line) can go out ahead of it.
-        self.send_state(request_id, state, None);
+        let _ = self
+            .out
+            .send(Outgoing::Line(state_line(request_id, state, None)));
         let _ = pending.reply.send(outcome);
     }
 
@@ -273,6 +270,16 @@ impl Shared {
             }
         }
     }
+}
+
+/// An `ask_user_state` line.
+fn state_line(request_id: &str, state: WireState, questions: Option<Vec<Question>>) -> String {
+    ServerMessage::AskUserState(AskUserStateNotification {
+        request_id: request_id.to_string(),
+        state,
+        questions,
+    })
+    .to_line()
 }
 
 async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>) {
