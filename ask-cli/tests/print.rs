@@ -481,3 +481,21 @@ fn the_answer_map_of_a_pending_call_names_the_file() {
         json!({"answers": {}, "pendingFile": PENDING})
     );
 }
+
+#[test]
+fn a_temporary_file_left_by_a_killed_writer_is_cleaned_up() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".pi")).unwrap();
+    let stale = dir.path().join(".pi/pending-questions.json.tmp-31337");
+    std::fs::write(&stale, b"{\"questions\": [").unwrap();
+    let output = run(
+        dir.path(),
+        &["-p", example("project-setup.json").to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+    assert!(!stale.exists(), "the half-written file is gone");
+    assert_eq!(
+        pending_file(dir.path())["questions"][0]["answer"],
+        Value::Null
+    );
+}

@@ -53,6 +53,10 @@ impl Store {
     }
 
     /// Takes the lock file beside the pending file (`<file>.lock`), waiting for other writers.
+    ///
+    /// Every write of the pending file happens under this lock, so a temporary file
+    /// (`<file>.tmp-PID`) found once the lock is held was left by a writer that died between
+    /// writing it and the rename; it is removed.
     pub fn lock(&self) -> Result<Lock, PrintError> {
         if let Some(dir) = self.dir() {
             fs::create_dir_all(dir).map_err(self.io("cannot create the folder", dir))?;
@@ -65,7 +69,30 @@ impl Store {
             .open(&lock_path)
             .map_err(self.io("cannot open the lock file", &lock_path))?;
         file.lock().map_err(self.io("cannot lock", &lock_path))?;
+        self.remove_stale_temporaries();
         Ok(Lock { _file: file })
+    }
+
+    /// Removes `<file>.tmp-PID` files beside the pending file. Called with the lock held.
+    fn remove_stale_temporaries(&self) {
+        let Some(name) = self.path.file_name().and_then(|n| n.to_str()) else {
+            return;
+        };
+        let prefix = format!("{name}.tmp-");
+        let dir = self.dir().unwrap_or(Path::new("."));
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let file_name = entry.file_name();
+            let stale = file_name.to_str().is_some_and(|n| {
+                n.strip_prefix(&prefix)
+                    .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
+            });
+            if stale {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
     }
 
     /// Reads and parses the pending file; `None` when there is none.
@@ -204,6 +231,34 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_temporary_file_left_by_a_dead_writer_is_removed_under_the_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("pending.json");
+        fs::write(&path, b"old contents").unwrap();
+        // What a writer killed between writing and renaming leaves behind.
+        fs::write(dir.path().join("pending.json.tmp-4242"), b"new cont").unwrap();
+        fs::write(dir.path().join("pending.json.tmp-notes"), b"kept").unwrap();
+        fs::write(dir.path().join("other.json.tmp-4242"), b"kept").unwrap();
+        let store = Store::new(&path);
+        let _lock = store.lock().unwrap();
+        let mut names: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "other.json.tmp-4242",
+                "pending.json",
+                "pending.json.lock",
+                "pending.json.tmp-notes"
+            ]
+        );
+        assert_eq!(fs::read(&path).unwrap(), b"old contents");
+    }
 
     #[test]
     fn a_crash_before_the_rename_keeps_the_old_file() {
