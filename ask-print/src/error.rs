@@ -128,7 +128,7 @@ pub enum PrintError {
     /// The pending file changed between reading and writing.
     #[error(
         "`{}` changed while the answers were being recorded (revision {read} was read, the file \
-         now differs); nothing was overwritten: run the command again",
+         now differs); nothing was overwritten or removed: run the command again",
         path.display()
     )]
     Changed {

@@ -23,8 +23,8 @@ pub struct PendingFile {
     /// The agent's tool-call id, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_id: Option<String>,
-    /// Grows by one each time the file is rewritten, so that an edit made between a read and a
-    /// write is detected.
+    /// The file's revision: 1 as pass 1 writes it. Pass 2 never rewrites the file; it removes it
+    /// only if the file still holds the bytes it read, and names this revision when it does not.
     pub revision: u64,
     /// When the questions were asked (RFC 3339, UTC).
     pub timestamp: String,

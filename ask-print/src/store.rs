@@ -113,15 +113,6 @@ impl Store {
             .map_err(self.io("cannot write", &self.path))
     }
 
-    /// Replaces the pending file with `file` (revision + 1), unless it changed since `read`.
-    pub fn replace(&self, read: &Loaded, file: &PendingFile) -> Result<(), PrintError> {
-        self.check_unchanged(read)?;
-        let mut next = file.clone();
-        next.revision = read.file.revision + 1;
-        write_atomic(&self.path, next.to_text().as_bytes(), &|_| Ok(()))
-            .map_err(self.io("cannot write", &self.path))
-    }
-
     /// Removes the pending file, unless it changed since `read`.
     pub fn remove(&self, read: &Loaded) -> Result<(), PrintError> {
         self.check_unchanged(read)?;
