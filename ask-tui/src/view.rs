@@ -228,11 +228,7 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
         spans.push(Span::styled(format!("+{first} "), dim()));
     }
     for (i, label) in labels.iter().enumerate().take(end).skip(first) {
-        let mark = if state.pages()[i].answer.is_some() {
-            "■ "
-        } else {
-            "□ "
-        };
+        let mark = answered_mark(state.pages()[i].answer.is_some());
         let style = if state.tab() == i {
             accent().add_modifier(Modifier::REVERSED)
         } else {
@@ -255,6 +251,11 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     spans.push(Span::styled("✓ Submit", submit_style));
     spans.push(Span::styled(" →", dim()));
     Line::from(spans)
+}
+
+/// `■ ` for an answered question, `□ ` for an open one, in the tab bar and the review.
+fn answered_mark(answered: bool) -> &'static str {
+    if answered { "■ " } else { "□ " }
 }
 
 /// The rows between the question and the help line, at most `max_rows` of them.
@@ -535,9 +536,9 @@ fn review_blocks(
     let text_width = inner.saturating_sub(4).max(1);
     let mut out = Vec::new();
     for (label, answer) in entries {
-        let mark = if answer.is_some() { "  ■ " } else { "  □ " };
         out.push(Line::from(vec![
-            Span::raw(mark),
+            Span::raw("  "),
+            Span::raw(answered_mark(answer.is_some())),
             Span::styled(shorten(label, text_width), bold()),
         ]));
         match answer {
@@ -575,9 +576,9 @@ fn review_compact(
     let mut out: Vec<Line<'static>> = entries[..shown]
         .iter()
         .map(|(label, answer)| {
-            let (mark, text, style) = match answer {
-                Some(text) => ("  ■ ", text.as_str(), Style::new()),
-                None => ("  □ ", "(not answered)", warning()),
+            let (text, style) = match answer {
+                Some(text) => (text.as_str(), Style::new()),
+                None => ("(not answered)", warning()),
             };
             // The header gets at most half the row when it would crowd out the answer.
             let head_max = if width(label) + 2 + 3 > text_width {
@@ -587,7 +588,11 @@ fn review_compact(
             };
             let head = shorten(label, head_max);
             let rest = text_width.saturating_sub(width(&head) + 2);
-            let mut spans = vec![Span::raw(mark), Span::styled(head, bold())];
+            let mut spans = vec![
+                Span::raw("  "),
+                Span::raw(answered_mark(answer.is_some())),
+                Span::styled(head, bold()),
+            ];
             if rest > 0 {
                 spans.push(Span::raw(": "));
                 spans.push(Span::styled(shorten(text, rest), style));
