@@ -234,11 +234,12 @@ pub(crate) async fn drive(
             say(&source.to_string());
             match source.downcast_ref() {
                 Some(ask_tui::TuiError::Signal { number, .. }) => {
-                    return Err(Exit::Signal(u8::try_from(*number).unwrap_or(0)));
+                    return Err(Exit::for_signal(*number));
                 }
                 Some(ask_tui::TuiError::Aborted) => {
                     say("nothing was answered or saved; the call is asked again next time");
-                    return Err(Exit::Signal(2));
+                    // Ends as SIGINT (signal 2) does: 130, nothing printed or saved.
+                    return Err(Exit::for_signal(2));
                 }
                 _ => {}
             }

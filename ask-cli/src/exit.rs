@@ -25,6 +25,11 @@ pub enum Exit {
 }
 
 impl Exit {
+    /// The exit for a UI ended by signal `number`.
+    pub fn for_signal(number: i32) -> Exit {
+        Exit::Signal(u8::try_from(number).unwrap_or(0))
+    }
+
     /// The numeric exit code.
     pub fn code(self) -> u8 {
         match self {

@@ -11,7 +11,7 @@
 use std::ffi::OsString;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -100,7 +100,7 @@ async fn serve(server: AskServer) -> Exit {
             // No call takes the terminal after this (see `call`); wait for the one showing it to
             // end, so that the terminal is restored before the process exits.
             let _ = tokio::time::timeout(Duration::from_secs(2), turn.lock()).await;
-            return Exit::Signal(signalled.number());
+            return signalled.exit();
         }
     };
     // A call still being shown has been told that its client left; give it a moment to end as
@@ -159,18 +159,17 @@ struct AskServer {
 #[derive(Debug, Clone, Default)]
 struct Signalled {
     token: CancellationToken,
-    number: Arc<AtomicU8>,
+    number: Arc<AtomicI32>,
 }
 
 impl Signalled {
     fn set(&self, number: i32) {
-        self.number
-            .store(u8::try_from(number).unwrap_or(0), Ordering::SeqCst);
+        self.number.store(number, Ordering::SeqCst);
         self.token.cancel();
     }
 
-    fn number(&self) -> u8 {
-        self.number.load(Ordering::SeqCst)
+    fn exit(&self) -> Exit {
+        Exit::for_signal(self.number.load(Ordering::SeqCst))
     }
 }
 
