@@ -11,7 +11,7 @@ mod print;
 mod rpc;
 mod session;
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -32,11 +32,7 @@ fn main() -> ExitCode {
         // A usage error quotes the arguments, which may hold the model's text: sanitised like
         // every other message on stderr.
         Err(error) => {
-            let text = error.render().to_string();
-            let mut stderr = std::io::stderr().lock();
-            for line in text.lines() {
-                let _ = writeln!(stderr, "{}", ask_core::sanitize_for_display(line));
-            }
+            output::say_unprefixed(&error.render().to_string());
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
         }
     };

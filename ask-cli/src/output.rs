@@ -35,8 +35,18 @@ pub fn write_stdout(text: &str) -> io::Result<()> {
 /// usually a terminal, so every line goes through `sanitize_for_display`: no control sequence
 /// from the model reaches the terminal this way either.
 pub fn say(message: &str) {
+    say_lines("ask-user: ", message);
+}
+
+/// Like [`say`], without the prefix: for text that has its own form, such as clap's usage
+/// errors (which quote the arguments, and so may quote the model's text).
+pub fn say_unprefixed(message: &str) {
+    say_lines("", message);
+}
+
+fn say_lines(prefix: &str, message: &str) {
     let mut stderr = io::stderr().lock();
     for line in message.lines() {
-        let _ = writeln!(stderr, "ask-user: {}", sanitize_for_display(line));
+        let _ = writeln!(stderr, "{prefix}{}", sanitize_for_display(line));
     }
 }

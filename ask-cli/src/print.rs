@@ -47,7 +47,8 @@ fn pending_path(args: &AskArgs) -> PathBuf {
 /// Runs pass 2 and prints the outcome.
 pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
     let path = pending_path(args);
-    match ask_print::pass_two(&path, how.clone()) {
+    let inline = matches!(how, PassTwo::Inline(_));
+    match ask_print::pass_two(&path, how) {
         Ok(PassTwoOutcome::Answered(mut record)) => {
             if args.call_id.is_some() {
                 record.call_id.clone_from(&args.call_id);
@@ -68,7 +69,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                     sanitize_for_display(question)
                 ));
             }
-            if matches!(how, PassTwo::Inline(_)) {
+            if inline {
                 say(&format!(
                     "nothing was recorded and {} is as it was: give every answer in --answers \
                      (null takes the answer written in the file), or write them into the file \
