@@ -91,10 +91,13 @@ fn history(command: &cli::SessionCommand) -> Exit {
     history.warnings.iter().for_each(|w| say(w));
     let text = match command {
         cli::SessionCommand::Show { .. } => render_history(&history.records),
+        // One sentence a line, sanitised like everything else for people: the sentences quote
+        // the model's questions and the person's answers, which may hold escape sequences.
         cli::SessionCommand::Summary { .. } => history
             .records
             .iter()
             .flat_map(|r| r.summary())
+            .map(|sentence| ask_core::sanitize_for_display(&sentence).into_owned())
             .collect::<Vec<_>>()
             .join("\n"),
     };
