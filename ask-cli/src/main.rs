@@ -160,7 +160,12 @@ impl ReadFailure {
             ReadFailure::Invalid(problems) => {
                 let list: Vec<_> = problems
                     .iter()
-                    .map(|p| json!({"path": p.path, "message": p.kind.to_string()}))
+                    // The path names the model's own keys: sanitised like the message, as
+                    // people read this report too.
+                    .map(|p| {
+                        let path = ask_core::sanitize_for_display(&p.path);
+                        json!({"path": path, "message": p.kind.to_string()})
+                    })
                     .collect();
                 say(&format!(
                     "the call is invalid ({} {}):",

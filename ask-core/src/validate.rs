@@ -8,7 +8,9 @@ use std::ops::Deref;
 use unicode_normalization::UnicodeNormalization;
 use unicode_script::{Script, UnicodeScript};
 
-use crate::display::{CharClass, classify, classify_in_context, describe_char};
+use crate::display::{
+    CharClass, classify, classify_in_context, describe_char, sanitize_for_display as clean,
+};
 use crate::input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
 
 /// A call that passed validation. Only [`validate`] (and parsers built on it) make one.
@@ -276,7 +278,8 @@ impl fmt::Display for ProblemKind {
             } => {
                 write!(
                     f,
-                    "not valid JSON at line {line}, column {column}: {reason}"
+                    "not valid JSON at line {line}, column {column}: {}",
+                    clean(reason)
                 )
             }
             ProblemKind::WrongType { expected, found } => {
@@ -286,11 +289,19 @@ impl fmt::Display for ProblemKind {
                 write!(f, "missing required field `{field}`")
             }
             ProblemKind::UnknownField { field, allowed } => {
-                write!(f, "unknown field `{field}`; the fields allowed here are ")?;
+                write!(
+                    f,
+                    "unknown field `{}`; the fields allowed here are ",
+                    clean(field)
+                )?;
                 write_list(f, allowed)
             }
             ProblemKind::DuplicateKey { key } => {
-                write!(f, "the key `{key}` appears twice; give each field once")
+                write!(
+                    f,
+                    "the key `{}` appears twice; give each field once",
+                    clean(key)
+                )
             }
             ProblemKind::NoQuestions => f.write_str("no questions given; give at least 1"),
             ProblemKind::TooManyQuestions { given, max } => write!(
@@ -403,10 +414,10 @@ impl fmt::Display for ProblemKind {
                  not for content)"
             ),
             ProblemKind::WrongTool { name } => {
-                write!(f, "the tool call is for `{name}`, not `ask_user`")
+                write!(f, "the tool call is for `{}`, not `ask_user`", clean(name))
             }
             ProblemKind::Schema { keyword, detail } => {
-                write!(f, "{detail} (schema rule `{keyword}`)")
+                write!(f, "{} (schema rule `{keyword}`)", clean(detail))
             }
         }
     }
@@ -456,7 +467,8 @@ impl Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.display_path(), self.kind)
+        // The path names the model's own keys, which may hold anything.
+        write!(f, "{}: {}", clean(self.display_path()), self.kind)
     }
 }
 

@@ -154,10 +154,13 @@ impl Shared {
         let _ = pending.reply.send(outcome);
     }
 
+    /// Sends an error line. The message often quotes the client's bytes (a request id, a
+    /// parser's description), and clients show it to people: it is sanitised like all text for
+    /// people.
     fn error(&self, code: ErrorCode, message: String, request_id: Option<String>) {
         let line = ServerMessage::Error(ErrorNotification {
             code,
-            message,
+            message: ask_core::sanitize_for_display(&message).into_owned(),
             request_id,
         })
         .to_line();
