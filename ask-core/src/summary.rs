@@ -4,10 +4,8 @@ use std::borrow::Cow;
 
 use crate::result::{Answer, AnswerValue, Record, Status};
 
-/// The mark that stands for a line break inside a one-line sentence.
-pub const LINE_BREAK_MARK: char = '⏎';
-
-/// `text` on one line: each line break (LF or CR LF) becomes [`LINE_BREAK_MARK`], so that a
+/// `text` on one line: each line break (LF or CR LF) becomes `⏎`, as `sanitize_for_display`
+/// shows it, so that a
 /// sentence per answer stays one line and nothing after a break is mistaken for the next one.
 fn one_line(text: &str) -> Cow<'_, str> {
     if text.contains('\n') {

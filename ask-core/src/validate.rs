@@ -698,10 +698,10 @@ fn check_labels(
                 label_path(),
                 ProblemKind::DuplicateLabel { first },
             ));
-        } else if let (Some(look_alikes), Some(skeleton)) = (look_alikes.as_mut(), skeleton) {
-            if let Some(kind) = look_alikes.check(options, j, skeleton) {
-                out.push(Problem::new(label_path(), kind));
-            }
+        } else if let (Some(look_alikes), Some(skeleton)) = (look_alikes.as_mut(), skeleton)
+            && let Some(kind) = look_alikes.check(options, j, skeleton)
+        {
+            out.push(Problem::new(label_path(), kind));
         }
         seen.entry(key).or_insert(j);
     }
@@ -908,13 +908,13 @@ fn check_text(
     }
     let max = field.max(limits);
     // Headers and labels are one line: a line break there would push the rest out of sight.
-    if matches!(field, TextField::Header | TextField::Label) {
-        if let Some(position) = text.chars().position(|c| c == '\n') {
-            out.push(Problem::new(
-                path(),
-                ProblemKind::LineBreak { field, position },
-            ));
-        }
+    if matches!(field, TextField::Header | TextField::Label)
+        && let Some(position) = text.chars().position(|c| c == '\n')
+    {
+        out.push(Problem::new(
+            path(),
+            ProblemKind::LineBreak { field, position },
+        ));
     }
     // Fast path for plain ASCII, by far the common case.
     if text
