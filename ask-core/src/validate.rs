@@ -691,7 +691,10 @@ fn check_labels(
             .as_ref()
             .map(|_| skeleton_key(&option.label))
             .filter(|k| !k.is_empty());
-        if imitates_other(&key) || skeleton.as_deref().is_some_and(imitates_other) {
+        // Like label pairs, a label is read by its skeleton only when it is not plain ASCII.
+        let look_alike_of_other =
+            || !option.label.is_ascii() && skeleton.as_deref().is_some_and(imitates_other);
+        if imitates_other(&key) || look_alike_of_other() {
             out.push(Problem::new(label_path(), ProblemKind::ReservedLabel));
         } else if let Some(&first) = seen.get(&key) {
             out.push(Problem::new(
@@ -1274,6 +1277,8 @@ mod tests {
         check_ok(&["Il", "lI"]);
         // Real non-Latin labels that differ stay distinct too.
         check_ok(&["Москва", "Мосгаз", "Moscow"]);
+        // An ASCII label is never read by its skeleton, whatever its neighbours hold.
+        check_ok(&["0ther", "Café"]);
         check_ok(&["東京", "京都"]);
     }
 
