@@ -755,14 +755,50 @@ impl LookAlikes {
     }
 }
 
-/// The key under which two labels look alike: NFKC (fullwidth and other compatibility forms
-/// become plain letters), case and spacing folded as in [`normalize_label`], then the
-/// confusable skeleton of UTS #39 (Cyrillic and Greek look-alikes become Latin letters, and
+/// The key under which two labels look alike: case and spacing folded as in
+/// [`normalize_label`], NFKC (fullwidth and other compatibility forms become plain letters), then
+/// the confusable skeleton of UTS #39 (Cyrillic and Greek look-alikes become Latin letters, and
 /// default-ignorable characters such as variation selectors are dropped).
+///
+/// The skeleton decomposes (NFD) first, so NFKD stands for NFKC here, and an ASCII character,
+/// which neither decomposes nor combines with what follows, maps on its own: only the runs of
+/// non-ASCII characters go through the Unicode tables, and an accented label costs little more
+/// than a plain one.
 fn skeleton_key(label: &str) -> String {
-    let folded = normalize_label(&label.nfkc().collect::<String>());
-    let skeleton: String = unicode_security::skeleton(&folded).collect();
-    normalize_label(&skeleton)
+    let folded = normalize_label(label);
+    let mut out = String::with_capacity(folded.len() + 8);
+    let mut rest = folded.as_str();
+    while !rest.is_empty() {
+        let ascii = rest.find(|c: char| !c.is_ascii()).unwrap_or(rest.len());
+        for c in rest[..ascii].chars() {
+            out.push_str(ascii_skeleton(c));
+        }
+        rest = &rest[ascii..];
+        let run = rest.find(|c: char| c.is_ascii()).unwrap_or(rest.len());
+        if run > 0 {
+            let plain: String = rest[..run].nfkd().flat_map(char::to_lowercase).collect();
+            out.extend(unicode_security::skeleton(&plain).flat_map(char::to_lowercase));
+        }
+        rest = &rest[run..];
+    }
+    normalize_label(&out)
+}
+
+/// The lowercased skeleton of one ASCII character ("m" is "rn", "0" is "o"), from a table built
+/// once from `unicode_security::skeleton`.
+fn ascii_skeleton(c: char) -> &'static str {
+    static TABLE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..128u8)
+            .map(|b| {
+                let c = char::from(b);
+                unicode_security::skeleton(c.encode_utf8(&mut [0; 4]))
+                    .flat_map(char::to_lowercase)
+                    .collect()
+            })
+            .collect()
+    });
+    table.get(c as usize).map_or("", String::as_str)
 }
 
 /// A look-alike character for messages: its code point and a name, a script or the character it
@@ -1267,6 +1303,24 @@ mod tests {
                 "/questions/0/options/1/label: this label looks the same as option 0 but holds the look-alike character U+FE00 (VARIATION SELECTOR-1) at character 6; give each option a label that reads differently, in plain letters",
             ],
         );
+    }
+
+    #[test]
+    fn skeleton_key_maps_ascii_runs_like_the_whole_label() {
+        for label in [
+            "P\u{43e}stgreSQL",
+            "\u{ff2f}\u{ff54}\u{ff48}\u{ff45}\u{ff52}",
+            "Re\u{301}ponse 0 (Recommended)",
+            "Café\u{fe00} mode",
+            "部分 1 — Москва",
+            "ǅemal Ⅻ m0dern",
+        ] {
+            let whole: String = label.nfkc().collect::<String>();
+            let whole: String = unicode_security::skeleton(&normalize_label(&whole))
+                .flat_map(char::to_lowercase)
+                .collect();
+            assert_eq!(skeleton_key(label), normalize_label(&whole), "{label:?}");
+        }
     }
 
     #[test]

@@ -40,6 +40,19 @@ fn parse_valid_4x4(bencher: divan::Bencher<'_, '_>) {
     bencher.bench(|| ask_schema::parse(divan::black_box(text.as_str()), &limits));
 }
 
+/// The same call in French with Japanese headers: every label holds a non-ASCII character, so
+/// the look-alike check (NFKC and confusable skeletons) runs for every option.
+#[divan::bench]
+fn parse_valid_4x4_non_ascii(bencher: divan::Bencher<'_, '_>) {
+    let text = four_by_four()
+        .replace("Option ", "Réponse ")
+        .replace("Which approach", "Quelle façon")
+        .replace("Part ", "部分 ");
+    let limits = Limits::default();
+    assert!(ask_schema::parse(&text, &limits).is_ok());
+    bencher.bench(|| ask_schema::parse(divan::black_box(text.as_str()), &limits));
+}
+
 #[divan::bench]
 fn parse_invalid_after_warm_up(bencher: divan::Bencher<'_, '_>) {
     let text = four_by_four().replace("\"header\"", "\"heading\"");
