@@ -91,7 +91,8 @@ pub fn run(args: &AskArgs) -> Exit {
         );
         return Exit::Invalid;
     }
-    let mut call = match read_call(std::path::Path::new(input), &limits) {
+    let max_bytes = args.limits.max_input_bytes();
+    let mut call = match read_call(std::path::Path::new(input), &limits, max_bytes) {
         Ok(call) => call,
         Err(failure) => return failure.report_for_ask(args.output),
     };

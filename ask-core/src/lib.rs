@@ -48,7 +48,7 @@ pub use result::{
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver};
 pub use summary::summary_sentence;
 pub use validate::{
-    JsonType, Problem, ProblemKind, Problems, TextField, ValidatedInput, check_input,
+    JsonType, MAX_PROBLEMS, Problem, ProblemKind, Problems, TextField, ValidatedInput, check_input,
     check_metadata, check_questions, validate,
 };
 
