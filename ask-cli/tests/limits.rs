@@ -85,3 +85,36 @@ fn a_hundred_thousand_repeated_labels_list_a_hundred_problems() {
         "and 99900 more problems, not listed; fix the ones above and check the call again"
     );
 }
+
+/// A flood of garbage lines: each gets its `error` line (none is dropped), the ask still ends
+/// as connection lost when the input ends, and the process exits with 5. Its peak memory is
+/// measured by `bench/run.py` (the `rpc flood` row), not here.
+#[test]
+fn a_flood_of_bad_rpc_lines_is_answered_line_by_line() {
+    let lines = 50_000;
+    let output = run_with_stdin(
+        &["--rpc", example("project-setup.json").to_str().unwrap()],
+        "x\n".repeat(lines).as_bytes(),
+    );
+    assert_eq!(output.status.code(), Some(5), "{}", stderr(&output));
+    let messages: Vec<Value> = output
+        .stdout
+        .split(|b| *b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_slice(l).unwrap())
+        .collect();
+    assert_eq!(messages.len(), lines + 4);
+    let errors = messages
+        .iter()
+        .filter(|m| m["type"] == "error" && m["code"] == "invalid_json")
+        .count();
+    assert_eq!(errors, lines);
+    let request = messages
+        .iter()
+        .position(|m| m["type"] == "ask_user_request")
+        .unwrap();
+    assert_eq!(messages[request + 1]["state"], "waiting_for_user");
+    assert_eq!(messages[lines + 2]["state"], "connection_lost");
+    assert_eq!(messages[lines + 3]["type"], "ask_user_result");
+    assert_eq!(messages[lines + 3]["result"]["connectionLost"], true);
+}
