@@ -266,6 +266,14 @@ impl Shared {
             .get("requestId")
             .and_then(Value::as_str)
             .map(str::to_string);
+        // The value kept only the last of two equal keys; a message that repeats one is
+        // refused, as a call that does is.
+        if let Some((path, key)) = ask_core::duplicate_key(line) {
+            let at = if path.is_empty() { "(root)" } else { &path };
+            let message = format!("the key `{key}` appears twice in {at}; give each field once");
+            self.error(ErrorCode::InvalidMessage, message, request_id, permit);
+            return;
+        }
         match value.get("type").and_then(Value::as_str) {
             Some("ask_user_response" | "ask_user_cancel") => {}
             Some(other) => {
