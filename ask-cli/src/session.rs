@@ -164,6 +164,7 @@ fn scan(
     path: &Path,
 ) -> io::Result<(Option<Record>, Vec<String>)> {
     let needle = serde_json::to_string(call_id).map_err(io::Error::other)?;
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
     let mut warnings = Vec::new();
     let mut line = Vec::new();
     let mut number = 0;
@@ -173,7 +174,7 @@ fn scan(
             return Ok((None, warnings));
         }
         number += 1;
-        if !contains(&line, needle.as_bytes()) {
+        if finder.find(&line).is_none() {
             continue;
         }
         let complete = line.last() == Some(&b'\n');
@@ -193,22 +194,6 @@ fn scan(
             )),
         }
     }
-}
-
-/// True when `haystack` holds `needle`.
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    let Some((&first, rest)) = needle.split_first() else {
-        return true;
-    };
-    let mut from = 0;
-    while let Some(offset) = haystack[from..].iter().position(|b| *b == first) {
-        let at = from + offset;
-        if haystack[at + 1..].starts_with(rest) {
-            return true;
-        }
-        from = at + 1;
-    }
-    false
 }
 
 /// Cuts off a last line without its line feed: what a crash while it was written leaves. The
