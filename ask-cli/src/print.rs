@@ -64,10 +64,18 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
             }
             let exit = finish_record(record, args, crate::ask::Mode::Print);
             if exit != Exit::Ok {
-                say(&format!(
-                    "the answers stay in {}: run the command again to deliver them",
-                    path.display()
-                ));
+                if answering.kept() {
+                    say(&format!(
+                        "the answers stay in {}: run the command again to deliver them",
+                        path.display()
+                    ));
+                } else {
+                    say(&format!(
+                        "the answers could not be written into {} either; it still holds the \
+                         questions",
+                        path.display()
+                    ));
+                }
                 return exit;
             }
             match answering.finish() {

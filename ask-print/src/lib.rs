@@ -221,6 +221,7 @@ pub struct Answering {
     written: Loaded,
     record: Record,
     resumed: bool,
+    kept: bool,
     _lock: Lock,
 }
 
@@ -234,6 +235,13 @@ impl Answering {
     /// ended before it could deliver the answers); this one delivers the same record.
     pub fn resumed(&self) -> bool {
         self.resumed
+    }
+
+    /// True when the answers are in the pending file (its `answered` state). False only when
+    /// the disk refused that write: the answers are then delivered all the same, and until they
+    /// are, the file holds the questions as before.
+    pub fn kept(&self) -> bool {
+        self.kept
     }
 
     /// Removes the pending file, once the answers are recorded and delivered, unless it was
@@ -281,6 +289,7 @@ pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
             written: loaded,
             record,
             resumed: true,
+            kept: true,
             _lock: lock,
         })));
     }
@@ -324,12 +333,20 @@ pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
             );
             record.reply = reply;
             let answered = loaded.file.clone().into_answered(record.clone());
-            let written = store.replace(&loaded, answered)?;
+            // A disk that cannot take the answered state (full, read-only) must not keep the
+            // answers from the agent: they are still delivered, and the file stays as it was
+            // until they are.
+            let (written, kept) = match store.replace(&loaded, answered) {
+                Ok(written) => (written, true),
+                Err(PrintError::Io { .. }) => (loaded, false),
+                Err(error) => return Err(error),
+            };
             Ok(PassTwoStep::Answered(Box::new(Answering {
                 store,
                 written,
                 record,
                 resumed: false,
+                kept,
                 _lock: lock,
             })))
         }
