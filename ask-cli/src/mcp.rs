@@ -70,7 +70,7 @@ pub fn run(args: &McpArgs) -> Exit {
             return Exit::Failure;
         }
     };
-    let exit = runtime.block_on(serve(server));
+    let exit = runtime.block_on(serve(server, args.limits.max_input_bytes()));
     // Anything still running after the session ended (a client request being answered) is
     // given half a second; a terminal UI has already been withdrawn and the terminal restored.
     runtime.shutdown_timeout(Duration::from_millis(500));
@@ -78,15 +78,22 @@ pub fn run(args: &McpArgs) -> Exit {
 }
 
 /// Serves one client on stdin and stdout.
-async fn serve(server: AskServer) -> Exit {
+async fn serve(server: AskServer, max_bytes: u64) -> Exit {
     let turn = Arc::clone(&server.turn);
     let signalled = server.signalled.clone();
+    let too_large = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let stdin = WatchedInput {
         inner: tokio::io::stdin(),
         closed: server.gone.clone(),
+        line: 0,
+        max: max_bytes,
+        too_large: Arc::clone(&too_large),
     };
     let service = match server.serve((stdin, tokio::io::stdout())).await {
         Ok(service) => service,
+        Err(_) if too_large.load(std::sync::atomic::Ordering::SeqCst) => {
+            return message_too_large(max_bytes);
+        }
         Err(error) => {
             say(&format!("the MCP client did not start a session: {error}"));
             return Exit::Failure;
@@ -106,6 +113,9 @@ async fn serve(server: AskServer) -> Exit {
     // A call still being shown has been told that its client left; give it a moment to end as
     // connection lost, which also restores the terminal, before the process exits.
     let _ = tokio::time::timeout(Duration::from_secs(2), turn.lock()).await;
+    if too_large.load(std::sync::atomic::Ordering::SeqCst) {
+        return message_too_large(max_bytes);
+    }
     match quit {
         Ok(_) => Exit::Ok,
         Err(error) => {
@@ -439,9 +449,24 @@ impl Frontend for UntilDisconnect {
 
 /// stdin, watched for its end, which tells a question being shown that nobody will read the
 /// answer: the session itself only ends after in-flight calls have had a while to finish.
+/// Reports a client message over the input cap: the session ends with exit code 2.
+fn message_too_large(max_bytes: u64) -> Exit {
+    say(&format!(
+        "a message from the MCP client is longer than {max_bytes} bytes, the most one message \
+         may hold; the session was ended (raise the cap with --max-input-bytes BYTES)"
+    ));
+    Exit::Invalid
+}
+
 struct WatchedInput<R> {
     inner: R,
     closed: CancellationToken,
+    /// Bytes of the current message (line) read so far.
+    line: u64,
+    /// The most bytes one message may hold; one more ends the input with an error.
+    max: u64,
+    /// Set when a message passed `max`.
+    too_large: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for WatchedInput<R> {
@@ -457,6 +482,22 @@ impl<R: AsyncRead + Unpin> AsyncRead for WatchedInput<R> {
             if result.is_err() || ended {
                 self.closed.cancel();
             }
+            // A message is one line: count its bytes, and refuse one past the cap before it is
+            // buffered whole.
+            let mut line = self.line;
+            for byte in &buf.filled()[before..] {
+                line = if *byte == b'\n' { 0 } else { line + 1 };
+                if line > self.max {
+                    self.too_large
+                        .store(true, std::sync::atomic::Ordering::SeqCst);
+                    self.closed.cancel();
+                    return Poll::Ready(Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "a message is longer than the input cap",
+                    )));
+                }
+            }
+            self.line = line;
         }
         poll
     }

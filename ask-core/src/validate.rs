@@ -266,11 +266,25 @@ pub enum ProblemKind {
         /// The validator's description.
         detail: String,
     },
+    /// More problems than [`MAX_PROBLEMS`]: the rest are counted, not listed.
+    MoreProblems {
+        /// How many problems are not listed.
+        count: usize,
+    },
 }
+
+/// The most problems listed for one call; the rest are counted in a last
+/// [`ProblemKind::MoreProblems`].
+pub const MAX_PROBLEMS: usize = 100;
 
 impl fmt::Display for ProblemKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ProblemKind::MoreProblems { count } => write!(
+                f,
+                "and {count} more {}, not listed; fix the ones above and check the call again",
+                plural(*count, "problem", "problems")
+            ),
             ProblemKind::InvalidJson {
                 line,
                 column,
@@ -477,13 +491,18 @@ impl fmt::Display for Problem {
 pub struct Problems(Vec<Problem>);
 
 impl Problems {
-    /// Wraps a list of problems; `None` when the list is empty.
-    pub fn from_vec(problems: Vec<Problem>) -> Option<Problems> {
+    /// Wraps a list of problems; `None` when the list is empty. Past [`MAX_PROBLEMS`], the
+    /// rest are counted in one last problem ("and N more problems").
+    pub fn from_vec(mut problems: Vec<Problem>) -> Option<Problems> {
         if problems.is_empty() {
-            None
-        } else {
-            Some(Problems(problems))
+            return None;
         }
+        if problems.len() > MAX_PROBLEMS {
+            let count = problems.len() - MAX_PROBLEMS;
+            problems.truncate(MAX_PROBLEMS);
+            problems.push(Problem::new("", ProblemKind::MoreProblems { count }));
+        }
+        Some(Problems(problems))
     }
 
     /// The problems.
@@ -1451,5 +1470,35 @@ mod tests {
         ]);
         let problems = validate(input, &Limits::default()).unwrap_err();
         assert_eq!(problems.len(), 5, "{problems}");
+    }
+
+    #[test]
+    fn past_a_hundred_problems_the_rest_are_counted() {
+        // 250 options with one label: the count and 249 repeats are 250 problems.
+        let labels = vec!["Same"; 250];
+        let input = call(vec![Question::choice("Pick?", labels)]);
+        let problems = validate(input, &Limits::default()).unwrap_err();
+        assert_eq!(problems.len(), MAX_PROBLEMS + 1);
+        let last = problems.iter().last().unwrap();
+        assert_eq!(
+            last.to_string(),
+            "(root): and 150 more problems, not listed; fix the ones above and check the call again"
+        );
+        assert_eq!(
+            problems.as_slice()[1].to_string(),
+            "/questions/0/options/1/label: this label repeats option 0 (labels are compared ignoring case and spaces); make each label distinct"
+        );
+    }
+
+    #[test]
+    fn a_huge_list_of_distinct_labels_is_refused_by_its_count() {
+        let labels: Vec<String> = (0..100_000).map(|i| format!("option {i}")).collect();
+        let input = call(vec![Question::choice("Pick?", labels)]);
+        let problems = validate(input, &Limits::default()).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems}");
+        assert!(
+            problems.to_string().contains("100000 options given"),
+            "{problems}"
+        );
     }
 }

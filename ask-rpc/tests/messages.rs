@@ -183,6 +183,8 @@ fn bad_lines_are_errors_and_the_connection_carries_on() {
         h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"answer": "SQLite"}]}"#).await;
         h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"answer": ["SQLite"]}, {"answer": "Auth"}]}"#).await;
         h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"question": "Which cloud?", "answer": "x"}, {"answer": "Auth"}]}"#).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"answer": "Auth", "answer": "SQLite"}, {"answer": "Auth"}]}"#).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"answer": "SQLite", "selectedOption": "PostgreSQL"}, {"answer": "Auth"}]}"#).await;
         let mut long = br#"{"type": "ask_user_cancel", "requestId": "req-4", "pad": ""#.to_vec();
         long.extend(std::iter::repeat_n(b'x', ask_rpc::MAX_LINE));
         long.extend(br#""}"#);
