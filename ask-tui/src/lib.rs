@@ -39,7 +39,7 @@ pub use demo::demo_input;
 pub use frontend::TuiFrontend;
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
-    Dialog, Effect, Msg, Notice, Page, Screen, State, VISIBLE_ROWS, msg_for_key, update,
+    Dialog, Effect, Msg, Notice, Page, Screen, ScrollRoom, State, VISIBLE_ROWS, msg_for_key, update,
 };
 pub use terminal::TuiError;
 pub use text::TextField;

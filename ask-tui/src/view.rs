@@ -1,17 +1,17 @@
 //! The pure view: [`view`] draws a [`State`] into a frame, laid out as the mock-ups of seed 001
 //! "UI Design". It keeps no state of its own.
 
-use ask_core::{Question, RECOMMENDED_SUFFIX, is_recommended};
+use ask_core::{Question, RECOMMENDED_SUFFIX, is_recommended, strip_recommended};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
-use unicode_segmentation::UnicodeSegmentation;
+use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
 use crate::layout::{safe, safe_lines, shorten, thousands, width, wrap};
-use crate::state::{Dialog, Notice, Page, Screen, State, VISIBLE_ROWS};
+use crate::state::{Dialog, Notice, Page, Screen, ScrollRoom, State, VISIBLE_ROWS};
 use crate::text::TextField;
 
 const OTHER_LABEL: &str = "Other (type your answer)";
@@ -49,20 +49,37 @@ pub fn render(state: &State, area: Rect, buf: &mut Buffer) {
 }
 
 /// The screen as lines, at most `height` of them, none wider than `width` columns.
+///
+/// Nothing is cut silently: a question or a description that does not fit ends in a
+/// "… N more lines" marker and scrolls (the help line then names the scroll keys), and a list
+/// that does not fit says how many rows are above and below. How far the text can scroll is
+/// recorded in `state` for the next update.
 pub fn screen_lines(state: &State, width: usize, height: usize) -> Vec<Line<'static>> {
-    let inner = width.saturating_sub(2).max(1);
-    let rule = Line::styled("─".repeat(width), dim());
-    let title = title_line(state, width);
-    let question_lines: Vec<Line<'static>> = match state.current() {
+    let mut laid = lay_out(state, width, height, false);
+    if laid.room.total > 0 {
+        laid = lay_out(state, width, height, true);
+    }
+    state.set_scroll_room(laid.room);
+    laid.lines
+}
+
+/// A screen laid out at one size.
+struct Laid {
+    lines: Vec<Line<'static>>,
+    room: ScrollRoom,
+}
+
+fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Laid {
+    let inner = columns.saturating_sub(2).max(1);
+    let text_width = inner.saturating_sub(2).max(1);
+    let rule = Line::styled("─".repeat(columns), dim());
+    let title = title_line(state, columns);
+    let question_lines: Vec<String> = match state.current() {
         Some((question, _)) => safe_lines(&question.question)
             .iter()
-            .flat_map(|line| wrap(line, inner.saturating_sub(2).max(1)))
-            .map(|line| Line::from(vec![Span::raw("  "), Span::styled(line, bold())]))
+            .flat_map(|line| wrap(line, text_width))
             .collect(),
-        None => vec![Line::from(vec![
-            Span::raw("  "),
-            Span::styled("Review your answers", bold()),
-        ])],
+        None => vec!["Review your answers".to_string()],
     };
     let mut bottom: Vec<Line<'static>> = Vec::new();
     if let Some(notice) = state.notice() {
@@ -73,21 +90,38 @@ pub fn screen_lines(state: &State, width: usize, height: usize) -> Vec<Line<'sta
     }
     match state.dialog() {
         Some(dialog) => bottom.extend(
-            wrap(&dialog_text(dialog), inner.saturating_sub(2).max(1))
+            wrap(&dialog_text(dialog), text_width)
                 .into_iter()
                 .map(|line| Line::styled(format!("  {line}"), warning())),
         ),
-        None => bottom.extend(
-            help_lines(help_text(state), inner.saturating_sub(2).max(1))
-                .into_iter()
-                .map(|line| Line::styled(format!("  {line}"), dim())),
-        ),
+        None => {
+            // On a short terminal the help line gives up its least needed parts first, so the
+            // question and the list keep at least four rows; Esc is always named.
+            let used = 2 + usize::from(title.is_some()) + bottom.len();
+            let most = height.saturating_sub(used + 4).max(1);
+            let mut parts = help_text(state, scrolling);
+            let mut lines = help_lines(&parts, text_width);
+            for drop in HELP_DROP_ORDER {
+                if lines.len() <= most {
+                    break;
+                }
+                if let Some(i) = parts.iter().position(|part| *part == drop) {
+                    parts.remove(i);
+                    lines = help_lines(&parts, text_width);
+                }
+            }
+            bottom.extend(
+                lines
+                    .into_iter()
+                    .map(|line| Line::styled(format!("  {line}"), dim())),
+            );
+        }
     }
 
     // Rows that are always shown: the two rules, the title and the help line.
     let fixed = 2 + usize::from(title.is_some()) + bottom.len();
     let room = height.saturating_sub(fixed);
-    let body_wanted = body_lines(state, inner, usize::MAX).len();
+    let body_wanted = body_lines(state, inner, usize::MAX, 0).0.len();
     let body_min = body_wanted.min(3);
     let question_rows = question_lines
         .len()
@@ -99,35 +133,81 @@ pub fn screen_lines(state: &State, width: usize, height: usize) -> Vec<Line<'sta
     };
     let body_rows = room.saturating_sub(question_rows + blanks);
 
+    // The question, scrolled: when it is cut, its last row says how much is out of view.
+    let scroll = state.current().map_or(0, |(_, page)| page.scroll);
+    let cut = question_rows < question_lines.len();
+    let shown = if cut {
+        question_rows.saturating_sub(1).max(1)
+    } else {
+        question_lines.len()
+    };
+    let question_room = question_lines.len() - shown;
+    let offset = scroll.min(question_room);
+    let (body, description_room) = body_lines(state, inner, body_rows, scroll - offset);
+
     let mut out = Vec::with_capacity(height);
     out.push(rule.clone());
     out.extend(title);
     if blanks > 0 {
         out.push(Line::default());
     }
-    let cut = question_rows < question_lines.len();
-    for (i, line) in question_lines.into_iter().take(question_rows).enumerate() {
-        if cut && i + 1 == question_rows {
-            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-            out.push(Line::styled(
-                shorten(&text, width.saturating_sub(1)),
-                bold(),
-            ));
+    let below = question_lines.len() - offset - shown;
+    for (i, line) in question_lines
+        .into_iter()
+        .skip(offset)
+        .take(shown)
+        .enumerate()
+    {
+        if cut && question_rows == 1 && i == 0 {
+            // One row for the question: its visible part and the marker share it.
+            let marker = more_lines(offset, below);
+            let room = text_width.saturating_sub(width(&marker) + 1);
+            out.push(Line::from(vec![
+                Span::raw("  "),
+                Span::styled(shorten(&line, room), bold()),
+                Span::styled(format!(" {marker}"), dim()),
+            ]));
         } else {
-            out.push(line);
+            out.push(Line::from(vec![
+                Span::raw("  "),
+                Span::styled(line, bold()),
+            ]));
         }
+    }
+    if cut && question_rows > 1 {
+        out.push(Line::styled(
+            format!("  {}", more_lines(offset, below)),
+            dim(),
+        ));
     }
     if blanks > 0 {
         out.push(Line::default());
     }
-    out.extend(body_lines(state, inner, body_rows));
+    out.extend(body);
     if blanks > 0 {
         out.push(Line::default());
     }
     out.extend(bottom);
     out.push(rule);
     out.truncate(height);
-    out
+    Laid {
+        lines: out,
+        room: ScrollRoom {
+            question: question_room,
+            total: question_room + description_room,
+        },
+    }
+}
+
+/// The marker of a text cut by the terminal's size: `… 5 more lines`, `… 2 lines above`, or
+/// `… 2 lines above, 5 more`.
+fn more_lines(above: usize, below: usize) -> String {
+    let lines = |n: usize| if n == 1 { "line" } else { "lines" };
+    match (above, below) {
+        (0, below) => format!("… {below} more {}", lines(below)),
+        (above, 0) => format!("… {above} {} above", lines(above)),
+        (above, below) => format!("… {above} {} above, {below} more", lines(above)),
+    }
 }
 
 fn bold() -> Style {
@@ -258,119 +338,217 @@ fn answered_mark(answered: bool) -> &'static str {
     if answered { "■ " } else { "□ " }
 }
 
-/// The rows between the question and the help line, at most `max_rows` of them.
-fn body_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'static>> {
+/// The rows between the question and the help line, at most `max_rows` of them, with the
+/// highlighted option's description scrolled by `scroll` lines when it does not fit; also how
+/// many lines of that description do not fit.
+fn body_lines(
+    state: &State,
+    inner: usize,
+    max_rows: usize,
+    scroll: usize,
+) -> (Vec<Line<'static>>, usize) {
     match state.current() {
-        None => review_lines(state, inner, max_rows),
-        Some((question, page)) if question.is_free_text() => {
-            field_lines(&page.field, true, "  > ", 4, inner, max_rows.min(6))
-        }
-        Some((question, page)) => list_lines(question, page, inner, max_rows),
+        None => (review_lines(state, inner, max_rows), 0),
+        Some((question, page)) if question.is_free_text() => (
+            field_lines(
+                &page.field,
+                true,
+                "  > ",
+                4,
+                inner,
+                max_rows.min(6),
+                Style::new(),
+            ),
+            0,
+        ),
+        Some((question, page)) => list_lines(question, page, inner, max_rows, scroll),
     }
+}
+
+/// One option row: its lead (pointer, then the tick box of a multi-select and the number), the
+/// label lines and the description lines.
+struct Block {
+    label: Vec<Line<'static>>,
+    description: Vec<Line<'static>>,
+    /// The column where the label and the description start.
+    indent: usize,
+}
+
+impl Block {
+    fn len(&self) -> usize {
+        self.label.len() + self.description.len()
+    }
+
+    fn lines(&self) -> impl Iterator<Item = Line<'static>> + '_ {
+        self.label.iter().chain(&self.description).cloned()
+    }
+}
+
+/// The label of an option as wrapped lines; a "(Recommended)" suffix stays whole (on the last
+/// line when it fits there, else on a line of its own) and is marked, so it is never split or
+/// left uncoloured.
+fn label_lines(label: &str, text_width: usize) -> Vec<(String, Option<String>)> {
+    if !is_recommended(label) {
+        return wrap(label, text_width)
+            .into_iter()
+            .map(|line| (line, None))
+            .collect();
+    }
+    let trimmed = label.trim_end();
+    let suffix = trimmed[trimmed.len() - RECOMMENDED_SUFFIX.len()..].to_string();
+    let base = strip_recommended(label);
+    if base.is_empty() {
+        return vec![(String::new(), Some(suffix))];
+    }
+    let mut lines: Vec<(String, Option<String>)> = wrap(base, text_width)
+        .into_iter()
+        .map(|line| (line, None))
+        .collect();
+    match lines.last_mut() {
+        Some((last, mark)) if width(last) + 1 + width(&suffix) <= text_width => {
+            last.push(' ');
+            *mark = Some(suffix);
+        }
+        _ => lines.push((String::new(), Some(suffix))),
+    }
+    lines
 }
 
 /// One option row as lines: the marker and number, the wrapped label, and the description
 /// indented beneath it.
-fn option_lines(question: &Question, page: &Page, row: usize, inner: usize) -> Vec<Line<'static>> {
+fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> Block {
     let options = question.options();
     let selected = page.cursor == row;
     let pointer = if selected { "  > " } else { "    " };
+    let number = format!("{}. ", row + 1);
     let mark = if question.multi_select {
         let on = match options.get(row) {
             Some(_) => page.checked.get(row).copied().unwrap_or(false),
             None => page.other_checked,
         };
-        if on { "[x] " } else { "[ ] " }.to_string()
+        format!("{}{number}", if on { "[x] " } else { "[ ] " })
     } else {
-        format!("{}. ", row + 1)
+        number
     };
     let indent = 4 + width(&mark);
     let label_style = if selected { accent() } else { Style::new() };
     let text_width = inner.saturating_sub(indent).max(1);
+    let lead = |i: usize| {
+        if i == 0 {
+            format!("{pointer}{mark}")
+        } else {
+            " ".repeat(indent)
+        }
+    };
 
     let Some(option) = options.get(row) else {
         // The "Other" row, with the typed text in place of the hint once there is some.
+        let first = format!("{pointer}{mark}Other: ");
         if page.editing {
-            let first = format!("{pointer}{mark}Other: ");
-            return field_lines(&page.field, true, &first, indent, inner, 4);
+            return Block {
+                label: field_lines(&page.field, true, &first, indent, inner, 4, Style::new()),
+                description: Vec::new(),
+                indent,
+            };
         }
-        let label = if page.field.is_blank() {
-            OTHER_LABEL.to_string()
-        } else {
-            format!("Other: {}", safe(page.field.text()))
-        };
-        return wrap(&label, text_width)
-            .into_iter()
-            .take(3)
-            .enumerate()
-            .map(|(i, line)| {
-                let lead = if i == 0 {
-                    format!("{pointer}{mark}")
-                } else {
+        if page.field.is_blank() {
+            return Block {
+                label: wrap(OTHER_LABEL, text_width)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, line)| {
+                        Line::from(vec![Span::raw(lead(i)), Span::styled(line, label_style)])
+                    })
+                    .collect(),
+                description: Vec::new(),
+                indent,
+            };
+        }
+        let mut label = field_lines(&page.field, false, &first, indent, inner, 3, label_style);
+        if !question.multi_select && other_not_chosen(page) {
+            label.push(Line::styled(
+                format!(
+                    "{}(typed, not chosen: Enter on this row sends it)",
                     " ".repeat(indent)
-                };
-                Line::from(vec![Span::raw(lead), Span::styled(line, label_style)])
-            })
-            .collect();
+                ),
+                dim(),
+            ));
+        }
+        return Block {
+            label,
+            description: Vec::new(),
+            indent,
+        };
     };
 
     let label = safe(&option.label).into_owned();
-    let mut lines: Vec<Line<'static>> = wrap(&label, text_width)
+    let label = label_lines(&label, text_width)
         .into_iter()
         .enumerate()
-        .map(|(i, line)| {
-            let lead = if i == 0 {
-                format!("{pointer}{mark}")
-            } else {
-                " ".repeat(indent)
-            };
-            let mut spans = vec![Span::raw(lead)];
-            match line.strip_suffix(RECOMMENDED_SUFFIX) {
-                Some(base) if is_recommended(&option.label) => {
-                    spans.push(Span::styled(base.to_string(), label_style));
-                    spans.push(Span::styled(RECOMMENDED_SUFFIX, recommended()));
-                }
-                _ => spans.push(Span::styled(line, label_style)),
+        .map(|(i, (line, suffix))| {
+            let mut spans = vec![Span::raw(lead(i)), Span::styled(line, label_style)];
+            if let Some(suffix) = suffix {
+                spans.push(Span::styled(suffix, recommended()));
             }
             Line::from(spans)
         })
         .collect();
-    if let Some(description) = option.description.as_deref() {
-        for line in safe_lines(description) {
+    let mut description = Vec::new();
+    if let Some(text) = option.description.as_deref() {
+        for line in safe_lines(text) {
             for part in wrap(&line, text_width) {
-                lines.push(Line::from(vec![
+                description.push(Line::from(vec![
                     Span::raw(" ".repeat(indent)),
                     Span::styled(part, dim()),
                 ]));
             }
         }
     }
-    lines
+    Block {
+        label,
+        description,
+        indent,
+    }
+}
+
+/// True when a multi-question call has answered a question with something other than the
+/// text kept in its "Other" field, so the row must say that this text is not the answer.
+fn other_not_chosen(page: &Page) -> bool {
+    page.answer
+        .as_ref()
+        .is_some_and(|answer| !answer.was_custom || answer.answer.joined() != page.field.text())
 }
 
 /// The option list, scrolled so that the highlighted row shows, with "↑ N more..." and
-/// "↓ N more..." for the rows out of view.
+/// "↓ N more..." for the rows out of view. When even the highlighted row does not fit whole,
+/// its description scrolls by `scroll` lines and ends in a "… N more lines" marker; the second
+/// value is how far it can scroll.
 fn list_lines(
     question: &Question,
     page: &Page,
     inner: usize,
     max_rows: usize,
-) -> Vec<Line<'static>> {
+    scroll: usize,
+) -> (Vec<Line<'static>>, usize) {
     let rows = question.options().len() + 1;
     let cursor = page.cursor.min(rows - 1);
     let mut start = page.offset.min(cursor);
     let mut end = (start + VISIBLE_ROWS).min(rows).max(cursor + 1);
-    let blocks: Vec<Vec<Line<'static>>> = (0..rows)
+    let blocks: Vec<Block> = (0..rows)
         .map(|row| {
             if row >= start.saturating_sub(VISIBLE_ROWS) && row < end + VISIBLE_ROWS {
-                option_lines(question, page, row, inner)
+                option_block(question, page, row, inner)
             } else {
-                Vec::new()
+                Block {
+                    label: Vec::new(),
+                    description: Vec::new(),
+                    indent: 4,
+                }
             }
         })
         .collect();
     let height = |start: usize, end: usize| {
-        let items: usize = blocks[start..end].iter().map(Vec::len).sum();
+        let items: usize = blocks[start..end].iter().map(Block::len).sum();
         items + usize::from(start > 0) + usize::from(end < rows)
     };
     // Drop rows from the side away from the cursor until the list fits.
@@ -381,28 +559,81 @@ fn list_lines(
             end -= 1;
         }
     }
+    let above = (start > 0).then(|| Line::styled(format!("    ↑ {start} more..."), dim()));
+    let below = (end < rows).then(|| Line::styled(format!("    ↓ {} more...", rows - end), dim()));
+    if height(start, end) <= max_rows {
+        let mut out = Vec::new();
+        out.extend(above);
+        for block in &blocks[start..end] {
+            out.extend(block.lines());
+        }
+        out.extend(below);
+        return (out, 0);
+    }
+    // Only the highlighted row is left and it does not fit whole.
+    let block = &blocks[cursor];
+    let markers = usize::from(above.is_some()) + usize::from(below.is_some());
+    let room = max_rows.saturating_sub(markers);
     let mut out = Vec::new();
-    if start > 0 {
-        out.push(Line::styled(format!("    ↑ {start} more..."), dim()));
+    let mut description_room = 0;
+    if room >= block.label.len() + 2 {
+        // The label, as much of the description as fits, and the marker.
+        let shown = room - block.label.len() - 1;
+        description_room = block.description.len() - shown;
+        let offset = scroll.min(description_room);
+        out.extend(above);
+        out.extend(block.label.iter().cloned());
+        out.extend(block.description.iter().skip(offset).take(shown).cloned());
+        out.push(Line::styled(
+            format!(
+                "{}{}",
+                " ".repeat(block.indent),
+                more_lines(offset, description_room - offset)
+            ),
+            dim(),
+        ));
+        out.extend(below);
+    } else if max_rows >= 2 {
+        // The first lines of the row, then one line that counts everything left out.
+        let keep = max_rows - 1;
+        let hidden = block.len().saturating_sub(keep);
+        out.extend(block.lines().take(keep));
+        let mut parts = Vec::new();
+        if start > 0 {
+            parts.push(format!("↑ {start}"));
+        }
+        if end < rows {
+            parts.push(format!("↓ {}", rows - end));
+        }
+        let mut marker = String::from("    ");
+        if hidden > 0 {
+            marker.push_str(&more_lines(0, hidden));
+            if !parts.is_empty() {
+                marker.push_str(" · ");
+            }
+        }
+        if !parts.is_empty() {
+            marker.push_str(&format!("{} more...", parts.join(" ")));
+        }
+        out.push(Line::styled(shorten(&marker, inner + 2), dim()));
+    } else {
+        out.extend(block.lines().take(1));
     }
-    for block in &blocks[start..end] {
-        out.extend(block.iter().cloned());
-    }
-    if end < rows {
-        out.push(Line::styled(format!("    ↓ {} more...", rows - end), dim()));
-    }
-    if out.len() > max_rows {
-        // Not even the highlighted row fits whole: keep its first lines.
-        let keep = max_rows.max(1);
-        let from = usize::from(start > 0).min(out.len().saturating_sub(keep));
-        out = out.into_iter().skip(from).take(keep).collect();
-    }
-    out
+    (out, description_room)
 }
 
+/// How many bytes of a long text the field lays out before its cursor: enough for any screen,
+/// and a fixed grid (the start moves only when the cursor crosses a multiple of it) so that the
+/// lines do not shift while one types.
+const FIELD_WINDOW: usize = 4096;
+
 /// A text field laid out from `first` (the lead of the first line) with the cursor drawn as a
-/// reversed cell, wrapped with `indent` columns on the following lines, at most `max_lines`
-/// lines around the cursor.
+/// reversed cell when `focused`, wrapped with `indent` columns on the following lines, at most
+/// `max_lines` lines around the cursor (around the start when not focused).
+///
+/// Only the text near the cursor is laid out, so a field holding a million characters draws as
+/// fast as a short one. Text out of view is never hidden silently: the first line then says how
+/// many characters come before, and the last line how many come after.
 fn field_lines(
     field: &TextField,
     focused: bool,
@@ -410,65 +641,173 @@ fn field_lines(
     indent: usize,
     inner: usize,
     max_lines: usize,
+    style: Style,
 ) -> Vec<Line<'static>> {
-    let text_width = inner.saturating_sub(indent).max(1);
-    let before = safe(&field.text()[..field.cursor()]).into_owned();
-    let after = safe(&field.text()[field.cursor()..]).into_owned();
-    // Each cell: the grapheme and whether the cursor is on it.
-    let mut cells: Vec<(String, bool)> = before
-        .graphemes(true)
-        .map(|g| (g.to_string(), false))
-        .collect();
-    let mut after_cells = after.graphemes(true).map(|g| (g.to_string(), false));
-    match after_cells.next() {
-        Some((g, _)) => cells.push((g, focused)),
-        None if focused => cells.push(("█".to_string(), false)),
-        None => {}
-    }
-    cells.extend(after_cells);
-    let mut rows: Vec<Vec<(String, bool)>> = vec![Vec::new()];
+    let text = field.text();
+    let cursor = if focused { field.cursor() } else { 0 };
+    let first_width = inner.saturating_sub(width(first)).max(1);
+    let rest_width = inner.saturating_sub(indent).max(1);
+    let start = window_start(text, cursor);
+
+    // Each cell: the grapheme as shown and whether the cursor is on it; rows of cells, each
+    // row with the byte offset where it starts. The first row shares the lead's line only when
+    // the text starts there.
+    let mut rows: Vec<(usize, Vec<(String, bool)>)> = vec![(start, Vec::new())];
     let mut used = 0;
-    for cell in cells {
-        let w = width(&cell.0).max(1);
-        if used + w > text_width && used > 0 {
-            rows.push(Vec::new());
+    let mut cursor_row = None;
+    let mut end = start;
+    let limit = |row: usize| {
+        if row == 0 && start == 0 {
+            first_width
+        } else {
+            rest_width
+        }
+    };
+    let mut graphemes = text[start..].grapheme_indices(true).peekable();
+    loop {
+        let (at, cell) = match graphemes.next() {
+            Some((i, g)) => (start + i, safe(g).into_owned()),
+            None if focused && cursor == text.len() && cursor_row.is_none() => {
+                (text.len(), "█".to_string())
+            }
+            None => break,
+        };
+        let on = focused && at == cursor;
+        let w = width(&cell).max(1);
+        let row = rows.len() - 1;
+        if used + w > limit(row) && used > 0 {
+            if cursor_row.is_some_and(|c: usize| rows.len() > c + max_lines) {
+                break;
+            }
+            rows.push((at, Vec::new()));
             used = 0;
         }
         used += w;
-        if let Some(row) = rows.last_mut() {
-            row.push(cell);
+        if on || (focused && at == text.len()) {
+            cursor_row = Some(rows.len() - 1);
+        }
+        if !focused && cursor_row.is_none() {
+            cursor_row = Some(0);
+        }
+        if let Some((_, cells)) = rows.last_mut() {
+            cells.push((cell, on && at < text.len()));
+        }
+        end = (at + text[at..].graphemes(true).next().map_or(0, str::len)).min(text.len());
+        if at == text.len() {
+            break;
         }
     }
-    let cursor_row = rows
-        .iter()
-        .position(|row| row.iter().any(|(g, on)| *on || g == "█"))
-        .unwrap_or(rows.len() - 1);
-    let max_lines = max_lines.max(1);
-    let skip = (cursor_row + 1).saturating_sub(max_lines);
-    rows.into_iter()
-        .enumerate()
-        .skip(skip)
-        .take(max_lines)
-        .map(|(i, row)| {
-            let lead = if i == 0 {
-                first.to_string()
+    let cursor_row = cursor_row.unwrap_or(rows.len() - 1);
+
+    let max_lines = max_lines.max(3);
+    let text_starts_here = start == 0;
+    // Pick the rows to show: from the text's start when the cursor row fits there, else with a
+    // line for the "before" marker, and with a line for the "after" marker when text follows.
+    let total = rows.len();
+    let more_after = |last: usize| last < total || end < text.len();
+    let (from, to) = if text_starts_here && cursor_row < max_lines && !more_after(max_lines) {
+        (0, total.min(max_lines))
+    } else if text_starts_here && cursor_row + 1 < max_lines {
+        (0, (max_lines - 1).min(total))
+    } else {
+        let shown = max_lines - 2;
+        let from = (cursor_row + 1).saturating_sub(shown);
+        (from, (from + shown).min(total))
+    };
+    let hidden_before = if from == 0 && text_starts_here {
+        0
+    } else {
+        let row_start = rows[from].0;
+        let before_cursor = if focused {
+            field.chars_before_cursor()
+        } else {
+            0
+        };
+        if row_start <= cursor {
+            before_cursor - text[row_start..cursor].chars().count()
+        } else {
+            before_cursor + text[cursor..row_start].chars().count()
+        }
+    };
+    let shown_end = rows.get(to).map_or(end, |(at, _)| *at);
+    let hidden_after = if shown_end < text.len() {
+        // Characters up to the end of the last row shown, counted from the cursor.
+        let before = if focused {
+            field.chars_before_cursor()
+        } else {
+            0
+        };
+        let shown = if shown_end >= cursor {
+            before + text[cursor..shown_end].chars().count()
+        } else {
+            before - text[shown_end..cursor].chars().count()
+        };
+        field.char_count() - shown
+    } else {
+        0
+    };
+
+    let mut out = Vec::new();
+    let mut lead_used = false;
+    if hidden_before > 0 {
+        out.push(Line::from(vec![
+            Span::raw(first.to_string()),
+            Span::styled(
+                format!("… {} earlier characters", thousands(hidden_before)),
+                dim(),
+            ),
+        ]));
+        lead_used = true;
+    }
+    for (i, (_, row)) in rows.into_iter().enumerate().skip(from).take(to - from) {
+        let lead = if i == 0 && !lead_used {
+            lead_used = true;
+            first.to_string()
+        } else {
+            " ".repeat(indent)
+        };
+        let mut spans = vec![Span::raw(lead)];
+        let mut plain = String::new();
+        for (grapheme, on) in row {
+            if on {
+                spans.push(Span::styled(std::mem::take(&mut plain), style));
+                spans.push(Span::styled(grapheme, cursor_cell()));
             } else {
-                " ".repeat(indent)
-            };
-            let mut spans = vec![Span::raw(lead)];
-            let mut plain = String::new();
-            for (grapheme, on) in row {
-                if on {
-                    spans.push(Span::raw(std::mem::take(&mut plain)));
-                    spans.push(Span::styled(grapheme, cursor_cell()));
-                } else {
-                    plain.push_str(&grapheme);
-                }
+                plain.push_str(&grapheme);
             }
-            spans.push(Span::raw(plain));
-            Line::from(spans)
-        })
-        .collect()
+        }
+        spans.push(Span::styled(plain, style));
+        out.push(Line::from(spans));
+    }
+    if hidden_after > 0 {
+        out.push(Line::styled(
+            format!(
+                "{}… {} more characters",
+                " ".repeat(indent),
+                thousands(hidden_after)
+            ),
+            dim(),
+        ));
+    }
+    out
+}
+
+/// Where the laid-out part of a field's text starts: the text's start when the cursor is near
+/// it, else a grapheme boundary on a fixed grid of [`FIELD_WINDOW`] bytes, one to two windows
+/// before the cursor.
+fn window_start(text: &str, cursor: usize) -> usize {
+    if cursor < 2 * FIELD_WINDOW {
+        return 0;
+    }
+    let mut start = (cursor - FIELD_WINDOW) / FIELD_WINDOW * FIELD_WINDOW;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let mut at = GraphemeCursor::new(start, text.len(), true);
+    match at.is_boundary(text, 0) {
+        Ok(true) => start,
+        _ => at.next_boundary(text, 0).ok().flatten().unwrap_or(start),
+    }
 }
 
 /// The Submit tab: each question's header with its answer, or "(not answered)", then whether
@@ -609,35 +948,73 @@ fn review_compact(
     out
 }
 
-fn help_text(state: &State) -> &'static str {
+/// The help line: one per kind of screen, the same words in a lone question and in a tabbed
+/// call (which adds how to switch tabs), and the scroll keys when a text does not fit.
+fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
     let tabbed = state.is_tabbed();
-    match (state.screen(), tabbed, state.is_editing()) {
-        (Screen::Submit, _, _) => "Enter to submit • Tab/←→ switch • Esc cancel",
-        (Screen::FreeText, false, _) => "Enter to submit • Esc to cancel",
-        (Screen::FreeText, true, _) => "Tab switch • Enter confirm • Esc cancel",
-        (_, false, true) => "Enter to submit • Esc to go back",
-        (_, true, true) => "Tab switch • Enter confirm • Esc back",
-        (Screen::Choice, false, false) => {
-            "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel"
-        }
-        (Screen::Choice, true, false) => "Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel",
-        (Screen::MultiSelect, false, false) => "Space to toggle • Enter to submit • Esc to cancel",
-        (Screen::MultiSelect, true, false) => {
-            "Tab/←→ switch • Space toggle • Enter confirm • Esc cancel"
-        }
+    let mut parts: Vec<&str> = Vec::new();
+    if tabbed {
+        parts.push(if state.is_editing() {
+            "Tab switch"
+        } else {
+            "Tab/←→ switch"
+        });
     }
+    match (state.screen(), state.is_editing()) {
+        (Screen::Submit, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
+        (Screen::FreeText, _) if tabbed => parts.extend(["Enter to confirm", "Esc to cancel"]),
+        (Screen::FreeText, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
+        (_, true) if tabbed => parts.extend(["Enter to confirm", "Esc to go back"]),
+        (_, true) => parts.extend(["Enter to submit", "Esc to go back"]),
+        (Screen::Choice, false) => parts.extend([
+            "↑↓ navigate",
+            "1-9 quick select",
+            "0 Other",
+            "Enter to select",
+            "Esc to cancel",
+        ]),
+        (Screen::MultiSelect, false) => parts.extend([
+            "↑↓ navigate",
+            "Space/1-9 toggle",
+            "0 Other",
+            if tabbed {
+                "Enter to confirm"
+            } else {
+                "Enter to submit"
+            },
+            "Esc to cancel",
+        ]),
+    }
+    if scrolling {
+        parts.push("Shift+↑↓ scroll");
+    }
+    parts
 }
 
-/// Splits a help text at its ` • ` separators so that each line fits in `max` columns.
-fn help_lines(text: &str, max: usize) -> Vec<String> {
+/// The parts of a help line a short terminal drops, in this order.
+const HELP_DROP_ORDER: [&str; 9] = [
+    "0 Other",
+    "1-9 quick select",
+    "↑↓ navigate",
+    "Tab/←→ switch",
+    "Tab switch",
+    "Space/1-9 toggle",
+    "Enter to select",
+    "Enter to confirm",
+    "Enter to submit",
+];
+
+/// Joins the parts of a help line with ` • `, starting a new line where the next part would not
+/// fit in `max` columns.
+fn help_lines(parts: &[&str], max: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for part in text.split(" • ") {
+    for part in parts {
         match lines.last_mut() {
             Some(line) if width(line) + 3 + width(part) <= max => {
                 line.push_str(" • ");
                 line.push_str(part);
             }
-            _ => lines.push(part.to_string()),
+            _ => lines.push((*part).to_string()),
         }
     }
     lines
