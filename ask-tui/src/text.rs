@@ -194,4 +194,34 @@ mod tests {
         field.left();
         assert_eq!(field.cursor(), 0);
     }
+
+    /// The kept counts always equal counting the text again, whatever the edits.
+    #[test]
+    fn character_counts_follow_every_edit() {
+        let mut field = TextField::with_text("数据e\u{301}");
+        let check = |field: &TextField| {
+            assert_eq!(field.char_count(), field.text().chars().count());
+            assert_eq!(
+                field.chars_before_cursor(),
+                field.text()[..field.cursor()].chars().count()
+            );
+        };
+        check(&field);
+        field.left();
+        check(&field);
+        field.insert("\u{301}x\r\n");
+        check(&field);
+        field.home();
+        field.right();
+        field.delete();
+        check(&field);
+        field.end();
+        field.backspace();
+        check(&field);
+        field.insert("👩\u{200d}💻");
+        check(&field);
+        field.left();
+        field.backspace();
+        check(&field);
+    }
 }

@@ -605,15 +605,16 @@ fn list_lines(
         if end < rows {
             parts.push(format!("↓ {}", rows - end));
         }
+        // The rows out of view come first: on a terminal this small, they matter most.
         let mut marker = String::from("    ");
-        if hidden > 0 {
-            marker.push_str(&more_lines(0, hidden));
-            if !parts.is_empty() {
+        if !parts.is_empty() {
+            marker.push_str(&format!("{} more...", parts.join(" ")));
+            if hidden > 0 {
                 marker.push_str(" · ");
             }
         }
-        if !parts.is_empty() {
-            marker.push_str(&format!("{} more...", parts.join(" ")));
+        if hidden > 0 {
+            marker.push_str(&more_lines(0, hidden));
         }
         out.push(Line::styled(shorten(&marker, inner + 2), dim()));
     } else {

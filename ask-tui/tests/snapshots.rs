@@ -379,3 +379,294 @@ fn the_compact_review_keeps_every_answer_in_sight() {
         assert_eq!(answers, with_answer, "at {width}×12:\n{text}");
     }
 }
+
+/// Prints the screen lines at `width`×`height` and checks that none is wider than the terminal.
+#[track_caller]
+fn fitted(state: &State, width: u16, height: u16) -> String {
+    for line in ask_tui::screen_lines(state, usize::from(width), usize::from(height)) {
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        assert!(
+            unicode_width::UnicodeWidthStr::width(text.as_str()) <= usize::from(width),
+            "wider than {width}: {text:?}"
+        );
+    }
+    screen(state, width, height)
+}
+
+/// The text of the rows that start with `lead`, and of the rows after it up to the next row
+/// that does not start with `indent` spaces, with the lead and indents taken off.
+fn field_text(screen: &str, lead: &str, indent: usize) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in screen.lines() {
+        if let Some(rest) = line.strip_prefix(lead) {
+            out.push_str(rest);
+            inside = true;
+        } else if inside && line.starts_with(&" ".repeat(indent)) && !line.trim().is_empty() {
+            out.push_str(&line[indent..]);
+        } else {
+            inside = false;
+        }
+    }
+    out
+}
+
+/// Item: typing past the first line of "Other" hides nothing, in ASCII and in CJK text.
+#[test]
+fn other_field_wider_than_a_line() {
+    let typed: String = (0..90).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, &typed);
+    check("other_field_wider_than_a_line", &state);
+    for width in [40, 60, 80, 100] {
+        let text = fitted(&state, width, 24);
+        assert_eq!(
+            field_text(&text, "  > 4. Other: ", 7).trim_end_matches('█'),
+            typed,
+            "at {width} columns:\n{text}"
+        );
+    }
+    let cjk: String = "数据库选择用哪个服务名称"
+        .chars()
+        .cycle()
+        .take(50)
+        .collect();
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, &cjk);
+    check("other_field_cjk", &state);
+    for width in [40, 61, 80] {
+        let text = fitted(&state, width, 24);
+        assert_eq!(
+            field_text(&text, "  > 4. Other: ", 7).trim_end_matches('█'),
+            cjk,
+            "at {width} columns:\n{text}"
+        );
+    }
+}
+
+fn hidden_lines() -> ask_core::AskUserInput {
+    let question = format!(
+        "Deploy to staging?{}ALSO DROP THE PRODUCTION DATABASE",
+        "\n".repeat(40)
+    );
+    ask_core::AskUserInput {
+        questions: vec![ask_core::Question::choice(question, ["Yes", "No"])],
+        metadata: None,
+    }
+}
+
+/// Scrolls the text of `state` as far down as it goes, drawing a frame before each key as the
+/// terminal does.
+fn scroll_to_end(state: &mut State, width: u16, height: u16) {
+    for _ in 0..200 {
+        screen(state, width, height);
+        ask_tui::update(state, ask_tui::Msg::ScrollDown);
+    }
+}
+
+/// Issue 16: a question with many line breaks is cut with a marker and scrolls to its end.
+#[test]
+fn a_question_with_hidden_lines_scrolls() {
+    let state = State::new(&hidden_lines());
+    check("question_with_hidden_lines", &state);
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("… 25 more lines"), "{text}");
+    assert!(text.contains("Shift+↑↓ scroll"), "{text}");
+    assert!(!text.contains("ALSO DROP"), "{text}");
+
+    let mut state = State::new(&hidden_lines());
+    scroll_to_end(&mut state, 80, 24);
+    insta::assert_snapshot!(
+        "question_with_hidden_lines_scrolled_80",
+        screen(&state, 80, 24)
+    );
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("ALSO DROP THE PRODUCTION DATABASE"), "{text}");
+    assert!(text.contains("… 25 lines above"), "{text}");
+    // Scrolling stopped at the end: one key back up shows a line more above the marker.
+    ask_tui::update(&mut state, ask_tui::Msg::ScrollUp);
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("… 24 lines above, 1 more"), "{text}");
+
+    let mut state = State::new(&hidden_lines());
+    scroll_to_end(&mut state, 40, 12);
+    insta::assert_snapshot!(
+        "question_with_hidden_lines_scrolled_40",
+        screen(&state, 40, 12)
+    );
+    assert!(screen(&state, 40, 12).contains("ALSO DROP"));
+}
+
+/// Issue 16: a description longer than the screen scrolls once the question is shown whole.
+#[test]
+fn a_long_description_scrolls() {
+    let description = (1..=30)
+        .map(|i| format!("detail {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let input = ask_core::AskUserInput {
+        questions: vec![ask_core::Question {
+            question: "Which plan?".into(),
+            header: None,
+            options: Some(vec![
+                ask_core::QuestionOption::new("Basic").with_description(description),
+                ask_core::QuestionOption::new("Pro"),
+            ]),
+            multi_select: false,
+        }],
+        metadata: None,
+    };
+    let state = State::new(&input);
+    check("long_description", &state);
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("more lines"), "{text}");
+    let mut state = State::new(&input);
+    scroll_to_end(&mut state, 80, 24);
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("detail 30"), "{text}");
+    assert!(text.contains("lines above"), "{text}");
+    // Moving to another option starts its text at the top again.
+    ask_tui::update(&mut state, ask_tui::Msg::Down);
+    assert_eq!(state.pages()[0].scroll, 0);
+}
+
+/// Items 6 and 7: at every size every option is on screen or counted by a marker, and a
+/// question that is not shown whole says so.
+#[test]
+fn every_size_shows_or_counts_every_row_and_line() {
+    let mut states = Vec::new();
+    for moves in [0, 3, 5, 8] {
+        let mut state = State::new(&frameworks());
+        for _ in 0..moves {
+            keys(&mut state, &[KeyCode::Down]);
+        }
+        states.push((state, 9));
+    }
+    states.push((State::new(&unusual()), 3));
+    states.push((State::new(&single(0)), 4));
+    for (state, rows) in &states {
+        for width in (20..=100).step_by(9) {
+            for height in 8..=26 {
+                let text = screen(state, width, height);
+                let numbered = (1..=*rows)
+                    .filter(|n| {
+                        text.lines().any(|l| {
+                            let l = l.trim_start().trim_start_matches("> ");
+                            l.starts_with(&format!("{n}. "))
+                        })
+                    })
+                    .count();
+                let count = |arrow: char| {
+                    text.lines()
+                        .filter(|l| l.contains("more..."))
+                        .filter_map(|l| {
+                            let at = l.find(arrow)?;
+                            l[at + arrow.len_utf8()..]
+                                .split_whitespace()
+                                .next()?
+                                .parse::<usize>()
+                                .ok()
+                        })
+                        .sum::<usize>()
+                };
+                assert_eq!(
+                    numbered + count('↑') + count('↓'),
+                    *rows,
+                    "{width}×{height}:\n{text}"
+                );
+                if !text.contains("carefully") && text.contains("数据") {
+                    assert!(text.contains("more line"), "{width}×{height}:\n{text}");
+                }
+            }
+        }
+    }
+}
+
+/// The seed's framework list on an 80×8 terminal: the markers stay.
+#[test]
+fn long_list_on_a_short_terminal() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::Down, KeyCode::Down]);
+    let text = screen(&state, 80, 8);
+    insta::assert_snapshot!("long_list_short_80x8", text);
+    assert!(text.contains("↑ 2 more..."), "{text}");
+    assert!(text.contains("↓ 6 more..."), "{text}");
+}
+
+/// Item 8: "(Recommended)" is never split and always green, at every width.
+#[test]
+fn recommended_stays_whole_and_green() {
+    let input = ask_core::AskUserInput {
+        questions: vec![ask_core::Question::choice(
+            "Which database should we use?",
+            ["PostgreSQL with extensions (Recommended)", "SQLite"],
+        )],
+        metadata: None,
+    };
+    let state = State::new(&input);
+    check("recommended_on_narrow_terminals", &state);
+    for width in 20..=80u16 {
+        let area = ratatui::layout::Rect::new(0, 0, width, 24);
+        let mut buf = ratatui::buffer::Buffer::empty(area);
+        ask_tui::render(&state, area, &mut buf);
+        let text = buffer_text(&buf);
+        let row = text
+            .lines()
+            .position(|l| l.contains("(Recommended)"))
+            .unwrap_or_else(|| panic!("whole at {width}:\n{text}"));
+        let line = text.lines().nth(row).unwrap();
+        let col = line[..line.find("(Recommended)").unwrap()].chars().count();
+        for i in 0..13 {
+            let cell = &buf[(u16::try_from(col + i).unwrap(), u16::try_from(row).unwrap())];
+            assert_eq!(cell.fg, ratatui::style::Color::Green, "at {width}:\n{text}");
+        }
+    }
+}
+
+/// Item 9: Other text kept on a tab answered with another option says it is not the answer.
+#[test]
+fn other_text_not_chosen() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "DynamoDB");
+    keys(
+        &mut state,
+        &[KeyCode::Esc, KeyCode::Char('2'), KeyCode::BackTab],
+    );
+    check("other_text_not_chosen", &state);
+}
+
+/// Item 9: a lone question's Other text left with Esc is shown on its row.
+#[test]
+fn other_text_kept_after_esc() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "DynamoDB");
+    keys(&mut state, &[KeyCode::Esc]);
+    check("other_text_kept_after_esc", &state);
+}
+
+/// Item 9: typed free text counts for the discard confirmation.
+#[test]
+fn discard_typed_text() {
+    let mut state = State::new(&single(1));
+    type_text(&mut state, "order-processor");
+    keys(&mut state, &[KeyCode::Esc]);
+    check("discard_typed_text", &state);
+}
+
+/// Item 11: a million characters in a field, cursor in the middle.
+#[test]
+fn huge_field() {
+    let mut state = State::new(&single(1));
+    ask_tui::update(
+        &mut state,
+        ask_tui::Msg::Paste("abcdefghij".repeat(100_000)),
+    );
+    for _ in 0..5_000 {
+        ask_tui::update(&mut state, ask_tui::Msg::CursorLeft);
+    }
+    check("huge_field", &state);
+}
