@@ -650,12 +650,12 @@ fn field_lines(
     let rest_width = inner.saturating_sub(indent).max(1);
     let start = window_start(text, cursor);
 
-    // Each cell: the grapheme as shown and whether the cursor is on it; rows of cells, each
-    // row with the byte offset where it starts. The first row shares the lead's line only when
-    // the text starts there.
-    let mut rows: Vec<(usize, Vec<(String, bool)>)> = vec![(start, Vec::new())];
+    // Each cell: the byte range of one grapheme (an empty range is the cursor after the
+    // text); rows of cells, each with the byte offset where it starts. The first row shares the
+    // lead's line only when the text starts there. Strings are made only for the rows shown.
+    let mut rows: Vec<(usize, Vec<(usize, usize)>)> = vec![(start, Vec::new())];
     let mut used = 0;
-    let mut cursor_row = None;
+    let mut cursor_row = (!focused).then_some(0);
     let mut end = start;
     let limit = |row: usize| {
         if row == 0 && start == 0 {
@@ -664,19 +664,14 @@ fn field_lines(
             rest_width
         }
     };
-    let mut graphemes = text[start..].grapheme_indices(true).peekable();
+    let mut graphemes = text[start..].grapheme_indices(true);
     loop {
-        let (at, cell) = match graphemes.next() {
-            Some((i, g)) => (start + i, safe(g).into_owned()),
-            None if focused && cursor == text.len() && cursor_row.is_none() => {
-                (text.len(), "█".to_string())
-            }
+        let (at, to, w) = match graphemes.next() {
+            Some((i, g)) => (start + i, start + i + g.len(), width(&safe(g)).max(1)),
+            None if focused && cursor == text.len() => (text.len(), text.len(), 1),
             None => break,
         };
-        let on = focused && at == cursor;
-        let w = width(&cell).max(1);
-        let row = rows.len() - 1;
-        if used + w > limit(row) && used > 0 {
+        if used + w > limit(rows.len() - 1) && used > 0 {
             if cursor_row.is_some_and(|c: usize| rows.len() > c + max_lines) {
                 break;
             }
@@ -684,17 +679,14 @@ fn field_lines(
             used = 0;
         }
         used += w;
-        if on || (focused && at == text.len()) {
+        if focused && at == cursor {
             cursor_row = Some(rows.len() - 1);
         }
-        if !focused && cursor_row.is_none() {
-            cursor_row = Some(0);
-        }
         if let Some((_, cells)) = rows.last_mut() {
-            cells.push((cell, on && at < text.len()));
+            cells.push((at, to));
         }
-        end = (at + text[at..].graphemes(true).next().map_or(0, str::len)).min(text.len());
-        if at == text.len() {
+        end = to;
+        if at == to {
             break;
         }
     }
@@ -769,12 +761,18 @@ fn field_lines(
         };
         let mut spans = vec![Span::raw(lead)];
         let mut plain = String::new();
-        for (grapheme, on) in row {
-            if on {
+        for (at, to) in row {
+            if at == to {
                 spans.push(Span::styled(std::mem::take(&mut plain), style));
-                spans.push(Span::styled(grapheme, cursor_cell()));
+                spans.push(Span::raw("█"));
+            } else if focused && at == cursor {
+                spans.push(Span::styled(std::mem::take(&mut plain), style));
+                spans.push(Span::styled(
+                    safe(&text[at..to]).into_owned(),
+                    cursor_cell(),
+                ));
             } else {
-                plain.push_str(&grapheme);
+                plain.push_str(&safe(&text[at..to]));
             }
         }
         spans.push(Span::styled(plain, style));
@@ -832,7 +830,7 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
             let answer = page
                 .answer
                 .as_ref()
-                .map(|answer| safe(&answer.answer.joined()).into_owned());
+                .map(|answer| review_text(&answer.answer.joined()));
             if answer.is_none() {
                 missing.push(label.clone());
             }
@@ -865,6 +863,18 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .unwrap_or_else(|| review_compact(&entries, inner, room));
     out.push(status);
     out
+}
+
+/// How many characters of an answer the review looks at: more than any screen shows, so a
+/// pasted file costs no more to draw than a word.
+const REVIEW_CHARS: usize = 4096;
+
+/// An answer as the review shows it: sanitised, and cut with `…` past [`REVIEW_CHARS`].
+fn review_text(answer: &str) -> String {
+    match answer.char_indices().nth(REVIEW_CHARS) {
+        Some((at, _)) => format!("{}…", safe(&answer[..at])),
+        None => safe(answer).into_owned(),
+    }
 }
 
 /// The review with each header on its own line and up to `answer_rows` lines of its answer.
