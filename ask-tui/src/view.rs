@@ -83,10 +83,11 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     };
     let mut bottom: Vec<Line<'static>> = Vec::new();
     if let Some(notice) = state.notice() {
-        bottom.push(Line::styled(
-            format!("  {}", notice_text(state, notice)),
-            warning(),
-        ));
+        bottom.extend(
+            wrap(&notice_text(state, notice), text_width)
+                .into_iter()
+                .map(|line| Line::styled(format!("  {line}"), warning())),
+        );
     }
     match state.dialog() {
         Some(dialog) => bottom.extend(
@@ -160,7 +161,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     {
         if cut && question_rows == 1 && i == 0 {
             // One row for the question: its visible part and the marker share it.
-            let marker = more_lines(offset, below);
+            let marker = more_lines(offset, below, text_width / 2);
             let room = text_width.saturating_sub(width(&marker) + 1);
             out.push(Line::from(vec![
                 Span::raw("  "),
@@ -176,7 +177,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     }
     if cut && question_rows > 1 {
         out.push(Line::styled(
-            format!("  {}", more_lines(offset, below)),
+            format!("  {}", more_lines(offset, below, text_width)),
             dim(),
         ));
     }
@@ -200,14 +201,37 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
 }
 
 /// The marker of a text cut by the terminal's size: `… 5 more lines`, `… 2 lines above`, or
-/// `… 2 lines above, 5 more`.
-fn more_lines(above: usize, below: usize) -> String {
+/// `… 2 lines above, 5 more`, in shorter words when that does not fit in `room` columns.
+fn more_lines(above: usize, below: usize, room: usize) -> String {
     let lines = |n: usize| if n == 1 { "line" } else { "lines" };
-    match (above, below) {
-        (0, below) => format!("… {below} more {}", lines(below)),
-        (above, 0) => format!("… {above} {} above", lines(above)),
-        (above, below) => format!("… {above} {} above, {below} more", lines(above)),
-    }
+    let forms = match (above, below) {
+        (0, below) => [
+            format!("… {below} more {}", lines(below)),
+            format!("… {below} more"),
+            format!("…{below}"),
+        ],
+        (above, 0) => [
+            format!("… {above} {} above", lines(above)),
+            format!("… {above} above"),
+            format!("↑{above}"),
+        ],
+        (above, below) => [
+            format!("… {above} {} above, {below} more", lines(above)),
+            format!("… ↑{above} ↓{below}"),
+            format!("↑{above}↓{below}"),
+        ],
+    };
+    fit(&forms, room)
+}
+
+/// The first of `forms` that fits in `room` columns, else the last one shortened: a marker
+/// keeps its count on any terminal this UI can be drawn on.
+fn fit(forms: &[String], room: usize) -> String {
+    forms
+        .iter()
+        .find(|form| width(form) <= room)
+        .cloned()
+        .unwrap_or_else(|| shorten(forms.last().map_or("", String::as_str), room))
 }
 
 fn bold() -> Style {
@@ -588,7 +612,11 @@ fn list_lines(
             format!(
                 "{}{}",
                 " ".repeat(block.indent),
-                more_lines(offset, description_room - offset)
+                more_lines(
+                    offset,
+                    description_room - offset,
+                    (inner + 2).saturating_sub(block.indent)
+                )
             ),
             dim(),
         ));
@@ -609,16 +637,38 @@ fn list_lines(
         let mut marker = String::from("    ");
         if !parts.is_empty() {
             marker.push_str(&format!("{} more...", parts.join(" ")));
-            if hidden > 0 {
-                marker.push_str(" · ");
-            }
         }
         if hidden > 0 {
-            marker.push_str(&more_lines(0, hidden));
+            let gap = if parts.is_empty() { "" } else { " · " };
+            let room = (inner + 2).saturating_sub(width(&marker) + width(gap));
+            let lines = more_lines(0, hidden, room);
+            if !lines.is_empty() {
+                marker.push_str(gap);
+                marker.push_str(&lines);
+            }
         }
         out.push(Line::styled(shorten(&marker, inner + 2), dim()));
-    } else {
-        out.extend(block.lines().take(1));
+    } else if let Some(line) = block.lines().next() {
+        // One row: the highlighted row's first line, with the counts of the rows out of view
+        // at its end.
+        let mut parts = Vec::new();
+        if start > 0 {
+            parts.push(format!("↑ {start}"));
+        }
+        if end < rows {
+            parts.push(format!("↓ {}", rows - end));
+        }
+        if parts.is_empty() {
+            out.push(line);
+        } else {
+            let counts = format!(" {} more...", parts.join(" "));
+            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            let room = (inner + 2).saturating_sub(width(&counts));
+            out.push(Line::from(vec![
+                Span::styled(shorten(&text, room), accent()),
+                Span::styled(counts, dim()),
+            ]));
+        }
     }
     (out, description_room)
 }
@@ -746,7 +796,14 @@ fn field_lines(
         out.push(Line::from(vec![
             Span::raw(first.to_string()),
             Span::styled(
-                format!("… {} earlier characters", thousands(hidden_before)),
+                fit(
+                    &[
+                        format!("… {} earlier characters", thousands(hidden_before)),
+                        format!("… {} earlier", thousands(hidden_before)),
+                        format!("…{hidden_before}"),
+                    ],
+                    (inner + 2).saturating_sub(width(first)),
+                ),
                 dim(),
             ),
         ]));
@@ -781,9 +838,16 @@ fn field_lines(
     if hidden_after > 0 {
         out.push(Line::styled(
             format!(
-                "{}… {} more characters",
+                "{}{}",
                 " ".repeat(indent),
-                thousands(hidden_after)
+                fit(
+                    &[
+                        format!("… {} more characters", thousands(hidden_after)),
+                        format!("… {} more", thousands(hidden_after)),
+                        format!("…{hidden_after}"),
+                    ],
+                    (inner + 2).saturating_sub(indent),
+                )
             ),
             dim(),
         ));

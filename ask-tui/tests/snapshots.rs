@@ -546,10 +546,14 @@ fn every_size_shows_or_counts_every_row_and_line() {
     }
     states.push((State::new(&unusual()), 3));
     states.push((State::new(&single(0)), 4));
+    let mut notice = State::new(&single(0));
+    keys(&mut notice, &[KeyCode::Char('0'), KeyCode::Enter]);
+    assert!(notice.notice().is_some());
+    states.push((notice, 4));
     for (state, rows) in &states {
         for width in (20..=100).step_by(9) {
             for height in 8..=26 {
-                let text = screen(state, width, height);
+                let text = fitted(state, width, height);
                 let numbered = (1..=*rows)
                     .filter(|n| {
                         text.lines().any(|l| {
@@ -577,7 +581,10 @@ fn every_size_shows_or_counts_every_row_and_line() {
                     "{width}×{height}:\n{text}"
                 );
                 if !text.contains("carefully") && text.contains("数据") {
-                    assert!(text.contains("more line"), "{width}×{height}:\n{text}");
+                    assert!(
+                        text.lines().any(|l| l.contains('…') && l.contains("more")),
+                        "{width}×{height}:\n{text}"
+                    );
                 }
             }
         }
