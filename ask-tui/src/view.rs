@@ -676,7 +676,7 @@ fn list_lines(
 /// How many bytes of a long text the field lays out before its cursor: enough for any screen,
 /// and a fixed grid (the start moves only when the cursor crosses a multiple of it) so that the
 /// lines do not shift while one types.
-const FIELD_WINDOW: usize = 4096;
+const FIELD_WINDOW: usize = 2048;
 
 /// A text field laid out from `first` (the lead of the first line) with the cursor drawn as a
 /// reversed cell when `focused`, wrapped with `indent` columns on the following lines, at most
