@@ -362,3 +362,45 @@ fn tab_keeps_a_typed_answer() {
             + "\n"
     );
 }
+
+#[test]
+fn a_short_narrow_terminal_keeps_the_markers_and_the_recommended_suffix() {
+    let labels = [
+        "PostgreSQL with extensions (Recommended)",
+        "SQLite",
+        "MongoDB",
+        "MySQL",
+        "MariaDB",
+        "CockroachDB",
+        "DuckDB",
+        "Redis",
+    ];
+    let options: Vec<serde_json::Value> = labels
+        .iter()
+        .map(|label| serde_json::json!({"label": label}))
+        .collect();
+    let db = call(serde_json::json!({"questions": [{
+        "question": "Which database should we use?",
+        "header": "Database",
+        "options": options
+    }]}));
+    // The terminal is 8 rows by 40 columns from the start.
+    let mut session = Session::start(
+        "stty rows 8 cols 40 && exec \"$ASK\" --max-options 8 call.json > stdout.json 2> stderr.txt",
+        &[("call.json", &db)],
+    );
+    session.wait_for("> 1. PostgreSQL with extensions");
+    session.wait_for("↓ 8 more...");
+    let screen = session.contents();
+    assert!(
+        screen.lines().any(|l| l.trim() == "(Recommended)"),
+        "the suffix stays whole on a line of its own:\n{screen}"
+    );
+    session.key(DOWN, "↑ 1 more...");
+    session.wait_for("> 2. SQLite");
+    session.wait_for("↓ 7 more...");
+    session.send(ENTER);
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    assert!(stdout.contains(r#""answer":"SQLite""#), "{stdout}");
+}

@@ -1039,6 +1039,8 @@ fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
         (Screen::Submit, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
         (Screen::FreeText, _) if tabbed => parts.extend(["Enter to confirm", "Esc to cancel"]),
         (Screen::FreeText, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
+        // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
+        (Screen::MultiSelect, true) => parts.extend(["Enter to confirm", "Esc to go back"]),
         (_, true) if tabbed => parts.extend(["Enter to confirm", "Esc to go back"]),
         (_, true) => parts.extend(["Enter to submit", "Esc to go back"]),
         (Screen::Choice, false) => parts.extend([
