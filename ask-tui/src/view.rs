@@ -489,14 +489,23 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
             };
         }
         let mut label = field_lines(&page.field, false, &first, indent, inner, 3, label_style);
-        if !question.multi_select && other_not_chosen(page) {
-            label.push(Line::styled(
-                format!(
-                    "{}(typed, not chosen: Enter on this row sends it)",
-                    " ".repeat(indent)
-                ),
-                dim(),
-            ));
+        if !question.multi_select {
+            // Say whether the kept text is the answer: in a single question nothing is sent
+            // until Enter; in a multi-question call another option may be the answer.
+            let hint = match &page.answer {
+                None => Some("(Enter on this row sends it)"),
+                Some(_) if other_not_chosen(page) => {
+                    Some("(not chosen: Enter on this row sends it)")
+                }
+                Some(_) => None,
+            };
+            if let Some(hint) = hint {
+                label.extend(
+                    wrap(hint, text_width)
+                        .into_iter()
+                        .map(|line| Line::styled(format!("{}{line}", " ".repeat(indent)), dim())),
+                );
+            }
         }
         return Block {
             label,
