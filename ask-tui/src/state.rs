@@ -430,6 +430,12 @@ impl State {
                 self.sync_multi();
             } else {
                 self.notice = Some(Notice::EmptyAnswer);
+                // An emptied free-text answer is no answer: the tab bar says so at once.
+                if screen == Screen::FreeText
+                    && let Some(page) = self.page_mut()
+                {
+                    page.answer = None;
+                }
             }
             return Effect::Continue;
         }

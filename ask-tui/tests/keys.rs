@@ -773,3 +773,16 @@ fn a_million_character_field_edits_in_place() {
     assert!(text.contains("more characters"), "{text}");
     assert!(text.contains("X"), "{text}");
 }
+
+#[test]
+fn enter_on_an_emptied_free_text_tab_takes_its_answer_away() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Tab]);
+    type_text(&mut state, "svc");
+    keys(&mut state, &[KeyCode::Enter, KeyCode::BackTab]);
+    assert_eq!(state.pages()[1].answer, Some(Answer::custom(NAME, "svc")));
+    keys(&mut state, &[KeyCode::Backspace; 3]);
+    keys(&mut state, &[KeyCode::Enter]);
+    assert_eq!(state.notice(), Some(ask_tui::Notice::EmptyAnswer));
+    assert_eq!(state.pages()[1].answer, None);
+}
