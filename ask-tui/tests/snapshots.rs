@@ -677,3 +677,17 @@ fn huge_field() {
     }
     check("huge_field", &state);
 }
+
+/// The screen the README shows is the demo's first screen as it is drawn today.
+#[test]
+fn the_readme_shows_the_current_demo_screen() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let start = readme
+        .find("```text\n─")
+        .expect("README.md shows the demo screen in a text block")
+        + "```text\n".len();
+    let end = start + readme[start..].find("\n```").unwrap();
+    let expected = screen(&State::new(&demo()), 80, 24);
+    assert_eq!(&readme[start..end], expected.trim_end_matches('\n'));
+}
