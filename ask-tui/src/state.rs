@@ -190,7 +190,7 @@ impl State {
     }
 
     /// Records how far the open tab's text can scroll at the size of the frame just drawn.
-    pub fn set_scroll_room(&self, room: ScrollRoom) {
+    pub(crate) fn set_scroll_room(&self, room: ScrollRoom) {
         self.scroll_room.set(Some(room));
     }
 
