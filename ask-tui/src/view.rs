@@ -123,7 +123,15 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     let fixed = 2 + usize::from(title.is_some()) + bottom.len();
     let room = height.saturating_sub(fixed);
     let body_wanted = body_lines(state, inner, usize::MAX, 0).0.len();
-    let body_min = body_wanted.min(3);
+    // The list keeps at least three rows (a row and the markers around it). When the question
+    // is cut anyway, it keeps up to five (a marker above and below, the label, a line of the
+    // description and its marker) or half the room, so that a long question cannot crowd out a
+    // long description.
+    let body_min = if question_lines.len() + body_wanted.min(3) <= room {
+        body_wanted.min(3)
+    } else {
+        body_wanted.min(5.max(room / 2))
+    };
     let question_rows = question_lines
         .len()
         .min(room.saturating_sub(body_min).max(1));

@@ -691,3 +691,42 @@ fn the_readme_shows_the_current_demo_screen() {
     let expected = screen(&State::new(&demo()), 80, 24);
     assert_eq!(&readme[start..end], expected.trim_end_matches('\n'));
 }
+
+/// A long question and a long description share the screen, and scrolling reaches the end of
+/// both: first the question, then the highlighted description.
+#[test]
+fn a_long_question_and_a_long_description_both_scroll_to_their_ends() {
+    let lines = |word: &str| {
+        (1..=30)
+            .map(|i| format!("{word} {i}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let input = ask_core::AskUserInput {
+        questions: vec![ask_core::Question {
+            question: lines("question line"),
+            header: None,
+            options: Some(vec![
+                ask_core::QuestionOption::new("Basic").with_description(lines("detail")),
+                ask_core::QuestionOption::new("Pro"),
+            ]),
+            multi_select: false,
+        }],
+        metadata: None,
+    };
+    for (width, height) in [(80, 24), (40, 12)] {
+        let mut state = State::new(&input);
+        let mut seen_question_end = false;
+        for _ in 0..100 {
+            let text = screen(&state, width, height);
+            seen_question_end |= text.contains("question line 30");
+            ask_tui::update(&mut state, ask_tui::Msg::ScrollDown);
+        }
+        let text = screen(&state, width, height);
+        assert!(
+            seen_question_end,
+            "the question's last line showed at {width}×{height}"
+        );
+        assert!(text.contains("detail 30"), "at {width}×{height}:\n{text}");
+    }
+}
