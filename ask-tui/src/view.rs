@@ -390,7 +390,8 @@ fn body_lines(
                 inner,
                 max_rows.min(6),
                 Style::new(),
-            ),
+            )
+            .0,
             0,
         ),
         Some((question, page)) => list_lines(question, page, inner, max_rows, scroll),
@@ -404,6 +405,9 @@ struct Block {
     description: Vec<Line<'static>>,
     /// The column where the label and the description start.
     indent: usize,
+    /// The line that must stay in view when the row does not fit: the cursor's line in an
+    /// open "Other" field, else the first.
+    focus: usize,
 }
 
 impl Block {
@@ -477,10 +481,13 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
         // The "Other" row, with the typed text in place of the hint once there is some.
         let first = format!("{pointer}{mark}Other: ");
         if page.editing {
+            let (label, focus) =
+                field_lines(&page.field, true, &first, indent, inner, 4, Style::new());
             return Block {
-                label: field_lines(&page.field, true, &first, indent, inner, 4, Style::new()),
+                label,
                 description: Vec::new(),
                 indent,
+                focus,
             };
         }
         if page.field.is_blank() {
@@ -494,9 +501,10 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
                     .collect(),
                 description: Vec::new(),
                 indent,
+                focus: 0,
             };
         }
-        let mut label = field_lines(&page.field, false, &first, indent, inner, 3, label_style);
+        let (mut label, _) = field_lines(&page.field, false, &first, indent, inner, 3, label_style);
         if !question.multi_select {
             // Say whether the kept text is the answer: in a single question nothing is sent
             // until Enter; in a multi-question call another option may be the answer.
@@ -519,6 +527,7 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
             label,
             description: Vec::new(),
             indent,
+            focus: 0,
         };
     };
 
@@ -549,6 +558,7 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
         label,
         description,
         indent,
+        focus: 0,
     }
 }
 
@@ -584,6 +594,7 @@ fn list_lines(
                     label: Vec::new(),
                     description: Vec::new(),
                     indent: 4,
+                    focus: 0,
                 }
             }
         })
@@ -639,10 +650,41 @@ fn list_lines(
         ));
         out.extend(below);
     } else if max_rows >= 2 {
-        // The first lines of the row, then one line that counts everything left out.
+        // The lines of the row that fit, then one line that counts everything left out. An
+        // open field keeps its first line (the row's number) and its cursor's line in view;
+        // otherwise the label stays and the description scrolls under it.
         let keep = max_rows - 1;
-        let hidden = block.len().saturating_sub(keep);
-        out.extend(block.lines().take(keep));
+        let label = block.label.len();
+        let lines: Vec<Line<'static>> = block.lines().collect();
+        let above = if block.focus >= keep {
+            // The lines between the first one and the ones that end at the cursor's line.
+            let tail = keep - 1;
+            let from = block.focus + 1 - tail;
+            if tail == 0 {
+                out.push(lines[block.focus].clone());
+            } else {
+                out.push(lines[0].clone());
+                out.extend(lines[from..=block.focus].iter().cloned());
+            }
+            from - usize::from(tail > 0)
+        } else if block.focus == 0 && keep > label {
+            description_room = block.description.len().saturating_sub(keep - label);
+            let offset = scroll.min(description_room);
+            out.extend(block.label.iter().cloned());
+            out.extend(
+                block
+                    .description
+                    .iter()
+                    .skip(offset)
+                    .take(keep - label)
+                    .cloned(),
+            );
+            offset
+        } else {
+            out.extend(lines.into_iter().take(keep));
+            0
+        };
+        let hidden = block.len().saturating_sub(keep + above);
         let mut parts = Vec::new();
         if start > 0 {
             parts.push(format!("↑ {start}"));
@@ -655,18 +697,18 @@ fn list_lines(
         if !parts.is_empty() {
             marker.push_str(&format!("{} more...", parts.join(" ")));
         }
-        if hidden > 0 {
+        if hidden + above > 0 {
             let gap = if parts.is_empty() { "" } else { " · " };
             let room = (inner + 2).saturating_sub(width(&marker) + width(gap));
-            let lines = more_lines(0, hidden, room);
+            let lines = more_lines(above, hidden, room);
             if !lines.is_empty() {
                 marker.push_str(gap);
                 marker.push_str(&lines);
             }
         }
         out.push(Line::styled(shorten(&marker, inner + 2), dim()));
-    } else if let Some(line) = block.lines().next() {
-        // One row: the highlighted row's first line, with the counts of the rows out of view
+    } else if let Some(line) = block.lines().nth(block.focus) {
+        // One row: the highlighted row's line in focus, with the counts of the rows out of view
         // at its end.
         let mut parts = Vec::new();
         if start > 0 {
@@ -701,7 +743,8 @@ const FIELD_WINDOW: usize = 2048;
 ///
 /// Only the text near the cursor is laid out, so a field holding a million characters draws as
 /// fast as a short one. Text out of view is never hidden silently: the first line then says how
-/// many characters come before, and the last line how many come after.
+/// many characters come before, and the last line how many come after. Also gives the index of
+/// the line that holds the cursor (the first text line when not focused).
 fn field_lines(
     field: &TextField,
     focused: bool,
@@ -710,7 +753,7 @@ fn field_lines(
     inner: usize,
     max_lines: usize,
     style: Style,
-) -> Vec<Line<'static>> {
+) -> (Vec<Line<'static>>, usize) {
     let text = field.text();
     let cursor = if focused { field.cursor() } else { 0 };
     let first_width = inner.saturating_sub(width(first)).max(1);
@@ -826,7 +869,11 @@ fn field_lines(
         ]));
         lead_used = true;
     }
+    let mut cursor_line = out.len();
     for (i, (_, row)) in rows.into_iter().enumerate().skip(from).take(to - from) {
+        if i == cursor_row {
+            cursor_line = out.len();
+        }
         let lead = if i == 0 && !lead_used {
             lead_used = true;
             first.to_string()
@@ -869,7 +916,7 @@ fn field_lines(
             dim(),
         ));
     }
-    out
+    (out, cursor_line)
 }
 
 /// Where the laid-out part of a field's text starts: the text's start when the cursor is near

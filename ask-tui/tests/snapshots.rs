@@ -714,7 +714,7 @@ fn a_long_question_and_a_long_description_both_scroll_to_their_ends() {
         }],
         metadata: None,
     };
-    for (width, height) in [(80, 24), (40, 12)] {
+    for (width, height) in [(80, 24), (40, 12), (80, 8), (40, 8)] {
         let mut state = State::new(&input);
         let mut seen_question_end = false;
         for _ in 0..100 {
@@ -729,4 +729,32 @@ fn a_long_question_and_a_long_description_both_scroll_to_their_ends() {
         );
         assert!(text.contains("detail 30"), "at {width}×{height}:\n{text}");
     }
+}
+
+/// Item 5 on a short terminal: while typing into "Other", the line with the cursor stays on
+/// screen (the lines out of view are counted), at every size down to 40×8.
+#[test]
+fn an_open_field_on_a_short_terminal_keeps_its_cursor_in_view() {
+    let typed: String = (0..62).map(|i| format!("{i:02}")).collect();
+    for input in [demo(), single(0)] {
+        let mut state = State::new(&input);
+        keys(&mut state, &[KeyCode::Char('0')]);
+        type_text(&mut state, &typed);
+        for width in [40, 60, 80] {
+            for height in 8..=14 {
+                let text = fitted(&state, width, height);
+                assert!(text.contains("6061█"), "{width}×{height}:\n{text}");
+                let whole = field_text(&text, "  > 4. Other: ", 7).trim_end_matches('█') == typed;
+                assert!(
+                    whole || text.contains("line") || text.contains("characters"),
+                    "the lines out of view are counted at {width}×{height}:\n{text}"
+                );
+            }
+        }
+    }
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, &typed);
+    let text = fitted(&state, 40, 8);
+    insta::assert_snapshot!("other_field_short_40x8", text);
 }
