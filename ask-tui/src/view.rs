@@ -685,13 +685,7 @@ fn list_lines(
             0
         };
         let hidden = block.len().saturating_sub(keep + above);
-        let mut parts = Vec::new();
-        if start > 0 {
-            parts.push(format!("↑ {start}"));
-        }
-        if end < rows {
-            parts.push(format!("↓ {}", rows - end));
-        }
+        let parts = rows_out_of_view(start, end, rows);
         // The rows out of view come first: on a terminal this small, they matter most.
         let mut marker = String::from("    ");
         if !parts.is_empty() {
@@ -710,13 +704,7 @@ fn list_lines(
     } else if let Some(line) = block.lines().nth(block.focus) {
         // One row: the highlighted row's line in focus, with the counts of the rows out of view
         // at its end.
-        let mut parts = Vec::new();
-        if start > 0 {
-            parts.push(format!("↑ {start}"));
-        }
-        if end < rows {
-            parts.push(format!("↓ {}", rows - end));
-        }
+        let parts = rows_out_of_view(start, end, rows);
         if parts.is_empty() {
             out.push(line);
         } else {
@@ -730,6 +718,19 @@ fn list_lines(
         }
     }
     (out, description_room)
+}
+
+/// The counts of the rows above and below the window `start..end` of a list of `rows` rows,
+/// as "↑ N" and "↓ N".
+fn rows_out_of_view(start: usize, end: usize, rows: usize) -> Vec<String> {
+    let mut parts = Vec::new();
+    if start > 0 {
+        parts.push(format!("↑ {start}"));
+    }
+    if end < rows {
+        parts.push(format!("↓ {}", rows - end));
+    }
+    parts
 }
 
 /// How many bytes of a long text the field lays out before its cursor: enough for any screen,
@@ -817,38 +818,27 @@ fn field_lines(
         let from = (cursor_row + 1).saturating_sub(shown);
         (from, (from + shown).min(total))
     };
+    // The characters before a byte offset near the cursor, counted from the cursor so that
+    // nothing walks the whole text.
+    let before_cursor = if focused {
+        field.chars_before_cursor()
+    } else {
+        0
+    };
+    let chars_before = |at: usize| {
+        if at <= cursor {
+            before_cursor - text[at..cursor].chars().count()
+        } else {
+            before_cursor + text[cursor..at].chars().count()
+        }
+    };
     let hidden_before = if from == 0 && text_starts_here {
         0
     } else {
-        let row_start = rows[from].0;
-        let before_cursor = if focused {
-            field.chars_before_cursor()
-        } else {
-            0
-        };
-        if row_start <= cursor {
-            before_cursor - text[row_start..cursor].chars().count()
-        } else {
-            before_cursor + text[cursor..row_start].chars().count()
-        }
+        chars_before(rows[from].0)
     };
     let shown_end = rows.get(to).map_or(end, |(at, _)| *at);
-    let hidden_after = if shown_end < text.len() {
-        // Characters up to the end of the last row shown, counted from the cursor.
-        let before = if focused {
-            field.chars_before_cursor()
-        } else {
-            0
-        };
-        let shown = if shown_end >= cursor {
-            before + text[cursor..shown_end].chars().count()
-        } else {
-            before - text[shown_end..cursor].chars().count()
-        };
-        field.char_count() - shown
-    } else {
-        0
-    };
+    let hidden_after = field.char_count() - chars_before(shown_end);
 
     let mut out = Vec::new();
     let mut lead_used = false;
