@@ -803,10 +803,11 @@ fn field_lines(
     }
     let cursor_row = cursor_row.unwrap_or(rows.len() - 1);
 
-    let max_lines = max_lines.max(3);
+    let max_lines = max_lines.max(2);
     let text_starts_here = start == 0;
     // Pick the rows to show: from the text's start when the cursor row fits there, else with a
-    // line for the "before" marker, and with a line for the "after" marker when text follows.
+    // line for the "before" marker, and with a line for the "after" marker when text follows
+    // (on two lines, one marker above the cursor's row counts both).
     let total = rows.len();
     let more_after = |last: usize| last < total || end < text.len();
     let (from, to) = if text_starts_here && cursor_row < max_lines && !more_after(max_lines) {
@@ -814,7 +815,7 @@ fn field_lines(
     } else if text_starts_here && cursor_row + 1 < max_lines {
         (0, (max_lines - 1).min(total))
     } else {
-        let shown = max_lines - 2;
+        let shown = max_lines.saturating_sub(2).max(1);
         let from = (cursor_row + 1).saturating_sub(shown);
         (from, (from + shown).min(total))
     };
@@ -842,20 +843,25 @@ fn field_lines(
 
     let mut out = Vec::new();
     let mut lead_used = false;
+    let both = hidden_before > 0 && hidden_after > 0 && max_lines < 3;
     if hidden_before > 0 {
+        let (before, after) = (thousands(hidden_before), thousands(hidden_after));
+        let forms = if both {
+            [
+                format!("… {before} earlier, {after} more characters"),
+                format!("… {before} earlier, {after} more"),
+                format!("…{hidden_before} …{hidden_after}"),
+            ]
+        } else {
+            [
+                format!("… {before} earlier characters"),
+                format!("… {before} earlier"),
+                format!("…{hidden_before}"),
+            ]
+        };
         out.push(Line::from(vec![
             Span::raw(first.to_string()),
-            Span::styled(
-                fit(
-                    &[
-                        format!("… {} earlier characters", thousands(hidden_before)),
-                        format!("… {} earlier", thousands(hidden_before)),
-                        format!("…{hidden_before}"),
-                    ],
-                    (inner + 2).saturating_sub(width(first)),
-                ),
-                dim(),
-            ),
+            Span::styled(fit(&forms, (inner + 2).saturating_sub(width(first))), dim()),
         ]));
         lead_used = true;
     }
@@ -889,7 +895,7 @@ fn field_lines(
         spans.push(Span::styled(plain, style));
         out.push(Line::from(spans));
     }
-    if hidden_after > 0 {
+    if hidden_after > 0 && !both {
         out.push(Line::styled(
             format!(
                 "{}{}",

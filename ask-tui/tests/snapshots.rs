@@ -758,3 +758,40 @@ fn an_open_field_on_a_short_terminal_keeps_its_cursor_in_view() {
     let text = fitted(&state, 40, 8);
     insta::assert_snapshot!("other_field_short_40x8", text);
 }
+
+/// A free-text field on a terminal only a few rows high (down to the size that leaves the field
+/// two rows): the frame keeps its help line and its closing rule, and the text out of view is
+/// counted, wherever the cursor is.
+#[test]
+fn a_free_text_field_on_a_short_terminal_keeps_the_frame() {
+    let typed: String = (0..62).map(|i| format!("{i:02}")).collect();
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Tab]);
+    type_text(&mut state, &typed);
+    for moves in [&[][..], &[KeyCode::Home], &[KeyCode::Home, KeyCode::Right]] {
+        for _ in 0..62 {
+            keys(&mut state, moves);
+        }
+        // At 30 columns the help line takes two rows, so the field has two rows from eight.
+        for (width, lowest) in [(30, 8), (40, 7), (80, 7)] {
+            for height in lowest..=10 {
+                let text = fitted(&state, width, height);
+                let lines: Vec<&str> = text.lines().collect();
+                assert!(
+                    lines.last().is_some_and(|l| l.chars().all(|c| c == '─')),
+                    "{width}×{height}:\n{text}"
+                );
+                assert!(text.contains("Esc"), "{width}×{height}:\n{text}");
+                assert!(
+                    text.contains("earlier") || text.contains("more") || text.contains("6061"),
+                    "{width}×{height}:\n{text}"
+                );
+            }
+        }
+    }
+    keys(&mut state, &[KeyCode::End]);
+    for _ in 0..30 {
+        keys(&mut state, &[KeyCode::Left]);
+    }
+    insta::assert_snapshot!("free_text_short_40x7", fitted(&state, 40, 7));
+}
