@@ -403,3 +403,29 @@ fn a_short_narrow_terminal_keeps_the_markers_and_the_recommended_suffix() {
     assert_eq!(code, 0);
     assert!(stdout.contains(r#""answer":"SQLite""#), "{stdout}");
 }
+
+#[test]
+fn typing_into_other_on_a_40x8_terminal_keeps_the_cursor_in_view() {
+    // 124 characters in which no stretch repeats: "000102…6061".
+    let typed: String = (0..62).map(|i| format!("{i:02}")).collect();
+    let mut session = Session::start(
+        "stty rows 8 cols 40 && exec \"$ASK\" demo > stdout.json 2> stderr.txt",
+        &[],
+    );
+    session.wait_for("Which database should we use?");
+    session.key("0", "Enter to confirm • Esc to go back");
+    session.send(&typed);
+    session.wait_for("6061█");
+    session.wait_for("> 4. Other: … 86 earlier characters");
+    session.wait_for("↑ 3 more... · … 1 line above");
+    // Esc keeps the text as the answer; the tab bar says the question is answered.
+    session.key(ESC, "← ■ Data…");
+    session.key(ESC, "Discard 1 answer? [y/N]");
+    session.send("y");
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 130);
+    assert_eq!(
+        stdout,
+        "{\"answered\":false,\"answers\":[],\"cancelled\":true}\n"
+    );
+}
