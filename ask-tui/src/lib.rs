@@ -6,7 +6,7 @@
 //! over, and `view` draws the state into a ratatui frame, so every screen and every binding is
 //! tested without a terminal. The [`terminal`] module is the only code that does IO. The one
 //! thing `view` leaves in the state is how far a text that does not fit could scroll at the size
-//! it drew ([`State::scroll_room`]), so that scrolling stops where the text ends.
+//! it drew, so that scrolling stops where the text ends.
 //!
 //! What it must not do: write to stdout (the UI is drawn on `/dev/tty`; stdout belongs to the
 //! result), ask the terminal anything and wait for the reply, show agent text without
@@ -41,7 +41,7 @@ pub use demo::demo_input;
 pub use frontend::TuiFrontend;
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
-    Dialog, Effect, Msg, Notice, Page, Screen, ScrollRoom, State, VISIBLE_ROWS, msg_for_key, update,
+    Dialog, Effect, Msg, Notice, Page, Screen, State, VISIBLE_ROWS, msg_for_key, update,
 };
 pub use terminal::TuiError;
 pub use text::TextField;

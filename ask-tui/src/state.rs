@@ -30,11 +30,11 @@ pub struct State {
 /// How far the text of a screen can scroll at the terminal's size, as the view found it: first
 /// through the question, then through the highlighted option's description.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ScrollRoom {
+pub(crate) struct ScrollRoom {
     /// The lines of the question that do not fit.
-    pub question: usize,
+    pub(crate) question: usize,
     /// The lines of the question and of the highlighted description that do not fit.
-    pub total: usize,
+    pub(crate) total: usize,
 }
 
 /// The person's work on one question.
@@ -192,11 +192,6 @@ impl State {
     /// Records how far the open tab's text can scroll at the size of the frame just drawn.
     pub(crate) fn set_scroll_room(&self, room: ScrollRoom) {
         self.scroll_room.set(Some(room));
-    }
-
-    /// How far the open tab's text could scroll in the last frame drawn.
-    pub fn scroll_room(&self) -> Option<ScrollRoom> {
-        self.scroll_room.get()
     }
 
     /// The questions.
