@@ -1,7 +1,7 @@
 //! The pure view: [`view`] draws a [`State`] into a frame, laid out as the mock-ups of seed 001
 //! "UI Design". It keeps no state of its own.
 
-use ask_core::{Question, RECOMMENDED_SUFFIX, is_recommended, strip_recommended};
+use ask_core::{Question, RECOMMENDED_SUFFIX, is_recommended};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -431,8 +431,11 @@ fn label_lines(label: &str, text_width: usize) -> Vec<(String, Option<String>)> 
             .collect();
     }
     let trimmed = label.trim_end();
-    let suffix = trimmed[trimmed.len() - RECOMMENDED_SUFFIX.len()..].to_string();
-    let base = strip_recommended(label);
+    let cut = trimmed.len() - RECOMMENDED_SUFFIX.len();
+    let suffix = trimmed[cut..].to_string();
+    let base = trimmed[..cut].trim_end();
+    // The spaces between the label and its suffix, as the label has them (perhaps none).
+    let gap = &trimmed[base.len()..cut];
     if base.is_empty() {
         return vec![(String::new(), Some(suffix))];
     }
@@ -441,8 +444,8 @@ fn label_lines(label: &str, text_width: usize) -> Vec<(String, Option<String>)> 
         .map(|line| (line, None))
         .collect();
     match lines.last_mut() {
-        Some((last, mark)) if width(last) + 1 + width(&suffix) <= text_width => {
-            last.push(' ');
+        Some((last, mark)) if width(last) + width(gap) + width(&suffix) <= text_width => {
+            last.push_str(gap);
             *mark = Some(suffix);
         }
         _ => lines.push((String::new(), Some(suffix))),

@@ -630,6 +630,16 @@ fn recommended_stays_whole_and_green() {
             assert_eq!(cell.fg, ratatui::style::Color::Green, "at {width}:\n{text}");
         }
     }
+    // The label is drawn as written: no space is added before a suffix written without one.
+    let input = ask_core::AskUserInput {
+        questions: vec![ask_core::Question::choice(
+            "Which database should we use?",
+            ["PostgreSQL(Recommended)", "SQLite"],
+        )],
+        metadata: None,
+    };
+    let text = screen(&State::new(&input), 80, 24);
+    assert!(text.contains("> 1. PostgreSQL(Recommended)\n"), "{text}");
 }
 
 /// Item 9: Other text kept on a tab answered with another option says it is not the answer.
