@@ -318,8 +318,8 @@ impl State {
         };
     }
 
-    /// Leaves the text field of the open tab (by Tab, ←→ between tabs, ↑ or Esc), keeping what
-    /// was typed: the screen then shows exactly what will be submitted.
+    /// Leaves the text field of the open tab (by Tab, Shift+Tab, Esc, or ↑ from "Other"),
+    /// keeping what was typed: the screen then shows exactly what will be submitted.
     ///
     /// In a multi-select, text ticks "Other" and an empty field unticks it. In a multi-question
     /// call a non-empty edit becomes the question's answer, and an emptied field takes a typed
