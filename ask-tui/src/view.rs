@@ -660,16 +660,16 @@ fn list_lines(
         let label = block.label.len();
         let lines: Vec<Line<'static>> = block.lines().collect();
         let above = if block.focus >= keep {
-            // The lines between the first one and the ones that end at the cursor's line.
-            let tail = keep - 1;
-            let from = block.focus + 1 - tail;
-            if tail == 0 {
+            if keep == 1 {
                 out.push(lines[block.focus].clone());
+                block.focus
             } else {
+                // The first line, then the lines that end at the cursor's line.
+                let from = block.focus + 2 - keep;
                 out.push(lines[0].clone());
                 out.extend(lines[from..=block.focus].iter().cloned());
+                from - 1
             }
-            from - usize::from(tail > 0)
         } else if block.focus == 0 && keep > label {
             description_room = block.description.len().saturating_sub(keep - label);
             let offset = scroll.min(description_room);

@@ -751,7 +751,7 @@ fn an_open_field_on_a_short_terminal_keeps_its_cursor_in_view() {
         keys(&mut state, &[KeyCode::Char('0')]);
         type_text(&mut state, &typed);
         for width in [40, 60, 80] {
-            for height in 8..=14 {
+            for height in 7..=14 {
                 let text = fitted(&state, width, height);
                 assert!(text.contains("6061█"), "{width}×{height}:\n{text}");
                 let whole = field_text(&text, "  > 4. Other: ", 7).trim_end_matches('█') == typed;
@@ -767,6 +767,11 @@ fn an_open_field_on_a_short_terminal_keeps_its_cursor_in_view() {
     type_text(&mut state, &typed);
     let text = fitted(&state, 40, 8);
     insta::assert_snapshot!("other_field_short_40x8", text);
+    // With a single line left for the row, the line with the cursor is the one shown, and the
+    // marker counts the lines above it.
+    let text = fitted(&state, 40, 7);
+    assert!(text.contains("\n       8596061█\n"), "{text}");
+    assert!(text.contains("↑ 3 more... · … 2 lines above"), "{text}");
 }
 
 /// A free-text field on a terminal only a few rows high (down to the size that leaves the field
