@@ -145,6 +145,20 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     // The question, scrolled: when it is cut, its last row says how much is out of view.
     let scroll = state.current().map_or(0, |(_, page)| page.scroll);
     let cut = question_rows < question_lines.len();
+    // With one row, the question shares it with its marker, which gets at most half the row:
+    // the question is wrapped to the other half, so that scrolling shows every word of it.
+    let question_lines = if cut && question_rows == 1 {
+        let half = text_width.saturating_sub(text_width / 2 + 1).max(1);
+        match state.current() {
+            Some((question, _)) => safe_lines(&question.question)
+                .iter()
+                .flat_map(|line| wrap(line, half))
+                .collect(),
+            None => question_lines,
+        }
+    } else {
+        question_lines
+    };
     let shown = if cut {
         question_rows.saturating_sub(1).max(1)
     } else {

@@ -810,3 +810,35 @@ fn a_free_text_field_on_a_short_terminal_keeps_the_frame() {
     }
     insta::assert_snapshot!("free_text_short_40x7", fitted(&state, 40, 7));
 }
+
+/// Issue 16: when a question has a single row, which it shares with its marker, scrolling
+/// still shows every word of it, none cut with "…".
+#[test]
+fn a_question_on_one_row_scrolls_through_every_word() {
+    for (width, height) in [(40, 8), (30, 8), (80, 7), (32, 9)] {
+        let mut state = State::new(&hidden_lines());
+        let mut words = std::collections::BTreeSet::new();
+        for _ in 0..120 {
+            let text = fitted(&state, width, height);
+            let question = text.lines().nth(1).unwrap();
+            assert!(question.contains('…'), "{text}");
+            words.extend(question.split_whitespace().map(str::to_string));
+            ask_tui::update(&mut state, ask_tui::Msg::ScrollDown);
+        }
+        // "staging?" may wrap as "staging" and "?" at some widths.
+        let seen = |word: &str| words.iter().any(|w| w.trim_end_matches('?') == word);
+        for word in [
+            "Deploy",
+            "staging",
+            "ALSO",
+            "DROP",
+            "PRODUCTION",
+            "DATABASE",
+        ] {
+            assert!(seen(word), "{word} at {width}×{height}: {words:?}");
+        }
+    }
+    let mut state = State::new(&hidden_lines());
+    scroll_to_end(&mut state, 40, 8);
+    insta::assert_snapshot!("question_on_one_row_scrolled_40x8", fitted(&state, 40, 8));
+}
