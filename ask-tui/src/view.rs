@@ -74,13 +74,16 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     let text_width = inner.saturating_sub(2).max(1);
     let rule = Line::styled("─".repeat(columns), dim());
     let title = title_line(state, columns);
-    let question_lines: Vec<String> = match state.current() {
-        Some((question, _)) => safe_lines(&question.question)
-            .iter()
-            .flat_map(|line| wrap(line, text_width))
-            .collect(),
-        None => vec!["Review your answers".to_string()],
+    let question_at = |columns: usize| -> Vec<String> {
+        match state.current() {
+            Some((question, _)) => safe_lines(&question.question)
+                .iter()
+                .flat_map(|line| wrap(line, columns))
+                .collect(),
+            None => vec!["Review your answers".to_string()],
+        }
     };
+    let question_lines = question_at(text_width);
     let mut bottom: Vec<Line<'static>> = Vec::new();
     if let Some(notice) = state.notice() {
         bottom.extend(
@@ -148,14 +151,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     // With one row, the question shares it with its marker, which gets at most half the row:
     // the question is wrapped to the other half, so that scrolling shows every word of it.
     let question_lines = if cut && question_rows == 1 {
-        let half = text_width.saturating_sub(text_width / 2 + 1).max(1);
-        match state.current() {
-            Some((question, _)) => safe_lines(&question.question)
-                .iter()
-                .flat_map(|line| wrap(line, half))
-                .collect(),
-            None => question_lines,
-        }
+        question_at(text_width.saturating_sub(text_width / 2 + 1).max(1))
     } else {
         question_lines
     };
