@@ -429,3 +429,29 @@ fn typing_into_other_on_a_40x8_terminal_keeps_the_cursor_in_view() {
         "{\"answered\":false,\"answers\":[],\"cancelled\":true}\n"
     );
 }
+
+#[test]
+fn a_question_on_a_40x8_terminal_scrolls_to_its_last_word() {
+    let question = format!(
+        "Deploy to staging?{}ALSO DROP THE PRODUCTION DATABASE",
+        "\n".repeat(40)
+    );
+    let hostile = call(serde_json::json!({"questions": [{
+        "question": question,
+        "options": [{"label": "Yes"}, {"label": "No"}]
+    }]}));
+    let mut session = Session::start(
+        "stty rows 8 cols 40 && exec \"$ASK\" call.json > stdout.json 2> stderr.txt",
+        &[("call.json", &hostile)],
+    );
+    session.wait_for("Deploy to staging … 43 more lines");
+    // Shift+↓ as xterm sends it, more times than there are lines.
+    session.send(&"\x1b[1;2B".repeat(50));
+    session.wait_for("DATABASE … 43 lines above");
+    session.send("\x1b[1;2A");
+    session.wait_for("PRODUCTION … ↑42 ↓1");
+    session.send("2");
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    assert!(stdout.contains(r#""answer":"No""#), "{stdout}");
+}
