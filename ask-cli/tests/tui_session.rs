@@ -264,7 +264,8 @@ fn a_sub_agent_is_refused_before_the_ui_opens() {
 
 /// Every corpus entry that validates is drawn as text: the screen shows the help line intact,
 /// and the terminal receives no OSC sequence, no bell and no escape that the agent's text could
-/// have carried (the UI's own sequences are CSI drawing commands).
+/// have carried (the UI's own sequences are CSI drawing commands), and no C1, bidi or invisible
+/// character.
 #[test]
 fn valid_corpus_entries_render_as_plain_text() {
     let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
@@ -290,6 +291,15 @@ fn valid_corpus_entries_render_as_plain_text() {
             !contains(&raw, b"\x1bP") && !contains(&raw, b"\x1b_"),
             "{name}: DCS or APC"
         );
+        // No C1 control, bidi control or character that draws nothing either.
+        let text = String::from_utf8_lossy(&raw);
+        let hidden = text.chars().find(|c| {
+            matches!(c,
+                '\u{80}'..='\u{9f}' | '\u{061c}' | '\u{200b}' | '\u{200c}' | '\u{200e}'
+                | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2069}' | '\u{2800}'
+                | '\u{3164}' | '\u{feff}' | '\u{e0000}'..='\u{e00ff}')
+        });
+        assert_eq!(hidden, None, "{name}: reached the terminal");
         let screen = session.contents();
         assert!(
             screen.contains(

@@ -21,15 +21,20 @@ fn text(max: usize) -> impl Strategy<Value = String> {
         .prop_map(|s| format!("x{s}"))
 }
 
+/// Like [`text`], on one line, as headers and labels are.
+fn line(max: usize) -> impl Strategy<Value = String> {
+    text(max).prop_map(|s| s.replace('\n', " "))
+}
+
 fn option() -> impl Strategy<Value = QuestionOption> {
-    (text(30), proptest::option::of(text(60)))
+    (line(30), proptest::option::of(text(60)))
         .prop_map(|(label, description)| QuestionOption { label, description })
 }
 
 fn question() -> impl Strategy<Value = Question> {
     (
         text(80),
-        proptest::option::of(text(11)),
+        proptest::option::of(line(11)),
         proptest::option::of(proptest::collection::vec(option(), 2..=4)),
         any::<bool>(),
     )
