@@ -53,18 +53,24 @@ fn sigalrm_restores_the_terminal() {
     ends_the_ui_with_the_terminal_restored("-ALRM", "SIGALRM", 14);
 }
 
-/// The controlling terminal of process `pid`, as a device path.
+/// The controlling terminal of process `pid`, as a device path (from `/proc/PID/stat`).
 fn terminal_of(pid: &str) -> String {
-    let out = Command::new("ps")
-        .args(["-o", "tty=", "-p", pid])
-        .output()
-        .unwrap();
-    let name = String::from_utf8(out.stdout).unwrap().trim().to_string();
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    // After the command name: state, ppid, pgrp, session, tty_nr.
+    let device: u64 = fields[4].parse().unwrap();
+    let major = (device >> 8) & 0xfff;
+    let minor = (device & 0xff) | ((device >> 12) & 0xfff00);
     assert!(
-        name.starts_with("pts/"),
-        "process {pid} has the terminal {name:?}"
+        (136..144).contains(&major),
+        "process {pid} has no pseudo-terminal: {stat}"
     );
-    format!("/dev/{name}")
+    format!("/dev/pts/{}", (major - 136) * 256 + minor)
 }
 
 fn stty(device: &str, flag: &str) -> String {
