@@ -29,6 +29,7 @@ mod caller;
 mod display;
 mod frontend;
 mod input;
+mod presenter;
 mod result;
 mod state;
 mod summary;
@@ -41,6 +42,7 @@ pub use display::{
 };
 pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, ask, now_ms};
 pub use input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
+pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, Mode, Outcome, Record, SUBAGENT_REFUSAL, Status,
     ToolOutput, pending_instructions,
