@@ -39,6 +39,8 @@ mod answers;
 mod client;
 mod error;
 mod framing;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod message;
 mod server;
 
