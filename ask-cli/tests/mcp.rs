@@ -471,14 +471,15 @@ fn client_gone_mid_question_ends_the_server_cleanly() {
 #[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
 fn present_file_takes_the_pending_route_even_when_the_client_has_forms() {
     // Claude Code in -p mode declares form elicitation and cancels every form; with
-    // `--present file` (or ASK_USER_PRESENT=file) the questions go to the pending file instead.
+    // `--present file` (or ASK_USER_PRESENT, here with the form listed second, after the file
+    // that always works) the questions go to the pending file instead.
     for by_env in [false, true] {
         let dir = tempfile::tempdir().unwrap();
         let pending = dir.path().join("pending-questions.json");
         let pending = pending.to_str().unwrap();
         let mut envs = vec![("ASK_USER_NO_TTY", "1"), ("ASK_USER_PENDING_FILE", pending)];
         let args: &[&str] = if by_env {
-            envs.push(("ASK_USER_PRESENT", "file"));
+            envs.push(("ASK_USER_PRESENT", "file,elicitation"));
             &[]
         } else {
             &["--present", "file"]

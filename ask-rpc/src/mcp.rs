@@ -310,10 +310,9 @@ impl McpServer {
                 return error_result(ToolOutput::invalid(&problems).content).into();
             }
         };
-        let form = self.presenters.contains(&Presenter::Elicitation)
-            && context
-                .client_capabilities()
-                .is_some_and(|capabilities| form_elicitation(&capabilities));
+        let form = context
+            .client_capabilities()
+            .is_some_and(|capabilities| form_elicitation(&capabilities));
         let stateless = context
             .protocol_version()
             .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
@@ -325,24 +324,28 @@ impl McpServer {
             )
             .into();
         }
-        if form && stateless {
-            return self.in_rounds(input, &request, context, progress).await;
-        }
+        // The first listed presenter that can reach the person: the form when the client has
+        // one, a fallback when it is available now.
+        let route = self
+            .presenters
+            .iter()
+            .find_map(|presenter| match presenter {
+                Presenter::Elicitation => form.then_some(None),
+                other => self.usable(*other).map(Some),
+            });
         let elicitation;
-        let frontend: &dyn Frontend = if form {
-            elicitation = ElicitationFrontend {
-                peer: context.peer.clone(),
-                next: self.after_form(),
-            };
-            &elicitation
-        } else {
-            match self
-                .presenters
-                .iter()
-                .find_map(|presenter| self.usable(*presenter))
-            {
-                Some(frontend) => frontend,
-                None => return error_result(self.unreachable()).into(),
+        let frontend: &dyn Frontend = match route {
+            None => return error_result(self.unreachable()).into(),
+            Some(Some(fallback)) => fallback,
+            Some(None) if stateless => {
+                return self.in_rounds(input, &request, context, progress).await;
+            }
+            Some(None) => {
+                elicitation = ElicitationFrontend {
+                    peer: context.peer.clone(),
+                    next: self.after_form(),
+                };
+                &elicitation
             }
         };
         let frontend = UntilDisconnect {
