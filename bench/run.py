@@ -113,10 +113,31 @@ def main():
     add("ask-user mcp: cold start to the tools/list reply", proc["mcp_tools_list"], None, "ms",
         "< 15 ms", proc["mcp_tools_list"] < 15)
 
+    import faults  # noqa: E402
+    load = faults.figures(ASK_USER, max(args.runs // 3, 5))
+    add("replay from a 100,000-record log (whole process)", load["replay_ms"], None, "ms",
+        "< 100 ms", load["replay_ms"] < 100)
+    add("peak RSS, replay from a 100,000-record log", load["replay_peak_kib"] / 1024, None, "MiB",
+        "< 16 MiB", load["replay_peak_kib"] < 16 * 1024)
+    add("peak RSS, RPC flood of 4,000,000 bad lines (exit 5)", load["flood_peak_kib"] / 1024, None,
+        "MiB", "< 32 MiB", load["flood_peak_kib"] < 32 * 1024 and load["flood_exit"] == 5)
+
     parse = divan("ask-schema", "parse")
     valid = parse.get("parse_valid_4x4")
     if valid is not None:
         add("raw JSON → validated input (4×4, in-process)", valid, None, "µs", "≤ 20 µs", valid <= 20)
+    non_ascii = parse.get("parse_valid_4x4_non_ascii")
+    if non_ascii is not None:
+        add("raw JSON → validated input (4×4, non-ASCII labels: look-alike check)", non_ascii,
+            None, "µs", "≤ 20 µs", non_ascii <= 20)
+    refused = parse.get("refuse_100k_options")
+    if refused is not None:
+        add("validate 100,000 options: refused (in-process)", refused / 1000, None, "ms", "< 50 ms",
+            refused < 50_000)
+    repeated = parse.get("refuse_100k_repeated_labels")
+    if repeated is not None:
+        add("validate 100,000 repeated labels: 100 problems + count (in-process)", repeated / 1000,
+            None, "ms", "< 50 ms", repeated < 50_000)
     keys = divan("ask-tui", "keypress")
     for name, value in sorted(keys.items()):
         add(f"update + view per keypress: {name}", value, None, "µs", "< 1000 µs", value < 1000)

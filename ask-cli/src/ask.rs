@@ -13,7 +13,7 @@ use crate::cli::{AskArgs, DemoArgs, ModeArg, OutputArg};
 use crate::events::EventLog;
 use crate::exit::Exit;
 use crate::output::{emit, say};
-use crate::session::SessionLog;
+use crate::session::{Appended, SessionLog};
 use crate::{ReadFailure, finish, read_call};
 
 /// The mode an ask runs in, once `auto` is resolved.
@@ -91,13 +91,17 @@ pub fn run(args: &AskArgs) -> Exit {
         );
         return Exit::Invalid;
     }
-    let mut call = match read_call(std::path::Path::new(input), &limits) {
+    let max_bytes = args.limits.max_input_bytes();
+    let mut call = match read_call(std::path::Path::new(input), &limits, max_bytes) {
         Ok(call) => call,
         Err(failure) => return failure.report_for_ask(args.output),
     };
     if args.call_id.is_some() {
         call.call_id.clone_from(&args.call_id);
     }
+    // With a session, one ask of a call id at a time: a concurrent ask of the same call waits
+    // here, then replays the record the first one wrote.
+    let mut _call_lock = None;
     if let Some(session) = &args.session {
         let Some(call_id) = call.call_id.as_deref() else {
             say(
@@ -105,7 +109,18 @@ pub fn run(args: &AskArgs) -> Exit {
             );
             return Exit::Invalid;
         };
-        match SessionLog::new(session).find(call_id) {
+        let log = SessionLog::new(session);
+        _call_lock = match log.lock_call(call_id) {
+            Ok(lock) => Some(lock),
+            Err(error) => {
+                say(&format!(
+                    "cannot lock call {call_id} beside the session log `{}`: {error}",
+                    session.display()
+                ));
+                return Exit::Failure;
+            }
+        };
+        match log.find(call_id) {
             Ok((found, warnings)) => {
                 warnings.iter().for_each(|w| say(w));
                 if let Some(record) = found {
@@ -113,6 +128,7 @@ pub fn run(args: &AskArgs) -> Exit {
                         "replaying the answer recorded for call {call_id} in {}",
                         session.display()
                     ));
+                    log.forget_call_lock(call_id);
                     return match mode {
                         Mode::Rpc => crate::rpc::print_result(record),
                         Mode::Tui | Mode::Print => print_record(record, args.output),
@@ -128,6 +144,7 @@ pub fn run(args: &AskArgs) -> Exit {
             }
         }
     }
+    // The call's lock is held until the record is written and printed.
     match ask_with(call, caller, mode, args) {
         Ok(record) => finish_record(record, args, mode),
         Err(exit) => exit,
@@ -138,18 +155,42 @@ pub fn run(args: &AskArgs) -> Exit {
 ///
 /// If the log cannot be written, the result is still printed, so the answers reach the agent,
 /// and the exit code says that the record was not saved.
+///
+/// A call id has one record: when the log already holds one for this call (another process
+/// answered it first), that record stands and is the one printed.
 pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
     let mut saved = true;
+    let mut record = record;
     if let Some(session) = &args.session
         && record.call_id.is_some()
         && crate::session::is_final(&record)
-        && let Err(error) = SessionLog::new(session).append(&record)
     {
-        say(&format!(
-            "the answer was not saved to the session log `{}`: {error}",
-            session.display()
-        ));
-        saved = false;
+        let log = SessionLog::new(session);
+        let appended = log.append_once(&record);
+        if appended.is_ok() {
+            log.forget_call_lock(record.call_id.as_deref().unwrap_or_default());
+        }
+        match appended {
+            Ok(Appended::Written) => {}
+            Ok(Appended::Existing(first)) => {
+                if *first != record {
+                    say(&format!(
+                        "call {} already has a record in {}; that answer stands and is the one \
+                         returned",
+                        record.call_id.as_deref().unwrap_or_default(),
+                        session.display()
+                    ));
+                }
+                record = *first;
+            }
+            Err(error) => {
+                say(&format!(
+                    "the answer was not saved to the session log `{}`: {error}",
+                    session.display()
+                ));
+                saved = false;
+            }
+        }
     }
     if record.status == Status::Pending
         && let Some(session) = &args.session

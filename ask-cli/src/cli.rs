@@ -186,6 +186,9 @@ pub struct QuestionsArgs {
     pub pending_file: PathBuf,
 }
 
+/// The default cap on one input: 16 MiB, far above any call the limits allow.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
 /// The limits a call is checked against.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct LimitArgs {
@@ -195,9 +198,17 @@ pub struct LimitArgs {
     /// Allow up to N options in one question (default 4).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(2..))]
     pub max_options: Option<u16>,
+    /// Refuse an INPUT file, stdin or MCP message longer than BYTES (default 16 MiB).
+    #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_input_bytes: Option<u64>,
 }
 
 impl LimitArgs {
+    /// The most bytes one input (a file, stdin, one MCP message) may hold.
+    pub fn max_input_bytes(&self) -> u64 {
+        self.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES)
+    }
+
     /// The limits in force.
     pub fn limits(&self) -> Limits {
         let mut limits = Limits::default();

@@ -40,7 +40,11 @@ fn main() -> ExitCode {
         None => ask::run(&cli.ask),
         Some(Command::Demo(args)) => ask::demo(&args),
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
-        Some(Command::Validate(args)) => validate(&args.input, &args.limits.limits()),
+        Some(Command::Validate(args)) => validate(
+            &args.input,
+            &args.limits.limits(),
+            args.limits.max_input_bytes(),
+        ),
         Some(Command::Mcp(args)) => mcp::run(&args),
         Some(Command::Questions(args)) => print::questions(&args),
         Some(Command::Session(command)) => history(&command),
@@ -62,8 +66,8 @@ fn schema(format: SchemaFormat, limits: &Limits) -> Exit {
     )
 }
 
-fn validate(input: &Path, limits: &Limits) -> Exit {
-    match read_call(input, limits) {
+fn validate(input: &Path, limits: &Limits, max_bytes: u64) -> Exit {
+    match read_call(input, limits, max_bytes) {
         Ok(call) => {
             let mut report = json!({"valid": true, "questions": call.input.questions.len()});
             if let Some(id) = call.call_id {
@@ -91,10 +95,13 @@ fn history(command: &cli::SessionCommand) -> Exit {
     history.warnings.iter().for_each(|w| say(w));
     let text = match command {
         cli::SessionCommand::Show { .. } => render_history(&history.records),
+        // One sentence a line, sanitised like everything else for people: the sentences quote
+        // the model's questions and the person's answers, which may hold escape sequences.
         cli::SessionCommand::Summary { .. } => history
             .records
             .iter()
             .flat_map(|r| r.summary())
+            .map(|sentence| ask_core::sanitize_for_display(&sentence).into_owned())
             .collect::<Vec<_>>()
             .join("\n"),
     };
@@ -142,6 +149,8 @@ fn render_history(records: &[ask_core::Record]) -> String {
 pub(crate) enum ReadFailure {
     /// The file or stdin could not be read.
     Io { what: String, error: std::io::Error },
+    /// The file or stdin holds more than the cap.
+    TooLarge { what: String, max: u64 },
     /// The call is not valid.
     Invalid(Problems),
 }
@@ -154,10 +163,22 @@ impl ReadFailure {
                 say(&format!("cannot read {what}: {error}"));
                 Exit::Invalid
             }
+            ReadFailure::TooLarge { what, max } => {
+                say(&format!(
+                    "{what} is longer than {max} bytes, the most one input may hold; nothing was \
+                     asked (raise the cap with --max-input-bytes BYTES)"
+                ));
+                Exit::Invalid
+            }
             ReadFailure::Invalid(problems) => {
                 let list: Vec<_> = problems
                     .iter()
-                    .map(|p| json!({"path": p.path, "message": p.kind.to_string()}))
+                    // The path names the model's own keys: sanitised like the message, as
+                    // people read this report too.
+                    .map(|p| {
+                        let path = ask_core::sanitize_for_display(&p.path);
+                        json!({"path": path, "message": p.kind.to_string()})
+                    })
                     .collect();
                 say(&format!(
                     "the call is invalid ({} {}):",
@@ -180,23 +201,32 @@ impl ReadFailure {
     }
 }
 
-/// Reads and validates the call in `input` (a path, or `-` for stdin).
-pub(crate) fn read_call(input: &Path, limits: &Limits) -> Result<ParsedCall, ReadFailure> {
-    let bytes = if input == Path::new("-") {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|error| ReadFailure::Io {
-                what: "stdin".into(),
-                error,
-            })?;
-        bytes
+/// Reads and validates the call in `input` (a path, or `-` for stdin), refusing more than
+/// `max_bytes` as soon as the cap is passed.
+pub(crate) fn read_call(
+    input: &Path,
+    limits: &Limits,
+    max_bytes: u64,
+) -> Result<ParsedCall, ReadFailure> {
+    let (what, reader): (String, Box<dyn Read>) = if input == Path::new("-") {
+        ("stdin".into(), Box::new(std::io::stdin().lock()))
     } else {
-        std::fs::read(input).map_err(|error| ReadFailure::Io {
-            what: format!("`{}`", input.display()),
-            error,
-        })?
+        let what = format!("`{}`", input.display());
+        match std::fs::File::open(input) {
+            Ok(file) => (what, Box::new(file)),
+            Err(error) => return Err(ReadFailure::Io { what, error }),
+        }
     };
+    let bytes = read_capped(reader, max_bytes).map_err(|error| match error {
+        Capped::TooLarge => ReadFailure::TooLarge {
+            what: what.clone(),
+            max: max_bytes,
+        },
+        Capped::Io(error) => ReadFailure::Io {
+            what: what.clone(),
+            error,
+        },
+    })?;
     let text = std::str::from_utf8(&bytes).map_err(|error| {
         let valid = &bytes[..error.valid_up_to()];
         let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
@@ -218,6 +248,25 @@ pub(crate) fn read_call(input: &Path, limits: &Limits) -> Result<ParsedCall, Rea
     // A byte-order mark, as some editors save one, is not part of the JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     ask_schema::parse_call(text, limits).map_err(ReadFailure::Invalid)
+}
+
+/// Why [`read_capped`] failed.
+enum Capped {
+    TooLarge,
+    Io(std::io::Error),
+}
+
+/// Reads all of `reader`, but never more than `max` bytes: one byte past the cap ends the read.
+fn read_capped(reader: impl Read, max: u64) -> Result<Vec<u8>, Capped> {
+    let mut bytes = Vec::new();
+    reader
+        .take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Capped::Io)?;
+    if bytes.len() as u64 > max {
+        return Err(Capped::TooLarge);
+    }
+    Ok(bytes)
 }
 
 /// The exit for a finished command whose stdout write may have failed.

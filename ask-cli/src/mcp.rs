@@ -52,6 +52,12 @@ pub fn run(args: &McpArgs) -> Exit {
     match ended {
         Ok(Ended::ClientClosed) => Exit::Ok,
         Ok(Ended::Stopped) => Exit::for_signal(signal.load(Ordering::SeqCst)),
+        Err(error @ ask_rpc::mcp::McpError::MessageTooLarge(_)) => {
+            say(&format!(
+                "{error} (raise the cap with --max-input-bytes BYTES)"
+            ));
+            Exit::Invalid
+        }
         Err(error) => {
             say(&error.to_string());
             Exit::Failure
@@ -65,6 +71,7 @@ fn server(args: &McpArgs, signal: &Arc<AtomicI32>) -> Result<McpServer, ask_rpc:
     let mut server = McpServer::new(&args.limits.limits())?
         .presenters(presenters)?
         .sub_agent(args.sub_agent || sub_agent_by_env())
+        .max_message_bytes(args.limits.max_input_bytes())
         .log_to(say);
     let stop = server.stopper();
     for presenter in presenters {

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use ask_core::sanitize_for_display;
-use ask_print::{PassTwo, PassTwoOutcome, PendingFile, PrintError};
+use ask_print::{PassTwo, PassTwoStep, PendingFile, PrintError};
 
 use crate::ask::{finish_record, print_record};
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
@@ -48,14 +48,42 @@ fn pending_path(args: &AskArgs) -> PathBuf {
 pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
     let path = pending_path(args);
     let inline = matches!(how, PassTwo::Inline(_));
-    match ask_print::pass_two(&path, how) {
-        Ok(PassTwoOutcome::Answered(mut record)) => {
+    match ask_print::answer(&path, how) {
+        // The answers are safe in the file (its `answered` state): record them, print them, and
+        // only then remove the file. A crash on the way leaves them there for the next pass 2.
+        Ok(PassTwoStep::Answered(answering)) => {
+            let mut record = answering.record().clone();
+            if answering.resumed() {
+                say(&format!(
+                    "delivering the answers already taken in {} by an earlier run that did not finish",
+                    path.display()
+                ));
+            }
             if args.call_id.is_some() {
                 record.call_id.clone_from(&args.call_id);
             }
-            finish_record(record, args, crate::ask::Mode::Print)
+            let exit = finish_record(record, args, crate::ask::Mode::Print);
+            if exit != Exit::Ok {
+                if answering.kept() {
+                    say(&format!(
+                        "the answers stay in {}: run the command again to deliver them",
+                        path.display()
+                    ));
+                } else {
+                    say(&format!(
+                        "the answers could not be written into {} either; it still holds the \
+                         questions",
+                        path.display()
+                    ));
+                }
+                return exit;
+            }
+            match answering.finish() {
+                Ok(_) => exit,
+                Err(error) => report(&error),
+            }
         }
-        Ok(PassTwoOutcome::Incomplete { record, unanswered }) => {
+        Ok(PassTwoStep::Incomplete { record, unanswered }) => {
             say(&format!(
                 "{} of {} questions still {} no answer:",
                 unanswered.len(),
@@ -79,8 +107,32 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
             }
             print_record(record, args.output)
         }
-        Err(error) => report(&error),
+        Err(error) => {
+            if matches!(error, PrintError::NoPending { .. })
+                && let Some(exit) = replay_finished(args)
+            {
+                return exit;
+            }
+            report(&error)
+        }
     }
+}
+
+/// A pass 2 that finds no pending file, with `--session` and `--call-id`: the call may have been
+/// answered by a run that was ended after recording it; its record is printed again.
+fn replay_finished(args: &AskArgs) -> Option<Exit> {
+    let session = args.session.as_ref()?;
+    let call_id = args.call_id.as_deref()?;
+    let (found, warnings) = crate::session::SessionLog::new(session)
+        .find(call_id)
+        .ok()?;
+    warnings.iter().for_each(|w| say(w));
+    let record = found?;
+    say(&format!(
+        "no questions are pending; replaying the answer recorded for call {call_id} in {}",
+        session.display()
+    ));
+    Some(print_record(record, args.output))
 }
 
 fn report(error: &PrintError) -> Exit {

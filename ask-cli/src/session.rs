@@ -2,7 +2,7 @@
 //! and history (SPEC §6). All of its disk access is here.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use ask_core::{Record, Status};
@@ -40,20 +40,59 @@ impl SessionLog {
         Ok(parse_history(&bytes, &self.path))
     }
 
-    /// The last record of the call `call_id`, if the log has one.
+    /// The record of the call `call_id`, if the log has one (the first, should an old log hold
+    /// several), and warnings about lines that look like that call's but are not records.
+    ///
+    /// The log is streamed a line at a time and only lines that mention the call id are parsed,
+    /// so memory does not grow with the log and a lookup in a long log stays fast.
     pub fn find(&self, call_id: &str) -> io::Result<(Option<Record>, Vec<String>)> {
-        let history = self.read()?;
-        let found = history
-            .records
-            .into_iter()
-            .rev()
-            .find(|r| r.call_id.as_deref() == Some(call_id));
-        Ok((found, history.warnings))
+        let file = match File::open(&self.path) {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((None, Vec::new())),
+            Err(e) => return Err(e),
+        };
+        scan(
+            BufReader::with_capacity(64 * 1024, file),
+            call_id,
+            &self.path,
+        )
     }
 
-    /// Appends `record` as one line: under an exclusive lock (so that two writers never
-    /// interleave), after mending a torn last line, and synced to disk before returning.
-    pub fn append(&self, record: &Record) -> io::Result<()> {
+    /// Takes the lock of the call `call_id` (a file in `<log>.calls/`), waiting while another
+    /// process holds it: concurrent asks of one call wait for the first one, which then has a
+    /// record to replay. This is not the log's own lock, which is held only for the moment of
+    /// an append.
+    pub fn lock_call(&self, call_id: &str) -> io::Result<CallLock> {
+        let path = self.call_lock_path(call_id);
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)?;
+        file.lock()?;
+        Ok(CallLock { _file: file })
+    }
+
+    /// Removes the lock file of a call that has its record: whoever still waits on it finds the
+    /// record and replays it, and a later ask of the call creates a new one.
+    pub fn forget_call_lock(&self, call_id: &str) {
+        let _ = fs::remove_file(self.call_lock_path(call_id));
+    }
+
+    fn call_lock_path(&self, call_id: &str) -> PathBuf {
+        let mut dir = self.path.clone().into_os_string();
+        dir.push(".calls");
+        PathBuf::from(dir).join(format!("{:016x}.lock", fnv1a(call_id.as_bytes())))
+    }
+
+    /// Appends `record` as one line, unless the log already holds a record of its call: then
+    /// that record is returned and nothing is written. The lookup and the append happen under
+    /// one exclusive lock, so a call id never gets two records; a torn last line left by a crash
+    /// is cut off first, and the line is synced to disk before this returns.
+    pub fn append_once(&self, record: &Record) -> io::Result<Appended> {
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir)?;
         }
@@ -65,30 +104,121 @@ impl SessionLog {
             .create(true)
             .open(&self.path)?;
         file.lock()?;
-        if ends_without_newline(&mut file)? {
-            // A crash cut the last line short; start ours on a line of its own.
-            line.insert(0, b'\n');
+        repair_torn_tail(&mut file)?;
+        if let Some(call_id) = record.call_id.as_deref() {
+            file.seek(SeekFrom::Start(0))?;
+            let (found, _) = scan(
+                BufReader::with_capacity(64 * 1024, &file),
+                call_id,
+                &self.path,
+            )?;
+            if let Some(found) = found {
+                file.unlock()?;
+                return Ok(Appended::Existing(Box::new(found)));
+            }
         }
         let length = file.metadata()?.len();
-        if let Err(error) = file.write_all(&line).and_then(|()| file.sync_all()) {
+        let written = file.write_all(&line).and_then(|()| {
+            ask_print::failpoint("session:before-sync");
+            file.sync_all()
+        });
+        if let Err(error) = written {
             // A full disk may have taken part of the line: cut it off so that nothing
             // half-written stays in the log.
             let _ = file.set_len(length).and_then(|()| file.sync_all());
             return Err(error);
         }
-        file.unlock()
+        ask_print::failpoint("session:after-append");
+        file.unlock()?;
+        Ok(Appended::Written)
     }
 }
 
-fn ends_without_newline(file: &mut File) -> io::Result<bool> {
-    let len = file.metadata()?.len();
-    if len == 0 {
-        return Ok(false);
+/// What [`SessionLog::append_once`] did.
+#[derive(Debug)]
+pub enum Appended {
+    /// The record was appended.
+    Written,
+    /// The log already held a record of the call, which stands; nothing was written.
+    Existing(Box<Record>),
+}
+
+/// The lock of one call id, held until dropped.
+#[derive(Debug)]
+pub struct CallLock {
+    _file: File,
+}
+
+/// FNV-1a, 64 bits: a call id becomes a file name of hex digits, whatever the id holds.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// Streams the lines of a log and returns the first record of `call_id`. Only lines that hold
+/// the call id as a JSON string are parsed.
+fn scan(
+    mut reader: impl BufRead,
+    call_id: &str,
+    path: &Path,
+) -> io::Result<(Option<Record>, Vec<String>)> {
+    let needle = serde_json::to_string(call_id).map_err(io::Error::other)?;
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    let mut warnings = Vec::new();
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            return Ok((None, warnings));
+        }
+        number += 1;
+        if finder.find(&line).is_none() {
+            continue;
+        }
+        let complete = line.last() == Some(&b'\n');
+        match serde_json::from_slice::<Record>(&line) {
+            Ok(record) if record.call_id.as_deref() == Some(call_id) => {
+                return Ok((Some(record), warnings));
+            }
+            Ok(_) => {}
+            Err(_) if !complete => warnings.push(format!(
+                "skipped the last line of {} (line {number}): it was cut short, probably by a \
+                 crash while it was written",
+                path.display()
+            )),
+            Err(error) => warnings.push(format!(
+                "skipped line {number} of {}: it is not a record ({error})",
+                path.display()
+            )),
+        }
     }
-    file.seek(SeekFrom::Start(len - 1))?;
-    let mut last = [0u8; 1];
-    file.read_exact(&mut last)?;
-    Ok(last[0] != b'\n')
+}
+
+/// Cuts off a last line without its line feed: what a crash while it was written leaves. The
+/// caller holds the log's lock, so no writer is still at work on it, and it was never synced,
+/// recorded or delivered.
+fn repair_torn_tail(file: &mut File) -> io::Result<()> {
+    let len = file.metadata()?.len();
+    let mut keep = len;
+    let mut buffer = vec![0u8; 64 * 1024];
+    while keep > 0 {
+        let start = keep.saturating_sub(buffer.len() as u64);
+        let chunk = &mut buffer[..usize::try_from(keep - start).unwrap_or(0)];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(chunk)?;
+        if let Some(at) = chunk.iter().rposition(|b| *b == b'\n') {
+            keep = start + at as u64 + 1;
+            break;
+        }
+        keep = start;
+    }
+    if keep < len {
+        file.set_len(keep)?;
+        file.sync_all()?;
+    }
+    Ok(())
 }
 
 /// Parses the lines of a log.
@@ -146,11 +276,11 @@ mod tests {
     }
 
     #[test]
-    fn torn_last_line_is_skipped_and_mended() {
+    fn torn_last_line_is_skipped_then_cut_off_by_the_next_append() {
         let dir = tempfile::tempdir().unwrap();
         let log = SessionLog::new(dir.path().join("s.jsonl"));
-        log.append(&record("a")).unwrap();
-        log.append(&record("b")).unwrap();
+        log.append_once(&record("a")).unwrap();
+        log.append_once(&record("b")).unwrap();
         // A crash in the middle of writing a third record.
         let line = serde_json::to_string(&record("c")).unwrap();
         let mut file = OpenOptions::new().append(true).open(&log.path).unwrap();
@@ -165,8 +295,8 @@ mod tests {
             history.warnings
         );
         assert!(history.warnings[0].contains("cut short"));
-        // The next record starts on a fresh line and both earlier ones survive.
-        log.append(&record("d")).unwrap();
+        // The next append repairs the log: the torn line is gone, the records are whole.
+        log.append_once(&record("d")).unwrap();
         let history = log.read().unwrap();
         let ids: Vec<_> = history
             .records
@@ -174,23 +304,53 @@ mod tests {
             .map(|r| r.call_id.clone().unwrap())
             .collect();
         assert_eq!(ids, ["a", "b", "d"]);
-        assert_eq!(history.warnings.len(), 1);
-        assert!(
-            history.warnings[0].contains("skipped line 3"),
-            "{:?}",
-            history.warnings
-        );
+        assert!(history.warnings.is_empty(), "{:?}", history.warnings);
     }
 
     #[test]
-    fn find_takes_the_latest_record_of_a_call() {
+    fn a_log_that_is_one_torn_line_is_emptied_by_the_next_append() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = SessionLog::new(dir.path().join("s.jsonl"));
+        fs::write(&log.path, b"{\"callId\":\"a\",\"quest").unwrap();
+        log.append_once(&record("b")).unwrap();
+        let text = fs::read_to_string(&log.path).unwrap();
+        assert_eq!(text.lines().count(), 1);
+        assert!(text.starts_with("{\"callId\":\"b\""), "{text}");
+    }
+
+    #[test]
+    fn find_takes_the_record_of_a_call_and_append_once_keeps_it() {
         let dir = tempfile::tempdir().unwrap();
         let log = SessionLog::new(dir.path().join("nested/s.jsonl"));
         assert!(log.find("a").unwrap().0.is_none());
-        log.append(&record("a")).unwrap();
-        log.append(&record("b")).unwrap();
+        log.append_once(&record("a")).unwrap();
+        log.append_once(&record("b")).unwrap();
         let (found, warnings) = log.find("b").unwrap();
         assert_eq!(found.unwrap().answers[0].answer.joined(), "b");
         assert!(warnings.is_empty());
+        // A second record of call `a` is refused: the first one stands.
+        let mut other = record("a");
+        other.answers[0] = Answer::custom("Name?", "something else");
+        let Appended::Existing(first) = log.append_once(&other).unwrap() else {
+            panic!("a second record of one call was written");
+        };
+        assert_eq!(first.answers[0].answer.joined(), "a");
+        assert_eq!(log.read().unwrap().records.len(), 2);
+    }
+
+    #[test]
+    fn a_call_id_that_appears_inside_another_record_is_not_taken_for_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = SessionLog::new(dir.path().join("s.jsonl"));
+        // The answer of call `x` is the text "b", which is also the call id looked up.
+        let mut x = record("x");
+        x.answers[0] = Answer::custom("Name?", "b");
+        log.append_once(&x).unwrap();
+        assert!(log.find("b").unwrap().0.is_none());
+        log.append_once(&record("b")).unwrap();
+        assert_eq!(
+            log.find("b").unwrap().0.unwrap().call_id.as_deref(),
+            Some("b")
+        );
     }
 }

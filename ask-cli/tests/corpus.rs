@@ -48,19 +48,201 @@ fn check(name: &str, bytes: &[u8], expected: &Value) {
 
 #[test]
 fn every_corpus_entry_has_its_expected_outcome() {
-    let expected: Vec<Value> =
-        serde_json::from_str(&std::fs::read_to_string(corpus().join("expected.json")).unwrap())
-            .unwrap();
+    let entries = entries();
     let files = std::fs::read_dir(corpus()).unwrap().count() - 1;
     assert_eq!(
         files,
-        expected.len(),
+        entries.len(),
         "every file in tests/corpus has an entry in expected.json"
     );
-    for case in &expected {
-        let name = case["name"].as_str().unwrap();
-        let bytes = std::fs::read(corpus().join(format!("{name}.json"))).unwrap();
-        check(name, &bytes, case);
+    for (name, bytes, case) in &entries {
+        check(name, bytes, case);
+    }
+}
+
+/// The corpus entries with their expected outcomes.
+fn entries() -> Vec<(String, Vec<u8>, Value)> {
+    let expected: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(corpus().join("expected.json")).unwrap())
+            .unwrap();
+    expected
+        .into_iter()
+        .map(|case| {
+            let name = case["name"].as_str().unwrap().to_string();
+            let bytes = std::fs::read(corpus().join(format!("{name}.json"))).unwrap();
+            (name, bytes, case)
+        })
+        .collect()
+}
+
+/// True for a character that must never reach a person's terminal raw: a control character
+/// other than the line feed (so no escape sequence either), a bidi control, or a character that
+/// draws nothing. This is the test's own list, not the sanitiser's; the zero-width joiner and the
+/// variation selectors are left to `classify_in_context`, which allows them after a character
+/// they apply to (emoji sequences, ideographic variants).
+fn is_hostile(c: char) -> bool {
+    (c.is_control() && c != '\n')
+        || matches!(c,
+            '\u{061c}' | '\u{200b}' | '\u{200c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}'
+            | '\u{2060}'..='\u{2069}' | '\u{2028}' | '\u{2029}' | '\u{2800}' | '\u{3164}'
+            | '\u{feff}' | '\u{e0000}'..='\u{e00ff}' | '\u{e01f0}'..='\u{e0fff}')
+}
+
+/// Fails unless `bytes`, written by `command` for `name`, are free of hostile characters.
+#[track_caller]
+fn check_clean(name: &str, command: &str, stream: &str, bytes: &[u8]) {
+    let text = String::from_utf8_lossy(bytes);
+    let chars: Vec<char> = text.chars().collect();
+    let joiner_out_of_place = |i: usize| {
+        matches!(chars[i], '\u{200d}' | '\u{fe00}'..='\u{fe0f}' | '\u{e0100}'..='\u{e01ef}')
+            && ask_core::classify_in_context(&chars, i) != ask_core::CharClass::Plain
+    };
+    if let Some(i) = (0..chars.len()).find(|&i| is_hostile(chars[i]) || joiner_out_of_place(i)) {
+        panic!(
+            "{name}: `{command}` wrote {} to {stream}: {text:?}",
+            ask_core::describe_char(chars[i])
+        );
+    }
+}
+
+/// An answer a person might type or paste, or a client might send: an OSC 52 clipboard write, a
+/// bell, a screen clear, a bidi override, a NUL, a C1 CSI and line breaks.
+const HOSTILE_ANSWER: &str =
+    "x\u{1b}]52;c;cm0=\u{7}\u{1b}[2J\u{202e}evil\u{0}\u{9b}31m\nsecond line\r\nthird";
+
+/// Runs `ask-user ARGS` in `dir` and checks that neither stream carries a hostile character;
+/// stdout is checked only when it is meant for people.
+#[track_caller]
+fn run_clean(name: &str, dir: &Path, args: &[&str], stdout_for_people: bool) -> Output {
+    let output = common::run_in(dir, args);
+    let command = args.join(" ");
+    assert!(
+        output.status.code().is_some(),
+        "{name}: `{command}` was killed"
+    );
+    check_clean(name, &command, "stderr", &output.stderr);
+    if stdout_for_people {
+        check_clean(name, &command, "stdout", &output.stdout);
+    }
+    output
+}
+
+/// Every entry of the corpus goes through every command that writes for people: `validate`,
+/// print mode's first pass and its instructions, `questions show` with the person's stored
+/// answers, the second pass from the edited file and from a reply, and `session show` and
+/// `session summary` of the records. No control character, bidi control or invisible character
+/// reaches any of them, and the summary shows an answer's line breaks as ⏎.
+#[test]
+fn no_hostile_character_reaches_a_person() {
+    for (name, bytes, expected) in entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let call = dir.path().join("call.json");
+        std::fs::write(&call, &bytes).unwrap();
+        let call = call.to_str().unwrap();
+        // The report names the problems and their paths, which quote the model's keys.
+        run_clean(&name, dir.path(), &["validate", call], true);
+        // The instructions of the first pass are text for the agent and the person; the
+        // questions in them were validated, so the whole document must be clean.
+        let first = run_clean(
+            &name,
+            dir.path(),
+            &[
+                "-p",
+                "--output",
+                "tool",
+                "--pending-file",
+                "p.json",
+                "--session",
+                "s.jsonl",
+                "--call-id",
+                "edited",
+                call,
+            ],
+            true,
+        );
+        if expected["valid"] != true {
+            assert_eq!(first.status.code(), Some(2), "{name}");
+            continue;
+        }
+        assert_eq!(
+            first.status.code(),
+            Some(4),
+            "{name}: {}",
+            common::stderr(&first)
+        );
+        // The person writes hostile answers into the pending file.
+        let mut pending: Value =
+            serde_json::from_slice(&std::fs::read(dir.path().join("p.json")).unwrap()).unwrap();
+        for question in pending["questions"].as_array_mut().unwrap() {
+            question["answer"] = HOSTILE_ANSWER.into();
+        }
+        std::fs::write(dir.path().join("p.json"), pending.to_string()).unwrap();
+        run_clean(
+            &name,
+            dir.path(),
+            &["questions", "show", "--pending-file", "p.json"],
+            true,
+        );
+        let second = run_clean(
+            &name,
+            dir.path(),
+            &["-c", "--pending-file", "p.json", "--session", "s.jsonl"],
+            false,
+        );
+        assert_eq!(
+            second.status.code(),
+            Some(0),
+            "{name}: {}",
+            common::stderr(&second)
+        );
+        // The same questions answered with a reply in the person's own words.
+        run_clean(
+            &name,
+            dir.path(),
+            &[
+                "-p",
+                "--pending-file",
+                "q.json",
+                "--session",
+                "s.jsonl",
+                "--call-id",
+                "reply",
+                call,
+            ],
+            true,
+        );
+        // An argument cannot hold a NUL; everything else goes through.
+        let reply = HOSTILE_ANSWER.replace('\0', "");
+        let second = run_clean(
+            &name,
+            dir.path(),
+            &[
+                "-p",
+                "--session",
+                "s.jsonl",
+                "--call-id",
+                "reply",
+                "@q.json",
+                &reply,
+            ],
+            false,
+        );
+        assert_eq!(
+            second.status.code(),
+            Some(0),
+            "{name}: {}",
+            common::stderr(&second)
+        );
+        run_clean(&name, dir.path(), &["session", "show", "s.jsonl"], true);
+        let summary = run_clean(&name, dir.path(), &["session", "summary", "s.jsonl"], true);
+        let summary = String::from_utf8(summary.stdout).unwrap();
+        let questions = pending["questions"].as_array().unwrap().len();
+        // One line per answer of the edited call, one for the reply.
+        assert_eq!(summary.lines().count(), questions + 1, "{name}: {summary}");
+        assert!(
+            summary.contains("31m⏎second line⏎third"),
+            "{name}: {summary}"
+        );
     }
 }
 

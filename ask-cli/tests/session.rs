@@ -156,7 +156,7 @@ fn a_session_without_a_call_id_is_a_usage_error() {
 }
 
 #[test]
-fn a_torn_last_line_keeps_the_earlier_records() {
+fn a_torn_last_line_keeps_the_earlier_records_and_the_next_append_repairs_it() {
     let dir = tempfile::tempdir().unwrap();
     answer_call(dir.path(), "toolu_1", "p.json", r#"["SQLite", "a"]"#);
     answer_call(dir.path(), "toolu_2", "p.json", r#"["MongoDB", "b"]"#);
@@ -178,12 +178,12 @@ fn a_torn_last_line_keeps_the_earlier_records() {
     );
     assert_eq!(replay.status.code(), Some(0));
     assert_eq!(stdout_json(&replay)["answers"][0]["answer"], "SQLite");
-    assert!(
-        stderr(&replay).contains("skipped the last line of s.jsonl (line 3)"),
-        "{}",
-        stderr(&replay)
-    );
     let summary = run(dir.path(), &["session", "summary", "s.jsonl"]);
+    assert!(
+        stderr(&summary).contains("skipped the last line of s.jsonl (line 3)"),
+        "{}",
+        stderr(&summary)
+    );
     assert_eq!(
         String::from_utf8(summary.stdout).unwrap(),
         "User was asked \"Which database should we use?\" and chose SQLite.\n\
@@ -191,6 +191,17 @@ fn a_torn_last_line_keeps_the_earlier_records() {
          User was asked \"Which database should we use?\" and chose MongoDB.\n\
          User was asked \"What should we name this service?\" and answered \"b\".\n"
     );
+    // The next append cuts the torn line off: every line is a whole record again, and reading
+    // the log warns no more.
+    let answered = answer_call(dir.path(), "toolu_3", "p.json", r#"["SQLite", "c"]"#);
+    assert_eq!(answered.status.code(), Some(0), "{}", stderr(&answered));
+    let ids: Vec<Value> = log_lines(dir.path())
+        .iter()
+        .map(|r| r["callId"].clone())
+        .collect();
+    assert_eq!(ids, [json!("toolu_1"), json!("toolu_2"), json!("toolu_3")]);
+    let summary = run(dir.path(), &["session", "summary", "s.jsonl"]);
+    assert_eq!(stderr(&summary), "");
 }
 
 #[test]

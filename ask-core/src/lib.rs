@@ -29,6 +29,7 @@ mod caller;
 mod display;
 mod frontend;
 mod input;
+mod json;
 mod presenter;
 mod result;
 mod state;
@@ -42,6 +43,7 @@ pub use display::{
 };
 pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, ask, now_ms};
 pub use input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
+pub use json::duplicate_key;
 pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, Mode, Outcome, Record, SUBAGENT_REFUSAL, Status,
@@ -50,7 +52,7 @@ pub use result::{
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver};
 pub use summary::summary_sentence;
 pub use validate::{
-    JsonType, Problem, ProblemKind, Problems, TextField, ValidatedInput, check_input,
+    JsonType, MAX_PROBLEMS, Problem, ProblemKind, Problems, TextField, ValidatedInput, check_input,
     check_metadata, check_questions, validate,
 };
 

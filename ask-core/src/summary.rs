@@ -1,8 +1,22 @@
 //! The compaction summary: each question and answer as one sentence.
 
+use std::borrow::Cow;
+
 use crate::result::{Answer, AnswerValue, Record, Status};
 
-/// One sentence per question and answer of a record, for a compacted transcript.
+/// `text` on one line: each line break (LF or CR LF) becomes `⏎`, as `sanitize_for_display`
+/// shows it, so that a
+/// sentence per answer stays one line and nothing after a break is mistaken for the next one.
+fn one_line(text: &str) -> Cow<'_, str> {
+    if text.contains('\n') {
+        Cow::Owned(text.replace("\r\n", "\n").replace('\n', "⏎"))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// One sentence per question and answer of a record, for a compacted transcript. Line breaks
+/// in the question or the answer show as `⏎`: the sentence is one line.
 ///
 /// ```
 /// use ask_core::{Answer, Question, summary_sentence};
@@ -14,17 +28,19 @@ use crate::result::{Answer, AnswerValue, Record, Status};
 /// );
 /// ```
 pub fn summary_sentence(answer: &Answer) -> String {
-    let asked = format!("User was asked \"{}\"", answer.question);
+    let asked = format!("User was asked \"{}\"", one_line(&answer.question));
     match &answer.answer {
-        AnswerValue::Text(text) if answer.was_custom => format!("{asked} and answered \"{text}\"."),
-        AnswerValue::Text(text) => format!("{asked} and chose {text}."),
+        AnswerValue::Text(text) if answer.was_custom => {
+            format!("{asked} and answered \"{}\".", one_line(text))
+        }
+        AnswerValue::Text(text) => format!("{asked} and chose {}.", one_line(text)),
         AnswerValue::Choices(choices) => {
             let (labels, typed) = if answer.was_custom {
                 choices.split_at(choices.len().saturating_sub(1))
             } else {
                 (choices.as_slice(), &[][..])
             };
-            match (labels, typed.first()) {
+            match (labels, typed.first().map(|t| one_line(t))) {
                 ([], None) => format!("{asked} and chose none of the options."),
                 ([], Some(text)) => format!("{asked} and answered \"{text}\"."),
                 (labels, None) => format!("{asked} and chose {}.", join_and(labels)),
@@ -41,7 +57,7 @@ pub(crate) fn summarize(record: &Record) -> Vec<String> {
         let questions: Vec<String> = record
             .questions
             .iter()
-            .map(|q| format!("\"{}\"", q.question))
+            .map(|q| format!("\"{}\"", one_line(&q.question)))
             .collect();
         join_and(&questions)
     };
@@ -49,7 +65,7 @@ pub(crate) fn summarize(record: &Record) -> Vec<String> {
         Status::Answered if record.reply.is_some() => vec![format!(
             "User was asked {} and replied to all of them at once: \"{}\".",
             quoted(),
-            record.reply.as_deref().unwrap_or_default()
+            one_line(record.reply.as_deref().unwrap_or_default())
         )],
         Status::Answered => record.answers.iter().map(summary_sentence).collect(),
         Status::Cancelled => {
@@ -71,12 +87,15 @@ pub(crate) fn summarize(record: &Record) -> Vec<String> {
     }
 }
 
-/// Joins items as English prose: "a", "a and b", "a, b and c".
+/// Joins items as English prose, each on one line: "a", "a and b", "a, b and c".
 fn join_and(items: &[String]) -> String {
     match items {
         [] => String::new(),
-        [one] => one.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+        [one] => one_line(one).into_owned(),
+        [rest @ .., last] => {
+            let rest: Vec<Cow<'_, str>> = rest.iter().map(|i| one_line(i)).collect();
+            format!("{} and {}", rest.join(", "), one_line(last))
+        }
     }
 }
 
@@ -119,6 +138,22 @@ mod tests {
         check(
             Answer::multi("F?", vec![], Some("x".into())),
             "User was asked \"F?\" and answered \"x\".",
+        );
+    }
+
+    #[test]
+    fn line_breaks_show_as_a_mark() {
+        check(
+            Answer::custom("Name?\nBe brief.", "order\nprocessor\r\nservice"),
+            "User was asked \"Name?⏎Be brief.\" and answered \"order⏎processor⏎service\".",
+        );
+        check(
+            Answer::multi(
+                "F?",
+                vec!["Au\nth".into(), "API".into()],
+                Some("a\nb".into()),
+            ),
+            "User was asked \"F?\" and chose Au⏎th and API, adding \"a⏎b\".",
         );
     }
 

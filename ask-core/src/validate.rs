@@ -5,8 +5,13 @@ use std::collections::HashMap;
 use std::fmt;
 use std::ops::Deref;
 
-use crate::display::{CharClass, classify_in_context, describe_char};
-use crate::input::{AskUserInput, Limits, Question, normalize_label};
+use unicode_normalization::UnicodeNormalization;
+use unicode_script::{Script, UnicodeScript};
+
+use crate::display::{
+    CharClass, classify, classify_in_context, describe_char, sanitize_for_display as clean,
+};
+use crate::input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
 
 /// A call that passed validation. Only [`validate`] (and parsers built on it) make one.
 #[derive(Debug, Clone, PartialEq)]
@@ -214,10 +219,29 @@ pub enum ProblemKind {
         /// The index of the earlier question.
         first: usize,
     },
+    /// A header or a label holds a line break: they are one line.
+    LineBreak {
+        /// Which field.
+        field: TextField,
+        /// Its 0-based position in characters.
+        position: usize,
+    },
     /// The label repeats an earlier label of the same question.
     DuplicateLabel {
         /// The index of the earlier option.
         first: usize,
+    },
+    /// The label draws like an earlier label of the same question: the two have the same
+    /// Unicode confusable skeleton (UTS #39) and one of them holds a non-ASCII character.
+    LookAlikeLabel {
+        /// The index of the earlier option.
+        first: usize,
+        /// The first non-ASCII character of the label that holds one.
+        character: char,
+        /// Its 0-based position in characters.
+        position: usize,
+        /// True when that character is in the earlier label rather than in this one.
+        in_first: bool,
     },
     /// An option is labelled "Other", which the tool adds itself.
     ReservedLabel,
@@ -242,11 +266,25 @@ pub enum ProblemKind {
         /// The validator's description.
         detail: String,
     },
+    /// More problems than [`MAX_PROBLEMS`]: the rest are counted, not listed.
+    MoreProblems {
+        /// How many problems are not listed.
+        count: usize,
+    },
 }
+
+/// The most problems listed for one call; the rest are counted in a last
+/// [`ProblemKind::MoreProblems`].
+pub const MAX_PROBLEMS: usize = 100;
 
 impl fmt::Display for ProblemKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            ProblemKind::MoreProblems { count } => write!(
+                f,
+                "and {count} more {}, not listed; fix the ones above and check the call again",
+                plural(*count, "problem", "problems")
+            ),
             ProblemKind::InvalidJson {
                 line,
                 column,
@@ -254,7 +292,8 @@ impl fmt::Display for ProblemKind {
             } => {
                 write!(
                     f,
-                    "not valid JSON at line {line}, column {column}: {reason}"
+                    "not valid JSON at line {line}, column {column}: {}",
+                    clean(reason)
                 )
             }
             ProblemKind::WrongType { expected, found } => {
@@ -264,11 +303,19 @@ impl fmt::Display for ProblemKind {
                 write!(f, "missing required field `{field}`")
             }
             ProblemKind::UnknownField { field, allowed } => {
-                write!(f, "unknown field `{field}`; the fields allowed here are ")?;
+                write!(
+                    f,
+                    "unknown field `{}`; the fields allowed here are ",
+                    clean(field)
+                )?;
                 write_list(f, allowed)
             }
             ProblemKind::DuplicateKey { key } => {
-                write!(f, "the key `{key}` appears twice; give each field once")
+                write!(
+                    f,
+                    "the key `{}` appears twice; give each field once",
+                    clean(key)
+                )
             }
             ProblemKind::NoQuestions => f.write_str("no questions given; give at least 1"),
             ProblemKind::TooManyQuestions { given, max } => write!(
@@ -303,13 +350,41 @@ impl fmt::Display for ProblemKind {
                 field,
                 character,
                 position,
-            } => write!(
-                f,
-                "the {} contains the control character {} at character {position}; remove it \
-                 (only newline and tab are allowed)",
-                field.name(),
-                describe_char(*character)
-            ),
+            } => {
+                let noun = match character {
+                    _ if classify(*character) == CharClass::Control => "control character",
+                    '\u{061c}'
+                    | '\u{200e}'
+                    | '\u{200f}'
+                    | '\u{202a}'..='\u{202e}'
+                    | '\u{2066}'..='\u{2069}' => "bidi control",
+                    _ => "invisible character",
+                };
+                write!(
+                    f,
+                    "the {} contains the {noun} {} at character {position}; remove it",
+                    field.name(),
+                    describe_char(*character)
+                )?;
+                match field {
+                    TextField::Question | TextField::Description => {
+                        f.write_str(" (only newline and tab are allowed)")
+                    }
+                    TextField::Header | TextField::Label => f.write_str(" (only tab is allowed)"),
+                }
+            }
+            ProblemKind::LineBreak { field, position } => {
+                write!(
+                    f,
+                    "the {} contains a line break at character {position}; ",
+                    field.name()
+                )?;
+                f.write_str(if *field == TextField::Label {
+                    "a label is one line, so put the detail in the option's description"
+                } else {
+                    "a header is one short line, so put the detail in the question"
+                })
+            }
             ProblemKind::DuplicateQuestion { first } => write!(
                 f,
                 "this question repeats question {first}; answers are keyed by the question text, \
@@ -320,9 +395,28 @@ impl fmt::Display for ProblemKind {
                 "this label repeats option {first} (labels are compared ignoring case and spaces); \
                  make each label distinct"
             ),
+            ProblemKind::LookAlikeLabel {
+                first,
+                character,
+                position,
+                in_first,
+            } => {
+                let whose = if *in_first {
+                    ", which holds"
+                } else {
+                    " but holds"
+                };
+                write!(
+                    f,
+                    "this label looks the same as option {first}{whose} the look-alike character \
+                     {} at character {position}; give each option a label that reads differently, \
+                     in plain letters",
+                    describe_look_alike(*character)
+                )
+            }
             ProblemKind::ReservedLabel => f.write_str(
-                "\"Other\" is added automatically so the person can type their own answer; \
-                 remove this option",
+                "this label reads as \"Other\", which is added automatically so the person can \
+                 type their own answer; remove this option",
             ),
             ProblemKind::MultiSelectWithoutOptions => f.write_str(
                 "multiSelect is true but the question has no options; add options or set \
@@ -334,10 +428,10 @@ impl fmt::Display for ProblemKind {
                  not for content)"
             ),
             ProblemKind::WrongTool { name } => {
-                write!(f, "the tool call is for `{name}`, not `ask_user`")
+                write!(f, "the tool call is for `{}`, not `ask_user`", clean(name))
             }
             ProblemKind::Schema { keyword, detail } => {
-                write!(f, "{detail} (schema rule `{keyword}`)")
+                write!(f, "{} (schema rule `{keyword}`)", clean(detail))
             }
         }
     }
@@ -387,7 +481,8 @@ impl Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.display_path(), self.kind)
+        // The path names the model's own keys, which may hold anything.
+        write!(f, "{}: {}", clean(self.display_path()), self.kind)
     }
 }
 
@@ -396,13 +491,18 @@ impl fmt::Display for Problem {
 pub struct Problems(Vec<Problem>);
 
 impl Problems {
-    /// Wraps a list of problems; `None` when the list is empty.
-    pub fn from_vec(problems: Vec<Problem>) -> Option<Problems> {
+    /// Wraps a list of problems; `None` when the list is empty. Past [`MAX_PROBLEMS`], the
+    /// rest are counted in one last problem ("and N more problems").
+    pub fn from_vec(mut problems: Vec<Problem>) -> Option<Problems> {
         if problems.is_empty() {
-            None
-        } else {
-            Some(Problems(problems))
+            return None;
         }
+        if problems.len() > MAX_PROBLEMS {
+            let count = problems.len() - MAX_PROBLEMS;
+            problems.truncate(MAX_PROBLEMS);
+            problems.push(Problem::new("", ProblemKind::MoreProblems { count }));
+        }
+        Some(Problems(problems))
     }
 
     /// The problems.
@@ -574,54 +674,281 @@ fn check_question(index: usize, question: &Question, limits: &Limits, out: &mut 
                     ProblemKind::TooManyOptions { given, min, max },
                 ));
             }
-            let mut seen: Vec<String> = Vec::with_capacity(options.len());
-            for (j, option) in options.iter().enumerate() {
-                let label_path = || at(&format!("/options/{j}/label"));
-                check_text(label_path, TextField::Label, &option.label, limits, out);
-                // An empty description is the same as none.
-                if let Some(description) =
-                    option.description.as_ref().filter(|d| !d.trim().is_empty())
-                {
-                    let path = || at(&format!("/options/{j}/description"));
-                    check_text(path, TextField::Description, description, limits, out);
-                }
-                let key = normalize_label(&option.label);
-                if key.is_empty() {
-                    seen.push(key);
-                    continue;
-                }
-                if imitates_other(&key) {
-                    out.push(Problem::new(label_path(), ProblemKind::ReservedLabel));
-                } else if let Some(first) = seen.iter().position(|k| *k == key) {
-                    out.push(Problem::new(
-                        label_path(),
-                        ProblemKind::DuplicateLabel { first },
-                    ));
-                }
-                seen.push(key);
-            }
+            check_labels(&at, options, limits, out);
         }
     }
 }
 
+/// Appends the problems of a question's options to `out`: each text, the imitations of "Other",
+/// repeated labels and look-alike labels. Linear in the number of options.
+fn check_labels(
+    at: &impl Fn(&str) -> String,
+    options: &[QuestionOption],
+    limits: &Limits,
+    out: &mut Vec<Problem>,
+) {
+    let mut seen: HashMap<String, usize> = HashMap::with_capacity(options.len());
+    // Skeletons are compared only when a label holds a non-ASCII character: plain ASCII pairs
+    // such as "Modern" and "Modem" share a skeleton but read differently.
+    let mut look_alikes = options
+        .iter()
+        .any(|o| !o.label.is_ascii())
+        .then(LookAlikes::default);
+    for (j, option) in options.iter().enumerate() {
+        let label_path = || at(&format!("/options/{j}/label"));
+        check_text(label_path, TextField::Label, &option.label, limits, out);
+        // An empty description is the same as none.
+        if let Some(description) = option.description.as_ref().filter(|d| !d.trim().is_empty()) {
+            let path = || at(&format!("/options/{j}/description"));
+            check_text(path, TextField::Description, description, limits, out);
+        }
+        let key = normalize_label(&option.label);
+        if key.is_empty() {
+            continue;
+        }
+        let skeleton = look_alikes
+            .as_ref()
+            .map(|_| skeleton_key(&option.label))
+            .filter(|k| !k.is_empty());
+        // Like label pairs, a label is read by its skeleton only when it is not plain ASCII.
+        let look_alike_of_other =
+            || !option.label.is_ascii() && skeleton.as_deref().is_some_and(imitates_other);
+        if imitates_other(&key) || look_alike_of_other() {
+            out.push(Problem::new(label_path(), ProblemKind::ReservedLabel));
+        } else if let Some(&first) = seen.get(&key) {
+            out.push(Problem::new(
+                label_path(),
+                ProblemKind::DuplicateLabel { first },
+            ));
+        } else if let (Some(look_alikes), Some(skeleton)) = (look_alikes.as_mut(), skeleton)
+            && let Some(kind) = look_alikes.check(options, j, skeleton)
+        {
+            out.push(Problem::new(label_path(), kind));
+        }
+        seen.entry(key).or_insert(j);
+    }
+}
+
+/// The labels of one question seen so far, by confusable skeleton.
+#[derive(Default)]
+struct LookAlikes {
+    /// The first label with each skeleton.
+    first: HashMap<String, usize>,
+    /// The first label with each skeleton that holds a non-ASCII character.
+    first_non_ascii: HashMap<String, usize>,
+}
+
+impl LookAlikes {
+    /// Records label `j` and returns the problem when it looks like an earlier label: one with
+    /// the same skeleton, where at least one of the two holds a non-ASCII character.
+    fn check(
+        &mut self,
+        options: &[QuestionOption],
+        j: usize,
+        skeleton: String,
+    ) -> Option<ProblemKind> {
+        let label = &options[j].label;
+        let found = if label.is_ascii() {
+            self.first_non_ascii.get(&skeleton).copied()
+        } else {
+            self.first.get(&skeleton).copied()
+        };
+        if !label.is_ascii() {
+            self.first_non_ascii.entry(skeleton.clone()).or_insert(j);
+        }
+        self.first.entry(skeleton).or_insert(j);
+        let first = found?;
+        let in_first = label.is_ascii();
+        let holder = if in_first {
+            &options[first].label
+        } else {
+            label
+        };
+        let (position, character) = holder.chars().enumerate().find(|(_, c)| !c.is_ascii())?;
+        Some(ProblemKind::LookAlikeLabel {
+            first,
+            character,
+            position,
+            in_first,
+        })
+    }
+}
+
+/// The key under which two labels look alike: case and spacing folded as in
+/// [`normalize_label`], NFKC (fullwidth and other compatibility forms become plain letters), then
+/// the confusable skeleton of UTS #39 (Cyrillic and Greek look-alikes become Latin letters, and
+/// default-ignorable characters such as variation selectors are dropped).
+///
+/// The skeleton decomposes (NFD) first, so NFKD stands for NFKC here, and an ASCII character,
+/// which neither decomposes nor combines with what follows, maps on its own: only the runs of
+/// non-ASCII characters go through the Unicode tables, and an accented label costs little more
+/// than a plain one.
+fn skeleton_key(label: &str) -> String {
+    let folded = normalize_label(label);
+    let mut out = String::with_capacity(folded.len() + 8);
+    let mut rest = folded.as_str();
+    while !rest.is_empty() {
+        let ascii = rest.find(|c: char| !c.is_ascii()).unwrap_or(rest.len());
+        for c in rest[..ascii].chars() {
+            out.push_str(ascii_skeleton(c));
+        }
+        rest = &rest[ascii..];
+        let run = rest.find(|c: char| c.is_ascii()).unwrap_or(rest.len());
+        if run > 0 {
+            let plain: String = rest[..run].nfkd().flat_map(char::to_lowercase).collect();
+            out.extend(unicode_security::skeleton(&plain).flat_map(char::to_lowercase));
+        }
+        rest = &rest[run..];
+    }
+    normalize_label(&out)
+}
+
+/// The lowercased skeleton of one ASCII character ("m" is "rn", "0" is "o"), from a table built
+/// once from `unicode_security::skeleton`.
+fn ascii_skeleton(c: char) -> &'static str {
+    static TABLE: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..128u8)
+            .map(|b| {
+                let c = char::from(b);
+                unicode_security::skeleton(c.encode_utf8(&mut [0; 4]))
+                    .flat_map(char::to_lowercase)
+                    .collect()
+            })
+            .collect()
+    });
+    table.get(c as usize).map_or("", String::as_str)
+}
+
+/// A look-alike character for messages: its code point and a name, a script or the character it
+/// is a compatibility form of, such as `U+043E (a Cyrillic letter)`.
+fn describe_look_alike(c: char) -> String {
+    let described = describe_char(c);
+    if described.contains('(') {
+        return described;
+    }
+    let plain: String = std::iter::once(c).nfkc().collect();
+    if plain != c.to_string() {
+        return format!("{described} (a form of \"{plain}\")");
+    }
+    match c.script() {
+        Script::Common | Script::Inherited | Script::Unknown => described,
+        script => format!("{described} (a {} letter)", script.full_name()),
+    }
+}
+
+/// The names of the built-in "Other" choice and the explanations that usually follow it, as
+/// letters only and lowercased, per language. English is what the UI shows today; the others are
+/// the languages it is being translated into, so that a model writing in them cannot add a
+/// second "Other" either. A new language adds a row.
+const OTHER_NAMES: &[(&str, &[&str], &[&str])] = &[
+    (
+        "en",
+        &[
+            "other",
+            "others",
+            "otheroption",
+            "otheranswer",
+            "somethingelse",
+        ],
+        &[
+            "typeyouranswer",
+            "typeyourown",
+            "typeyourownanswer",
+            "typeyouranswerhere",
+            "pleasespecify",
+            "pleasespecifybelow",
+            "specify",
+            "specifybelow",
+            "writein",
+            "writeyourown",
+            "freetext",
+            "custom",
+            "customanswer",
+            "enteryourown",
+        ],
+    ),
+    (
+        "de",
+        &["andere", "anderes", "sonstige", "sonstiges", "etwasanderes"],
+        &["bitteangeben", "eigeneantwort", "eigeneantworteingeben"],
+    ),
+    (
+        "es",
+        &[
+            "otro",
+            "otra",
+            "otros",
+            "otras",
+            "otraopción",
+            "otrarespuesta",
+        ],
+        &[
+            "especifique",
+            "especificar",
+            "escribasurespuesta",
+            "escribaturespuesta",
+        ],
+    ),
+    (
+        "fr",
+        &["autre", "autres", "autrechose", "autreréponse"],
+        &[
+            "préciser",
+            "précisez",
+            "veuillezpréciser",
+            "saisissezvotreréponse",
+        ],
+    ),
+    (
+        "ja",
+        &["その他", "そのほか", "他", "ほか"],
+        &[
+            "自由入力",
+            "自由記述",
+            "記入してください",
+            "入力してください",
+        ],
+    ),
+    (
+        "zh",
+        &["其他", "其它", "其他选项", "其他選項"],
+        &[
+            "请注明",
+            "請註明",
+            "请输入",
+            "請輸入",
+            "自行输入",
+            "自行輸入",
+        ],
+    ),
+];
+
 /// True for a label (already normalised) that the person could take for the built-in "Other"
-/// choice: "Other" however it is spaced or punctuated ("O t h e r", "Other:"), also marked
-/// "(Recommended)", and imitations of "Other (type your answer)". "Others", "Other tools" and
-/// "Other types" are ordinary labels.
+/// choice: one of its names in [`OTHER_NAMES`], however it is spaced or punctuated ("O t h e r",
+/// "Other:", "Others"), alone or with a usual explanation ("Other (please specify)"), also when
+/// marked "(Recommended)". "Other tools", "None of the above" and "Skip" are ordinary labels.
 fn imitates_other(key: &str) -> bool {
     let key = key.strip_suffix("(recommended)").unwrap_or(key);
-    // Compared letter by letter, without building a string: this runs for every label.
-    let mut letters = key.chars().filter(|c| c.is_alphanumeric());
-    if !"other".chars().all(|c| letters.next() == Some(c)) {
-        return false;
+    // No name with an explanation is longer than this; longer labels are not looked at.
+    const LONGEST: usize = 40;
+    let mut letters = String::with_capacity(LONGEST * 4);
+    for c in key.chars().filter(|c| c.is_alphanumeric()) {
+        if letters.len() >= LONGEST * 4 {
+            return false;
+        }
+        letters.push(c);
     }
-    match letters.next() {
-        None => true,
-        Some(first) => std::iter::once(first)
-            .chain(letters)
-            .take(8)
-            .eq("typeyour".chars()),
-    }
+    OTHER_NAMES.iter().any(|(_, names, explanations)| {
+        names.iter().any(|name| {
+            letters.strip_prefix(name).is_some_and(|rest| {
+                rest.is_empty()
+                    // Older wording of the built-in choice: "Other (type your …)".
+                    || rest.starts_with("typeyour")
+                    || explanations.contains(&rest)
+            })
+        })
+    })
 }
 
 fn check_text(
@@ -638,6 +965,15 @@ fn check_text(
         return;
     }
     let max = field.max(limits);
+    // Headers and labels are one line: a line break there would push the rest out of sight.
+    if matches!(field, TextField::Header | TextField::Label)
+        && let Some(position) = text.chars().position(|c| c == '\n')
+    {
+        out.push(Problem::new(
+            path(),
+            ProblemKind::LineBreak { field, position },
+        ));
+    }
     // Fast path for plain ASCII, by far the common case.
     if text
         .bytes()
@@ -844,7 +1180,7 @@ mod tests {
         check(
             call(vec![Question::choice("A?", ["ok\u{202e}txt", "b"])]),
             &[
-                "/questions/0/options/0/label: the label contains the control character U+202E (RIGHT-TO-LEFT OVERRIDE) at character 2; remove it (only newline and tab are allowed)",
+                "/questions/0/options/0/label: the label contains the bidi control U+202E (RIGHT-TO-LEFT OVERRIDE) at character 2; remove it (only tab is allowed)",
             ],
         );
         check(
@@ -877,36 +1213,219 @@ mod tests {
         );
     }
 
+    const RESERVED: &str = "this label reads as \"Other\", which is added automatically so the person can type their own answer; remove this option";
+
+    /// Checks that `label`, beside an ordinary label, is refused as an imitation of "Other".
+    #[track_caller]
+    fn check_reserved(label: &str) {
+        check(
+            call(vec![Question::choice("A?", ["a", label])]),
+            &[&format!("/questions/0/options/1/label: {RESERVED}")],
+        );
+    }
+
+    /// Checks that `labels` are accepted as they are.
+    #[track_caller]
+    fn check_ok(labels: &[&str]) {
+        check(call(vec![Question::choice("A?", labels.to_vec())]), &[]);
+    }
+
     #[test]
     fn other_is_reserved() {
-        check(
-            call(vec![Question::choice("A?", ["a", "other"])]),
-            &[
-                "/questions/0/options/1/label: \"Other\" is added automatically so the person can type their own answer; remove this option",
-            ],
-        );
         for imitation in [
+            "other",
             "O t h e r",
             "Other:",
             "Other (type your answer)",
             "OTHER...",
             "Other (Recommended)",
+            "Other (please specify)",
+            "Others",
+            "Other option",
+            "Other – write in",
         ] {
-            check(
-                call(vec![Question::choice("A?", ["a", imitation])]),
-                &[
-                    "/questions/0/options/1/label: \"Other\" is added automatically so the person can type their own answer; remove this option",
-                ],
-            );
+            check_reserved(imitation);
         }
-        for label in ["Others", "Other tools", "Other types", "Another"] {
+        for label in [
+            "Other tools",
+            "Other types",
+            "Another",
+            "None of the above",
+            "Skip",
+        ] {
+            check_ok(&["a", label]);
+        }
+    }
+
+    #[test]
+    fn other_in_the_languages_of_the_ui_is_reserved() {
+        for imitation in [
+            "Sonstiges",
+            "Andere (bitte angeben)",
+            "Otro",
+            "Otra opción",
+            "Autre",
+            "Autres (précisez)",
+            "その他",
+            "その他（自由入力）",
+            "其他",
+            "其他（请注明）",
+        ] {
+            check_reserved(imitation);
+        }
+        check_ok(&["Otro país", "Andere Datenbank"]);
+    }
+
+    #[test]
+    fn look_alikes_of_other_are_reserved() {
+        // A Cyrillic О, a fullwidth word, a Greek Ο with a Cyrillic е, and a variation selector.
+        for imitation in [
+            "\u{41e}ther (type your answer)",
+            "\u{ff2f}\u{ff54}\u{ff48}\u{ff45}\u{ff52}",
+            "\u{39f}th\u{435}r",
+        ] {
+            check_reserved(imitation);
+        }
+    }
+
+    #[test]
+    fn look_alike_labels_are_refused_naming_the_character() {
+        check(
+            call(vec![Question::choice(
+                "A?",
+                ["PostgreSQL", "P\u{43e}stgreSQL"],
+            )]),
+            &[
+                "/questions/0/options/1/label: this label looks the same as option 0 but holds the look-alike character U+043E (a Cyrillic letter) at character 1; give each option a label that reads differently, in plain letters",
+            ],
+        );
+        check(
+            call(vec![Question::choice(
+                "A?",
+                ["P\u{43e}stgreSQL", "PostgreSQL"],
+            )]),
+            &[
+                "/questions/0/options/1/label: this label looks the same as option 0, which holds the look-alike character U+043E (a Cyrillic letter) at character 1; give each option a label that reads differently, in plain letters",
+            ],
+        );
+        check(
+            call(vec![Question::choice("A?", ["MySQL", "\u{ff2d}ySQL"])]),
+            &[
+                "/questions/0/options/1/label: this label looks the same as option 0 but holds the look-alike character U+FF2D (a form of \"M\") at character 0; give each option a label that reads differently, in plain letters",
+            ],
+        );
+        // A variation selector after a Latin letter draws nothing: refused twice over.
+        check(
+            call(vec![Question::choice("A?", ["SQLite", "SQLite\u{fe00}"])]),
+            &[
+                "/questions/0/options/1/label: the label contains the invisible character U+FE00 (VARIATION SELECTOR-1) at character 6; remove it (only tab is allowed)",
+                "/questions/0/options/1/label: this label looks the same as option 0 but holds the look-alike character U+FE00 (VARIATION SELECTOR-1) at character 6; give each option a label that reads differently, in plain letters",
+            ],
+        );
+    }
+
+    #[test]
+    fn skeleton_key_maps_ascii_runs_like_the_whole_label() {
+        for label in [
+            "P\u{43e}stgreSQL",
+            "\u{ff2f}\u{ff54}\u{ff48}\u{ff45}\u{ff52}",
+            "Re\u{301}ponse 0 (Recommended)",
+            "Café\u{fe00} mode",
+            "部分 1 — Москва",
+            "ǅemal Ⅻ m0dern",
+        ] {
+            let whole: String = label.nfkc().collect::<String>();
+            let whole: String = unicode_security::skeleton(&normalize_label(&whole))
+                .flat_map(char::to_lowercase)
+                .collect();
+            assert_eq!(skeleton_key(label), normalize_label(&whole), "{label:?}");
+        }
+    }
+
+    #[test]
+    fn plain_ascii_labels_that_share_a_skeleton_stay_distinct() {
+        // "rn" and "m" share a skeleton, and so do "l" and "I": only non-ASCII look-alikes count.
+        check_ok(&["Modern", "Modem"]);
+        check_ok(&["Modern", "Modem", "Café"]);
+        check_ok(&["Il", "lI"]);
+        // Real non-Latin labels that differ stay distinct too.
+        check_ok(&["Москва", "Мосгаз", "Moscow"]);
+        // An ASCII label is never read by its skeleton, whatever its neighbours hold.
+        check_ok(&["0ther", "Café"]);
+        check_ok(&["東京", "京都"]);
+    }
+
+    #[test]
+    fn line_breaks_are_refused_in_headers_and_labels() {
+        check(
+            call(vec![
+                Question::choice("Deploy\nto staging?", ["Yes\nand drop the database", "No"])
+                    .with_header("Deploy\nNOW"),
+            ]),
+            &[
+                "/questions/0/header: the header contains a line break at character 6; a header is one short line, so put the detail in the question",
+                "/questions/0/options/0/label: the label contains a line break at character 3; a label is one line, so put the detail in the option's description",
+            ],
+        );
+        let mut q = Question::choice("A?", ["a", "b"]);
+        q.options.as_mut().unwrap()[0].description = Some("Line one\nline two".into());
+        check(call(vec![q]), &[]);
+    }
+
+    #[test]
+    fn blank_looking_and_invisible_characters_are_refused() {
+        check(
+            call(vec![Question::choice("A?", ["\u{2800}\u{2800}", "b"])]),
+            &[
+                "/questions/0/options/0/label: the label contains the invisible character U+2800 (BRAILLE PATTERN BLANK) at character 0; remove it (only tab is allowed)",
+            ],
+        );
+        check(
+            call(vec![Question::text("Deploy?\u{e0100}")]),
+            &[
+                "/questions/0/question: the question contains the invisible character U+E0100 (VARIATION SELECTOR-17) at character 7; remove it (only newline and tab are allowed)",
+            ],
+        );
+        check(
+            call(vec![Question::text("Deploy\u{e0061}\u{e0062}?")]),
+            &[
+                "/questions/0/question: the question contains the invisible character U+E0061 (TAG) at character 6; remove it (only newline and tab are allowed)",
+            ],
+        );
+        check(
+            call(vec![Question::text("Deploy\u{fff0}?")]),
+            &[
+                "/questions/0/question: the question contains the invisible character U+FFF0 at character 6; remove it (only newline and tab are allowed)",
+            ],
+        );
+    }
+
+    #[test]
+    fn emoji_sequences_and_japanese_text_are_accepted() {
+        for text in [
+            // ZWJ sequences, with and without presentation selectors, skin tones and keycaps.
+            "Ship it? 👩\u{200d}💻 🏳\u{fe0f}\u{200d}🌈 👨\u{200d}👩\u{200d}👧 👍🏽",
+            "Love it? ❤\u{fe0f} 1\u{fe0f}\u{20e3} ©\u{fe0f} ☺\u{fe0e}",
+            "👁\u{fe0f}\u{200d}🗨\u{fe0f} and 🧑🏽\u{200d}🚀",
+            // Japanese with an ideographic variation sequence (葛 with U+E0100) and kana.
+            "データベースはどれを使いますか？葛\u{e0100}飾区の「東京」サーバーです。",
+            "漢字\u{fe00}と𠮷野家",
+        ] {
+            check(call(vec![Question::text(text)]), &[]);
+        }
+        check_ok(&["はい（推奨）", "いいえ"]);
+        check_ok(&["🚀 Ship", "🐢 Wait"]);
+        // Selectors and joiners out of place are still refused.
+        for text in [
+            "a\u{200d}b",
+            "a\u{fe0f}",
+            "\u{200d}👩",
+            "👩\u{200d}",
+            "x\u{e0100}",
+        ] {
             assert!(
-                validate(
-                    call(vec![Question::choice("A?", ["a", label])]),
-                    &Limits::default()
-                )
-                .is_ok(),
-                "{label} is an ordinary label"
+                validate(call(vec![Question::text(text)]), &Limits::default()).is_err(),
+                "{text:?}"
             );
         }
     }
@@ -951,5 +1470,35 @@ mod tests {
         ]);
         let problems = validate(input, &Limits::default()).unwrap_err();
         assert_eq!(problems.len(), 5, "{problems}");
+    }
+
+    #[test]
+    fn past_a_hundred_problems_the_rest_are_counted() {
+        // 250 options with one label: the count and 249 repeats are 250 problems.
+        let labels = vec!["Same"; 250];
+        let input = call(vec![Question::choice("Pick?", labels)]);
+        let problems = validate(input, &Limits::default()).unwrap_err();
+        assert_eq!(problems.len(), MAX_PROBLEMS + 1);
+        let last = problems.iter().last().unwrap();
+        assert_eq!(
+            last.to_string(),
+            "(root): and 150 more problems, not listed; fix the ones above and check the call again"
+        );
+        assert_eq!(
+            problems.as_slice()[1].to_string(),
+            "/questions/0/options/1/label: this label repeats option 0 (labels are compared ignoring case and spaces); make each label distinct"
+        );
+    }
+
+    #[test]
+    fn a_huge_list_of_distinct_labels_is_refused_by_its_count() {
+        let labels: Vec<String> = (0..100_000).map(|i| format!("option {i}")).collect();
+        let input = call(vec![Question::choice("Pick?", labels)]);
+        let problems = validate(input, &Limits::default()).unwrap_err();
+        assert_eq!(problems.len(), 1, "{problems}");
+        assert!(
+            problems.to_string().contains("100000 options given"),
+            "{problems}"
+        );
     }
 }

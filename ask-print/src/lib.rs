@@ -33,7 +33,7 @@ use ask_core::{
 pub use answers::{Progress, parse_inline, read_answer, read_file_answers};
 pub use error::PrintError;
 pub use pending::{FORMAT_VERSION, PendingFile, PendingQuestion, how_to_answer, rfc3339};
-pub use store::{Loaded, Lock, Store, parse, write_atomic};
+pub use store::{FAILPOINT_VARIABLE, Loaded, Lock, Store, failpoint, parse, write_atomic};
 
 /// The default pending file, relative to the working folder.
 pub const DEFAULT_PENDING_FILE: &str = ".pi/pending-questions.json";
@@ -121,13 +121,27 @@ pub fn pass_one_given(
 ) -> Result<Outcome, PrintError> {
     let store = Store::new(path);
     let _lock = store.lock()?;
-    if let Some(existing) = existing_count(&store)? {
-        return Err(PrintError::AlreadyPending {
-            path: path.to_path_buf(),
-            count: existing,
-        });
-    }
     let shown = path.display().to_string();
+    match existing(&store)? {
+        None => {}
+        // The same call asked again (a retry after a crash, or a concurrent ask): its questions
+        // already wait in this file.
+        Some(Existing::Call { id, .. }) if id.is_some() && id == call_id => {
+            return Ok(Outcome::Pending { file: shown });
+        }
+        Some(Existing::Call { count, .. }) => {
+            return Err(PrintError::AlreadyPending {
+                path: path.to_path_buf(),
+                count,
+            });
+        }
+        Some(Existing::Unreadable) => {
+            return Err(PrintError::AlreadyPending {
+                path: path.to_path_buf(),
+                count: 0,
+            });
+        }
+    }
     let mut file = PendingFile::new(
         input,
         call_id,
@@ -144,11 +158,22 @@ pub fn pass_one_given(
     Ok(Outcome::Pending { file: shown })
 }
 
-/// How many questions wait in the pending file, if there is one. A file that cannot be parsed
-/// still counts as pending: it is never overwritten.
-fn existing_count(store: &Store) -> Result<Option<usize>, PrintError> {
+/// What an existing pending file holds.
+enum Existing {
+    /// A call: its call id and how many questions it asks.
+    Call { id: Option<String>, count: usize },
+    /// A file that cannot be parsed.
+    Unreadable,
+}
+
+/// The pending file already there, if any. A file that cannot be parsed still counts as
+/// pending: it is never overwritten.
+fn existing(store: &Store) -> Result<Option<Existing>, PrintError> {
     match store.read() {
-        Ok(Some(loaded)) => Ok(Some(loaded.file.questions.len())),
+        Ok(Some(loaded)) => Ok(Some(Existing::Call {
+            count: loaded.file.questions.len(),
+            id: loaded.file.call_id,
+        })),
         Ok(None) => Ok(None),
         Err(PrintError::Io { .. }) if !store.path().exists() => Ok(None),
         Err(PrintError::Io {
@@ -160,7 +185,7 @@ fn existing_count(store: &Store) -> Result<Option<usize>, PrintError> {
             path,
             source,
         }),
-        Err(_) => Ok(Some(0)),
+        Err(_) => Ok(Some(Existing::Unreadable)),
     }
 }
 
@@ -189,17 +214,103 @@ pub enum PassTwoOutcome {
     },
 }
 
+/// The first step of pass 2: what [`answer`] found.
+#[derive(Debug)]
+pub enum PassTwoStep {
+    /// The answers are complete and safe in the pending file (its `answered` state); deliver
+    /// them, then call [`Answering::finish`].
+    Answered(Box<Answering>),
+    /// Some questions are still unanswered; the pending file is left as it was.
+    Incomplete {
+        /// The pending record (status `pending`) to report.
+        record: Record,
+        /// The unanswered questions, as (0-based index, question text).
+        unanswered: Vec<(usize, String)>,
+    },
+}
+
+/// A pass 2 whose complete answers are in the pending file, in its `answered` state, and not
+/// yet delivered. It holds the pending file's lock until it is finished or dropped; dropped
+/// without [`Answering::finish`] (the answers could not be recorded or printed), it leaves the
+/// file in the `answered` state, and the next pass-2 command delivers the same record.
+#[derive(Debug)]
+pub struct Answering {
+    store: Store,
+    written: Loaded,
+    record: Record,
+    resumed: bool,
+    kept: bool,
+    _lock: Lock,
+}
+
+impl Answering {
+    /// The answered record to deliver.
+    pub fn record(&self) -> &Record {
+        &self.record
+    }
+
+    /// True when an earlier pass 2 had already put the file in the `answered` state (it was
+    /// ended before it could deliver the answers); this one delivers the same record.
+    pub fn resumed(&self) -> bool {
+        self.resumed
+    }
+
+    /// True when the answers are in the pending file (its `answered` state). False only when
+    /// the disk refused that write: the answers are then delivered all the same, and until they
+    /// are, the file holds the questions as before.
+    pub fn kept(&self) -> bool {
+        self.kept
+    }
+
+    /// Removes the pending file, once the answers are recorded and delivered, unless it was
+    /// edited since it was put in the `answered` state.
+    pub fn finish(self) -> Result<Record, PrintError> {
+        self.store.remove(&self.written)?;
+        Ok(self.record)
+    }
+}
+
 /// Pass 2: takes the answers in `how` for the questions in the pending file at `path`.
 ///
 /// A complete set of answers removes the pending file and returns the answered record. An
 /// incomplete one, like any error, leaves the file as it was. In [`PassTwo::Inline`], a `null`
 /// answer takes the answer written in the file for that question, if any.
+///
+/// This is [`answer`] and [`Answering::finish`] in one step, for a caller that has nothing to
+/// do with the answers before the file is removed.
 pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError> {
+    match answer(path, how)? {
+        PassTwoStep::Answered(answering) => Ok(PassTwoOutcome::Answered(answering.finish()?)),
+        PassTwoStep::Incomplete { record, unanswered } => {
+            Ok(PassTwoOutcome::Incomplete { record, unanswered })
+        }
+    }
+}
+
+/// The first step of a crash-safe pass 2: takes the answers in `how` and, when they are
+/// complete, writes them into the pending file as its `answered` state (atomically) before
+/// anything else happens. The caller then records and prints the record and calls
+/// [`Answering::finish`], which removes the file: a crash at any moment leaves the answers in
+/// the file or delivered.
+///
+/// A file already in the `answered` state (an earlier pass 2 was ended before it finished) is
+/// delivered as it is, whatever `how` says.
+pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
     let store = Store::new(path);
-    let _lock = store.lock()?;
+    let lock = store.lock()?;
     let loaded = store.read()?.ok_or_else(|| PrintError::NoPending {
         path: path.to_path_buf(),
     })?;
+    if let Some(record) = loaded.file.answered.clone() {
+        return Ok(PassTwoStep::Answered(Box::new(Answering {
+            store,
+            written: loaded,
+            record,
+            resumed: true,
+            kept: true,
+            _lock: lock,
+        })));
+    }
     let input = rebuilt_call(path, &loaded.file)?;
     let file_values: Vec<&serde_json::Value> =
         loaded.file.questions.iter().map(|q| &q.answer).collect();
@@ -231,7 +342,6 @@ pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError>
     let call_id = loaded.file.call_id.clone();
     match progress.complete() {
         Some(answers) => {
-            store.remove(&loaded)?;
             let mut record = Record::new(
                 call_id,
                 input,
@@ -240,7 +350,23 @@ pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError>
                 now_ms(),
             );
             record.reply = reply;
-            Ok(PassTwoOutcome::Answered(record))
+            let answered = loaded.file.clone().into_answered(record.clone());
+            // A disk that cannot take the answered state (full, read-only) must not keep the
+            // answers from the agent: they are still delivered, and the file stays as it was
+            // until they are.
+            let (written, kept) = match store.replace(&loaded, answered) {
+                Ok(written) => (written, true),
+                Err(PrintError::Io { .. }) => (loaded, false),
+                Err(error) => return Err(error),
+            };
+            Ok(PassTwoStep::Answered(Box::new(Answering {
+                store,
+                written,
+                record,
+                resumed: false,
+                kept,
+                _lock: lock,
+            })))
         }
         None => {
             let unanswered = progress
@@ -252,7 +378,7 @@ pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError>
                 file: path.display().to_string(),
             };
             let record = Record::new(call_id, input, Mode::Print, outcome, now_ms());
-            Ok(PassTwoOutcome::Incomplete { record, unanswered })
+            Ok(PassTwoStep::Incomplete { record, unanswered })
         }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! Nothing here touches the disk; `store.rs` does.
 
-use ask_core::{AskUserInput, Question, QuestionOption};
+use ask_core::{AskUserInput, Question, QuestionOption, Record};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -23,8 +23,9 @@ pub struct PendingFile {
     /// The agent's tool-call id, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_id: Option<String>,
-    /// The file's revision: 1 as pass 1 writes it. Pass 2 never rewrites the file; it removes it
-    /// only if the file still holds the bytes it read, and names this revision when it does not.
+    /// The file's revision: 1 as pass 1 writes it, 2 once pass 2 has put it in the `answered`
+    /// state. Pass 2 writes or removes the file only if it still holds the bytes it read, and
+    /// names this revision when it does not.
     pub revision: u64,
     /// When the questions were asked (RFC 3339, UTC).
     pub timestamp: String,
@@ -36,6 +37,11 @@ pub struct PendingFile {
     /// The call's metadata, untouched.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
+    /// The `answered` state: pass 2 took a complete set of answers and keeps them here until
+    /// they are recorded and delivered. The next pass-2 command of any form delivers this
+    /// record instead of reading the answers again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered: Option<Record>,
 }
 
 /// One question of the pending file.
@@ -107,7 +113,20 @@ impl PendingFile {
             how_to_answer: Some(how_to_answer(path)),
             questions,
             metadata: input.metadata.clone(),
+            answered: None,
         }
+    }
+
+    /// The file in the `answered` state: the record is kept, and each question's `answer` shows
+    /// what was taken, so that `ask-user questions` shows it too.
+    #[must_use]
+    pub fn into_answered(mut self, record: Record) -> PendingFile {
+        for (question, answer) in self.questions.iter_mut().zip(&record.answers) {
+            question.answer = serde_json::to_value(&answer.answer).unwrap_or(Value::Null);
+        }
+        self.answered = Some(record);
+        self.revision += 1;
+        self
     }
 
     /// The call as it was asked, rebuilt from the file.

@@ -109,13 +109,27 @@ impl Store {
     /// Writes a new pending file atomically. The caller holds the lock and has checked that
     /// there is no pending file.
     pub fn create(&self, file: &PendingFile) -> Result<(), PrintError> {
-        write_atomic(&self.path, file.to_text().as_bytes(), &|_| Ok(()))
-            .map_err(self.io("cannot write", &self.path))
+        write_atomic(&self.path, file.to_text().as_bytes(), &crash_before_rename)
+            .map_err(self.io("cannot write", &self.path))?;
+        failpoint("pending:after-rename");
+        Ok(())
+    }
+
+    /// Replaces the pending file atomically with `file`, unless it changed since `read`, and
+    /// returns what is now on disk. The caller holds the lock.
+    pub fn replace(&self, read: &Loaded, file: PendingFile) -> Result<Loaded, PrintError> {
+        self.check_unchanged(read)?;
+        let bytes = file.to_text().into_bytes();
+        write_atomic(&self.path, &bytes, &crash_before_rename)
+            .map_err(self.io("cannot write", &self.path))?;
+        failpoint("pending:after-rename");
+        Ok(Loaded { bytes, file })
     }
 
     /// Removes the pending file, unless it changed since `read`.
     pub fn remove(&self, read: &Loaded) -> Result<(), PrintError> {
         self.check_unchanged(read)?;
+        failpoint("pending:before-remove");
         self.remove_unchecked()
     }
 
@@ -126,6 +140,7 @@ impl Store {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(self.io("cannot remove", &self.path)(e)),
         }
+        failpoint("pending:after-remove");
         if let Some(dir) = self.dir() {
             sync_dir(dir).map_err(self.io("cannot sync the folder", dir))?;
         }
@@ -218,6 +233,33 @@ pub fn write_atomic(
 fn sync_dir(dir: &Path) -> io::Result<()> {
     File::open(dir)?.sync_all()
 }
+
+/// The `before_rename` of every write of the pending file: only the failpoint.
+fn crash_before_rename(_: &Path) -> io::Result<()> {
+    failpoint("pending:before-rename");
+    Ok(())
+}
+
+/// The environment variable that names the failpoint a debug build stops at.
+pub const FAILPOINT_VARIABLE: &str = "ASK_USER_FAILPOINT";
+
+/// A place where a debug build can be made to crash, for the tests that show that a crash at
+/// any write step loses no answer: when the environment variable `ASK_USER_FAILPOINT` names
+/// this point, the process aborts on the spot, as abruptly as `kill -9` (no destructor runs, no
+/// buffer is flushed, no file is cleaned up).
+///
+/// Release builds compile this to nothing.
+#[cfg(debug_assertions)]
+pub fn failpoint(name: &str) {
+    if std::env::var_os(FAILPOINT_VARIABLE).is_some_and(|chosen| chosen == name) {
+        std::process::abort();
+    }
+}
+
+/// A place where a debug build can be made to crash; release builds have none.
+#[cfg(not(debug_assertions))]
+#[inline(always)]
+pub fn failpoint(_name: &str) {}
 
 #[cfg(test)]
 mod tests {

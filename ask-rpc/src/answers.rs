@@ -68,12 +68,116 @@ fn to_answer(index: usize, question: &Question, input: &AnswerInput) -> Result<A
         answer.was_custom = true;
         answer.selected_option = None;
     }
+    if let Some(named) = &input.selected_option {
+        check_selected_option(index, question, input, &answer, named)?;
+    }
     Ok(answer)
+}
+
+/// A `selectedOption` the client sends must name an offered option, and agree with the answer:
+/// for a single choice, the option the answer's text picks; for a multi-select, one of the
+/// options chosen. A client that contradicts itself is told so, rather than one half of its
+/// message being taken silently.
+fn check_selected_option(
+    index: usize,
+    question: &Question,
+    input: &AnswerInput,
+    answer: &Answer,
+    named: &str,
+) -> Result<(), String> {
+    let at = || format!("question {} (\"{}\")", index + 1, question.question);
+    let Some(option) = question.find_option(named) else {
+        return Err(if question.options().is_empty() {
+            format!(
+                "{}: selectedOption is \"{named}\", but this free-text question offers no options; leave selectedOption out",
+                at()
+            )
+        } else {
+            format!(
+                "{}: selectedOption \"{named}\" is not one of the options offered; name an offered option or leave selectedOption out",
+                at()
+            )
+        });
+    };
+    let label = &question.options()[option].label;
+    if input.was_custom == Some(true) && !question.multi_select {
+        return Err(format!(
+            "{}: selectedOption \"{label}\" contradicts wasCustom true; send one or the other",
+            at()
+        ));
+    }
+    let agrees = match &answer.answer {
+        AnswerValue::Choices(chosen) => chosen.iter().any(|c| c == label),
+        AnswerValue::Text(_) => answer.selected_option.as_deref() == Some(label.as_str()),
+    };
+    if agrees {
+        Ok(())
+    } else {
+        Err(format!(
+            "{}: selectedOption \"{label}\" does not match the answer {}; send the option's label as the answer, or leave selectedOption out",
+            at(),
+            serde_json::to_string(&input.answer).unwrap_or_default()
+        ))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn named(answer: AnswerValue, selected: &str) -> AnswerInput {
+        AnswerInput {
+            question: None,
+            answer,
+            selected_option: Some(selected.to_string()),
+            was_custom: None,
+        }
+    }
+
+    #[test]
+    fn a_selected_option_must_be_offered_and_agree_with_the_answer() {
+        let qs = questions();
+        let text = |t: &str| AnswerValue::Text(t.into());
+        let list = |l: &[&str]| AnswerValue::Choices(l.iter().map(|s| s.to_string()).collect());
+        // Agreeing: taken (the label is matched loosely, as answers are).
+        let answers = to_answers(
+            &qs,
+            &[
+                named(text("sqlite"), "SQLite"),
+                named(list(&["API"]), "api"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(answers[0], Answer::selected("Which database?", "SQLite"));
+        let fixed = [input(None, list(&["Auth"]))];
+        let check = |first: AnswerInput, expected: &str| {
+            let given = [first, fixed[0].clone()];
+            assert_eq!(to_answers(&qs, &given).unwrap_err(), expected);
+        };
+        check(
+            named(text("SQLite"), "MongoDB"),
+            "question 1 (\"Which database?\"): selectedOption \"MongoDB\" is not one of the options offered; name an offered option or leave selectedOption out",
+        );
+        check(
+            named(text("SQLite"), "PostgreSQL"),
+            "question 1 (\"Which database?\"): selectedOption \"PostgreSQL\" does not match the answer \"SQLite\"; send the option's label as the answer, or leave selectedOption out",
+        );
+        check(
+            named(text("something typed"), "SQLite"),
+            "question 1 (\"Which database?\"): selectedOption \"SQLite\" does not match the answer \"something typed\"; send the option's label as the answer, or leave selectedOption out",
+        );
+        let mut custom = named(text("SQLite"), "SQLite");
+        custom.was_custom = Some(true);
+        check(
+            custom,
+            "question 1 (\"Which database?\"): selectedOption \"SQLite\" contradicts wasCustom true; send one or the other",
+        );
+        let given = [input(None, text("SQLite")), named(list(&["Auth"]), "API")];
+        assert_eq!(
+            to_answers(&qs, &given).unwrap_err(),
+            "question 2 (\"Which features?\"): selectedOption \"API\" does not match the answer [\"Auth\"]; send the option's label as the answer, or leave selectedOption out"
+        );
+    }
 
     fn input(question: Option<&str>, answer: AnswerValue) -> AnswerInput {
         AnswerInput {

@@ -21,13 +21,14 @@
 use std::fmt;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use ask_core::{
     Answer, AnswerValue, AskCall, AskRequest, BoxError, Caller, Frontend, Limits,
     Mode as RecordMode, Outcome, Presenter, Question, Record, StateMachine, Status, ToolOutput,
-    ValidatedInput,
+    ValidatedInput, sanitize_for_display,
 };
 use async_trait::async_trait;
 use rmcp::model::{
@@ -48,6 +49,10 @@ use tokio_util::sync::CancellationToken;
 /// How many forms may come back with a question left open before the call goes to the next
 /// presenter of the list.
 pub const MAX_INCOMPLETE_ROUNDS: usize = 3;
+
+/// The most bytes one client message may hold by default (16 MiB): a longer one ends the session
+/// with [`McpError::MessageTooLarge`] before it is buffered whole.
+pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 16 * 1024 * 1024;
 
 /// How often a waiting call sends a progress notification (when the client gave a token).
 pub const PROGRESS_EVERY: Duration = Duration::from_secs(2);
@@ -75,6 +80,12 @@ pub enum McpError {
     /// The session ended with an error.
     #[error("the MCP session failed: {0}")]
     Session(String),
+    /// A client message was longer than the cap; the session was ended.
+    #[error(
+        "a message from the MCP client is longer than {0} bytes, the most one message may hold; \
+         the session was ended"
+    )]
+    MessageTooLarge(u64),
 }
 
 /// A frontend error that means "the person was not asked", with the sentence the model reads in
@@ -128,6 +139,7 @@ pub struct McpServer {
     presenters: Vec<Presenter>,
     fallbacks: Vec<Fallback>,
     progress_every: Duration,
+    max_message_bytes: u64,
     log: Log,
     /// Held while a call is shown, so that the person sees one set of questions at a time.
     turn: Arc<Mutex<()>>,
@@ -162,6 +174,7 @@ impl McpServer {
             presenters: DEFAULT_PRESENTERS.to_vec(),
             fallbacks: Vec::new(),
             progress_every: PROGRESS_EVERY,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             log: Box::new(|_| {}),
             turn: Arc::new(Mutex::new(())),
             gone: CancellationToken::new(),
@@ -218,7 +231,16 @@ impl McpServer {
         self
     }
 
-    /// Where the lines for people go (the host's stderr, say); nowhere by default.
+    /// The most bytes one client message may hold (default [`DEFAULT_MAX_MESSAGE_BYTES`]); a
+    /// longer one ends the session with [`McpError::MessageTooLarge`].
+    #[must_use]
+    pub fn max_message_bytes(mut self, max: u64) -> McpServer {
+        self.max_message_bytes = max;
+        self
+    }
+
+    /// Where the lines for people go (the host's stderr, say); nowhere by default. Each line
+    /// comes sanitised for display.
     #[must_use]
     pub fn log_to(mut self, log: impl Fn(&str) + Send + Sync + 'static) -> McpServer {
         self.log = Box::new(log);
@@ -240,13 +262,26 @@ impl McpServer {
     {
         let turn = Arc::clone(&self.turn);
         let stop = self.stop.clone();
+        let max = self.max_message_bytes;
+        let too_large = Arc::new(AtomicBool::new(false));
         let read = WatchedInput {
             inner: read,
             closed: self.gone.clone(),
+            line: 0,
+            max,
+            too_large: Arc::clone(&too_large),
         };
-        let service = ServiceExt::serve(self, (read, write))
-            .await
-            .map_err(|error| McpError::Start(error.to_string()))?;
+        let service = match ServiceExt::serve(self, (read, write)).await {
+            Ok(service) => service,
+            Err(_) if too_large.load(Ordering::SeqCst) => {
+                return Err(McpError::MessageTooLarge(max));
+            }
+            Err(error) => {
+                return Err(McpError::Start(
+                    sanitize_for_display(&error.to_string()).into_owned(),
+                ));
+            }
+        };
         let quit = tokio::select! {
             quit = service.waiting() => quit,
             () = stop.cancelled() => {
@@ -259,14 +294,23 @@ impl McpServer {
         // A call still being shown has been told that its client left; give it a moment to end
         // as connection lost (which also withdraws a terminal UI).
         let _ = tokio::time::timeout(Duration::from_secs(2), turn.lock()).await;
+        if too_large.load(Ordering::SeqCst) {
+            return Err(McpError::MessageTooLarge(max));
+        }
         match quit {
             Ok(_) => Ok(Ended::ClientClosed),
-            Err(error) => Err(McpError::Session(error.to_string())),
+            Err(error) => Err(McpError::Session(
+                sanitize_for_display(&error.to_string()).into_owned(),
+            )),
         }
     }
 
+    /// Logs `line` for people; it may quote the client's or the model's text, so it goes out
+    /// only sanitised.
     fn say(&self, line: &str) {
-        (self.log)(line);
+        for line in line.lines() {
+            (self.log)(&sanitize_for_display(line));
+        }
     }
 
     /// The fallback for `presenter`, when it can reach the person now.
@@ -647,6 +691,12 @@ impl Frontend for Given<'_> {
 struct WatchedInput<R> {
     inner: R,
     closed: CancellationToken,
+    /// Bytes of the current message (line) read so far.
+    line: u64,
+    /// The most bytes one message may hold; one more ends the input with an error.
+    max: u64,
+    /// Set when a message passed `max`.
+    too_large: Arc<AtomicBool>,
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for WatchedInput<R> {
@@ -662,6 +712,21 @@ impl<R: AsyncRead + Unpin> AsyncRead for WatchedInput<R> {
             if result.is_err() || ended {
                 self.closed.cancel();
             }
+            // A message is one line: count its bytes, and refuse one past the cap before it is
+            // buffered whole.
+            let mut line = self.line;
+            for byte in &buf.filled()[before..] {
+                line = if *byte == b'\n' { 0 } else { line + 1 };
+                if line > self.max {
+                    self.too_large.store(true, Ordering::SeqCst);
+                    self.closed.cancel();
+                    return Poll::Ready(Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "a message is longer than the input cap",
+                    )));
+                }
+            }
+            self.line = line;
         }
         poll
     }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use ask_core::{AskRequest, AskUserInput, BoxError, Frontend, Mode, Outcome, Question};
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use crate::answers::to_answers;
 use crate::error::RpcError;
@@ -20,6 +20,11 @@ use crate::message::{
 /// How many ended requestIds are remembered, to tell a late duplicate from an unknown id.
 const REMEMBERED: usize = 4096;
 
+/// How many replies to the client's lines may wait to be written. When they all wait, the
+/// reader stops reading until the writer catches up: a flood of bad lines is answered line by
+/// line, every reply is written, and memory stays bounded however fast the client writes.
+pub const MAX_QUEUED_REPLIES: usize = 64;
+
 /// One connection to a client.
 #[derive(Debug, Clone)]
 pub struct Connection {
@@ -30,6 +35,8 @@ pub struct Connection {
 struct Shared {
     out: mpsc::UnboundedSender<Outgoing>,
     table: Mutex<Table>,
+    /// One permit per reply to a client line that waits to be written.
+    replies: Arc<Semaphore>,
 }
 
 #[derive(Debug, Default)]
@@ -48,7 +55,8 @@ struct Pending {
 
 #[derive(Debug)]
 enum Outgoing {
-    Line(String),
+    /// A line, and for a reply to a client's line the permit it holds until it is written.
+    Line(String, Option<OwnedSemaphorePermit>),
     Flush(oneshot::Sender<()>),
 }
 
@@ -64,6 +72,7 @@ impl Connection {
         let shared = Arc::new(Shared {
             out,
             table: Mutex::new(Table::default()),
+            replies: Arc::new(Semaphore::new(MAX_QUEUED_REPLIES)),
         });
         tokio::spawn(write_loop(BufWriter::new(writer), rx, Arc::clone(&shared)));
         tokio::spawn(read_loop(reader, Arc::clone(&shared)));
@@ -106,15 +115,18 @@ impl Connection {
                 reply,
             };
             table.pending.insert(request_id.to_string(), pending);
-            let _ = self.shared.out.send(Outgoing::Line(request));
-            let _ = self.shared.out.send(Outgoing::Line(waiting));
+            let _ = self.shared.out.send(Outgoing::Line(request, None));
+            let _ = self.shared.out.send(Outgoing::Line(waiting, None));
         }
         Ok(answer.await.unwrap_or(Outcome::ConnectionLost))
     }
 
     /// Queues a message for the client. Messages go out whole and in order.
     pub fn send(&self, message: &ServerMessage) {
-        let _ = self.shared.out.send(Outgoing::Line(message.to_line()));
+        let _ = self
+            .shared
+            .out
+            .send(Outgoing::Line(message.to_line(), None));
     }
 
     /// Waits until everything queued so far is written and flushed.
@@ -138,9 +150,15 @@ impl Shared {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Ends a pending ask with `outcome` and queues its final state. The caller holds the
-    /// table's lock.
-    fn end(&self, request_id: &str, pending: Pending, outcome: Outcome) {
+    /// Ends a pending ask with `outcome` and queues its final state (holding `permit` when it
+    /// answers a client's line). The caller holds the table's lock.
+    fn end(
+        &self,
+        request_id: &str,
+        pending: Pending,
+        outcome: Outcome,
+        permit: Option<OwnedSemaphorePermit>,
+    ) {
         let state = match outcome {
             Outcome::Answered(_) => WireState::Answered,
             Outcome::Cancelled => WireState::Cancelled,
@@ -150,18 +168,27 @@ impl Shared {
         // sends (such as a result line) can go out ahead of it.
         let _ = self
             .out
-            .send(Outgoing::Line(state_line(request_id, state, None)));
+            .send(Outgoing::Line(state_line(request_id, state, None), permit));
         let _ = pending.reply.send(outcome);
     }
 
-    fn error(&self, code: ErrorCode, message: String, request_id: Option<String>) {
+    /// Queues an `error` line answering a client's line; it holds `permit` until written. The
+    /// message often quotes the client's bytes (a request id, a parser's description), and
+    /// clients show it to people: it is sanitised like all text for people.
+    fn error(
+        &self,
+        code: ErrorCode,
+        message: String,
+        request_id: Option<String>,
+        permit: OwnedSemaphorePermit,
+    ) {
         let line = ServerMessage::Error(ErrorNotification {
             code,
-            message,
+            message: ask_core::sanitize_for_display(&message).into_owned(),
             request_id,
         })
         .to_line();
-        let _ = self.out.send(Outgoing::Line(line));
+        let _ = self.out.send(Outgoing::Line(line, Some(permit)));
     }
 
     /// The connection is gone: every ask in flight ends as connection lost.
@@ -169,7 +196,7 @@ impl Shared {
         let mut table = self.lock();
         table.closed = true;
         for (request_id, pending) in std::mem::take(&mut table.pending) {
-            self.end(&request_id, pending, Outcome::ConnectionLost);
+            self.end(&request_id, pending, Outcome::ConnectionLost, None);
         }
     }
 
@@ -179,6 +206,7 @@ impl Shared {
         &self,
         request_id: &str,
         outcome: impl FnOnce(&[Question]) -> Result<Outcome, String>,
+        permit: OwnedSemaphorePermit,
     ) {
         let mut table = self.lock();
         let Some(pending) = table.pending.get(request_id) else {
@@ -194,13 +222,13 @@ impl Shared {
                 )
             };
             drop(table);
-            self.error(code, message, Some(request_id.to_string()));
+            self.error(code, message, Some(request_id.to_string()), permit);
             return;
         };
         match outcome(&pending.questions) {
             Ok(outcome) => {
                 if let Some(pending) = table.pending.remove(request_id) {
-                    self.end(request_id, pending, outcome);
+                    self.end(request_id, pending, outcome, Some(permit));
                 }
                 table.ended.insert(request_id.to_string());
                 table.ended_order.push_back(request_id.to_string());
@@ -216,12 +244,14 @@ impl Shared {
                     ErrorCode::InvalidAnswers,
                     message,
                     Some(request_id.to_string()),
+                    permit,
                 );
             }
         }
     }
 
-    fn handle(&self, line: &str) {
+    /// Handles one client line; `permit` goes with the reply it gets.
+    fn handle(&self, line: &str, permit: OwnedSemaphorePermit) {
         let value: Value = match serde_json::from_str(line) {
             Ok(value) => value,
             Err(error) => {
@@ -229,6 +259,7 @@ impl Shared {
                     ErrorCode::InvalidJson,
                     format!("the line is not JSON: {error}"),
                     None,
+                    permit,
                 );
                 return;
             }
@@ -237,35 +268,51 @@ impl Shared {
             .get("requestId")
             .and_then(Value::as_str)
             .map(str::to_string);
+        // The value kept only the last of two equal keys; a message that repeats one is
+        // refused, as a call that does is.
+        if let Some((path, key)) = ask_core::duplicate_key(line) {
+            let at = if path.is_empty() { "(root)" } else { &path };
+            let message = format!("the key `{key}` appears twice in {at}; give each field once");
+            self.error(ErrorCode::InvalidMessage, message, request_id, permit);
+            return;
+        }
         match value.get("type").and_then(Value::as_str) {
             Some("ask_user_response" | "ask_user_cancel") => {}
             Some(other) => {
                 let message = format!(
                     "unknown message type `{other}`; a client sends ask_user_response or ask_user_cancel"
                 );
-                self.error(ErrorCode::UnknownType, message, request_id);
+                self.error(ErrorCode::UnknownType, message, request_id, permit);
                 return;
             }
             None => {
                 let message = "the message has no `type`; a client sends ask_user_response or ask_user_cancel";
-                self.error(ErrorCode::UnknownType, message.to_string(), request_id);
+                self.error(
+                    ErrorCode::UnknownType,
+                    message.to_string(),
+                    request_id,
+                    permit,
+                );
                 return;
             }
         }
         match serde_json::from_value::<ClientMessage>(value) {
             Ok(ClientMessage::AskUserResponse(response)) => {
-                self.resolve(&response.request_id, |questions| {
-                    to_answers(questions, &response.answers).map(Outcome::Answered)
-                });
+                self.resolve(
+                    &response.request_id,
+                    |questions| to_answers(questions, &response.answers).map(Outcome::Answered),
+                    permit,
+                );
             }
             Ok(ClientMessage::AskUserCancel(cancel)) => {
-                self.resolve(&cancel.request_id, |_| Ok(Outcome::Cancelled));
+                self.resolve(&cancel.request_id, |_| Ok(Outcome::Cancelled), permit);
             }
             Err(error) => {
                 self.error(
                     ErrorCode::InvalidMessage,
                     format!("the message is malformed: {error}"),
                     request_id,
+                    permit,
                 );
             }
         }
@@ -285,6 +332,10 @@ fn state_line(request_id: &str, state: WireState, questions: Option<Vec<Question
 async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>) {
     let mut lines = LineReader::new(BufReader::new(reader));
     loop {
+        // Backpressure: no line is read while every reply permit waits to be written.
+        let Ok(permit) = Arc::clone(&shared.replies).acquire_owned().await else {
+            break;
+        };
         match lines.next_line().await {
             Ok(None) | Err(_) => break,
             Ok(Some(Err(frame))) => {
@@ -292,10 +343,10 @@ async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>) {
                     FrameError::TooLong { .. } => ErrorCode::LineTooLong,
                     FrameError::NotUtf8 { .. } => ErrorCode::InvalidUtf8,
                 };
-                shared.error(code, frame.to_string(), None);
+                shared.error(code, frame.to_string(), None, permit);
             }
             Ok(Some(Ok(line))) if line.trim().is_empty() => {}
-            Ok(Some(Ok(line))) => shared.handle(&line),
+            Ok(Some(Ok(line))) => shared.handle(&line, permit),
         }
     }
     shared.close();
@@ -308,12 +359,14 @@ async fn write_loop<W: AsyncWrite + Unpin>(
 ) {
     while let Some(item) = queue.recv().await {
         let written = match item {
-            Outgoing::Line(line) => {
+            Outgoing::Line(line, permit) => {
                 let mut result = writer.write_all(line.as_bytes()).await;
                 // Flush once the queue is drained, so bursts go out in few writes.
                 if result.is_ok() && queue.is_empty() {
                     result = writer.flush().await;
                 }
+                // The reply is in the writer's buffer (bounded) or written: the reader may go on.
+                drop(permit);
                 result
             }
             Outgoing::Flush(done) => {

@@ -183,6 +183,8 @@ fn bad_lines_are_errors_and_the_connection_carries_on() {
         h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"answer": "SQLite"}]}"#).await;
         h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"answer": ["SQLite"]}, {"answer": "Auth"}]}"#).await;
         h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"question": "Which cloud?", "answer": "x"}, {"answer": "Auth"}]}"#).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"answer": "Auth", "answer": "SQLite"}, {"answer": "Auth"}]}"#).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-4", "answers": [{"answer": "SQLite", "selectedOption": "PostgreSQL"}, {"answer": "Auth"}]}"#).await;
         let mut long = br#"{"type": "ask_user_cancel", "requestId": "req-4", "pad": ""#.to_vec();
         long.extend(std::iter::repeat_n(b'x', ask_rpc::MAX_LINE));
         long.extend(br#""}"#);
@@ -277,5 +279,30 @@ fn an_answer_and_a_late_cancel_in_one_write_keep_their_order() {
         assert_eq!(first["state"], "answered");
         assert_eq!(second["code"], "duplicate_response", "{second}");
         String::new()
+    });
+}
+
+#[test]
+fn error_messages_never_echo_control_or_bidi_characters() {
+    run(async {
+        let mut h = Harness::new();
+        h.ask("req-1", database()).await;
+        // An unknown request id and a malformed message, both quoting hostile bytes.
+        for line in [
+            r#"{"type": "ask_user_cancel", "requestId": "\u001b]0;pwned\u0007\u202eevil"}"#,
+            r#"{"type": "ask_user_response", "requestId": "req-1", "answers": "\u001b[2J\u202e"}"#,
+        ] {
+            let reply = h.send(line.as_bytes()).await;
+            let error: serde_json::Value = serde_json::from_str(&reply).unwrap();
+            assert_eq!(error["type"], "error", "{reply}");
+            let message = error["message"].as_str().unwrap();
+            assert!(
+                !message
+                    .chars()
+                    .any(|c| c.is_control() || matches!(c, '\u{202a}'..='\u{202e}')),
+                "{message:?}"
+            );
+        }
+        h.transcript
     });
 }

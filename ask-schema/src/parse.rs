@@ -48,6 +48,9 @@ impl JsonSource for &str {
         };
         let value = parse_json(self)?;
         if is_envelope(&value) {
+            // A repeated key is refused in an envelope as in a bare call; the value read above
+            // kept only the last one.
+            refuse_duplicate_key(self, "")?;
             value.parse_call(limits)
         } else {
             // Not an envelope: report against the text, which still knows about repeated keys.
@@ -129,6 +132,7 @@ impl JsonSource for &Value {
         let input = match inner {
             Value::String(text) => {
                 let value = parse_json(text).map_err(|problems| prefixed(problems, prefix))?;
+                refuse_duplicate_key(text, prefix)?;
                 parse_value_at(&value, limits, prefix)?
             }
             value => parse_value_at(value, limits, prefix)?,
@@ -205,6 +209,18 @@ fn parse_json(text: &str) -> Result<Value, Problems> {
         };
         Problems::from_vec(vec![Problem::new("", kind)]).unwrap_or_else(unreachable_problems)
     })
+}
+
+/// Refuses JSON text that repeats a key in one object, naming the object (below `prefix`).
+fn refuse_duplicate_key(text: &str, prefix: &str) -> Result<(), Problems> {
+    match ask_core::duplicate_key(text) {
+        None => Ok(()),
+        Some((path, key)) => {
+            let problem =
+                Problem::new(format!("{prefix}{path}"), ProblemKind::DuplicateKey { key });
+            Err(Problems::from_vec(vec![problem]).unwrap_or_else(unreachable_problems))
+        }
+    }
 }
 
 /// `Problems::from_vec` of a non-empty list never fails; this keeps the code free of panics.
@@ -604,6 +620,33 @@ mod tests {
     }
 
     #[test]
+    fn duplicate_keys_in_envelopes_are_refused() {
+        let check = |text: &str, expected: &str| {
+            let err = parse_call(text, &Limits::default()).unwrap_err();
+            assert_eq!(err.to_string(), expected, "{text}");
+        };
+        // In the envelope itself: two ids, two inputs.
+        check(
+            r#"{"id": "a", "id": "b", "name": "ask_user", "input": {"questions": [{"question": "Q?"}]}}"#,
+            "(root): the key `id` appears twice; give each field once",
+        );
+        check(
+            r#"{"name": "ask_user", "input": {"questions": [{"question": "Q?"}]}, "input": {"questions": [{"question": "R?"}]}}"#,
+            "(root): the key `input` appears twice; give each field once",
+        );
+        // Inside the input of an envelope.
+        check(
+            r#"{"name": "ask_user", "input": {"questions": [{"question": "A?", "question": "B?"}]}}"#,
+            "/input/questions/0: the key `question` appears twice; give each field once",
+        );
+        // Inside OpenAI's `arguments` text.
+        check(
+            r#"{"id": "c", "function": {"name": "ask_user", "arguments": "{\"questions\": [{\"question\": \"Q?\"}], \"questions\": []}"}}"#,
+            "/function/arguments: the key `questions` appears twice; give each field once",
+        );
+    }
+
+    #[test]
     fn five_mistakes_of_both_kinds() {
         let input = r#"{"questions": [
             {"question": "Pick?", "options": [{"label": "only"}]},
@@ -619,7 +662,7 @@ mod tests {
                 "/questions/2/multiSelect: multiSelect is true but the question has no options; add options or set multiSelect to false",
                 "/questions/2/question: this question repeats question 0; answers are keyed by the question text, so make each one unique",
                 "/questions/3/extra: unknown field `extra`; the fields allowed here are `question`, `header`, `options` and `multiSelect`",
-                "/questions/3/options/0/label: \"Other\" is added automatically so the person can type their own answer; remove this option",
+                "/questions/3/options/0/label: this label reads as \"Other\", which is added automatically so the person can type their own answer; remove this option",
             ],
         );
     }

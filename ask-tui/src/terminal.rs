@@ -13,13 +13,18 @@ use std::sync::{Once, OnceLock};
 use std::time::Duration;
 
 use ask_core::{AskUserInput, Outcome};
-use crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste, Event};
+use crossterm::event::{
+    self, DisableBracketedPaste, EnableBracketedPaste, Event, KeyCode, KeyEventKind, KeyModifiers,
+};
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, queue};
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{
+    SIGALRM, SIGHUP, SIGINT, SIGIO, SIGPROF, SIGQUIT, SIGSTOP, SIGSYS, SIGTERM, SIGTRAP, SIGTSTP,
+    SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
+};
 
 use crate::state::{Effect, Msg, State, msg_for_key, update};
 use crate::view::view;
@@ -33,8 +38,9 @@ pub enum TuiError {
     /// Reading from or writing to the terminal failed.
     #[error("the terminal failed: {0}")]
     Io(#[from] io::Error),
-    /// The process got a signal that ends it (SIGTERM, SIGHUP or SIGINT) while the questions
-    /// were shown; the terminal was restored first.
+    /// The process got a signal that ends it (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, …:
+    /// every one that can be caught) while the questions were shown, or the terminal went away
+    /// (reading it gives end of file), which counts as SIGHUP; the terminal was restored first.
     #[error("interrupted by {name}")]
     Signal {
         /// The signal number.
@@ -92,7 +98,29 @@ pub fn run_until(
     }
 }
 
-/// The signals that end the UI, each with the flag its handler sets.
+/// Every signal whose default action ends the process and that can be caught. SIGPIPE is left
+/// out (Rust ignores it, and a closed pipe is an error on the write), and so are SIGABRT (a
+/// panic restores the terminal in its hook) and the faults (SIGSEGV, SIGBUS, SIGILL, SIGFPE),
+/// which cannot be handled safely.
+const ENDING: [(i32, &str); 14] = [
+    (SIGTERM, "SIGTERM"),
+    (SIGHUP, "SIGHUP"),
+    (SIGINT, "SIGINT"),
+    (SIGQUIT, "SIGQUIT"),
+    (SIGUSR1, "SIGUSR1"),
+    (SIGUSR2, "SIGUSR2"),
+    (SIGALRM, "SIGALRM"),
+    (SIGVTALRM, "SIGVTALRM"),
+    (SIGPROF, "SIGPROF"),
+    (SIGXCPU, "SIGXCPU"),
+    (SIGXFSZ, "SIGXFSZ"),
+    (SIGIO, "SIGIO"),
+    (SIGSYS, "SIGSYS"),
+    (SIGTRAP, "SIGTRAP"),
+];
+
+/// The signals that end the UI, each with the flag its handler sets, and SIGTSTP, which
+/// suspends it.
 ///
 /// The handlers are installed once and stay: while no UI is up (`idle` is true) they run the
 /// signal's default action, so the process behaves as if they were not there; while the UI is
@@ -100,6 +128,7 @@ pub fn run_until(
 struct Signals {
     idle: Arc<AtomicBool>,
     flags: Vec<(i32, &'static str, Arc<AtomicBool>)>,
+    suspend: Arc<AtomicBool>,
 }
 
 static SIGNALS: OnceLock<Signals> = OnceLock::new();
@@ -111,13 +140,20 @@ impl Signals {
         }
         let idle = Arc::new(AtomicBool::new(true));
         let mut flags = Vec::new();
-        for (number, name) in [(SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP"), (SIGINT, "SIGINT")] {
+        for (number, name) in ENDING {
             let flag = Arc::new(AtomicBool::new(false));
             signal_hook::flag::register_conditional_default(number, Arc::clone(&idle))?;
             signal_hook::flag::register(number, Arc::clone(&flag))?;
             flags.push((number, name, flag));
         }
-        Ok(SIGNALS.get_or_init(|| Signals { idle, flags }))
+        let suspend = Arc::new(AtomicBool::new(false));
+        signal_hook::flag::register_conditional_default(SIGTSTP, Arc::clone(&idle))?;
+        signal_hook::flag::register(SIGTSTP, Arc::clone(&suspend))?;
+        Ok(SIGNALS.get_or_init(|| Signals {
+            idle,
+            flags,
+            suspend,
+        }))
     }
 
     /// Starts catching the signals for the UI.
@@ -125,6 +161,7 @@ impl Signals {
         for (_, _, flag) in &self.flags {
             flag.store(false, Ordering::SeqCst);
         }
+        self.suspend.store(false, Ordering::SeqCst);
         self.idle.store(false, Ordering::SeqCst);
     }
 
@@ -161,10 +198,13 @@ pub fn notification(questions: usize) -> String {
 /// The terminal in the UI's modes; dropping it restores the terminal.
 struct Guard {
     terminal: Option<Terminal<CrosstermBackend<BufWriter<File>>>>,
+    /// The terminal once more, to notice that it went away (a hang-up).
+    watch: File,
 }
 
 impl Guard {
     fn enter(mut tty: File, notify: Option<usize>) -> Result<Guard, TuiError> {
+        let watch = tty.try_clone()?;
         ACTIVE.store(true, Ordering::SeqCst);
         // The modes (and the notification) go out in one write: one wake-up of the terminal.
         let mut setup = Vec::with_capacity(256);
@@ -197,12 +237,57 @@ impl Guard {
         match Terminal::with_options(backend, TerminalOptions { viewport }) {
             Ok(terminal) => Ok(Guard {
                 terminal: Some(terminal),
+                watch,
             }),
             Err(error) => {
                 restore();
                 Err(error.into())
             }
         }
+    }
+}
+
+impl Guard {
+    /// True when the terminal has hung up: reading it would give end of file (its other end was
+    /// closed, and no SIGHUP may come, for example when this process is not in its foreground).
+    fn hung_up(&self) -> bool {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let mut fds = [PollFd::new(&self.watch, PollFlags::IN)];
+        let now = Timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        matches!(poll(&mut fds, Some(&now)), Ok(n) if n > 0)
+            && fds[0]
+                .revents()
+                .intersects(PollFlags::HUP | PollFlags::ERR | PollFlags::NVAL)
+    }
+
+    /// Suspends the UI as Ctrl+Z does in a shell: the terminal is restored, the process stops,
+    /// and when it is continued (`fg`), the UI takes the terminal again and draws in full.
+    fn suspend(&mut self) -> Result<(), TuiError> {
+        if let Some(terminal) = self.terminal.as_mut() {
+            let _ = terminal.backend_mut().flush();
+        }
+        restore();
+        signal_hook::low_level::raise(SIGSTOP)?;
+        // Continued.
+        ACTIVE.store(true, Ordering::SeqCst);
+        terminal::enable_raw_mode()?;
+        if let Some(terminal) = self.terminal.as_mut() {
+            queue!(
+                terminal.backend_mut(),
+                EnterAlternateScreen,
+                EnableBracketedPaste,
+                cursor::Hide
+            )?;
+            terminal.backend_mut().flush()?;
+            // The screen may hold anything now: clear it and draw the next frame whole (a
+            // resize to the same area does both, without asking the terminal anything).
+            let area = terminal.get_frame().area();
+            terminal.resize(area)?;
+        }
+        Ok(())
     }
 }
 
@@ -237,6 +322,10 @@ fn event_loop(
                 .then_some(TuiError::Withdrawn)
         })
     };
+    let hangup = || TuiError::Signal {
+        number: SIGHUP,
+        name: "SIGHUP",
+    };
     let mut state = State::new(input);
     loop {
         if let Some(stop) = stopped() {
@@ -249,10 +338,28 @@ fn event_loop(
             if let Some(stop) = stopped() {
                 return Err(stop);
             }
+            if signals.suspend.swap(false, Ordering::SeqCst) {
+                guard.suspend()?;
+                break Msg::Resize;
+            }
+            // A terminal that went away reads as end of file for ever: a hang-up, not a
+            // reason to spin.
+            if guard.hung_up() {
+                return Err(hangup());
+            }
             if !event::poll(Duration::from_millis(100))? {
                 continue;
             }
             let msg = match event::read()? {
+                // Raw mode turns Ctrl+Z into a key: it suspends, as in a shell.
+                Event::Key(key)
+                    if key.code == KeyCode::Char('z')
+                        && key.modifiers.contains(KeyModifiers::CONTROL)
+                        && key.kind != KeyEventKind::Release =>
+                {
+                    guard.suspend()?;
+                    Some(Msg::Resize)
+                }
                 Event::Key(key) => msg_for_key(&state, key),
                 Event::Paste(text) => Some(Msg::Paste(text)),
                 Event::Resize(_, _) => Some(Msg::Resize),
