@@ -56,7 +56,7 @@ const CANCELLED_RESULT: &str = "{\"answered\":false,\"answers\":[],\"cancelled\"
 fn arrow_and_enter_answer_a_single_question() {
     let db = database_call();
     let mut session = Session::ask("--mode tui call.json", &[("call.json", &db)]);
-    session.wait_for("↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel");
+    session.wait_for("↑↓ navigate • 1-9 quick select • 0 Other • Enter to select • Esc to cancel");
     session.wait_for("> 1. PostgreSQL (Recommended)");
     session.key(DOWN, "> 2. SQLite");
     session.send(ENTER);
@@ -114,11 +114,11 @@ fn other_takes_a_typed_answer() {
 fn multi_select_ticks_with_space() {
     let features = features_call();
     let mut session = Session::ask("call.json", &[("call.json", &features)]);
-    session.wait_for("Space to toggle • Enter to submit • Esc to cancel");
-    session.key(" ", "> [x] Authentication");
-    session.key(DOWN, "> [ ] REST API");
-    session.key(DOWN, "> [ ] Admin Dashboard");
-    session.key(" ", "> [x] Admin Dashboard");
+    session.wait_for("↑↓ navigate • Space/1-9 toggle • 0 Other • Enter to submit • Esc to cancel");
+    session.key(" ", "> [x] 1. Authentication");
+    session.key(DOWN, "> [ ] 2. REST API");
+    session.key(DOWN, "> [ ] 3. Admin Dashboard");
+    session.key(" ", "> [x] 3. Admin Dashboard");
     session.send(ENTER);
     let (code, stdout) = session.finish();
     assert_eq!(code, 0);
@@ -134,12 +134,12 @@ fn multi_select_ticks_with_space() {
 fn demo_walks_the_tabs_and_submits() {
     let mut session = Session::ask("demo --output answers", &[]);
     session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
-    session.wait_for("Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel");
+    session.wait_for("Tab/←→ switch • ↑↓ navigate • 1-9 quick select • 0 Other • Enter to select");
     session.key(ENTER, "← ■ Database  □ Service Name");
     session.wait_for("What should we name this service?");
     session.key("order-processor", "> order-processor");
     session.key(ENTER, "Which features should we include?");
-    session.key(" ", "> [x] Authentication");
+    session.key(" ", "> [x] 1. Authentication");
     session.key(ENTER, "All answered. Press Enter to submit.");
     // Walk back to the first tab and forth again before submitting.
     session.key(TAB, "Which database should we use?");
@@ -161,7 +161,7 @@ fn cancelling_after_an_answer_asks_first() {
     session.wait_for("Which database should we use?");
     session.key(ENTER, "What should we name this service?");
     session.key(ESC, "Discard 1 answer? [y/N]");
-    session.key("n", "Tab switch • Enter confirm • Esc cancel");
+    session.key("n", "Tab switch • Enter to confirm • Esc to cancel");
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.send("y");
     let (code, stdout) = session.finish();
@@ -252,7 +252,7 @@ fn a_resize_redraws_at_the_new_width() {
     session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
     session.resize(12, 40);
     session.wait_for("← □ Data…  □ Serv…  □ Feat…  ✓ Submit →");
-    session.wait_for("Tab/←→ switch • ↑↓ select");
+    session.wait_for("Tab/←→ switch • ↑↓ navigate");
     session.key("2", "What should we name this service?");
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.send("\x03");
@@ -265,4 +265,191 @@ fn a_resize_redraws_at_the_new_width() {
     assert_eq!(stdout, "", "an aborted ask prints no result");
     let stderr = std::fs::read_to_string(session.path("stderr.txt")).unwrap();
     assert!(stderr.contains("interrupted with Ctrl+C twice"), "{stderr}");
+}
+
+#[test]
+fn typed_text_is_asked_about_before_esc_discards_it() {
+    let name = name_call();
+    let mut session = Session::ask("call.json", &[("call.json", &name)]);
+    session.wait_for("Enter to submit • Esc to cancel");
+    session.key("order-processor", "> order-processor");
+    session.key(ESC, "Discard 1 answer? [y/N]");
+    session.key("n", "Enter to submit • Esc to cancel");
+    session.wait_for("> order-processor");
+    session.send(ENTER);
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        stdout,
+        r#"{"answered":true,"answers":[{"question":"What should we name this service?","answer":"order-processor","wasCustom":true}]}"#
+            .to_string()
+            + "\n"
+    );
+}
+
+#[test]
+fn other_wider_than_its_first_line_shows_every_character() {
+    let db = database_call();
+    // 90 characters in which no stretch repeats: "000102…4344".
+    let typed: String = (0..45).map(|i| format!("{i:02}")).collect();
+    let mut session = Session::ask("call.json", &[("call.json", &db)]);
+    session.wait_for("4. Other (type your answer)");
+    session.key("0", "Enter to submit • Esc to go back");
+    session.send(&typed);
+    session.wait_for("4344█");
+    let screen = session.contents();
+    let rows: Vec<&str> = screen.lines().collect();
+    let first = rows
+        .iter()
+        .position(|row| row.starts_with("  > 4. Other: "))
+        .unwrap();
+    let shown = format!(
+        "{}{}",
+        &rows[first]["  > 4. Other: ".len()..],
+        rows[first + 1].trim().trim_end_matches('█')
+    );
+    assert_eq!(shown, typed, "{screen}");
+    session.send(ENTER);
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    assert!(stdout.contains(&typed), "{stdout}");
+}
+
+#[test]
+fn a_question_with_hidden_lines_scrolls_to_its_end() {
+    let question = format!(
+        "Deploy to staging?{}ALSO DROP THE PRODUCTION DATABASE",
+        "\n".repeat(40)
+    );
+    let hostile = call(serde_json::json!({"questions": [{
+        "question": question,
+        "options": [{"label": "Yes"}, {"label": "No"}]
+    }]}));
+    let mut session = Session::ask("call.json", &[("call.json", &hostile)]);
+    session.wait_for("… 25 more lines");
+    session.wait_for("Shift+↑↓ scroll");
+    assert!(!session.contents().contains("ALSO DROP"));
+    // Shift+↓ as xterm sends it, more times than there are lines.
+    session.send(&"\x1b[1;2B".repeat(30));
+    session.wait_for("ALSO DROP THE PRODUCTION DATABASE");
+    session.wait_for("… 25 lines above");
+    session.send("2");
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    assert!(stdout.contains(r#""answer":"No""#), "{stdout}");
+}
+
+#[test]
+fn tab_keeps_a_typed_answer() {
+    let mut session = Session::ask("demo --output answers", &[]);
+    session.wait_for("Which database should we use?");
+    session.key("1", "What should we name this service?");
+    session.key("order-processor", "> order-processor");
+    session.key(TAB, "Which features should we include?");
+    session.wait_for("← ■ Database  ■ Service Name  □ Features");
+    session.key(" ", "> [x] 1. Authentication");
+    session.key(TAB, "All answered. Press Enter to submit.");
+    session.send(ENTER);
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        stdout,
+        r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)","What should we name this service?":"order-processor","Which features should we include?":"Authentication"}}"#
+            .to_string()
+            + "\n"
+    );
+}
+
+#[test]
+fn a_short_narrow_terminal_keeps_the_markers_and_the_recommended_suffix() {
+    let labels = [
+        "PostgreSQL with extensions (Recommended)",
+        "SQLite",
+        "MongoDB",
+        "MySQL",
+        "MariaDB",
+        "CockroachDB",
+        "DuckDB",
+        "Redis",
+    ];
+    let options: Vec<serde_json::Value> = labels
+        .iter()
+        .map(|label| serde_json::json!({"label": label}))
+        .collect();
+    let db = call(serde_json::json!({"questions": [{
+        "question": "Which database should we use?",
+        "header": "Database",
+        "options": options
+    }]}));
+    // The terminal is 8 rows by 40 columns from the start.
+    let mut session = Session::start(
+        "stty rows 8 cols 40 && exec \"$ASK\" --max-options 8 call.json > stdout.json 2> stderr.txt",
+        &[("call.json", &db)],
+    );
+    session.wait_for("> 1. PostgreSQL with extensions");
+    session.wait_for("↓ 8 more...");
+    let screen = session.contents();
+    assert!(
+        screen.lines().any(|l| l.trim() == "(Recommended)"),
+        "the suffix stays whole on a line of its own:\n{screen}"
+    );
+    session.key(DOWN, "↑ 1 more...");
+    session.wait_for("> 2. SQLite");
+    session.wait_for("↓ 7 more...");
+    session.send(ENTER);
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    assert!(stdout.contains(r#""answer":"SQLite""#), "{stdout}");
+}
+
+#[test]
+fn typing_into_other_on_a_40x8_terminal_keeps_the_cursor_in_view() {
+    // 124 characters in which no stretch repeats: "000102…6061".
+    let typed: String = (0..62).map(|i| format!("{i:02}")).collect();
+    let mut session = Session::start(
+        "stty rows 8 cols 40 && exec \"$ASK\" demo > stdout.json 2> stderr.txt",
+        &[],
+    );
+    session.wait_for("Which database should we use?");
+    session.key("0", "Enter to confirm • Esc to go back");
+    session.send(&typed);
+    session.wait_for("6061█");
+    session.wait_for("> 4. Other: … 86 earlier characters");
+    session.wait_for("↑ 3 more... · … 1 line above");
+    // Esc keeps the text as the answer; the tab bar says the question is answered.
+    session.key(ESC, "← ■ Data…");
+    session.key(ESC, "Discard 1 answer? [y/N]");
+    session.send("y");
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 130);
+    assert_eq!(
+        stdout,
+        "{\"answered\":false,\"answers\":[],\"cancelled\":true}\n"
+    );
+}
+
+#[test]
+fn a_question_on_a_40x8_terminal_scrolls_to_its_last_word() {
+    let question = format!(
+        "Deploy to staging?{}ALSO DROP THE PRODUCTION DATABASE",
+        "\n".repeat(40)
+    );
+    let hostile = call(serde_json::json!({"questions": [{
+        "question": question,
+        "options": [{"label": "Yes"}, {"label": "No"}]
+    }]}));
+    let mut session = Session::start(
+        "stty rows 8 cols 40 && exec \"$ASK\" call.json > stdout.json 2> stderr.txt",
+        &[("call.json", &hostile)],
+    );
+    session.wait_for("Deploy to staging … 43 more lines");
+    // Shift+↓ as xterm sends it, more times than there are lines.
+    session.send(&"\x1b[1;2B".repeat(50));
+    session.wait_for("DATABASE … 43 lines above");
+    session.send("\x1b[1;2A");
+    session.wait_for("PRODUCTION … ↑42 ↓1");
+    session.send("2");
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    assert!(stdout.contains(r#""answer":"No""#), "{stdout}");
 }

@@ -292,7 +292,9 @@ fn valid_corpus_entries_render_as_plain_text() {
         );
         let screen = session.contents();
         assert!(
-            screen.contains("↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel"),
+            screen.contains(
+                "↑↓ navigate • 1-9 quick select • 0 Other • Enter to select • Esc to cancel"
+            ),
             "{name}:\n{screen}"
         );
         session.send(ESC);

@@ -66,3 +66,40 @@ fn first_frame(bencher: divan::Bencher<'_, '_>, options: usize) {
         divan::black_box(buf)
     });
 }
+
+/// One character typed into the middle of a free-text field holding `chars` characters (a
+/// pasted file), and the frame that follows it; every other key deletes it again, so the
+/// length stays put. The target is under 1 ms at any length.
+#[divan::bench(args = [1_000, 1_000_000])]
+fn typing_into_a_long_field(bencher: divan::Bencher<'_, '_>, chars: usize) {
+    let area = Rect::new(0, 0, 80, 24);
+    let input = AskUserInput {
+        questions: vec![Question {
+            question: "What should we name this service?".into(),
+            header: Some("Service Name".into()),
+            options: None,
+            multi_select: false,
+        }],
+        metadata: None,
+    };
+    let mut state = State::new(&input);
+    update(&mut state, Msg::Paste("abcdefghij".repeat(chars / 10)));
+    update(&mut state, Msg::CursorHome);
+    for _ in 0..chars / 2 {
+        update(&mut state, Msg::CursorRight);
+    }
+    let mut buf = Buffer::empty(area);
+    let mut typed = false;
+    bencher.bench_local(|| {
+        let msg = if typed {
+            Msg::Backspace
+        } else {
+            Msg::Input('x')
+        };
+        typed = !typed;
+        update(&mut state, msg);
+        buf.reset();
+        render(&state, area, &mut buf);
+        divan::black_box(&buf);
+    });
+}

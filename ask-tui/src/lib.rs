@@ -4,7 +4,9 @@
 //! The crate is split the Elm way. [`State`], [`Msg`], [`update`] and [`view`] are pure: keys
 //! become messages ([`msg_for_key`]), `update` changes the state and says whether the ask is
 //! over, and `view` draws the state into a ratatui frame, so every screen and every binding is
-//! tested without a terminal. The [`terminal`] module is the only code that does IO.
+//! tested without a terminal. The [`terminal`] module is the only code that does IO. The one
+//! thing `view` leaves in the state is how far a text that does not fit could scroll at the size
+//! it drew, so that scrolling stops where the text ends.
 //!
 //! What it must not do: write to stdout (the UI is drawn on `/dev/tty`; stdout belongs to the
 //! result), ask the terminal anything and wait for the reply, show agent text without

@@ -2,6 +2,8 @@
 //!
 //! Nothing here touches the terminal, so every binding is tested by feeding messages.
 
+use std::cell::Cell;
+
 use ask_core::{Answer, AskUserInput, Limits, Outcome, Question};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
@@ -20,6 +22,19 @@ pub struct State {
     tab: usize,
     dialog: Option<Dialog>,
     notice: Option<Notice>,
+    /// How far the text of the open tab could scroll in the last frame drawn, so that scrolling
+    /// stops where the text ends. Only the view sets it; `None` until a frame is drawn.
+    scroll_room: Cell<Option<ScrollRoom>>,
+}
+
+/// How far the text of a screen can scroll at the terminal's size, as the view found it: first
+/// through the question, then through the highlighted option's description.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct ScrollRoom {
+    /// The lines of the question that do not fit.
+    pub(crate) question: usize,
+    /// The lines of the question and of the highlighted description that do not fit.
+    pub(crate) total: usize,
 }
 
 /// The person's work on one question.
@@ -39,6 +54,9 @@ pub struct Page {
     pub editing: bool,
     /// The committed answer.
     pub answer: Option<Answer>,
+    /// How many lines of the question (and then of the highlighted option's description) are
+    /// scrolled out of view at the top, when they do not fit on the screen.
+    pub scroll: usize,
 }
 
 /// A question put to the person over the current screen.
@@ -81,6 +99,10 @@ pub enum Msg {
     PageUp,
     /// Move the highlight down by a page (PgDn).
     PageDown,
+    /// Scroll a question or description that does not fit back up (Shift+↑ or Ctrl+↑).
+    ScrollUp,
+    /// Scroll a question or description that does not fit further down (Shift+↓ or Ctrl+↓).
+    ScrollDown,
     /// A digit: 1–9 pick that option, 0 picks "Other".
     Quick(u8),
     /// Tick or untick the highlighted option of a multi-select question (Space).
@@ -163,7 +185,13 @@ impl State {
             tab: 0,
             dialog: None,
             notice: None,
+            scroll_room: Cell::new(None),
         }
+    }
+
+    /// Records how far the open tab's text can scroll at the size of the frame just drawn.
+    pub(crate) fn set_scroll_room(&self, room: ScrollRoom) {
+        self.scroll_room.set(Some(room));
     }
 
     /// The questions.
@@ -199,6 +227,14 @@ impl State {
     /// How many questions have an answer.
     pub fn answered(&self) -> usize {
         self.pages.iter().filter(|p| p.answer.is_some()).count()
+    }
+
+    /// How many questions have an answer or typed text that cancelling would throw away.
+    pub fn in_progress(&self) -> usize {
+        self.pages
+            .iter()
+            .filter(|p| p.answer.is_some() || !p.field.is_blank())
+            .count()
     }
 
     /// The screen the open tab shows.
@@ -246,8 +282,26 @@ impl State {
             if rows == 0 || page.editing {
                 return;
             }
+            let before = page.cursor;
             page.cursor = to(page.cursor, rows - 1).min(rows - 1);
             scroll_into_view(page, rows);
+            if page.cursor != before {
+                // Another option's description: scroll back to its start.
+                let question = self.scroll_room.get().map_or(0, |room| room.question);
+                page.scroll = page.scroll.min(question);
+            }
+        }
+    }
+
+    fn scroll_text(&mut self, down: bool) {
+        let room = self.scroll_room.get();
+        if let Some(page) = self.pages.get_mut(self.tab) {
+            let total = room.map_or(usize::MAX, |room| room.total);
+            page.scroll = if down {
+                page.scroll.saturating_add(1).min(total)
+            } else {
+                page.scroll.min(total).saturating_sub(1)
+            };
         }
     }
 
@@ -256,7 +310,7 @@ impl State {
         if tabs < 2 {
             return;
         }
-        self.close_other_field();
+        self.leave_field();
         self.tab = if forward {
             (self.tab + 1) % tabs
         } else {
@@ -264,13 +318,72 @@ impl State {
         };
     }
 
-    /// Leaves the "Other" text field of the open tab (a free-text question keeps its field).
-    fn close_other_field(&mut self) {
-        if self.screen() == Screen::FreeText {
+    /// Leaves the text field of the open tab (by Tab, Shift+Tab, Esc, or ↑ from "Other"),
+    /// keeping what was typed: the screen then shows exactly what will be submitted.
+    ///
+    /// In a multi-select, text ticks "Other" and an empty field unticks it. In a multi-question
+    /// call a non-empty edit becomes the question's answer, and an emptied field takes a typed
+    /// answer away. A lone question holds no answer until it finishes, so there the text stays
+    /// in the field, shown on the "Other" row, and Enter on that row sends it.
+    fn leave_field(&mut self) {
+        let screen = self.screen();
+        let tabbed = self.is_tabbed();
+        let Some((question, page)) = self.current() else {
+            return;
+        };
+        if !page.editing {
             return;
         }
+        let typed = (!page.field.is_blank()).then(|| page.field.text().to_string());
+        let answer = typed
+            .as_ref()
+            .map(|text| Answer::custom(question.question.clone(), text.clone()));
+        let Some(page) = self.page_mut() else {
+            return;
+        };
+        match screen {
+            Screen::FreeText => {
+                if tabbed {
+                    page.answer = answer;
+                }
+            }
+            Screen::Choice => {
+                page.editing = false;
+                if tabbed {
+                    match answer {
+                        Some(answer) => page.answer = Some(answer),
+                        None if page.answer.as_ref().is_some_and(|a| a.was_custom) => {
+                            page.answer = None;
+                        }
+                        None => {}
+                    }
+                }
+            }
+            Screen::MultiSelect => {
+                page.editing = false;
+                page.other_checked = typed.is_some();
+                self.sync_multi();
+            }
+            Screen::Submit => {}
+        }
+    }
+
+    /// In a multi-question call, a multi-select question's answer is always what its rows show
+    /// ticked: ticking is answering, and unticking everything takes the answer away.
+    fn sync_multi(&mut self) {
+        if !self.is_tabbed() || self.screen() != Screen::MultiSelect {
+            return;
+        }
+        let Some((question, page)) = self.current() else {
+            return;
+        };
+        let labels = question.chosen_labels(&page.checked);
+        let custom =
+            (page.other_checked && !page.field.is_blank()).then(|| page.field.text().to_string());
+        let answer = (!labels.is_empty() || custom.is_some())
+            .then(|| Answer::multi(&question.question, labels, custom));
         if let Some(page) = self.page_mut() {
-            page.editing = false;
+            page.answer = answer;
         }
     }
 
@@ -284,7 +397,11 @@ impl State {
             return Effect::Continue;
         };
         page.answer = Some(answer);
-        self.close_other_field();
+        if self.screen() != Screen::FreeText
+            && let Some(page) = self.page_mut()
+        {
+            page.editing = false;
+        }
         let n = self.questions.len();
         self.tab = (1..=n)
             .map(|step| (self.tab + step) % (n + 1))
@@ -305,8 +422,15 @@ impl State {
                     page.other_checked = false;
                     page.editing = false;
                 }
+                self.sync_multi();
             } else {
                 self.notice = Some(Notice::EmptyAnswer);
+                // An emptied free-text answer is no answer: the tab bar says so at once.
+                if screen == Screen::FreeText
+                    && let Some(page) = self.page_mut()
+                {
+                    page.answer = None;
+                }
             }
             return Effect::Continue;
         }
@@ -323,6 +447,7 @@ impl State {
                     page.other_checked = true;
                     page.editing = false;
                 }
+                self.sync_multi();
                 Effect::Continue
             }
             _ => self.commit(Answer::custom(question_text, text)),
@@ -342,6 +467,17 @@ impl State {
             return self.submit_multi();
         }
         let Some(label) = question.options().get(row).map(|o| o.label.clone()) else {
+            // "Other" with text kept from an earlier visit sends that text; empty, it opens
+            // the field.
+            let typed = self
+                .current()
+                .is_some_and(|(_, page)| !page.field.is_blank());
+            if typed && row == self.rows().saturating_sub(1) {
+                if let Some(page) = self.page_mut() {
+                    page.cursor = row;
+                }
+                return self.commit_text(false);
+            }
             return self.open_other();
         };
         let answer = Answer::selected(question.question.clone(), label);
@@ -402,14 +538,17 @@ impl State {
         } else {
             page.editing = true;
         }
+        self.sync_multi();
         Effect::Continue
     }
 
     /// Esc or Ctrl+C outside a dialog and outside the "Other" field: cancel at once when
-    /// nothing would be lost, otherwise ask first (seed 001 "Cancellation").
+    /// nothing would be lost, otherwise ask first (seed 001 "Cancellation"). Typed text counts
+    /// as an answer in progress, in a lone question too.
     fn cancel(&mut self) -> Effect {
-        let answered = self.answered();
-        if self.is_tabbed() && answered > 0 {
+        self.leave_field();
+        let answered = self.in_progress();
+        if answered > 0 {
             self.dialog = Some(Dialog::Discard { answered });
             Effect::Continue
         } else {
@@ -462,6 +601,8 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
         Msg::Last => state.move_cursor(|_, last| last),
         Msg::PageUp => state.move_cursor(|c, _| c.saturating_sub(VISIBLE_ROWS)),
         Msg::PageDown => state.move_cursor(|c, _| c + VISIBLE_ROWS),
+        Msg::ScrollUp => state.scroll_text(false),
+        Msg::ScrollDown => state.scroll_text(true),
         Msg::Quick(digit) => {
             let options = state.current().map_or(0, |(q, _)| q.options().len());
             if options == 0 {
@@ -523,6 +664,27 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
 /// Messages for an open text field; `None` passes the message on to the list.
 fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
     let screen = state.screen();
+    match msg {
+        Msg::Enter => return Some(state.commit_text(false)),
+        // Esc in the "Other" field goes back to the list, keeping the text; a free-text
+        // question has nothing to go back to, so it cancels (asking first about typed text).
+        Msg::Cancel | Msg::Interrupt if screen != Screen::FreeText => {
+            state.leave_field();
+            return Some(Effect::Continue);
+        }
+        Msg::Up if screen != Screen::FreeText => {
+            state.leave_field();
+            return None;
+        }
+        Msg::Cancel
+        | Msg::Interrupt
+        | Msg::Up
+        | Msg::NextTab
+        | Msg::PrevTab
+        | Msg::ScrollUp
+        | Msg::ScrollDown => return None,
+        _ => {}
+    }
     let page = state.page_mut()?;
     match msg {
         Msg::Input(c) => page.field.insert(c.encode_utf8(&mut [0; 4])),
@@ -533,15 +695,6 @@ fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
         Msg::CursorRight => page.field.right(),
         Msg::CursorHome => page.field.home(),
         Msg::CursorEnd => page.field.end(),
-        Msg::Enter => return Some(state.commit_text(false)),
-        // Esc in the "Other" field goes back to the list; a free-text question has nothing to
-        // go back to, so it cancels.
-        Msg::Cancel | Msg::Interrupt if screen != Screen::FreeText => page.editing = false,
-        Msg::Up if screen != Screen::FreeText => {
-            page.editing = false;
-            return None;
-        }
-        Msg::Cancel | Msg::Interrupt | Msg::Up | Msg::NextTab | Msg::PrevTab => return None,
         _ => {}
     }
     Some(Effect::Continue)
@@ -587,7 +740,12 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
             _ => None,
         };
     }
+    let scroll = key
+        .modifiers
+        .intersects(KeyModifiers::SHIFT | KeyModifiers::CONTROL);
     let common = match key.code {
+        KeyCode::Up if scroll => Some(Msg::ScrollUp),
+        KeyCode::Down if scroll => Some(Msg::ScrollDown),
         KeyCode::Esc => Some(Msg::Cancel),
         KeyCode::Enter => Some(Msg::Enter),
         KeyCode::Tab => Some(Msg::NextTab),

@@ -8,10 +8,10 @@ use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
-use unicode_segmentation::UnicodeSegmentation;
+use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
 use crate::layout::{safe, safe_lines, shorten, thousands, width, wrap};
-use crate::state::{Dialog, Notice, Page, Screen, State, VISIBLE_ROWS};
+use crate::state::{Dialog, Notice, Page, Screen, ScrollRoom, State, VISIBLE_ROWS};
 use crate::text::TextField;
 
 const OTHER_LABEL: &str = "Other (type your answer)";
@@ -49,46 +49,92 @@ pub fn render(state: &State, area: Rect, buf: &mut Buffer) {
 }
 
 /// The screen as lines, at most `height` of them, none wider than `width` columns.
+///
+/// Nothing is cut silently: a question or a description that does not fit ends in a
+/// "… N more lines" marker and scrolls (the help line then names the scroll keys), and a list
+/// that does not fit says how many rows are above and below. How far the text can scroll is
+/// recorded in `state` for the next update.
 pub fn screen_lines(state: &State, width: usize, height: usize) -> Vec<Line<'static>> {
-    let inner = width.saturating_sub(2).max(1);
-    let rule = Line::styled("─".repeat(width), dim());
-    let title = title_line(state, width);
-    let question_lines: Vec<Line<'static>> = match state.current() {
-        Some((question, _)) => safe_lines(&question.question)
-            .iter()
-            .flat_map(|line| wrap(line, inner.saturating_sub(2).max(1)))
-            .map(|line| Line::from(vec![Span::raw("  "), Span::styled(line, bold())]))
-            .collect(),
-        None => vec![Line::from(vec![
-            Span::raw("  "),
-            Span::styled("Review your answers", bold()),
-        ])],
+    let mut laid = lay_out(state, width, height, false);
+    if laid.room.total > 0 {
+        laid = lay_out(state, width, height, true);
+    }
+    state.set_scroll_room(laid.room);
+    laid.lines
+}
+
+/// A screen laid out at one size.
+struct Laid {
+    lines: Vec<Line<'static>>,
+    room: ScrollRoom,
+}
+
+fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Laid {
+    let inner = columns.saturating_sub(2).max(1);
+    let text_width = inner.saturating_sub(2).max(1);
+    let rule = Line::styled("─".repeat(columns), dim());
+    let title = title_line(state, columns);
+    let question_at = |columns: usize| -> Vec<String> {
+        match state.current() {
+            Some((question, _)) => safe_lines(&question.question)
+                .iter()
+                .flat_map(|line| wrap(line, columns))
+                .collect(),
+            None => vec!["Review your answers".to_string()],
+        }
     };
+    let question_lines = question_at(text_width);
     let mut bottom: Vec<Line<'static>> = Vec::new();
     if let Some(notice) = state.notice() {
-        bottom.push(Line::styled(
-            format!("  {}", notice_text(state, notice)),
-            warning(),
-        ));
+        bottom.extend(
+            wrap(&notice_text(state, notice), text_width)
+                .into_iter()
+                .map(|line| Line::styled(format!("  {line}"), warning())),
+        );
     }
     match state.dialog() {
         Some(dialog) => bottom.extend(
-            wrap(&dialog_text(dialog), inner.saturating_sub(2).max(1))
+            wrap(&dialog_text(dialog), text_width)
                 .into_iter()
                 .map(|line| Line::styled(format!("  {line}"), warning())),
         ),
-        None => bottom.extend(
-            help_lines(help_text(state), inner.saturating_sub(2).max(1))
-                .into_iter()
-                .map(|line| Line::styled(format!("  {line}"), dim())),
-        ),
+        None => {
+            // On a short terminal the help line gives up its least needed parts first, so the
+            // question and the list keep at least four rows; Esc is always named.
+            let used = 2 + usize::from(title.is_some()) + bottom.len();
+            let most = height.saturating_sub(used + 4).max(1);
+            let mut parts = help_text(state, scrolling);
+            let mut lines = help_lines(&parts, text_width);
+            for drop in HELP_DROP_ORDER {
+                if lines.len() <= most {
+                    break;
+                }
+                if let Some(i) = parts.iter().position(|part| *part == drop) {
+                    parts.remove(i);
+                    lines = help_lines(&parts, text_width);
+                }
+            }
+            bottom.extend(
+                lines
+                    .into_iter()
+                    .map(|line| Line::styled(format!("  {line}"), dim())),
+            );
+        }
     }
 
     // Rows that are always shown: the two rules, the title and the help line.
     let fixed = 2 + usize::from(title.is_some()) + bottom.len();
     let room = height.saturating_sub(fixed);
-    let body_wanted = body_lines(state, inner, usize::MAX).len();
-    let body_min = body_wanted.min(3);
+    let body_wanted = body_lines(state, inner, usize::MAX, 0).0.len();
+    // The list keeps at least three rows (a row and the markers around it). When the question
+    // is cut anyway, it keeps up to five (a marker above and below, the label, a line of the
+    // description and its marker) or half the room, so that a long question cannot crowd out a
+    // long description.
+    let body_min = if question_lines.len() + body_wanted.min(3) <= room {
+        body_wanted.min(3)
+    } else {
+        body_wanted.min(5.max(room / 2))
+    };
     let question_rows = question_lines
         .len()
         .min(room.saturating_sub(body_min).max(1));
@@ -99,35 +145,111 @@ pub fn screen_lines(state: &State, width: usize, height: usize) -> Vec<Line<'sta
     };
     let body_rows = room.saturating_sub(question_rows + blanks);
 
+    // The question, scrolled: when it is cut, its last row says how much is out of view.
+    let scroll = state.current().map_or(0, |(_, page)| page.scroll);
+    let cut = question_rows < question_lines.len();
+    // With one row, the question shares it with its marker, which gets at most half the row:
+    // the question is wrapped to the other half, so that scrolling shows every word of it.
+    let question_lines = if cut && question_rows == 1 {
+        question_at(text_width.saturating_sub(text_width / 2 + 1).max(1))
+    } else {
+        question_lines
+    };
+    let shown = if cut {
+        question_rows.saturating_sub(1).max(1)
+    } else {
+        question_lines.len()
+    };
+    let question_room = question_lines.len() - shown;
+    let offset = scroll.min(question_room);
+    let (body, description_room) = body_lines(state, inner, body_rows, scroll - offset);
+
     let mut out = Vec::with_capacity(height);
     out.push(rule.clone());
     out.extend(title);
     if blanks > 0 {
         out.push(Line::default());
     }
-    let cut = question_rows < question_lines.len();
-    for (i, line) in question_lines.into_iter().take(question_rows).enumerate() {
-        if cut && i + 1 == question_rows {
-            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
-            out.push(Line::styled(
-                shorten(&text, width.saturating_sub(1)),
-                bold(),
-            ));
+    let below = question_lines.len() - offset - shown;
+    for (i, line) in question_lines
+        .into_iter()
+        .skip(offset)
+        .take(shown)
+        .enumerate()
+    {
+        if cut && question_rows == 1 && i == 0 {
+            // One row for the question: its visible part and the marker share it.
+            let marker = more_lines(offset, below, text_width / 2);
+            let room = text_width.saturating_sub(width(&marker) + 1);
+            out.push(Line::from(vec![
+                Span::raw("  "),
+                Span::styled(shorten(&line, room), bold()),
+                Span::styled(format!(" {marker}"), dim()),
+            ]));
         } else {
-            out.push(line);
+            out.push(Line::from(vec![
+                Span::raw("  "),
+                Span::styled(line, bold()),
+            ]));
         }
+    }
+    if cut && question_rows > 1 {
+        out.push(Line::styled(
+            format!("  {}", more_lines(offset, below, text_width)),
+            dim(),
+        ));
     }
     if blanks > 0 {
         out.push(Line::default());
     }
-    out.extend(body_lines(state, inner, body_rows));
+    out.extend(body);
     if blanks > 0 {
         out.push(Line::default());
     }
     out.extend(bottom);
     out.push(rule);
     out.truncate(height);
-    out
+    Laid {
+        lines: out,
+        room: ScrollRoom {
+            question: question_room,
+            total: question_room + description_room,
+        },
+    }
+}
+
+/// The marker of a text cut by the terminal's size: `… 5 more lines`, `… 2 lines above`, or
+/// `… 2 lines above, 5 more`, in shorter words when that does not fit in `room` columns.
+fn more_lines(above: usize, below: usize, room: usize) -> String {
+    let lines = |n: usize| if n == 1 { "line" } else { "lines" };
+    let forms = match (above, below) {
+        (0, below) => [
+            format!("… {below} more {}", lines(below)),
+            format!("… {below} more"),
+            format!("…{below}"),
+        ],
+        (above, 0) => [
+            format!("… {above} {} above", lines(above)),
+            format!("… {above} above"),
+            format!("↑{above}"),
+        ],
+        (above, below) => [
+            format!("… {above} {} above, {below} more", lines(above)),
+            format!("… ↑{above} ↓{below}"),
+            format!("↑{above}↓{below}"),
+        ],
+    };
+    fit(&forms, room)
+}
+
+/// The first of `forms` that fits in `room` columns, else the last one shortened: a marker
+/// keeps its count on any terminal this UI can be drawn on.
+fn fit(forms: &[String], room: usize) -> String {
+    forms
+        .iter()
+        .find(|form| width(form) <= room)
+        .cloned()
+        .unwrap_or_else(|| shorten(forms.last().map_or("", String::as_str), room))
 }
 
 fn bold() -> Style {
@@ -258,119 +380,240 @@ fn answered_mark(answered: bool) -> &'static str {
     if answered { "■ " } else { "□ " }
 }
 
-/// The rows between the question and the help line, at most `max_rows` of them.
-fn body_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'static>> {
+/// The rows between the question and the help line, at most `max_rows` of them, with the
+/// highlighted option's description scrolled by `scroll` lines when it does not fit; also how
+/// many lines of that description do not fit.
+fn body_lines(
+    state: &State,
+    inner: usize,
+    max_rows: usize,
+    scroll: usize,
+) -> (Vec<Line<'static>>, usize) {
     match state.current() {
-        None => review_lines(state, inner, max_rows),
-        Some((question, page)) if question.is_free_text() => {
-            field_lines(&page.field, true, "  > ", 4, inner, max_rows.min(6))
-        }
-        Some((question, page)) => list_lines(question, page, inner, max_rows),
+        None => (review_lines(state, inner, max_rows), 0),
+        Some((question, page)) if question.is_free_text() => (
+            field_lines(
+                &page.field,
+                true,
+                "  > ",
+                4,
+                inner,
+                max_rows.min(6),
+                Style::new(),
+            )
+            .0,
+            0,
+        ),
+        Some((question, page)) => list_lines(question, page, inner, max_rows, scroll),
     }
+}
+
+/// One option row: its lead (pointer, then the tick box of a multi-select and the number), the
+/// label lines and the description lines.
+struct Block {
+    label: Vec<Line<'static>>,
+    description: Vec<Line<'static>>,
+    /// The column where the label and the description start.
+    indent: usize,
+    /// The line that must stay in view when the row does not fit: the cursor's line in an
+    /// open "Other" field, else the first.
+    focus: usize,
+}
+
+impl Block {
+    fn len(&self) -> usize {
+        self.label.len() + self.description.len()
+    }
+
+    fn lines(&self) -> impl Iterator<Item = Line<'static>> + '_ {
+        self.label.iter().chain(&self.description).cloned()
+    }
+}
+
+/// The label of an option as wrapped lines; a "(Recommended)" suffix stays whole (on the last
+/// line when it fits there, else on a line of its own) and is marked, so it is never split or
+/// left uncoloured.
+fn label_lines(label: &str, text_width: usize) -> Vec<(String, Option<String>)> {
+    if !is_recommended(label) {
+        return wrap(label, text_width)
+            .into_iter()
+            .map(|line| (line, None))
+            .collect();
+    }
+    let trimmed = label.trim_end();
+    let cut = trimmed.len() - RECOMMENDED_SUFFIX.len();
+    let suffix = trimmed[cut..].to_string();
+    let base = trimmed[..cut].trim_end();
+    // The spaces between the label and its suffix, as the label has them (perhaps none).
+    let gap = &trimmed[base.len()..cut];
+    if base.is_empty() {
+        return vec![(String::new(), Some(suffix))];
+    }
+    let mut lines: Vec<(String, Option<String>)> = wrap(base, text_width)
+        .into_iter()
+        .map(|line| (line, None))
+        .collect();
+    match lines.last_mut() {
+        Some((last, mark)) if width(last) + width(gap) + width(&suffix) <= text_width => {
+            last.push_str(gap);
+            *mark = Some(suffix);
+        }
+        _ => lines.push((String::new(), Some(suffix))),
+    }
+    lines
 }
 
 /// One option row as lines: the marker and number, the wrapped label, and the description
 /// indented beneath it.
-fn option_lines(question: &Question, page: &Page, row: usize, inner: usize) -> Vec<Line<'static>> {
+fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> Block {
     let options = question.options();
     let selected = page.cursor == row;
     let pointer = if selected { "  > " } else { "    " };
+    let number = format!("{}. ", row + 1);
     let mark = if question.multi_select {
         let on = match options.get(row) {
             Some(_) => page.checked.get(row).copied().unwrap_or(false),
             None => page.other_checked,
         };
-        if on { "[x] " } else { "[ ] " }.to_string()
+        format!("{}{number}", if on { "[x] " } else { "[ ] " })
     } else {
-        format!("{}. ", row + 1)
+        number
     };
     let indent = 4 + width(&mark);
     let label_style = if selected { accent() } else { Style::new() };
     let text_width = inner.saturating_sub(indent).max(1);
+    let lead = |i: usize| {
+        if i == 0 {
+            format!("{pointer}{mark}")
+        } else {
+            " ".repeat(indent)
+        }
+    };
 
     let Some(option) = options.get(row) else {
         // The "Other" row, with the typed text in place of the hint once there is some.
+        let first = format!("{pointer}{mark}Other: ");
         if page.editing {
-            let first = format!("{pointer}{mark}Other: ");
-            return field_lines(&page.field, true, &first, indent, inner, 4);
+            let (label, focus) =
+                field_lines(&page.field, true, &first, indent, inner, 4, Style::new());
+            return Block {
+                label,
+                description: Vec::new(),
+                indent,
+                focus,
+            };
         }
-        let label = if page.field.is_blank() {
-            OTHER_LABEL.to_string()
-        } else {
-            format!("Other: {}", safe(page.field.text()))
+        if page.field.is_blank() {
+            return Block {
+                label: wrap(OTHER_LABEL, text_width)
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, line)| {
+                        Line::from(vec![Span::raw(lead(i)), Span::styled(line, label_style)])
+                    })
+                    .collect(),
+                description: Vec::new(),
+                indent,
+                focus: 0,
+            };
+        }
+        let (mut label, _) = field_lines(&page.field, false, &first, indent, inner, 3, label_style);
+        if !question.multi_select {
+            // Say whether the kept text is the answer: in a single question nothing is sent
+            // until Enter; in a multi-question call another option may be the answer.
+            let hint = match &page.answer {
+                None => Some("(Enter on this row sends it)"),
+                Some(_) if other_not_chosen(page) => {
+                    Some("(not chosen: Enter on this row sends it)")
+                }
+                Some(_) => None,
+            };
+            if let Some(hint) = hint {
+                label.extend(
+                    wrap(hint, text_width)
+                        .into_iter()
+                        .map(|line| Line::styled(format!("{}{line}", " ".repeat(indent)), dim())),
+                );
+            }
+        }
+        return Block {
+            label,
+            description: Vec::new(),
+            indent,
+            focus: 0,
         };
-        return wrap(&label, text_width)
-            .into_iter()
-            .take(3)
-            .enumerate()
-            .map(|(i, line)| {
-                let lead = if i == 0 {
-                    format!("{pointer}{mark}")
-                } else {
-                    " ".repeat(indent)
-                };
-                Line::from(vec![Span::raw(lead), Span::styled(line, label_style)])
-            })
-            .collect();
     };
 
     let label = safe(&option.label).into_owned();
-    let mut lines: Vec<Line<'static>> = wrap(&label, text_width)
+    let label = label_lines(&label, text_width)
         .into_iter()
         .enumerate()
-        .map(|(i, line)| {
-            let lead = if i == 0 {
-                format!("{pointer}{mark}")
-            } else {
-                " ".repeat(indent)
-            };
-            let mut spans = vec![Span::raw(lead)];
-            match line.strip_suffix(RECOMMENDED_SUFFIX) {
-                Some(base) if is_recommended(&option.label) => {
-                    spans.push(Span::styled(base.to_string(), label_style));
-                    spans.push(Span::styled(RECOMMENDED_SUFFIX, recommended()));
-                }
-                _ => spans.push(Span::styled(line, label_style)),
+        .map(|(i, (line, suffix))| {
+            let mut spans = vec![Span::raw(lead(i)), Span::styled(line, label_style)];
+            if let Some(suffix) = suffix {
+                spans.push(Span::styled(suffix, recommended()));
             }
             Line::from(spans)
         })
         .collect();
-    if let Some(description) = option.description.as_deref() {
-        for line in safe_lines(description) {
+    let mut description = Vec::new();
+    if let Some(text) = option.description.as_deref() {
+        for line in safe_lines(text) {
             for part in wrap(&line, text_width) {
-                lines.push(Line::from(vec![
+                description.push(Line::from(vec![
                     Span::raw(" ".repeat(indent)),
                     Span::styled(part, dim()),
                 ]));
             }
         }
     }
-    lines
+    Block {
+        label,
+        description,
+        indent,
+        focus: 0,
+    }
+}
+
+/// True when a multi-question call has answered a question with something other than the
+/// text kept in its "Other" field, so the row must say that this text is not the answer.
+fn other_not_chosen(page: &Page) -> bool {
+    page.answer
+        .as_ref()
+        .is_some_and(|answer| !answer.was_custom || answer.answer.joined() != page.field.text())
 }
 
 /// The option list, scrolled so that the highlighted row shows, with "↑ N more..." and
-/// "↓ N more..." for the rows out of view.
+/// "↓ N more..." for the rows out of view. When even the highlighted row does not fit whole,
+/// its description scrolls by `scroll` lines and ends in a "… N more lines" marker; the second
+/// value is how far it can scroll.
 fn list_lines(
     question: &Question,
     page: &Page,
     inner: usize,
     max_rows: usize,
-) -> Vec<Line<'static>> {
+    scroll: usize,
+) -> (Vec<Line<'static>>, usize) {
     let rows = question.options().len() + 1;
     let cursor = page.cursor.min(rows - 1);
     let mut start = page.offset.min(cursor);
     let mut end = (start + VISIBLE_ROWS).min(rows).max(cursor + 1);
-    let blocks: Vec<Vec<Line<'static>>> = (0..rows)
+    let blocks: Vec<Block> = (0..rows)
         .map(|row| {
             if row >= start.saturating_sub(VISIBLE_ROWS) && row < end + VISIBLE_ROWS {
-                option_lines(question, page, row, inner)
+                option_block(question, page, row, inner)
             } else {
-                Vec::new()
+                Block {
+                    label: Vec::new(),
+                    description: Vec::new(),
+                    indent: 4,
+                    focus: 0,
+                }
             }
         })
         .collect();
     let height = |start: usize, end: usize| {
-        let items: usize = blocks[start..end].iter().map(Vec::len).sum();
+        let items: usize = blocks[start..end].iter().map(Block::len).sum();
         items + usize::from(start > 0) + usize::from(end < rows)
     };
     // Drop rows from the side away from the cursor until the list fits.
@@ -381,28 +624,141 @@ fn list_lines(
             end -= 1;
         }
     }
+    let above = (start > 0).then(|| Line::styled(format!("    ↑ {start} more..."), dim()));
+    let below = (end < rows).then(|| Line::styled(format!("    ↓ {} more...", rows - end), dim()));
+    if height(start, end) <= max_rows {
+        let mut out = Vec::new();
+        out.extend(above);
+        for block in &blocks[start..end] {
+            out.extend(block.lines());
+        }
+        out.extend(below);
+        return (out, 0);
+    }
+    // Only the highlighted row is left and it does not fit whole.
+    let block = &blocks[cursor];
+    let markers = usize::from(above.is_some()) + usize::from(below.is_some());
+    let room = max_rows.saturating_sub(markers);
     let mut out = Vec::new();
-    if start > 0 {
-        out.push(Line::styled(format!("    ↑ {start} more..."), dim()));
+    let mut description_room = 0;
+    if room >= block.label.len() + 2 {
+        // The label, as much of the description as fits, and the marker.
+        let shown = room - block.label.len() - 1;
+        description_room = block.description.len() - shown;
+        let offset = scroll.min(description_room);
+        out.extend(above);
+        out.extend(block.label.iter().cloned());
+        out.extend(block.description.iter().skip(offset).take(shown).cloned());
+        out.push(Line::styled(
+            format!(
+                "{}{}",
+                " ".repeat(block.indent),
+                more_lines(
+                    offset,
+                    description_room - offset,
+                    (inner + 2).saturating_sub(block.indent)
+                )
+            ),
+            dim(),
+        ));
+        out.extend(below);
+    } else if max_rows >= 2 {
+        // The lines of the row that fit, then one line that counts everything left out. An
+        // open field keeps its first line (the row's number) and its cursor's line in view;
+        // otherwise the label stays and the description scrolls under it.
+        let keep = max_rows - 1;
+        let label = block.label.len();
+        let lines: Vec<Line<'static>> = block.lines().collect();
+        let above = if block.focus >= keep {
+            if keep == 1 {
+                out.push(lines[block.focus].clone());
+                block.focus
+            } else {
+                // The first line, then the lines that end at the cursor's line.
+                let from = block.focus + 2 - keep;
+                out.push(lines[0].clone());
+                out.extend(lines[from..=block.focus].iter().cloned());
+                from - 1
+            }
+        } else if block.focus == 0 && keep > label {
+            description_room = block.description.len().saturating_sub(keep - label);
+            let offset = scroll.min(description_room);
+            out.extend(block.label.iter().cloned());
+            out.extend(
+                block
+                    .description
+                    .iter()
+                    .skip(offset)
+                    .take(keep - label)
+                    .cloned(),
+            );
+            offset
+        } else {
+            out.extend(lines.into_iter().take(keep));
+            0
+        };
+        let hidden = block.len().saturating_sub(keep + above);
+        let parts = rows_out_of_view(start, end, rows);
+        // The rows out of view come first: on a terminal this small, they matter most.
+        let mut marker = String::from("    ");
+        if !parts.is_empty() {
+            marker.push_str(&format!("{} more...", parts.join(" ")));
+        }
+        if hidden + above > 0 {
+            let gap = if parts.is_empty() { "" } else { " · " };
+            let room = (inner + 2).saturating_sub(width(&marker) + width(gap));
+            let lines = more_lines(above, hidden, room);
+            if !lines.is_empty() {
+                marker.push_str(gap);
+                marker.push_str(&lines);
+            }
+        }
+        out.push(Line::styled(shorten(&marker, inner + 2), dim()));
+    } else if let Some(line) = block.lines().nth(block.focus) {
+        // One row: the highlighted row's line in focus, with the counts of the rows out of view
+        // at its end.
+        let parts = rows_out_of_view(start, end, rows);
+        if parts.is_empty() {
+            out.push(line);
+        } else {
+            let counts = format!(" {} more...", parts.join(" "));
+            let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+            let room = (inner + 2).saturating_sub(width(&counts));
+            out.push(Line::from(vec![
+                Span::styled(shorten(&text, room), accent()),
+                Span::styled(counts, dim()),
+            ]));
+        }
     }
-    for block in &blocks[start..end] {
-        out.extend(block.iter().cloned());
-    }
-    if end < rows {
-        out.push(Line::styled(format!("    ↓ {} more...", rows - end), dim()));
-    }
-    if out.len() > max_rows {
-        // Not even the highlighted row fits whole: keep its first lines.
-        let keep = max_rows.max(1);
-        let from = usize::from(start > 0).min(out.len().saturating_sub(keep));
-        out = out.into_iter().skip(from).take(keep).collect();
-    }
-    out
+    (out, description_room)
 }
 
+/// The counts of the rows above and below the window `start..end` of a list of `rows` rows,
+/// as "↑ N" and "↓ N".
+fn rows_out_of_view(start: usize, end: usize, rows: usize) -> Vec<String> {
+    let mut parts = Vec::new();
+    if start > 0 {
+        parts.push(format!("↑ {start}"));
+    }
+    if end < rows {
+        parts.push(format!("↓ {}", rows - end));
+    }
+    parts
+}
+
+/// How many bytes of a long text the field lays out before its cursor: enough for any screen,
+/// and a fixed grid (the start moves only when the cursor crosses a multiple of it) so that the
+/// lines do not shift while one types.
+const FIELD_WINDOW: usize = 2048;
+
 /// A text field laid out from `first` (the lead of the first line) with the cursor drawn as a
-/// reversed cell, wrapped with `indent` columns on the following lines, at most `max_lines`
-/// lines around the cursor.
+/// reversed cell when `focused`, wrapped with `indent` columns on the following lines, at most
+/// `max_lines` lines around the cursor (around the start when not focused).
+///
+/// Only the text near the cursor is laid out, so a field holding a million characters draws as
+/// fast as a short one. Text out of view is never hidden silently: the first line then says how
+/// many characters come before, and the last line how many come after. Also gives the index of
+/// the line that holds the cursor (the first text line when not focused).
 fn field_lines(
     field: &TextField,
     focused: bool,
@@ -410,65 +766,184 @@ fn field_lines(
     indent: usize,
     inner: usize,
     max_lines: usize,
-) -> Vec<Line<'static>> {
-    let text_width = inner.saturating_sub(indent).max(1);
-    let before = safe(&field.text()[..field.cursor()]).into_owned();
-    let after = safe(&field.text()[field.cursor()..]).into_owned();
-    // Each cell: the grapheme and whether the cursor is on it.
-    let mut cells: Vec<(String, bool)> = before
-        .graphemes(true)
-        .map(|g| (g.to_string(), false))
-        .collect();
-    let mut after_cells = after.graphemes(true).map(|g| (g.to_string(), false));
-    match after_cells.next() {
-        Some((g, _)) => cells.push((g, focused)),
-        None if focused => cells.push(("█".to_string(), false)),
-        None => {}
-    }
-    cells.extend(after_cells);
-    let mut rows: Vec<Vec<(String, bool)>> = vec![Vec::new()];
+    style: Style,
+) -> (Vec<Line<'static>>, usize) {
+    let text = field.text();
+    let cursor = if focused { field.cursor() } else { 0 };
+    let first_width = inner.saturating_sub(width(first)).max(1);
+    let rest_width = inner.saturating_sub(indent).max(1);
+    let start = window_start(text, cursor);
+
+    // Each cell: the byte range of one grapheme (an empty range is the cursor after the
+    // text); rows of cells, each with the byte offset where it starts. The first row shares the
+    // lead's line only when the text starts there. Strings are made only for the rows shown.
+    let mut rows: Vec<(usize, Vec<(usize, usize)>)> = vec![(start, Vec::new())];
     let mut used = 0;
-    for cell in cells {
-        let w = width(&cell.0).max(1);
-        if used + w > text_width && used > 0 {
-            rows.push(Vec::new());
+    let mut cursor_row = (!focused).then_some(0);
+    let mut end = start;
+    let limit = |row: usize| {
+        if row == 0 && start == 0 {
+            first_width
+        } else {
+            rest_width
+        }
+    };
+    let mut graphemes = text[start..].grapheme_indices(true);
+    loop {
+        let (at, to, w) = match graphemes.next() {
+            Some((i, g)) => (start + i, start + i + g.len(), width(&safe(g)).max(1)),
+            None if focused && cursor == text.len() => (text.len(), text.len(), 1),
+            None => break,
+        };
+        if used + w > limit(rows.len() - 1) && used > 0 {
+            if cursor_row.is_some_and(|c: usize| rows.len() > c + max_lines) {
+                break;
+            }
+            rows.push((at, Vec::new()));
             used = 0;
         }
         used += w;
-        if let Some(row) = rows.last_mut() {
-            row.push(cell);
+        if focused && at == cursor {
+            cursor_row = Some(rows.len() - 1);
+        }
+        if let Some((_, cells)) = rows.last_mut() {
+            cells.push((at, to));
+        }
+        end = to;
+        if at == to {
+            break;
         }
     }
-    let cursor_row = rows
-        .iter()
-        .position(|row| row.iter().any(|(g, on)| *on || g == "█"))
-        .unwrap_or(rows.len() - 1);
-    let max_lines = max_lines.max(1);
-    let skip = (cursor_row + 1).saturating_sub(max_lines);
-    rows.into_iter()
-        .enumerate()
-        .skip(skip)
-        .take(max_lines)
-        .map(|(i, row)| {
-            let lead = if i == 0 {
-                first.to_string()
+    let cursor_row = cursor_row.unwrap_or(rows.len() - 1);
+
+    let max_lines = max_lines.max(2);
+    let text_starts_here = start == 0;
+    // Pick the rows to show: from the text's start when the cursor row fits there, else with a
+    // line for the "before" marker, and with a line for the "after" marker when text follows
+    // (on two lines, one marker above the cursor's row counts both).
+    let total = rows.len();
+    let more_after = |last: usize| last < total || end < text.len();
+    let (from, to) = if text_starts_here && cursor_row < max_lines && !more_after(max_lines) {
+        (0, total.min(max_lines))
+    } else if text_starts_here && cursor_row + 1 < max_lines {
+        (0, (max_lines - 1).min(total))
+    } else {
+        let shown = max_lines.saturating_sub(2).max(1);
+        let from = (cursor_row + 1).saturating_sub(shown);
+        (from, (from + shown).min(total))
+    };
+    // The characters before a byte offset near the cursor, counted from the cursor so that
+    // nothing walks the whole text.
+    let before_cursor = if focused {
+        field.chars_before_cursor()
+    } else {
+        0
+    };
+    let chars_before = |at: usize| {
+        if at <= cursor {
+            before_cursor - text[at..cursor].chars().count()
+        } else {
+            before_cursor + text[cursor..at].chars().count()
+        }
+    };
+    let hidden_before = if from == 0 && text_starts_here {
+        0
+    } else {
+        chars_before(rows[from].0)
+    };
+    let shown_end = rows.get(to).map_or(end, |(at, _)| *at);
+    let hidden_after = field.char_count() - chars_before(shown_end);
+
+    let mut out = Vec::new();
+    let mut lead_used = false;
+    let both = hidden_before > 0 && hidden_after > 0 && max_lines < 3;
+    if hidden_before > 0 {
+        let (before, after) = (thousands(hidden_before), thousands(hidden_after));
+        let forms = if both {
+            [
+                format!("… {before} earlier, {after} more characters"),
+                format!("… {before} earlier, {after} more"),
+                format!("…{hidden_before} …{hidden_after}"),
+            ]
+        } else {
+            [
+                format!("… {before} earlier characters"),
+                format!("… {before} earlier"),
+                format!("…{hidden_before}"),
+            ]
+        };
+        out.push(Line::from(vec![
+            Span::raw(first.to_string()),
+            Span::styled(fit(&forms, (inner + 2).saturating_sub(width(first))), dim()),
+        ]));
+        lead_used = true;
+    }
+    let mut cursor_line = out.len();
+    for (i, (_, row)) in rows.into_iter().enumerate().skip(from).take(to - from) {
+        if i == cursor_row {
+            cursor_line = out.len();
+        }
+        let lead = if i == 0 && !lead_used {
+            lead_used = true;
+            first.to_string()
+        } else {
+            " ".repeat(indent)
+        };
+        let mut spans = vec![Span::raw(lead)];
+        let mut plain = String::new();
+        for (at, to) in row {
+            if at == to {
+                spans.push(Span::styled(std::mem::take(&mut plain), style));
+                spans.push(Span::raw("█"));
+            } else if focused && at == cursor {
+                spans.push(Span::styled(std::mem::take(&mut plain), style));
+                spans.push(Span::styled(
+                    safe(&text[at..to]).into_owned(),
+                    cursor_cell(),
+                ));
             } else {
-                " ".repeat(indent)
-            };
-            let mut spans = vec![Span::raw(lead)];
-            let mut plain = String::new();
-            for (grapheme, on) in row {
-                if on {
-                    spans.push(Span::raw(std::mem::take(&mut plain)));
-                    spans.push(Span::styled(grapheme, cursor_cell()));
-                } else {
-                    plain.push_str(&grapheme);
-                }
+                plain.push_str(&safe(&text[at..to]));
             }
-            spans.push(Span::raw(plain));
-            Line::from(spans)
-        })
-        .collect()
+        }
+        spans.push(Span::styled(plain, style));
+        out.push(Line::from(spans));
+    }
+    if hidden_after > 0 && !both {
+        out.push(Line::styled(
+            format!(
+                "{}{}",
+                " ".repeat(indent),
+                fit(
+                    &[
+                        format!("… {} more characters", thousands(hidden_after)),
+                        format!("… {} more", thousands(hidden_after)),
+                        format!("…{hidden_after}"),
+                    ],
+                    (inner + 2).saturating_sub(indent),
+                )
+            ),
+            dim(),
+        ));
+    }
+    (out, cursor_line)
+}
+
+/// Where the laid-out part of a field's text starts: the text's start when the cursor is near
+/// it, else a grapheme boundary on a fixed grid of [`FIELD_WINDOW`] bytes, one to two windows
+/// before the cursor.
+fn window_start(text: &str, cursor: usize) -> usize {
+    if cursor < 2 * FIELD_WINDOW {
+        return 0;
+    }
+    let mut start = (cursor - FIELD_WINDOW) / FIELD_WINDOW * FIELD_WINDOW;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let mut at = GraphemeCursor::new(start, text.len(), true);
+    match at.is_boundary(text, 0) {
+        Ok(true) => start,
+        _ => at.next_boundary(text, 0).ok().flatten().unwrap_or(start),
+    }
 }
 
 /// The Submit tab: each question's header with its answer, or "(not answered)", then whether
@@ -492,7 +967,7 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
             let answer = page
                 .answer
                 .as_ref()
-                .map(|answer| safe(&answer.answer.joined()).into_owned());
+                .map(|answer| review_text(&answer.answer.joined()));
             if answer.is_none() {
                 missing.push(label.clone());
             }
@@ -525,6 +1000,18 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .unwrap_or_else(|| review_compact(&entries, inner, room));
     out.push(status);
     out
+}
+
+/// How many characters of an answer the review looks at: more than any screen shows, so a
+/// pasted file costs no more to draw than a word.
+const REVIEW_CHARS: usize = 4096;
+
+/// An answer as the review shows it: sanitised, and cut with `…` past [`REVIEW_CHARS`].
+fn review_text(answer: &str) -> String {
+    match answer.char_indices().nth(REVIEW_CHARS) {
+        Some((at, _)) => format!("{}…", safe(&answer[..at])),
+        None => safe(answer).into_owned(),
+    }
 }
 
 /// The review with each header on its own line and up to `answer_rows` lines of its answer.
@@ -609,35 +1096,75 @@ fn review_compact(
     out
 }
 
-fn help_text(state: &State) -> &'static str {
+/// The help line: one per kind of screen, the same words in a lone question and in a tabbed
+/// call (which adds how to switch tabs), and the scroll keys when a text does not fit.
+fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
     let tabbed = state.is_tabbed();
-    match (state.screen(), tabbed, state.is_editing()) {
-        (Screen::Submit, _, _) => "Enter to submit • Tab/←→ switch • Esc cancel",
-        (Screen::FreeText, false, _) => "Enter to submit • Esc to cancel",
-        (Screen::FreeText, true, _) => "Tab switch • Enter confirm • Esc cancel",
-        (_, false, true) => "Enter to submit • Esc to go back",
-        (_, true, true) => "Tab switch • Enter confirm • Esc back",
-        (Screen::Choice, false, false) => {
-            "↑↓ navigate • 1-9 quick select • Enter to select • Esc to cancel"
-        }
-        (Screen::Choice, true, false) => "Tab/←→ switch • ↑↓ select • Enter confirm • Esc cancel",
-        (Screen::MultiSelect, false, false) => "Space to toggle • Enter to submit • Esc to cancel",
-        (Screen::MultiSelect, true, false) => {
-            "Tab/←→ switch • Space toggle • Enter confirm • Esc cancel"
-        }
+    let mut parts: Vec<&str> = Vec::new();
+    if tabbed {
+        parts.push(if state.is_editing() {
+            "Tab switch"
+        } else {
+            "Tab/←→ switch"
+        });
     }
+    match (state.screen(), state.is_editing()) {
+        (Screen::Submit, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
+        (Screen::FreeText, _) if tabbed => parts.extend(["Enter to confirm", "Esc to cancel"]),
+        (Screen::FreeText, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
+        // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
+        (Screen::MultiSelect, true) => parts.extend(["Enter to confirm", "Esc to go back"]),
+        (_, true) if tabbed => parts.extend(["Enter to confirm", "Esc to go back"]),
+        (_, true) => parts.extend(["Enter to submit", "Esc to go back"]),
+        (Screen::Choice, false) => parts.extend([
+            "↑↓ navigate",
+            "1-9 quick select",
+            "0 Other",
+            "Enter to select",
+            "Esc to cancel",
+        ]),
+        (Screen::MultiSelect, false) => parts.extend([
+            "↑↓ navigate",
+            "Space/1-9 toggle",
+            "0 Other",
+            if tabbed {
+                "Enter to confirm"
+            } else {
+                "Enter to submit"
+            },
+            "Esc to cancel",
+        ]),
+    }
+    if scrolling {
+        parts.push("Shift+↑↓ scroll");
+    }
+    parts
 }
 
-/// Splits a help text at its ` • ` separators so that each line fits in `max` columns.
-fn help_lines(text: &str, max: usize) -> Vec<String> {
+/// The parts of a help line a short terminal drops, in this order.
+const HELP_DROP_ORDER: [&str; 9] = [
+    "0 Other",
+    "1-9 quick select",
+    "↑↓ navigate",
+    "Tab/←→ switch",
+    "Tab switch",
+    "Space/1-9 toggle",
+    "Enter to select",
+    "Enter to confirm",
+    "Enter to submit",
+];
+
+/// Joins the parts of a help line with ` • `, starting a new line where the next part would not
+/// fit in `max` columns.
+fn help_lines(parts: &[&str], max: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for part in text.split(" • ") {
+    for part in parts {
         match lines.last_mut() {
             Some(line) if width(line) + 3 + width(part) <= max => {
                 line.push_str(" • ");
                 line.push_str(part);
             }
-            _ => lines.push(part.to_string()),
+            _ => lines.push((*part).to_string()),
         }
     }
     lines

@@ -588,3 +588,201 @@ fn random_keys_never_break_the_ui() {
         }
     }
 }
+
+// Typed text is never dropped: leaving a field keeps it, and cancelling asks first.
+
+#[test]
+fn esc_with_typed_free_text_asks_before_discarding_it() {
+    let mut state = State::new(&single(1));
+    type_text(&mut state, "order-processor");
+    assert_eq!(keys(&mut state, &[KeyCode::Esc]), Effect::Continue);
+    assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 1 }));
+    keys(&mut state, &[KeyCode::Char('n')]);
+    assert_eq!(state.dialog(), None);
+    assert!(state.is_editing(), "No goes back to the text");
+    assert_eq!(state.pages()[0].field.text(), "order-processor");
+    keys(&mut state, &[KeyCode::Esc]);
+    assert_eq!(
+        keys(&mut state, &[KeyCode::Char('y')]),
+        Effect::Finish(Outcome::Cancelled)
+    );
+}
+
+#[test]
+fn esc_with_text_kept_in_other_asks_before_discarding_it() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "DynamoDB");
+    keys(&mut state, &[KeyCode::Esc]);
+    assert!(!state.is_editing(), "the first Esc leaves the field");
+    assert_eq!(
+        state.pages()[0].field.text(),
+        "DynamoDB",
+        "and keeps the text"
+    );
+    keys(&mut state, &[KeyCode::Esc]);
+    assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 1 }));
+}
+
+#[test]
+fn enter_on_other_holding_kept_text_sends_it() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "DynamoDB");
+    keys(&mut state, &[KeyCode::Esc]);
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(answers, [Answer::custom(DB, "DynamoDB")]);
+}
+
+#[test]
+fn tab_commits_an_edit_of_a_free_text_answer() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('1')]);
+    type_text(&mut state, "svc");
+    keys(&mut state, &[KeyCode::Tab]);
+    assert_eq!(state.pages()[1].answer, Some(Answer::custom(NAME, "svc")));
+    // An edit of the answered tab, then Tab: the edit is the answer now.
+    keys(&mut state, &[KeyCode::BackTab, KeyCode::Backspace]);
+    type_text(&mut state, "-two");
+    keys(&mut state, &[KeyCode::Tab]);
+    assert_eq!(
+        state.pages()[1].answer,
+        Some(Answer::custom(NAME, "sv-two"))
+    );
+    // Shift+Tab and ←→ are ways of leaving too; an emptied field is no answer.
+    keys(&mut state, &[KeyCode::BackTab]);
+    keys(&mut state, &[KeyCode::Backspace; 6]);
+    keys(&mut state, &[KeyCode::BackTab]);
+    assert_eq!(state.pages()[1].answer, None);
+}
+
+#[test]
+fn esc_on_a_free_text_tab_keeps_the_edit_and_counts_it() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Tab]);
+    type_text(&mut state, "svc");
+    keys(&mut state, &[KeyCode::Esc]);
+    assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 1 }));
+    keys(&mut state, &[KeyCode::Char('n')]);
+    assert_eq!(state.pages()[1].answer, Some(Answer::custom(NAME, "svc")));
+    assert_eq!(state.pages()[1].field.text(), "svc");
+}
+
+#[test]
+fn other_text_left_with_esc_stays_in_a_multi_select_answer() {
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Char('2'), KeyCode::Char('0')]);
+    type_text(&mut state, "Rate limiting");
+    keys(&mut state, &[KeyCode::Esc]);
+    assert!(!state.is_editing());
+    assert!(state.pages()[0].other_checked, "the kept text is ticked");
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(
+        answers,
+        [Answer::multi(
+            FEATURES,
+            vec!["REST API".into()],
+            Some("Rate limiting".into())
+        )]
+    );
+}
+
+#[test]
+fn in_a_tabbed_call_the_multi_select_answer_is_what_is_ticked() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::BackTab, KeyCode::BackTab]);
+    assert_eq!(state.screen(), Screen::MultiSelect);
+    keys(&mut state, &[KeyCode::Char('1')]);
+    assert_eq!(
+        state.pages()[2].answer,
+        Some(Answer::multi(FEATURES, vec!["Authentication".into()], None))
+    );
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "Rate limiting");
+    keys(&mut state, &[KeyCode::Tab]);
+    assert_eq!(
+        state.pages()[2].answer,
+        Some(Answer::multi(
+            FEATURES,
+            vec!["Authentication".into()],
+            Some("Rate limiting".into())
+        ))
+    );
+    keys(
+        &mut state,
+        &[KeyCode::BackTab, KeyCode::Char('1'), KeyCode::Char('0')],
+    );
+    assert_eq!(
+        state.pages()[2].answer,
+        None,
+        "unticking everything takes the answer away"
+    );
+}
+
+#[test]
+fn leaving_other_in_a_tabbed_call_answers_with_the_text() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('2'), KeyCode::BackTab]);
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "DynamoDB");
+    keys(&mut state, &[KeyCode::Esc]);
+    assert_eq!(state.tab(), 0, "Esc stays on the tab");
+    assert_eq!(
+        state.pages()[0].answer,
+        Some(Answer::custom(DB, "DynamoDB"))
+    );
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, " please");
+    keys(&mut state, &[KeyCode::Up]);
+    assert_eq!(
+        state.pages()[0].answer,
+        Some(Answer::custom(DB, "DynamoDB please")),
+        "↑ out of the field commits too"
+    );
+}
+
+#[test]
+fn shift_and_ctrl_arrows_scroll_and_plain_arrows_move() {
+    let state = State::new(&single(0));
+    let mut shift = key(KeyCode::Down);
+    shift.modifiers = crossterm::event::KeyModifiers::SHIFT;
+    assert_eq!(msg_for_key(&state, shift), Some(Msg::ScrollDown));
+    let mut ctrl_up = key(KeyCode::Up);
+    ctrl_up.modifiers = crossterm::event::KeyModifiers::CONTROL;
+    assert_eq!(msg_for_key(&state, ctrl_up), Some(Msg::ScrollUp));
+    assert_eq!(msg_for_key(&state, key(KeyCode::Down)), Some(Msg::Down));
+}
+
+#[test]
+fn a_million_character_field_edits_in_place() {
+    let mut state = State::new(&single(1));
+    let big = "abcdefghij".repeat(100_000);
+    update(&mut state, Msg::Paste(big));
+    keys(&mut state, &[KeyCode::Home]);
+    for _ in 0..500_000 {
+        update(&mut state, Msg::CursorRight);
+    }
+    type_text(&mut state, "XY");
+    keys(&mut state, &[KeyCode::Backspace]);
+    let field = &state.pages()[0].field;
+    assert_eq!(field.char_count(), 1_000_001);
+    assert_eq!(field.chars_before_cursor(), 500_001);
+    assert_eq!(&field.text()[499_998..500_003], "ijXab");
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("… 499,"), "{text}");
+    assert!(text.contains("more characters"), "{text}");
+    assert!(text.contains("X"), "{text}");
+}
+
+#[test]
+fn enter_on_an_emptied_free_text_tab_takes_its_answer_away() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Tab]);
+    type_text(&mut state, "svc");
+    keys(&mut state, &[KeyCode::Enter, KeyCode::BackTab]);
+    assert_eq!(state.pages()[1].answer, Some(Answer::custom(NAME, "svc")));
+    keys(&mut state, &[KeyCode::Backspace; 3]);
+    keys(&mut state, &[KeyCode::Enter]);
+    assert_eq!(state.notice(), Some(ask_tui::Notice::EmptyAnswer));
+    assert_eq!(state.pages()[1].answer, None);
+}

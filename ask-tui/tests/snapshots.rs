@@ -379,3 +379,466 @@ fn the_compact_review_keeps_every_answer_in_sight() {
         assert_eq!(answers, with_answer, "at {width}×12:\n{text}");
     }
 }
+
+/// Prints the screen lines at `width`×`height` and checks that none is wider than the terminal.
+#[track_caller]
+fn fitted(state: &State, width: u16, height: u16) -> String {
+    for line in ask_tui::screen_lines(state, usize::from(width), usize::from(height)) {
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        assert!(
+            unicode_width::UnicodeWidthStr::width(text.as_str()) <= usize::from(width),
+            "wider than {width}: {text:?}"
+        );
+    }
+    screen(state, width, height)
+}
+
+/// The text of the rows that start with `lead`, and of the rows after it up to the next row
+/// that does not start with `indent` spaces, with the lead and indents taken off.
+fn field_text(screen: &str, lead: &str, indent: usize) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in screen.lines() {
+        if let Some(rest) = line.strip_prefix(lead) {
+            out.push_str(rest);
+            inside = true;
+        } else if inside && line.starts_with(&" ".repeat(indent)) && !line.trim().is_empty() {
+            out.push_str(&line[indent..]);
+        } else {
+            inside = false;
+        }
+    }
+    out
+}
+
+/// Item: typing past the first line of "Other" hides nothing, in ASCII and in CJK text.
+#[test]
+fn other_field_wider_than_a_line() {
+    let typed: String = (0..90).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, &typed);
+    check("other_field_wider_than_a_line", &state);
+    for width in [40, 60, 80, 100] {
+        let text = fitted(&state, width, 24);
+        assert_eq!(
+            field_text(&text, "  > 4. Other: ", 7).trim_end_matches('█'),
+            typed,
+            "at {width} columns:\n{text}"
+        );
+    }
+    let cjk: String = "数据库选择用哪个服务名称"
+        .chars()
+        .cycle()
+        .take(50)
+        .collect();
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, &cjk);
+    check("other_field_cjk", &state);
+    for width in [40, 61, 80] {
+        let text = fitted(&state, width, 24);
+        assert_eq!(
+            field_text(&text, "  > 4. Other: ", 7).trim_end_matches('█'),
+            cjk,
+            "at {width} columns:\n{text}"
+        );
+    }
+}
+
+fn hidden_lines() -> ask_core::AskUserInput {
+    let question = format!(
+        "Deploy to staging?{}ALSO DROP THE PRODUCTION DATABASE",
+        "\n".repeat(40)
+    );
+    ask_core::AskUserInput {
+        questions: vec![ask_core::Question::choice(question, ["Yes", "No"])],
+        metadata: None,
+    }
+}
+
+/// Scrolls the text of `state` as far down as it goes, drawing a frame before each key as the
+/// terminal does.
+fn scroll_to_end(state: &mut State, width: u16, height: u16) {
+    for _ in 0..200 {
+        screen(state, width, height);
+        ask_tui::update(state, ask_tui::Msg::ScrollDown);
+    }
+}
+
+/// Issue 16: a question with many line breaks is cut with a marker and scrolls to its end.
+#[test]
+fn a_question_with_hidden_lines_scrolls() {
+    let state = State::new(&hidden_lines());
+    check("question_with_hidden_lines", &state);
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("… 25 more lines"), "{text}");
+    assert!(text.contains("Shift+↑↓ scroll"), "{text}");
+    assert!(!text.contains("ALSO DROP"), "{text}");
+
+    let mut state = State::new(&hidden_lines());
+    scroll_to_end(&mut state, 80, 24);
+    insta::assert_snapshot!(
+        "question_with_hidden_lines_scrolled_80",
+        screen(&state, 80, 24)
+    );
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("ALSO DROP THE PRODUCTION DATABASE"), "{text}");
+    assert!(text.contains("… 25 lines above"), "{text}");
+    // Scrolling stopped at the end: one key back up shows a line more above the marker.
+    ask_tui::update(&mut state, ask_tui::Msg::ScrollUp);
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("… 24 lines above, 1 more"), "{text}");
+
+    let mut state = State::new(&hidden_lines());
+    scroll_to_end(&mut state, 40, 12);
+    insta::assert_snapshot!(
+        "question_with_hidden_lines_scrolled_40",
+        screen(&state, 40, 12)
+    );
+    assert!(screen(&state, 40, 12).contains("ALSO DROP"));
+}
+
+/// Issue 16: a description longer than the screen scrolls once the question is shown whole.
+#[test]
+fn a_long_description_scrolls() {
+    let description = (1..=30)
+        .map(|i| format!("detail {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let input = ask_core::AskUserInput {
+        questions: vec![ask_core::Question {
+            question: "Which plan?".into(),
+            header: None,
+            options: Some(vec![
+                ask_core::QuestionOption::new("Basic").with_description(description),
+                ask_core::QuestionOption::new("Pro"),
+            ]),
+            multi_select: false,
+        }],
+        metadata: None,
+    };
+    let state = State::new(&input);
+    check("long_description", &state);
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("more lines"), "{text}");
+    let mut state = State::new(&input);
+    scroll_to_end(&mut state, 80, 24);
+    let text = screen(&state, 80, 24);
+    assert!(text.contains("detail 30"), "{text}");
+    assert!(text.contains("lines above"), "{text}");
+    // Moving to another option starts its text at the top again.
+    ask_tui::update(&mut state, ask_tui::Msg::Down);
+    assert_eq!(state.pages()[0].scroll, 0);
+}
+
+/// Items 6 and 7: at every size every option is on screen or counted by a marker, and a
+/// question that is not shown whole says so.
+#[test]
+fn every_size_shows_or_counts_every_row_and_line() {
+    let mut states = Vec::new();
+    for moves in [0, 3, 5, 8] {
+        let mut state = State::new(&frameworks());
+        for _ in 0..moves {
+            keys(&mut state, &[KeyCode::Down]);
+        }
+        states.push((state, 9));
+    }
+    states.push((State::new(&unusual()), 3));
+    states.push((State::new(&single(0)), 4));
+    let mut notice = State::new(&single(0));
+    keys(&mut notice, &[KeyCode::Char('0'), KeyCode::Enter]);
+    assert!(notice.notice().is_some());
+    states.push((notice, 4));
+    for (state, rows) in &states {
+        for width in (20..=100).step_by(9) {
+            for height in 8..=26 {
+                let text = fitted(state, width, height);
+                let numbered = (1..=*rows)
+                    .filter(|n| {
+                        text.lines().any(|l| {
+                            let l = l.trim_start().trim_start_matches("> ");
+                            l.starts_with(&format!("{n}. "))
+                        })
+                    })
+                    .count();
+                let count = |arrow: char| {
+                    text.lines()
+                        .filter(|l| l.contains("more..."))
+                        .filter_map(|l| {
+                            let at = l.find(arrow)?;
+                            l[at + arrow.len_utf8()..]
+                                .split_whitespace()
+                                .next()?
+                                .parse::<usize>()
+                                .ok()
+                        })
+                        .sum::<usize>()
+                };
+                assert_eq!(
+                    numbered + count('↑') + count('↓'),
+                    *rows,
+                    "{width}×{height}:\n{text}"
+                );
+                if !text.contains("carefully") && text.contains("数据") {
+                    assert!(
+                        text.lines().any(|l| l.contains('…') && l.contains("more")),
+                        "{width}×{height}:\n{text}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The seed's framework list on an 80×8 terminal: the markers stay.
+#[test]
+fn long_list_on_a_short_terminal() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::Down, KeyCode::Down]);
+    let text = screen(&state, 80, 8);
+    insta::assert_snapshot!("long_list_short_80x8", text);
+    assert!(text.contains("↑ 2 more..."), "{text}");
+    assert!(text.contains("↓ 6 more..."), "{text}");
+}
+
+/// Item 8: "(Recommended)" is never split and always green, at every width.
+#[test]
+fn recommended_stays_whole_and_green() {
+    let input = ask_core::AskUserInput {
+        questions: vec![ask_core::Question::choice(
+            "Which database should we use?",
+            ["PostgreSQL with extensions (Recommended)", "SQLite"],
+        )],
+        metadata: None,
+    };
+    let state = State::new(&input);
+    check("recommended_on_narrow_terminals", &state);
+    for width in 20..=80u16 {
+        let area = ratatui::layout::Rect::new(0, 0, width, 24);
+        let mut buf = ratatui::buffer::Buffer::empty(area);
+        ask_tui::render(&state, area, &mut buf);
+        let text = buffer_text(&buf);
+        let row = text
+            .lines()
+            .position(|l| l.contains("(Recommended)"))
+            .unwrap_or_else(|| panic!("whole at {width}:\n{text}"));
+        let line = text.lines().nth(row).unwrap();
+        let col = line[..line.find("(Recommended)").unwrap()].chars().count();
+        for i in 0..13 {
+            let cell = &buf[(u16::try_from(col + i).unwrap(), u16::try_from(row).unwrap())];
+            assert_eq!(cell.fg, ratatui::style::Color::Green, "at {width}:\n{text}");
+        }
+    }
+    // The label is drawn as written: no space is added before a suffix written without one.
+    let input = ask_core::AskUserInput {
+        questions: vec![ask_core::Question::choice(
+            "Which database should we use?",
+            ["PostgreSQL(Recommended)", "SQLite"],
+        )],
+        metadata: None,
+    };
+    let text = screen(&State::new(&input), 80, 24);
+    assert!(text.contains("> 1. PostgreSQL(Recommended)\n"), "{text}");
+}
+
+/// Item 9: Other text kept on a tab answered with another option says it is not the answer.
+#[test]
+fn other_text_not_chosen() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "DynamoDB");
+    keys(
+        &mut state,
+        &[KeyCode::Esc, KeyCode::Char('2'), KeyCode::BackTab],
+    );
+    check("other_text_not_chosen", &state);
+}
+
+/// Item 9: a lone question's Other text left with Esc is shown on its row.
+#[test]
+fn other_text_kept_after_esc() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "DynamoDB");
+    keys(&mut state, &[KeyCode::Esc]);
+    check("other_text_kept_after_esc", &state);
+}
+
+/// Item 9: typed free text counts for the discard confirmation.
+#[test]
+fn discard_typed_text() {
+    let mut state = State::new(&single(1));
+    type_text(&mut state, "order-processor");
+    keys(&mut state, &[KeyCode::Esc]);
+    check("discard_typed_text", &state);
+}
+
+/// Item 11: a million characters in a field, cursor in the middle.
+#[test]
+fn huge_field() {
+    let mut state = State::new(&single(1));
+    ask_tui::update(
+        &mut state,
+        ask_tui::Msg::Paste("abcdefghij".repeat(100_000)),
+    );
+    for _ in 0..5_000 {
+        ask_tui::update(&mut state, ask_tui::Msg::CursorLeft);
+    }
+    check("huge_field", &state);
+}
+
+/// The screen the README shows is the demo's first screen as it is drawn today.
+#[test]
+fn the_readme_shows_the_current_demo_screen() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let start = readme
+        .find("```text\n─")
+        .expect("README.md shows the demo screen in a text block")
+        + "```text\n".len();
+    let end = start + readme[start..].find("\n```").unwrap();
+    let expected = screen(&State::new(&demo()), 80, 24);
+    assert_eq!(&readme[start..end], expected.trim_end_matches('\n'));
+}
+
+/// A long question and a long description share the screen, and scrolling reaches the end of
+/// both: first the question, then the highlighted description.
+#[test]
+fn a_long_question_and_a_long_description_both_scroll_to_their_ends() {
+    let lines = |word: &str| {
+        (1..=30)
+            .map(|i| format!("{word} {i}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let input = ask_core::AskUserInput {
+        questions: vec![ask_core::Question {
+            question: lines("question line"),
+            header: None,
+            options: Some(vec![
+                ask_core::QuestionOption::new("Basic").with_description(lines("detail")),
+                ask_core::QuestionOption::new("Pro"),
+            ]),
+            multi_select: false,
+        }],
+        metadata: None,
+    };
+    for (width, height) in [(80, 24), (40, 12), (80, 8), (40, 8)] {
+        let mut state = State::new(&input);
+        let mut seen_question_end = false;
+        for _ in 0..100 {
+            let text = screen(&state, width, height);
+            seen_question_end |= text.contains("question line 30");
+            ask_tui::update(&mut state, ask_tui::Msg::ScrollDown);
+        }
+        let text = screen(&state, width, height);
+        assert!(
+            seen_question_end,
+            "the question's last line showed at {width}×{height}"
+        );
+        assert!(text.contains("detail 30"), "at {width}×{height}:\n{text}");
+    }
+}
+
+/// Item 5 on a short terminal: while typing into "Other", the line with the cursor stays on
+/// screen (the lines out of view are counted), at every size down to 40×8.
+#[test]
+fn an_open_field_on_a_short_terminal_keeps_its_cursor_in_view() {
+    let typed: String = (0..62).map(|i| format!("{i:02}")).collect();
+    for input in [demo(), single(0)] {
+        let mut state = State::new(&input);
+        keys(&mut state, &[KeyCode::Char('0')]);
+        type_text(&mut state, &typed);
+        for width in [40, 60, 80] {
+            for height in 7..=14 {
+                let text = fitted(&state, width, height);
+                assert!(text.contains("6061█"), "{width}×{height}:\n{text}");
+                let whole = field_text(&text, "  > 4. Other: ", 7).trim_end_matches('█') == typed;
+                assert!(
+                    whole || text.contains("line") || text.contains("characters"),
+                    "the lines out of view are counted at {width}×{height}:\n{text}"
+                );
+            }
+        }
+    }
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, &typed);
+    let text = fitted(&state, 40, 8);
+    insta::assert_snapshot!("other_field_short_40x8", text);
+    // With a single line left for the row, the line with the cursor is the one shown, and the
+    // marker counts the lines above it.
+    let text = fitted(&state, 40, 7);
+    assert!(text.contains("\n       8596061█\n"), "{text}");
+    assert!(text.contains("↑ 3 more... · … 2 lines above"), "{text}");
+}
+
+/// A free-text field on a terminal only a few rows high (down to the size that leaves the field
+/// two rows): the frame keeps its help line and its closing rule, and the text out of view is
+/// counted, wherever the cursor is.
+#[test]
+fn a_free_text_field_on_a_short_terminal_keeps_the_frame() {
+    let typed: String = (0..62).map(|i| format!("{i:02}")).collect();
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Tab]);
+    type_text(&mut state, &typed);
+    for moves in [&[][..], &[KeyCode::Home], &[KeyCode::Home, KeyCode::Right]] {
+        for _ in 0..62 {
+            keys(&mut state, moves);
+        }
+        // At 30 columns the help line takes two rows, so the field has two rows from eight.
+        for (width, lowest) in [(30, 8), (40, 7), (80, 7)] {
+            for height in lowest..=10 {
+                let text = fitted(&state, width, height);
+                let lines: Vec<&str> = text.lines().collect();
+                assert!(
+                    lines.last().is_some_and(|l| l.chars().all(|c| c == '─')),
+                    "{width}×{height}:\n{text}"
+                );
+                assert!(text.contains("Esc"), "{width}×{height}:\n{text}");
+                assert!(
+                    text.contains("earlier") || text.contains("more") || text.contains("6061"),
+                    "{width}×{height}:\n{text}"
+                );
+            }
+        }
+    }
+    keys(&mut state, &[KeyCode::End]);
+    for _ in 0..30 {
+        keys(&mut state, &[KeyCode::Left]);
+    }
+    insta::assert_snapshot!("free_text_short_40x7", fitted(&state, 40, 7));
+}
+
+/// Issue 16: when a question has a single row, which it shares with its marker, scrolling
+/// still shows every word of it, none cut with "…".
+#[test]
+fn a_question_on_one_row_scrolls_through_every_word() {
+    for (width, height) in [(40, 8), (30, 8), (80, 7), (32, 9)] {
+        let mut state = State::new(&hidden_lines());
+        let mut words = std::collections::BTreeSet::new();
+        for _ in 0..120 {
+            let text = fitted(&state, width, height);
+            let question = text.lines().nth(1).unwrap();
+            assert!(question.contains('…'), "{text}");
+            words.extend(question.split_whitespace().map(str::to_string));
+            ask_tui::update(&mut state, ask_tui::Msg::ScrollDown);
+        }
+        // "staging?" may wrap as "staging" and "?" at some widths.
+        let seen = |word: &str| words.iter().any(|w| w.trim_end_matches('?') == word);
+        for word in [
+            "Deploy",
+            "staging",
+            "ALSO",
+            "DROP",
+            "PRODUCTION",
+            "DATABASE",
+        ] {
+            assert!(seen(word), "{word} at {width}×{height}: {words:?}");
+        }
+    }
+    let mut state = State::new(&hidden_lines());
+    scroll_to_end(&mut state, 40, 8);
+    insta::assert_snapshot!("question_on_one_row_scrolled_40x8", fitted(&state, 40, 8));
+}
