@@ -422,10 +422,7 @@ fn typing_into_other_on_a_40x8_terminal_keeps_the_cursor_in_view() {
     session.send("y");
     let (code, stdout) = session.finish();
     assert_eq!(code, 130);
-    assert_eq!(
-        stdout,
-        "{\"answered\":false,\"answers\":[],\"cancelled\":true}\n"
-    );
+    assert_eq!(stdout, CANCELLED_RESULT);
 }
 
 #[test]
