@@ -31,6 +31,44 @@ def median_ms(argv, runs, setup=None, cwd=None):
     return statistics.median(samples)
 
 
+# The first messages an MCP client sends: the handshake, then the tool list.
+MCP_OPENING = b"".join(json.dumps(m).encode() + b"\n" for m in [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "bench", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+])
+
+
+def mcp_tools_list_ms(argv, runs):
+    """Median milliseconds from starting an MCP server on stdio to its `tools/list` reply.
+
+    The client writes the handshake and the tools/list request at once, as clients do on
+    start, and stops the clock when the line answering request 2 arrives.
+    """
+    samples = []
+    env = dict(os.environ, ASK_USER_NO_TTY="1")
+    for _ in range(runs + 1):
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL)
+        proc.stdin.write(MCP_OPENING)
+        proc.stdin.flush()
+        elapsed = None
+        for line in proc.stdout:
+            if json.loads(line).get("id") == 2:
+                elapsed = (time.perf_counter() - start) * 1000
+                break
+        proc.stdin.close()
+        proc.wait()
+        if elapsed is None:
+            raise RuntimeError(f"{argv[0]} gave no tools/list reply")
+        samples.append(elapsed)
+    # The first run only brings the binary into the page cache.
+    return statistics.median(samples[1:])
+
+
 def figures(binary, runs):
     """The whole-process medians that the benchmark table reports, in milliseconds."""
     work = tempfile.mkdtemp(prefix="ask-user-process-")
@@ -54,6 +92,7 @@ def figures(binary, runs):
         "validate": median_ms([binary, "validate", EXAMPLE], runs),
         "pass1": median_ms([binary, "-p", EXAMPLE], runs, setup=clear, cwd=work),
         "pass2": median_ms([binary, "-c"], runs, setup=answered_file, cwd=work),
+        "mcp_tools_list": mcp_tools_list_ms([binary, "mcp"], runs),
     }
     shutil.rmtree(work, ignore_errors=True)
     return result
@@ -83,6 +122,7 @@ def main():
         ("-p (print pass 1)", median_ms([args.bin, "-p", EXAMPLE], args.runs, setup=clear, cwd=work)),
         ("--answers (print pass 2)", median_ms(
             [args.bin, "--answers", '["SQLite", "orders"]'], args.runs, setup=pass_one, cwd=work)),
+        ("mcp: start to tools/list reply", mcp_tools_list_ms([args.bin, "mcp"], args.runs)),
         ("/bin/true (process floor)", median_ms(["/bin/true"], args.runs)),
     ]
     shutil.rmtree(work, ignore_errors=True)

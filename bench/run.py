@@ -110,6 +110,8 @@ def main():
     add("ask-user validate (whole process)", proc["validate"], None, "ms", "—", None)
     add("ask-user -p (pass 1, whole process)", proc["pass1"], None, "ms", "—", None)
     add("ask-user -c (pass 2, whole process)", proc["pass2"], None, "ms", "—", None)
+    add("ask-user mcp: cold start to the tools/list reply", proc["mcp_tools_list"], None, "ms",
+        "< 15 ms", proc["mcp_tools_list"] < 15)
 
     import faults  # noqa: E402
     load = faults.figures(ASK_USER, max(args.runs // 3, 5))

@@ -37,7 +37,7 @@ pub fn resolve_mode(mode: ModeArg) -> Mode {
 }
 
 /// True when the controlling terminal can be opened for reading and writing.
-fn terminal_available() -> bool {
+pub fn terminal_available() -> bool {
     if std::env::var_os("ASK_USER_NO_TTY").is_some() {
         return false;
     }

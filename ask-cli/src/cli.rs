@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ask_core::Limits;
+use ask_core::{Limits, Presenter};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Ask the person structured questions on behalf of an LLM agent.
@@ -31,7 +31,8 @@ pub enum ModeArg {
     Auto,
     /// The terminal UI on the controlling terminal.
     Tui,
-    /// The pending-questions file (non-interactive).
+    /// The pending-questions file (non-interactive); `file` is the same.
+    #[value(alias = "file")]
     Print,
     /// The JSON-lines protocol on stdin/stdout.
     Rpc,
@@ -119,10 +120,13 @@ impl AskArgs {
 
     /// True when the caller said it is a sub-agent, by flag or by `ASK_USER_SUBAGENT`.
     pub fn is_sub_agent(&self) -> bool {
-        self.sub_agent
-            || std::env::var("ASK_USER_SUBAGENT")
-                .is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "no"))
+        self.sub_agent || sub_agent_by_env()
     }
+}
+
+/// True when `ASK_USER_SUBAGENT` says the caller is a sub-agent.
+pub fn sub_agent_by_env() -> bool {
+    std::env::var("ASK_USER_SUBAGENT").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "no"))
 }
 
 #[derive(Debug, Subcommand)]
@@ -259,8 +263,18 @@ pub struct ValidateArgs {
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// The pending-questions file, used when neither the client nor a terminal can show the
-    /// questions.
+    /// The presenters to try, in order, comma-separated: elicitation (a form in the client),
+    /// tui (the terminal UI; only for a client that does not draw on the terminal itself),
+    /// file (the pending-questions file).
+    #[arg(
+        long,
+        value_name = "LIST",
+        env = "ASK_USER_PRESENT",
+        default_value = "elicitation,file",
+        value_parser = PresenterList::parse
+    )]
+    pub present: PresenterList,
+    /// The pending-questions file, used by the `file` presenter.
     #[arg(
         long,
         value_name = "PATH",
@@ -276,4 +290,14 @@ pub struct McpArgs {
     pub no_notify: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// A comma-separated list of presenter names, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PresenterList(pub Vec<Presenter>);
+
+impl PresenterList {
+    fn parse(text: &str) -> Result<PresenterList, String> {
+        Presenter::parse_list(text).map(PresenterList)
+    }
 }

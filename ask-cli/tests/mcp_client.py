@@ -6,7 +6,8 @@ SCENARIO is `elicit` (the client answers through form elicitation, following the
 `ELICIT_PLAN` below, on a session opened with the initialize handshake), `stateless` (the same
 through the SDK's high-level `Client`, which speaks the stateless protocol of 2026-07-28 when
 the server offers it: the form comes back as an input-required result and the call is retried),
-or `plain` (the client declares no elicitation).
+`plain` (the client declares no elicitation), or `headless` (the client declares elicitation
+but every form it is sent is recorded and cancelled, as Claude Code does in `-p` mode).
 The calls of a scenario are in `CALLS`; the Rust test `tests/mcp.rs` asserts on the output.
 """
 
@@ -45,7 +46,8 @@ CALLS = {
     "free_text": {"questions": [NAME]},
     "declined": {"questions": [DATABASE]},
     "cancelled": {"questions": [DATABASE]},
-    "incomplete": {"questions": [DATABASE]},
+    "incomplete": {"questions": [DATABASE, NAME]},
+    "bounded": {"questions": [DATABASE, NAME]},
     "invalid": {"questions": [{"question": "Which?", "options": [{"label": "Only one"}]}], "extra": 1},
 }
 
@@ -60,8 +62,13 @@ ELICIT_PLAN = [
     ("free_text", "accept", {"q1": "  Falcon  "}),
     ("declined", "decline", None),
     ("cancelled", "cancel", None),
-    ("incomplete", "accept", {}),
-    ("incomplete", "accept", {"q1_other": "MariaDB"}),
+    # Round 1 answers the first question only, round 2 only the second: both are kept.
+    ("incomplete", "accept", {"q1": "SQLite"}),
+    ("incomplete", "accept", {"q2": "Falcon"}),
+    # A client that keeps accepting an incomplete form: after 3 rounds the pending file takes over.
+    ("bounded", "accept", {"q1_other": "MariaDB"}),
+    ("bounded", "accept", {}),
+    ("bounded", "accept", {}),
 ]
 
 
@@ -72,7 +79,7 @@ def dump(model):
 
 async def run_calls(session, scenario, seen):
     seen["tools"] = [dump(tool) for tool in (await session.list_tools()).tools]
-    names = ["choices", "invalid"] if scenario == "plain" else list(CALLS)
+    names = ["choices", "invalid"] if scenario in ("plain", "headless") else list(CALLS)
     for name in names:
         result = await session.call_tool("ask_user", CALLS[name])
         seen["calls"][name] = dump(result)
@@ -83,6 +90,9 @@ async def main(scenario, command):
     plan = list(ELICIT_PLAN)
 
     async def on_elicit(context, params):
+        if scenario == "headless":
+            requests.append({"call": "headless", "params": dump(params)})
+            return types.ElicitResult(action="cancel")
         call, action, content = plan.pop(0)
         requests.append({"call": call, "params": dump(params)})
         return types.ElicitResult(action=action, content=content)

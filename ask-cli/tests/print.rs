@@ -55,7 +55,8 @@ fn pass_one_writes_the_pending_file_and_exits_4() {
     assert_eq!(output.status.code(), Some(4));
     assert_eq!(
         stdout_json(&output),
-        json!({"answered": false, "answers": [], "pendingFile": PENDING})
+        json!({"answered": false, "answers": [], "pendingFile": PENDING,
+               "message": ask_core::pending_instructions(PENDING)})
     );
     let file = pending_file(dir.path());
     assert_eq!(file["version"], 1);

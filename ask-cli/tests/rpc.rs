@@ -84,7 +84,10 @@ fn cancel() {
     let last = report["lines"].as_array().unwrap().last().unwrap().clone();
     assert_eq!(
         last["result"],
-        json!({"answered": false, "cancelled": true, "answers": []})
+        json!({"answered": false, "cancelled": true, "answers": [],
+               "message": "The user cancelled the questions without answering. Proceed without \
+                           these answers; do not ask the same questions again unless the user \
+                           asks you to."})
     );
     assert_eq!(states(&events), ["waiting_for_user", "cancelled"]);
 }
@@ -112,7 +115,9 @@ fn client_disconnect_is_connection_lost() {
     );
     assert_eq!(
         lines[3]["result"],
-        json!({"answered": false, "connectionLost": true, "answers": []})
+        json!({"answered": false, "connectionLost": true, "answers": [],
+               "message": "The client that was showing the questions disconnected before the \
+                           user answered. No answers were given."})
     );
     assert_eq!(states(&events), ["waiting_for_user", "connection_lost"]);
 }

@@ -48,6 +48,10 @@ fn features_call() -> String {
     }]}))
 }
 
+/// What stdout carries after a cancellation: the result, with the guidance for the model.
+const CANCELLED_RESULT: &str = "{\"answered\":false,\"answers\":[],\"cancelled\":true,\
+    \"message\":\"The user cancelled the questions without answering. Proceed without these \
+    answers; do not ask the same questions again unless the user asks you to.\"}\n";
 #[test]
 fn arrow_and_enter_answer_a_single_question() {
     let db = database_call();
@@ -162,10 +166,7 @@ fn cancelling_after_an_answer_asks_first() {
     session.send("y");
     let (code, stdout) = session.finish();
     assert_eq!(code, 130);
-    assert_eq!(
-        stdout,
-        "{\"answered\":false,\"answers\":[],\"cancelled\":true}\n"
-    );
+    assert_eq!(stdout, CANCELLED_RESULT);
 }
 
 #[test]
@@ -201,10 +202,7 @@ fn first_frame_comes_from_a_terminal_that_answers_no_query() {
     session.send(ESC);
     let (code, stdout) = session.finish();
     assert_eq!(code, 130, "nothing was answered, so Esc cancels at once");
-    assert_eq!(
-        stdout,
-        "{\"answered\":false,\"answers\":[],\"cancelled\":true}\n"
-    );
+    assert_eq!(stdout, CANCELLED_RESULT);
 }
 
 #[test]
@@ -424,10 +422,7 @@ fn typing_into_other_on_a_40x8_terminal_keeps_the_cursor_in_view() {
     session.send("y");
     let (code, stdout) = session.finish();
     assert_eq!(code, 130);
-    assert_eq!(
-        stdout,
-        "{\"answered\":false,\"answers\":[],\"cancelled\":true}\n"
-    );
+    assert_eq!(stdout, CANCELLED_RESULT);
 }
 
 #[test]

@@ -169,7 +169,7 @@ while not os.path.exists("go") and time.time() - start < 20:
 /// after; `pid.txt` holds the server's pid, `code.txt` its exit code.
 fn mcp_with_terminal() -> Session {
     let script = "stty -g > before.txt; mkfifo in; python3 client.py > in & \
-        \"$ASK\" mcp --no-notify < in > out.jsonl 2> err.txt & echo $! > pid.txt; wait $!; \
+        \"$ASK\" mcp --present tui --no-notify < in > out.jsonl 2> err.txt & echo $! > pid.txt; wait $!; \
         echo $? > code.txt; stty -g > after.txt; stty -a > after-a.txt; touch go; echo finished";
     let session = Session::start(script, &[("client.py", MCP_CLIENT)]);
     session.wait_for("Which database should we use?");

@@ -6,7 +6,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use async_trait::async_trait;
 
 use crate::caller::{Caller, Refusal};
-use crate::result::{Mode, Outcome, Record};
+use crate::result::{Answer, Mode, Outcome, Record};
 use crate::state::{AskState, InvalidTransition, StateMachine};
 use crate::validate::ValidatedInput;
 
@@ -20,6 +20,10 @@ pub struct AskRequest {
     pub request_id: String,
     /// The validated call.
     pub input: ValidatedInput,
+    /// Answers the person already gave elsewhere (an earlier form that came back incomplete), in
+    /// question order, `None` for a question still open; empty when nothing was given. A frontend
+    /// that can show them as pre-filled answers does, so nothing the person gave is lost.
+    pub given: Vec<Option<Answer>>,
 }
 
 /// Something that presents questions to a person and collects the answers: the terminal UI, the
@@ -93,6 +97,7 @@ pub async fn ask(
     let request = AskRequest {
         request_id: call.call_id.clone().unwrap_or_else(|| "ask-1".to_string()),
         input: call.input,
+        given: Vec::new(),
     };
     let outcome = match frontend.present(&request).await {
         Ok(outcome) => outcome,

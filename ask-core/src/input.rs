@@ -15,8 +15,22 @@ pub struct AskUserInput {
     pub questions: Vec<Question>,
     /// Optional data for tracking, such as `{"source": "setup-wizard"}`.
     /// It is stored with the answers and never shown to the person.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Leave it out when there is none (`null` is refused).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "metadata_object"
+    )]
+    #[cfg_attr(feature = "schema", schemars(with = "Map<String, Value>"))]
     pub metadata: Option<Map<String, Value>>,
+}
+
+/// Reads a present `metadata` field, which must be an object: `null` is refused like any other
+/// non-object, so that the parser and the schema (`"type": "object"`) agree.
+fn metadata_object<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Map<String, Value>>, D::Error> {
+    Map::deserialize(deserializer).map(Some)
 }
 
 /// One question for the person.

@@ -30,6 +30,7 @@ mod display;
 mod frontend;
 mod input;
 mod json;
+mod presenter;
 mod result;
 mod state;
 mod summary;
@@ -43,6 +44,7 @@ pub use display::{
 pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, ask, now_ms};
 pub use input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
 pub use json::duplicate_key;
+pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, Mode, Outcome, Record, SUBAGENT_REFUSAL, Status,
     ToolOutput, pending_instructions,

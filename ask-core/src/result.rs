@@ -149,6 +149,7 @@ impl Outcome {
             connection_lost: false,
             pending_file: None,
             reply: None,
+            message: self.message(),
         };
         match self {
             Outcome::Answered(answers) => {
@@ -160,6 +161,18 @@ impl Outcome {
             Outcome::Pending { file } => result.pending_file = Some(file.clone()),
         }
         result
+    }
+
+    /// The guidance for the model when the person did not answer: what happened and what to do
+    /// next (the cancellation guidance, the pending-file instructions to relay). `None` when
+    /// answered: the answers speak for themselves.
+    pub fn message(&self) -> Option<String> {
+        match self {
+            Outcome::Answered(_) => None,
+            Outcome::Cancelled => Some(CANCELLED.to_string()),
+            Outcome::ConnectionLost => Some(CONNECTION_LOST.to_string()),
+            Outcome::Pending { file } => Some(pending_instructions(file)),
+        }
     }
 
     /// The status word of this outcome, as persisted.
@@ -197,6 +210,11 @@ pub struct AskUserResult {
     /// and work out what it says about each question.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply: Option<String>,
+    /// What to do next when the person did not answer: relay the pending-file instructions to
+    /// the user, or proceed without the answers after a cancellation. The same text as the
+    /// tool's text content; absent when answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
 }
 
 fn is_false(value: &bool) -> bool {
@@ -403,14 +421,9 @@ impl ToolOutput {
                 Some(reply) => reply_content(&record.questions, reply),
                 None => AnswerMap::from_answers(&record.answers).to_json(),
             },
-            Status::Cancelled => "The user cancelled the questions without answering. \
-                                  Proceed without these answers; do not ask the same questions \
-                                  again unless the user asks you to."
-                .to_string(),
-            Status::ConnectionLost => "The client that was showing the questions disconnected \
-                                       before the user answered. No answers were given."
-                .to_string(),
-            Status::Pending => pending_instructions(record.pending_file.as_deref().unwrap_or("")),
+            Status::Cancelled | Status::ConnectionLost | Status::Pending => {
+                record.outcome().message().unwrap_or_default()
+            }
         };
         ToolOutput {
             content,
@@ -437,6 +450,15 @@ impl ToolOutput {
         }
     }
 }
+
+/// The guidance for the model after a cancellation.
+const CANCELLED: &str = "The user cancelled the questions without answering. Proceed without \
+                         these answers; do not ask the same questions again unless the user asks \
+                         you to.";
+
+/// The guidance for the model when the presenting client went away.
+const CONNECTION_LOST: &str = "The client that was showing the questions disconnected before \
+                               the user answered. No answers were given.";
 
 /// The text for the model when the person answered every question at once in their own words.
 fn reply_content(questions: &[Question], reply: &str) -> String {
@@ -506,11 +528,12 @@ mod tests {
         );
         assert_eq!(
             serde_json::to_value(Outcome::Cancelled.to_result()).unwrap(),
-            json!({"answered": false, "cancelled": true, "answers": []})
+            json!({"answered": false, "cancelled": true, "answers": [], "message": CANCELLED})
         );
         assert_eq!(
             serde_json::to_value(Outcome::ConnectionLost.to_result()).unwrap(),
-            json!({"answered": false, "connectionLost": true, "answers": []})
+            json!({"answered": false, "connectionLost": true, "answers": [],
+                   "message": CONNECTION_LOST})
         );
         assert_eq!(
             serde_json::to_value(
@@ -520,8 +543,32 @@ mod tests {
                 .to_result()
             )
             .unwrap(),
-            json!({"answered": false, "answers": [], "pendingFile": "p.json"})
+            json!({"answered": false, "answers": [], "pendingFile": "p.json",
+                   "message": pending_instructions("p.json")})
         );
+    }
+
+    #[test]
+    fn structured_result_carries_the_same_guidance_as_the_text() {
+        for status in [Status::Cancelled, Status::ConnectionLost, Status::Pending] {
+            let record = Record {
+                call_id: None,
+                questions: vec![features()],
+                answers: Vec::new(),
+                answered_at: 0,
+                mode: Mode::Rpc,
+                metadata: None,
+                status,
+                pending_file: (status == Status::Pending).then(|| "/tmp/p.json".into()),
+                reply: None,
+            };
+            let message = record.result().message;
+            assert_eq!(
+                message.as_deref(),
+                Some(ToolOutput::from_record(record).content.as_str()),
+                "{status:?}"
+            );
+        }
     }
 
     #[test]

@@ -78,11 +78,12 @@ impl Frontend for PrintFrontend {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
-        let outcome = pass_one(
+        let outcome = pass_one_given(
             &self.path,
             &request.input,
             self.call_id.clone(),
             &self.session_id,
+            &request.given,
         )?;
         Ok(outcome)
     }
@@ -105,6 +106,18 @@ pub fn pass_one(
     input: &ValidatedInput,
     call_id: Option<String>,
     session_id: &str,
+) -> Result<Outcome, PrintError> {
+    pass_one_given(path, input, call_id, session_id, &[])
+}
+
+/// Pass 1 with the answers the person already gave elsewhere (in question order, `None` for an
+/// open question) written into the file, so that they only fill in what is still open.
+pub fn pass_one_given(
+    path: &Path,
+    input: &ValidatedInput,
+    call_id: Option<String>,
+    session_id: &str,
+    given: &[Option<Answer>],
 ) -> Result<Outcome, PrintError> {
     let store = Store::new(path);
     let _lock = store.lock()?;
@@ -129,13 +142,18 @@ pub fn pass_one(
             });
         }
     }
-    let file = PendingFile::new(
+    let mut file = PendingFile::new(
         input,
         call_id,
         session_id.to_string(),
         rfc3339(now_ms()),
         &shown,
     );
+    for (question, answer) in file.questions.iter_mut().zip(given) {
+        if let Some(answer) = answer {
+            question.answer = serde_json::to_value(&answer.answer).unwrap_or_default();
+        }
+    }
     store.create(&file)?;
     Ok(Outcome::Pending { file: shown })
 }

@@ -4,7 +4,7 @@
 
 use std::sync::{Arc, Barrier};
 
-use ask_core::{AskUserInput, Limits, ValidatedInput};
+use ask_core::{Answer, AskUserInput, Limits, ValidatedInput};
 use ask_print::{PassTwo, PassTwoOutcome, PrintError, Store, pass_one, pass_two};
 use proptest::prelude::*;
 
@@ -116,4 +116,29 @@ proptest! {
         prop_assert_eq!(first.was_custom, !is_label);
         prop_assert_eq!(record.answers[1].answer.joined(), text);
     }
+}
+
+#[test]
+fn answers_given_elsewhere_are_written_into_the_file_and_count_in_pass_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pending.json");
+    let given = [Some(Answer::selected("Which database?", "SQLite")), None];
+    ask_print::pass_one_given(&path, &call(), None, "s", &given).unwrap();
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(file["questions"][0]["answer"], "SQLite");
+    assert_eq!(file["questions"][1]["answer"], serde_json::Value::Null);
+    // Only the open question is left to answer; null takes the answer already in the file.
+    let PassTwoOutcome::Answered(record) =
+        pass_two(&path, PassTwo::Inline(r#"[null, "Falcon"]"#.into())).unwrap()
+    else {
+        panic!("both questions are answered");
+    };
+    assert_eq!(
+        record.answers,
+        [
+            Answer::selected("Which database?", "SQLite"),
+            Answer::custom("Name?", "Falcon")
+        ]
+    );
 }

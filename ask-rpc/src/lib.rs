@@ -6,6 +6,9 @@
 //! requestId, and [`RpcFrontend`] plugs it into `ask_core::ask`; [`Client`] is the side that
 //! presents the questions.
 //!
+//! With the feature `mcp`, [`mcp::McpServer`] serves `ask_user` to Model Context Protocol
+//! clients, with the host's own presenters as fallbacks (see the module).
+//!
 //! The crate holds no product rules beyond the wire: answers are checked against the questions
 //! with `ask-core`, a line that cannot be used becomes an `error` message and the connection
 //! carries on, and the end of the input ends every ask in flight as connection lost. Nothing
@@ -39,6 +42,8 @@ mod answers;
 mod client;
 mod error;
 mod framing;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 mod message;
 mod server;
 

@@ -528,7 +528,19 @@ mod tests {
     #[test]
     fn nulls_mean_absent() {
         check(
-            r#"{"questions": [{"question": "Q?", "header": null, "options": null}], "metadata": null}"#,
+            r#"{"questions": [{"question": "Q?", "header": null, "options": null}]}"#,
+            &[],
+        );
+    }
+
+    #[test]
+    fn metadata_is_an_object_or_absent_never_null() {
+        check(
+            r#"{"questions": [{"question": "Q?"}], "metadata": null}"#,
+            &["/metadata: expected an object, found null"],
+        );
+        check(
+            r#"{"questions": [{"question": "Q?"}], "metadata": {"source": "setup"}}"#,
             &[],
         );
     }

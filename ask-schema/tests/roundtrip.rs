@@ -9,14 +9,24 @@ use serde_json::Value;
 
 /// Printable text of 1 to `max` characters, including non-ASCII, newlines and tabs inside.
 fn text(max: usize) -> impl Strategy<Value = String> {
+    printable(max, true)
+}
+
+/// Like [`text`] without line breaks: headers and labels are one line.
+fn line(max: usize) -> impl Strategy<Value = String> {
+    printable(max, false)
+}
+
+fn printable(max: usize, newlines: bool) -> impl Strategy<Value = String> {
     proptest::string::string_regex(&format!("[a-zA-Z0-9 éß世界🎉?!.,'\"\\\\/-]{{0,{max}}}"))
         .expect("valid regex")
-        .prop_flat_map(|s| {
-            prop_oneof![
-                Just(s.clone()),
-                Just(format!("{s}\nline")),
-                Just(format!("{s}\tcol"))
-            ]
+        .prop_flat_map(move |s| {
+            let broken = if newlines {
+                format!("{s}\nline")
+            } else {
+                format!("{s} line")
+            };
+            prop_oneof![Just(s.clone()), Just(broken), Just(format!("{s}\tcol"))]
         })
         .prop_map(|s| format!("x{s}"))
 }

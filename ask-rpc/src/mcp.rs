@@ -1,0 +1,1273 @@
+//! The `ask_user` tool served to a Model Context Protocol client (feature `mcp`).
+//!
+//! A call is validated, refused for a sub-agent, and then shown to the person by the first
+//! presenter of the server's list that can reach them: `elicitation` (a form in the client, when
+//! the client declared form elicitation), or one of the fallback presenters the caller gave as
+//! [`Frontend`] values (`tui`, `file`), each used only when listed. A form that comes back with a
+//! question left open is shown again with the answers given so far as its fields' defaults; after
+//! [`MAX_INCOMPLETE_ROUNDS`] incomplete forms the call goes to the next presenter of the list,
+//! with those answers pre-filled, so nothing the person gave is lost and nothing partial reaches
+//! the model.
+//! On the stateless protocol (2026-07-28 and later) the form travels in an input-required result;
+//! the answers so far and the round count travel in its `requestState`, which is read back like a
+//! form reply (never trusted further).
+//! While a call waits for the person, a client that gave a progress token receives a progress
+//! notification every few seconds, so that a request timeout reset by progress does not cut a
+//! person who answers slowly.
+//!
+//! The crate takes no terminal or file presenter of its own: the host passes them in, so that a
+//! Rust agent can embed this server with the presenters it has.
+
+use std::fmt;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use ask_core::{
+    Answer, AnswerValue, AskCall, AskRequest, BoxError, Caller, Frontend, Limits,
+    Mode as RecordMode, Outcome, Presenter, Question, Record, StateMachine, Status, ToolOutput,
+    ValidatedInput, sanitize_for_display,
+};
+use async_trait::async_trait;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
+    ElicitRequest, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
+    Implementation, InputRequest, InputRequests, InputRequiredResult, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ProtocolVersion,
+    ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::{RequestContext, RoleServer, ServiceError};
+use rmcp::{ErrorData, Peer, ServerHandler, ServiceExt};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+/// How many forms may come back with a question left open before the call goes to the next
+/// presenter of the list.
+pub const MAX_INCOMPLETE_ROUNDS: usize = 3;
+
+/// The most bytes one client message may hold by default (16 MiB): a longer one ends the session
+/// with [`McpError::MessageTooLarge`] before it is buffered whole.
+pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// How often a waiting call sends a progress notification (when the client gave a token).
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+
+/// The presenters `ask-user mcp` uses when none are given: the client's form, else the pending
+/// file. The terminal UI is used only when listed, because an MCP client often draws on the
+/// same terminal.
+pub const DEFAULT_PRESENTERS: [Presenter; 2] = [Presenter::Elicitation, Presenter::File];
+
+/// The key of the form in the input requests of a stateless round.
+const FORM_REQUEST: &str = "ask_user";
+
+/// A problem with how the server was set up or served.
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    /// A presenter in the list that this server cannot use.
+    #[error("the presenter `{0}` is not available in the MCP server; use elicitation, tui or file")]
+    Unsupported(Presenter),
+    /// The tool descriptor could not be built.
+    #[error("cannot build the ask_user tool descriptor: {0}")]
+    Descriptor(#[source] serde_json::Error),
+    /// The client did not open a session.
+    #[error("the MCP client did not start a session: {0}")]
+    Start(String),
+    /// The session ended with an error.
+    #[error("the MCP session failed: {0}")]
+    Session(String),
+    /// A client message was longer than the cap; the session was ended.
+    #[error(
+        "a message from the MCP client is longer than {0} bytes, the most one message may hold; \
+         the session was ended"
+    )]
+    MessageTooLarge(u64),
+}
+
+/// A frontend error that means "the person was not asked", with the sentence the model reads in
+/// the tool error. A fallback presenter returns it (boxed) to choose that sentence itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unasked(pub String);
+
+impl fmt::Display for Unasked {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Unasked {}
+
+/// How [`McpServer::serve`] ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The client closed the connection.
+    ClientClosed,
+    /// The host stopped the server through [`McpServer::stopper`].
+    Stopped,
+}
+
+/// A presenter the host provides, with the check that says whether it can reach the person now.
+struct Fallback {
+    presenter: Presenter,
+    frontend: Box<dyn Frontend>,
+    available: Box<dyn Fn() -> bool + Send + Sync>,
+}
+
+type Log = Box<dyn Fn(&str) + Send + Sync>;
+
+/// The MCP server: one tool, `ask_user`.
+///
+/// ```no_run
+/// use ask_core::{Limits, Presenter};
+/// use ask_rpc::mcp::McpServer;
+/// # async fn run(file_frontend: Box<dyn ask_core::Frontend>) -> Result<(), ask_rpc::mcp::McpError> {
+/// let server = McpServer::new(&Limits::default())?
+///     .presenters(&[Presenter::Elicitation, Presenter::File])?
+///     .fallback(Presenter::File, file_frontend);
+/// server.serve(tokio::io::stdin(), tokio::io::stdout()).await?;
+/// # Ok(())
+/// # }
+/// ```
+pub struct McpServer {
+    limits: Limits,
+    tool: Tool,
+    sub_agent: bool,
+    presenters: Vec<Presenter>,
+    fallbacks: Vec<Fallback>,
+    progress_every: Duration,
+    max_message_bytes: u64,
+    log: Log,
+    /// Held while a call is shown, so that the person sees one set of questions at a time.
+    turn: Arc<Mutex<()>>,
+    /// Cancelled when the input ends: the client closed the connection.
+    gone: CancellationToken,
+    /// Cancelled by the host to stop the server.
+    stop: CancellationToken,
+}
+
+impl fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fallbacks: Vec<Presenter> = self.fallbacks.iter().map(|f| f.presenter).collect();
+        f.debug_struct("McpServer")
+            .field("limits", &self.limits)
+            .field("sub_agent", &self.sub_agent)
+            .field("presenters", &self.presenters)
+            .field("fallbacks", &fallbacks)
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    /// A server checking calls against `limits`, with the [`DEFAULT_PRESENTERS`] and no fallback
+    /// presenters yet.
+    pub fn new(limits: &Limits) -> Result<McpServer, McpError> {
+        let descriptor = ask_schema::tool_descriptor(ask_schema::ToolFormat::Mcp, limits);
+        let tool = serde_json::from_value(descriptor).map_err(McpError::Descriptor)?;
+        Ok(McpServer {
+            limits: *limits,
+            tool,
+            sub_agent: false,
+            presenters: DEFAULT_PRESENTERS.to_vec(),
+            fallbacks: Vec::new(),
+            progress_every: PROGRESS_EVERY,
+            max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
+            log: Box::new(|_| {}),
+            turn: Arc::new(Mutex::new(())),
+            gone: CancellationToken::new(),
+            stop: CancellationToken::new(),
+        })
+    }
+
+    /// The presenters to try, in order. Only `elicitation`, `tui` and `file` are available here.
+    pub fn presenters(mut self, list: &[Presenter]) -> Result<McpServer, McpError> {
+        if let Some(other) = list
+            .iter()
+            .find(|p| !matches!(p, Presenter::Elicitation | Presenter::Tui | Presenter::File))
+        {
+            return Err(McpError::Unsupported(*other));
+        }
+        self.presenters = list.to_vec();
+        Ok(self)
+    }
+
+    /// Every call is refused: the client is a sub-agent.
+    #[must_use]
+    pub fn sub_agent(mut self, sub_agent: bool) -> McpServer {
+        self.sub_agent = sub_agent;
+        self
+    }
+
+    /// The frontend that shows the questions as `presenter` when it is listed.
+    #[must_use]
+    pub fn fallback(self, presenter: Presenter, frontend: Box<dyn Frontend>) -> McpServer {
+        self.fallback_when(presenter, frontend, || true)
+    }
+
+    /// Like [`McpServer::fallback`], used only while `available` says it can reach the person
+    /// (for the terminal UI: while the controlling terminal opens).
+    #[must_use]
+    pub fn fallback_when(
+        mut self,
+        presenter: Presenter,
+        frontend: Box<dyn Frontend>,
+        available: impl Fn() -> bool + Send + Sync + 'static,
+    ) -> McpServer {
+        self.fallbacks.push(Fallback {
+            presenter,
+            frontend,
+            available: Box::new(available),
+        });
+        self
+    }
+
+    /// How often a waiting call sends progress (default [`PROGRESS_EVERY`]).
+    #[must_use]
+    pub fn progress_every(mut self, every: Duration) -> McpServer {
+        self.progress_every = every;
+        self
+    }
+
+    /// The most bytes one client message may hold (default [`DEFAULT_MAX_MESSAGE_BYTES`]); a
+    /// longer one ends the session with [`McpError::MessageTooLarge`].
+    #[must_use]
+    pub fn max_message_bytes(mut self, max: u64) -> McpServer {
+        self.max_message_bytes = max;
+        self
+    }
+
+    /// Where the lines for people go (the host's stderr, say); nowhere by default. Each line
+    /// comes sanitised for display.
+    #[must_use]
+    pub fn log_to(mut self, log: impl Fn(&str) + Send + Sync + 'static) -> McpServer {
+        self.log = Box::new(log);
+        self
+    }
+
+    /// Cancel this token to stop the server: calls that arrive afterwards are refused, and
+    /// [`McpServer::serve`] returns [`Ended::Stopped`] once the call being shown has ended.
+    pub fn stopper(&self) -> CancellationToken {
+        self.stop.clone()
+    }
+
+    /// Serves one client on `read` and `write` until it closes the connection or the host stops
+    /// the server.
+    pub async fn serve<R, W>(self, read: R, write: W) -> Result<Ended, McpError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
+        let turn = Arc::clone(&self.turn);
+        let stop = self.stop.clone();
+        let max = self.max_message_bytes;
+        let too_large = Arc::new(AtomicBool::new(false));
+        let read = WatchedInput {
+            inner: read,
+            closed: self.gone.clone(),
+            line: 0,
+            max,
+            too_large: Arc::clone(&too_large),
+        };
+        let service = match ServiceExt::serve(self, (read, write)).await {
+            Ok(service) => service,
+            Err(_) if too_large.load(Ordering::SeqCst) => {
+                return Err(McpError::MessageTooLarge(max));
+            }
+            Err(error) => {
+                return Err(McpError::Start(
+                    sanitize_for_display(&error.to_string()).into_owned(),
+                ));
+            }
+        };
+        let quit = tokio::select! {
+            quit = service.waiting() => quit,
+            () = stop.cancelled() => {
+                // No call takes a presenter after this (see `call`); wait for the one showing the
+                // questions to end, so that a terminal is restored before the host exits.
+                let _ = tokio::time::timeout(Duration::from_secs(2), turn.lock()).await;
+                return Ok(Ended::Stopped);
+            }
+        };
+        // A call still being shown has been told that its client left; give it a moment to end
+        // as connection lost (which also withdraws a terminal UI).
+        let _ = tokio::time::timeout(Duration::from_secs(2), turn.lock()).await;
+        if too_large.load(Ordering::SeqCst) {
+            return Err(McpError::MessageTooLarge(max));
+        }
+        match quit {
+            Ok(_) => Ok(Ended::ClientClosed),
+            Err(error) => Err(McpError::Session(
+                sanitize_for_display(&error.to_string()).into_owned(),
+            )),
+        }
+    }
+
+    /// Logs `line` for people; it may quote the client's or the model's text, so it goes out
+    /// only sanitised.
+    fn say(&self, line: &str) {
+        for line in line.lines() {
+            (self.log)(&sanitize_for_display(line));
+        }
+    }
+
+    /// The fallback for `presenter`, when it can reach the person now.
+    fn usable(&self, presenter: Presenter) -> Option<&dyn Frontend> {
+        self.fallbacks
+            .iter()
+            .find(|fallback| fallback.presenter == presenter && (fallback.available)())
+            .map(|fallback| fallback.frontend.as_ref())
+    }
+
+    /// The first usable fallback listed after `elicitation`.
+    fn after_form(&self) -> Option<&dyn Frontend> {
+        let start = self
+            .presenters
+            .iter()
+            .position(|p| *p == Presenter::Elicitation)
+            .map_or(0, |at| at + 1);
+        self.presenters[start..]
+            .iter()
+            .find_map(|presenter| self.usable(*presenter))
+    }
+
+    /// Answers one `tools/call` of `ask_user`.
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> CallToolResponse {
+        if self.sub_agent {
+            self.say("refused a call: the server was started for a sub-agent");
+            return error_result(ToolOutput::refused().content).into();
+        }
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        let input = match ask_schema::parse(&arguments, &self.limits) {
+            Ok(input) => input,
+            Err(problems) => {
+                self.say(&format!("refused an invalid call ({}):", problems.len()));
+                for problem in &problems {
+                    self.say(&format!("  {problem}"));
+                }
+                return error_result(ToolOutput::invalid(&problems).content).into();
+            }
+        };
+        let form = context
+            .client_capabilities()
+            .is_some_and(|capabilities| form_elicitation(&capabilities));
+        let stateless = context
+            .protocol_version()
+            .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+        let progress = context.meta.get_progress_token();
+        let _turn = self.turn.lock().await;
+        if self.stop.is_cancelled() {
+            return error_result(
+                "The user was not asked: the ask-user server is stopping.".to_string(),
+            )
+            .into();
+        }
+        // The first listed presenter that can reach the person: the form when the client has
+        // one, a fallback when it is available now.
+        let route = self
+            .presenters
+            .iter()
+            .find_map(|presenter| match presenter {
+                Presenter::Elicitation => form.then_some(None),
+                other => self.usable(*other).map(Some),
+            });
+        let elicitation;
+        let frontend: &dyn Frontend = match route {
+            None => return error_result(self.unreachable()).into(),
+            Some(Some(fallback)) => fallback,
+            Some(None) if stateless => {
+                return self.in_rounds(input, &request, context, progress).await;
+            }
+            Some(None) => {
+                elicitation = ElicitationFrontend {
+                    peer: context.peer.clone(),
+                    next: self.after_form(),
+                };
+                &elicitation
+            }
+        };
+        let frontend = UntilDisconnect {
+            inner: frontend,
+            withdrawn: context.ct.clone(),
+            gone: self.gone.clone(),
+        };
+        self.settle_with_progress(&frontend, input, context, progress)
+            .await
+            .into()
+    }
+
+    /// The tool error when no listed presenter can reach the person.
+    fn unreachable(&self) -> String {
+        let names: Vec<&str> = self.presenters.iter().map(|p| p.as_str()).collect();
+        self.say(&format!(
+            "no presenter of `{}` can reach the user (no form elicitation in the client, no \
+             terminal)",
+            names.join(",")
+        ));
+        format!(
+            "The questions could not be shown to the user: none of the presenters this server \
+             was given ({}) can reach the user here. Proceed without these answers.",
+            names.join(", ")
+        )
+    }
+
+    /// Asks through the client's form on a protocol where the server sends no requests of its
+    /// own (2026-07-28 and later): the result asks the client for input, and the client calls
+    /// again with the person's reply and the echoed state.
+    async fn in_rounds(
+        &self,
+        input: ValidatedInput,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+        progress: Option<ProgressToken>,
+    ) -> CallToolResponse {
+        let questions = input.questions.clone();
+        let form = Form::new(&questions);
+        let mut rounds = request
+            .request_state
+            .as_deref()
+            .map(RoundState::read)
+            .unwrap_or_default();
+        let reply = request
+            .input_responses
+            .as_ref()
+            .and_then(|responses| responses.get(FORM_REQUEST));
+        let message = match reply {
+            None if rounds.incomplete == 0 => form.message(),
+            None => form.again(&form.missing(&rounds.given)),
+            Some(reply) => match serde_json::from_value::<ElicitResult>(reply.clone()) {
+                Ok(reply) => match form.step(&mut rounds, reply) {
+                    Step::Done(outcome) => {
+                        return self
+                            .settle_with_progress(&Settled(outcome), input, context, progress)
+                            .await
+                            .into();
+                    }
+                    Step::Again(message) => message,
+                    Step::GiveUp(given) => {
+                        return self.after_incomplete(input, given, context, progress).await;
+                    }
+                },
+                Err(error) => {
+                    return error_result(format!(
+                        "The client's reply to the questions form could not be read: {error}"
+                    ))
+                    .into();
+                }
+            },
+        };
+        match form.request(message, &rounds.given) {
+            Ok(params) => {
+                let request = InputRequest::Elicitation(ElicitRequest::new(params));
+                let requests = InputRequests::from([(FORM_REQUEST.to_string(), request)]);
+                InputRequiredResult::new(Some(requests), Some(rounds.write())).into()
+            }
+            Err(error) => error_result(format!(
+                "The questions form could not be built for the client: {error}"
+            ))
+            .into(),
+        }
+    }
+
+    /// Ends a stateless call whose form came back incomplete too often: the next presenter shows
+    /// the questions with the answers given so far.
+    async fn after_incomplete(
+        &self,
+        input: ValidatedInput,
+        given: Vec<Option<Answer>>,
+        context: &RequestContext<RoleServer>,
+        progress: Option<ProgressToken>,
+    ) -> CallToolResponse {
+        self.say(&format!(
+            "the form came back with questions left open {MAX_INCOMPLETE_ROUNDS} times"
+        ));
+        let Some(next) = self.after_form() else {
+            return error_result(gave_up_text()).into();
+        };
+        let frontend = UntilDisconnect {
+            inner: &Given { inner: next, given },
+            withdrawn: context.ct.clone(),
+            gone: self.gone.clone(),
+        };
+        self.settle_with_progress(&frontend, input, context, progress)
+            .await
+            .into()
+    }
+
+    /// Runs one ask through `frontend`, sending progress every few seconds while it waits when
+    /// the client gave a progress token.
+    async fn settle_with_progress(
+        &self,
+        frontend: &dyn Frontend,
+        input: ValidatedInput,
+        context: &RequestContext<RoleServer>,
+        progress: Option<ProgressToken>,
+    ) -> CallToolResult {
+        let ask = self.settle(frontend, input);
+        let Some(token) = progress else {
+            return ask.await;
+        };
+        tokio::pin!(ask);
+        let start = tokio::time::Instant::now() + self.progress_every;
+        let mut ticks = tokio::time::interval_at(start, self.progress_every);
+        let mut sent: u32 = 0;
+        loop {
+            tokio::select! {
+                result = &mut ask => return result,
+                _ = ticks.tick() => {
+                    sent = sent.saturating_add(1);
+                    let note = ProgressNotificationParam::new(token.clone(), f64::from(sent))
+                        .with_message("Waiting for the user to answer");
+                    // A client that cannot take the notification still gets its result.
+                    let _ = context.peer.notify_progress(note).await;
+                }
+            }
+        }
+    }
+
+    /// Runs one ask through `frontend`, logs how it ended and gives the tool result.
+    async fn settle(&self, frontend: &dyn Frontend, input: ValidatedInput) -> CallToolResult {
+        let call = AskCall {
+            call_id: None,
+            caller: Caller::Parent,
+            input,
+        };
+        let mut machine = StateMachine::new();
+        match ask_core::ask(frontend, call, &mut machine).await {
+            Ok(record) => {
+                match record.status {
+                    Status::ConnectionLost => self.say("the client went away before an answer"),
+                    Status::Cancelled => self.say("the questions were cancelled"),
+                    Status::Pending => self.say(&format!(
+                        "the questions wait in {}",
+                        record.pending_file.as_deref().unwrap_or("the pending file")
+                    )),
+                    Status::Answered => {}
+                }
+                finished(record)
+            }
+            Err(error) => {
+                self.say(&error.to_string());
+                let unasked = match &error {
+                    ask_core::AskError::Frontend { source, .. } => source.downcast_ref::<Unasked>(),
+                    _ => None,
+                };
+                match unasked {
+                    Some(Unasked(text)) => error_result(text.clone()),
+                    None => error_result(format!(
+                        "The questions could not be shown to the user: {error}"
+                    )),
+                }
+            }
+        }
+    }
+}
+
+/// The tool error when the form came back incomplete too often and no presenter follows it.
+fn gave_up_text() -> String {
+    format!(
+        "The user left questions open in the form {MAX_INCOMPLETE_ROUNDS} times, and no other \
+         presenter was configured; nothing was answered. Proceed without these answers."
+    )
+}
+
+/// True when the client can show a form: it declared form elicitation, or elicitation without
+/// naming a mode (which the protocol reads as form).
+fn form_elicitation(capabilities: &ClientCapabilities) -> bool {
+    capabilities
+        .elicitation
+        .as_ref()
+        .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none())
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = Implementation::new("ask-user", env!("CARGO_PKG_VERSION"));
+        info.title = Some("Ask the user".to_string());
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(info)
+            .with_instructions(
+                "Call ask_user when you need the user's decision or clarification; the user \
+                 answers structured questions and the answers come back as the tool result.",
+            )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![self.tool.clone()]))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if request.name != ask_schema::TOOL_NAME {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "unknown tool `{}`; this server has only `{}`",
+                    request.name,
+                    ask_schema::TOOL_NAME
+                ),
+                None,
+            ));
+        }
+        Ok(self.call(request, &context).await)
+    }
+}
+
+/// The result of a finished ask: the text for the model and the structured result, whose
+/// `message` repeats the text's guidance for clients that show the model only structured content.
+fn finished(record: Record) -> CallToolResult {
+    let structured = serde_json::to_value(record.result()).unwrap_or(Value::Null);
+    let output = ToolOutput::from_record(record);
+    let mut result = CallToolResult::success(vec![ContentBlock::text(output.content)]);
+    result.structured_content = Some(structured);
+    result
+}
+
+/// A tool error whose text the model reads.
+fn error_result(text: String) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// A frontend whose ask ends as connection lost when the client goes away or withdraws the call.
+///
+/// Dropping the inner frontend's future is what tells it to stop; the terminal UI restores the
+/// terminal when that happens.
+struct UntilDisconnect<'a> {
+    inner: &'a dyn Frontend,
+    /// Cancelled when the client withdraws the call, or once the session has ended.
+    withdrawn: CancellationToken,
+    /// Cancelled as soon as the input ends.
+    gone: CancellationToken,
+}
+
+#[async_trait]
+impl Frontend for UntilDisconnect<'_> {
+    fn mode(&self) -> RecordMode {
+        self.inner.mode()
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+        tokio::select! {
+            outcome = self.inner.present(request) => outcome,
+            () = self.withdrawn.cancelled() => Ok(Outcome::ConnectionLost),
+            () = self.gone.cancelled() => Ok(Outcome::ConnectionLost),
+        }
+    }
+}
+
+/// A frontend shown with answers the person already gave.
+struct Given<'a> {
+    inner: &'a dyn Frontend,
+    given: Vec<Option<Answer>>,
+}
+
+#[async_trait]
+impl Frontend for Given<'_> {
+    fn mode(&self) -> RecordMode {
+        self.inner.mode()
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+        let mut request = request.clone();
+        request.given.clone_from(&self.given);
+        self.inner.present(&request).await
+    }
+}
+
+/// The input, watched for its end, which tells a question being shown that nobody will read the
+/// answer: the session itself only ends after in-flight calls have had a while to finish.
+struct WatchedInput<R> {
+    inner: R,
+    closed: CancellationToken,
+    /// Bytes of the current message (line) read so far.
+    line: u64,
+    /// The most bytes one message may hold; one more ends the input with an error.
+    max: u64,
+    /// Set when a message passed `max`.
+    too_large: Arc<AtomicBool>,
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for WatchedInput<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let poll = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if let Poll::Ready(result) = &poll {
+            let ended = buf.filled().len() == before && buf.remaining() > 0;
+            if result.is_err() || ended {
+                self.closed.cancel();
+            }
+            // A message is one line: count its bytes, and refuse one past the cap before it is
+            // buffered whole.
+            let mut line = self.line;
+            for byte in &buf.filled()[before..] {
+                line = if *byte == b'\n' { 0 } else { line + 1 };
+                if line > self.max {
+                    self.too_large.store(true, Ordering::SeqCst);
+                    self.closed.cancel();
+                    return Poll::Ready(Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "a message is longer than the input cap",
+                    )));
+                }
+            }
+            self.line = line;
+        }
+        poll
+    }
+}
+
+/// A frontend whose outcome is already known: the reply to a form sent in an earlier round.
+struct Settled(Outcome);
+
+#[async_trait]
+impl Frontend for Settled {
+    fn mode(&self) -> RecordMode {
+        RecordMode::Rpc
+    }
+
+    async fn present(&self, _request: &AskRequest) -> Result<Outcome, BoxError> {
+        Ok(self.0.clone())
+    }
+}
+
+/// Shows the questions as a form in the MCP client (elicitation in form mode), round after
+/// round, until every question is answered, the person declines or cancels, or
+/// [`MAX_INCOMPLETE_ROUNDS`] forms came back incomplete (then `next` takes over).
+struct ElicitationFrontend<'a> {
+    peer: Peer<RoleServer>,
+    next: Option<&'a dyn Frontend>,
+}
+
+#[async_trait]
+impl Frontend for ElicitationFrontend<'_> {
+    fn mode(&self) -> RecordMode {
+        RecordMode::Rpc
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+        let form = Form::new(&request.input.questions);
+        let mut rounds = RoundState::default();
+        let mut message = form.message();
+        loop {
+            let params = form.request(message, &rounds.given)?;
+            let reply = match self.peer.create_elicitation(params).await {
+                Ok(reply) => reply,
+                Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) => {
+                    return Ok(Outcome::ConnectionLost);
+                }
+                Err(ServiceError::Cancelled { .. }) => return Ok(Outcome::ConnectionLost),
+                Err(error) => return Err(Box::new(error)),
+            };
+            match form.step(&mut rounds, reply) {
+                Step::Done(outcome) => return Ok(outcome),
+                Step::Again(again) => message = again,
+                Step::GiveUp(given) => {
+                    let Some(next) = self.next else {
+                        return Err(Box::new(Unasked(gave_up_text())));
+                    };
+                    let mut request = request.clone();
+                    request.given = given;
+                    return next.present(&request).await;
+                }
+            }
+        }
+    }
+}
+
+/// What the rounds of one call have gathered: the form fields the person filled in so far and
+/// how many forms came back incomplete. On the stateless protocol it travels as `requestState`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+struct RoundState {
+    /// Incomplete forms so far.
+    incomplete: usize,
+    /// The filled fields, by field name (`q1`, `q1_other`, …).
+    given: Map<String, Value>,
+}
+
+impl RoundState {
+    /// The state echoed by a client; anything unreadable starts afresh. The fields are only
+    /// ever read back like a form reply.
+    fn read(text: &str) -> RoundState {
+        serde_json::from_str(text).unwrap_or_default()
+    }
+
+    fn write(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// What one form reply does to the call.
+#[derive(Debug, PartialEq)]
+enum Step {
+    /// The ask is over.
+    Done(Outcome),
+    /// Show the form again with this message.
+    Again(String),
+    /// Too many incomplete forms: hand over to the next presenter with these answers.
+    GiveUp(Vec<Option<Answer>>),
+}
+
+/// The elicitation form for a call: one field per question, plus an "Other" text field for each
+/// question with options.
+#[derive(Debug)]
+struct Form<'a> {
+    questions: &'a [Question],
+}
+
+impl<'a> Form<'a> {
+    fn new(questions: &'a [Question]) -> Form<'a> {
+        Form { questions }
+    }
+
+    /// The field of question `index` (counted from 0).
+    fn key(index: usize) -> String {
+        format!("q{}", index + 1)
+    }
+
+    /// The "Other" field of question `index`.
+    fn other_key(index: usize) -> String {
+        format!("q{}_other", index + 1)
+    }
+
+    /// The field names in the order the person reads them.
+    fn order(&self) -> Vec<String> {
+        let mut order = Vec::new();
+        for (index, question) in self.questions.iter().enumerate() {
+            order.push(Form::key(index));
+            if !question.is_free_text() {
+                order.push(Form::other_key(index));
+            }
+        }
+        order
+    }
+
+    /// The requested schema: a flat object of primitive fields, as elicitation requires, with
+    /// the answers in `given` as the fields' defaults.
+    fn schema(&self, given: &Map<String, Value>) -> Value {
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        for (index, question) in self.questions.iter().enumerate() {
+            let title = question
+                .header
+                .clone()
+                .unwrap_or_else(|| format!("Question {}", index + 1));
+            let answer = read_one(question, &Value::Object(given.clone()), index);
+            let (default, other_default) = defaults(answer.as_ref());
+            if question.is_free_text() {
+                let mut field =
+                    json!({"type": "string", "title": title, "description": question.question});
+                if let Some(text) = other_default {
+                    field["default"] = Value::String(text);
+                }
+                properties.insert(Form::key(index), field);
+                required.push(Value::String(Form::key(index)));
+                continue;
+            }
+            let choices: Vec<Value> = question
+                .options()
+                .iter()
+                .map(|option| {
+                    let title = match &option.description {
+                        Some(description) => format!("{} — {description}", option.label),
+                        None => option.label.clone(),
+                    };
+                    json!({"const": option.label, "title": title})
+                })
+                .collect();
+            let mut field = if question.multi_select {
+                json!({"type": "array", "title": title, "description": question.question,
+                       "items": {"anyOf": choices}})
+            } else {
+                json!({"type": "string", "title": title, "description": question.question,
+                       "oneOf": choices})
+            };
+            if let Some(default) = default {
+                field["default"] = default;
+            }
+            properties.insert(Form::key(index), field);
+            let mut other = json!({"type": "string",
+                "title": format!("{title}: Other (type your answer)"),
+                "description": format!("Type your own answer instead of choosing: {}",
+                                       question.question)});
+            if let Some(text) = other_default {
+                other["default"] = Value::String(text);
+            }
+            properties.insert(Form::other_key(index), other);
+        }
+        let mut schema = json!({"type": "object", "properties": properties});
+        if !required.is_empty() {
+            schema["required"] = Value::Array(required);
+        }
+        schema
+    }
+
+    /// The elicitation request showing this form under `message`.
+    fn request(
+        &self,
+        message: String,
+        given: &Map<String, Value>,
+    ) -> Result<ElicitRequestParams, serde_json::Error> {
+        let mut schema: ElicitationSchema = serde_json::from_value(self.schema(given))?;
+        schema.property_order = Some(self.order());
+        Ok(ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message,
+            requested_schema: schema,
+        })
+    }
+
+    /// Takes one reply into the rounds: the answers in it join those given before (a field left
+    /// blank keeps its earlier answer), and the call ends, goes another round or gives up.
+    fn step(&self, rounds: &mut RoundState, reply: ElicitResult) -> Step {
+        match reply.action {
+            ElicitationAction::Accept => {
+                let content = reply.content.unwrap_or(Value::Null);
+                for key in self.order() {
+                    let filled = content.get(&key).filter(|value| !blank(value));
+                    if let Some(value) = filled {
+                        rounds.given.insert(key, value.clone());
+                    }
+                }
+                let given = Value::Object(rounds.given.clone());
+                match self.read(&given) {
+                    Ok(answers) => Step::Done(Outcome::Answered(answers)),
+                    Err(missing) => {
+                        rounds.incomplete += 1;
+                        if rounds.incomplete >= MAX_INCOMPLETE_ROUNDS {
+                            Step::GiveUp(self.partial(&given))
+                        } else {
+                            Step::Again(self.again(&missing))
+                        }
+                    }
+                }
+            }
+            // Decline and cancel, and any answer a later protocol adds, discard everything.
+            _ => Step::Done(Outcome::Cancelled),
+        }
+    }
+
+    /// The message shown above the first form.
+    fn message(&self) -> String {
+        match self.questions {
+            [one] => one.question.clone(),
+            many => format!("Please answer these {} questions.", many.len()),
+        }
+    }
+
+    /// The message when the form came back with questions left unanswered.
+    fn again(&self, missing: &[usize]) -> String {
+        let list: Vec<String> = missing
+            .iter()
+            .filter_map(|index| self.questions.get(*index))
+            .map(|question| format!("\"{}\"", question.question))
+            .collect();
+        format!(
+            "Please answer every question; choose an option or type an answer for: {}",
+            list.join(", ")
+        )
+    }
+
+    /// The questions still open in `given`.
+    fn missing(&self, given: &Map<String, Value>) -> Vec<usize> {
+        self.read(&Value::Object(given.clone()))
+            .err()
+            .unwrap_or_default()
+    }
+
+    /// The answers in a form, or the indices of the questions left unanswered.
+    fn read(&self, content: &Value) -> Result<Vec<Answer>, Vec<usize>> {
+        let mut answers = Vec::new();
+        let mut missing = Vec::new();
+        for (index, question) in self.questions.iter().enumerate() {
+            match read_one(question, content, index) {
+                Some(answer) => answers.push(answer),
+                None => missing.push(index),
+            }
+        }
+        if missing.is_empty() {
+            Ok(answers)
+        } else {
+            Err(missing)
+        }
+    }
+
+    /// The answers in a form, question by question, `None` where a question is open.
+    fn partial(&self, content: &Value) -> Vec<Option<Answer>> {
+        self.questions
+            .iter()
+            .enumerate()
+            .map(|(index, question)| read_one(question, content, index))
+            .collect()
+    }
+}
+
+/// True for a field value that answers nothing: blank text or an empty list.
+fn blank(value: &Value) -> bool {
+    match value {
+        Value::String(text) => text.trim().is_empty(),
+        Value::Array(items) => items.is_empty(),
+        Value::Null => true,
+        _ => false,
+    }
+}
+
+/// The defaults that show `answer` in the form: the value of the question's field (a label or a
+/// list of labels) and the text of its "Other" field (for a free-text question: its one field).
+fn defaults(answer: Option<&Answer>) -> (Option<Value>, Option<String>) {
+    let Some(answer) = answer else {
+        return (None, None);
+    };
+    match &answer.answer {
+        AnswerValue::Text(text) => match &answer.selected_option {
+            Some(label) => (Some(Value::String(label.clone())), None),
+            None => (None, Some(text.clone())),
+        },
+        AnswerValue::Choices(choices) => {
+            let mut labels = choices.clone();
+            let typed = if answer.was_custom {
+                labels.pop()
+            } else {
+                None
+            };
+            let labels = (!labels.is_empty())
+                .then(|| Value::Array(labels.into_iter().map(Value::String).collect()));
+            (labels, typed)
+        }
+    }
+}
+
+/// The answer to `question` in the form `content`, if the person gave one.
+fn read_one(question: &Question, content: &Value, index: usize) -> Option<Answer> {
+    let text = |key: String| {
+        content
+            .get(key)
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|text| !text.is_empty())
+            .map(str::to_string)
+    };
+    let other = text(Form::other_key(index));
+    if question.is_free_text() {
+        return text(Form::key(index)).map(|typed| Answer::from_text(question, &typed));
+    }
+    if question.multi_select {
+        let mut chosen = vec![false; question.options().len()];
+        let picked = content.get(Form::key(index)).and_then(Value::as_array);
+        for label in picked.into_iter().flatten().filter_map(Value::as_str) {
+            if let Some(found) = question.find_option(label) {
+                chosen[found] = true;
+            }
+        }
+        let labels = question.chosen_labels(&chosen);
+        if labels.is_empty() && other.is_none() {
+            return None;
+        }
+        return Some(Answer::multi(&question.question, labels, other));
+    }
+    // Typed text wins over a chosen option: the person went out of their way to write it.
+    if let Some(typed) = other {
+        return Some(Answer::custom(&question.question, typed));
+    }
+    text(Form::key(index)).map(|chosen| Answer::from_text(question, &chosen))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn questions() -> Vec<Question> {
+        vec![
+            Question::choice("Which database?", ["PostgreSQL (Recommended)", "SQLite"]),
+            Question::choice("Which features?", ["Auth", "API", "Admin"]).multi(),
+            Question::text("Project name?"),
+        ]
+    }
+
+    fn accept(content: Value) -> ElicitResult {
+        serde_json::from_value(json!({"action": "accept", "content": content})).unwrap()
+    }
+
+    #[track_caller]
+    fn check(content: Value, expected: Result<Vec<Answer>, Vec<usize>>) {
+        let questions = questions();
+        assert_eq!(Form::new(&questions).read(&content), expected);
+    }
+
+    #[test]
+    fn options_and_text_are_read_in_question_order() {
+        check(
+            json!({"q1": "SQLite", "q2": ["Admin", "Auth"], "q3": "Falcon"}),
+            Ok(vec![
+                Answer::selected("Which database?", "SQLite"),
+                Answer::multi("Which features?", vec!["Auth".into(), "Admin".into()], None),
+                Answer::custom("Project name?", "Falcon"),
+            ]),
+        );
+    }
+
+    #[test]
+    fn other_text_is_a_custom_answer() {
+        check(
+            json!({"q1": "SQLite", "q1_other": " MariaDB ", "q2_other": "Search", "q3": "x"}),
+            Ok(vec![
+                Answer::custom("Which database?", "MariaDB"),
+                Answer::multi("Which features?", Vec::new(), Some("Search".into())),
+                Answer::custom("Project name?", "x"),
+            ]),
+        );
+    }
+
+    #[test]
+    fn blank_and_missing_fields_leave_the_question_open() {
+        check(
+            json!({"q1_other": "  ", "q2": [], "q3": ""}),
+            Err(vec![0, 1, 2]),
+        );
+        check(Value::Null, Err(vec![0, 1, 2]));
+    }
+
+    #[test]
+    fn declined_and_cancelled_replies_cancel() {
+        let questions = questions();
+        let form = Form::new(&questions);
+        for action in ["decline", "cancel"] {
+            let reply = serde_json::from_value(json!({"action": action})).unwrap();
+            let mut rounds = RoundState::default();
+            assert_eq!(
+                form.step(&mut rounds, reply),
+                Step::Done(Outcome::Cancelled),
+                "{action}"
+            );
+        }
+    }
+
+    #[test]
+    fn answers_of_earlier_rounds_are_kept_and_become_defaults() {
+        let questions = questions();
+        let form = Form::new(&questions);
+        let mut rounds = RoundState::default();
+        assert_eq!(
+            form.step(&mut rounds, accept(json!({"q1": "SQLite", "q2": []}))),
+            Step::Again(
+                "Please answer every question; choose an option or type an answer for: \
+                 \"Which features?\", \"Project name?\""
+                    .to_string()
+            )
+        );
+        // The second form shows the first answer as its field's default.
+        let schema = form.schema(&rounds.given);
+        assert_eq!(schema["properties"]["q1"]["default"], "SQLite");
+        assert!(schema["properties"]["q2"].get("default").is_none());
+        // Answering only what was open completes the call; the first answer is not asked again.
+        assert_eq!(
+            form.step(
+                &mut rounds,
+                accept(json!({"q2": ["API"], "q2_other": "Search"}))
+            ),
+            Step::Again(
+                "Please answer every question; choose an option or type an answer for: \
+                 \"Project name?\""
+                    .to_string()
+            )
+        );
+        let schema = form.schema(&rounds.given);
+        assert_eq!(schema["properties"]["q2"]["default"], json!(["API"]));
+        assert_eq!(schema["properties"]["q2_other"]["default"], "Search");
+        assert_eq!(
+            form.step(&mut rounds, accept(json!({"q3": "Falcon"}))),
+            Step::Done(Outcome::Answered(vec![
+                Answer::selected("Which database?", "SQLite"),
+                Answer::multi("Which features?", vec!["API".into()], Some("Search".into())),
+                Answer::custom("Project name?", "Falcon"),
+            ]))
+        );
+    }
+
+    #[test]
+    fn the_third_incomplete_form_gives_up_with_the_answers_so_far() {
+        let questions = questions();
+        let form = Form::new(&questions);
+        let mut rounds = RoundState::default();
+        let partial = json!({"q1_other": "MariaDB"});
+        assert!(matches!(
+            form.step(&mut rounds, accept(partial)),
+            Step::Again(_)
+        ));
+        assert!(matches!(
+            form.step(&mut rounds, accept(json!({}))),
+            Step::Again(_)
+        ));
+        assert_eq!(
+            form.step(&mut rounds, accept(json!({}))),
+            Step::GiveUp(vec![
+                Some(Answer::custom("Which database?", "MariaDB")),
+                None,
+                None
+            ])
+        );
+        assert_eq!(rounds.incomplete, MAX_INCOMPLETE_ROUNDS);
+    }
+
+    #[test]
+    fn request_state_round_trips_and_junk_starts_afresh() {
+        let state = RoundState {
+            incomplete: 2,
+            given: json!({"q1": "SQLite"}).as_object().unwrap().clone(),
+        };
+        assert_eq!(RoundState::read(&state.write()), state);
+        assert_eq!(RoundState::read("not json"), RoundState::default());
+    }
+
+    #[test]
+    fn fields_are_ordered_as_the_questions() {
+        let questions = questions();
+        assert_eq!(
+            Form::new(&questions).order(),
+            ["q1", "q1_other", "q2", "q2_other", "q3"]
+        );
+    }
+
+    #[test]
+    fn form_schema_with_defaults_is_accepted_as_an_elicitation_schema() {
+        let questions = questions();
+        let given = json!({"q1": "sqlite", "q2": ["Admin"], "q3": "Falcon"});
+        let schema: ElicitationSchema =
+            serde_json::from_value(Form::new(&questions).schema(given.as_object().unwrap()))
+                .unwrap();
+        assert_eq!(schema.properties.len(), 5);
+        assert_eq!(schema.required, Some(vec!["q3".to_string()]));
+        let back = serde_json::to_value(&schema).unwrap();
+        // The default is the label as written, whatever the case of the earlier reply.
+        assert_eq!(back["properties"]["q1"]["default"], "SQLite");
+        assert_eq!(back["properties"]["q2"]["default"], json!(["Admin"]));
+        assert_eq!(back["properties"]["q3"]["default"], "Falcon");
+    }
+
+    #[test]
+    fn presenters_outside_mcp_are_refused() {
+        let server = McpServer::new(&Limits::default()).unwrap();
+        let error = server
+            .presenters(&[Presenter::Elicitation, Presenter::Web])
+            .unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "the presenter `web` is not available in the MCP server; use elicitation, tui or file"
+        );
+    }
+}
