@@ -9,7 +9,7 @@ use ask_core::{
 use ask_print::{PrintError, PrintFrontend};
 use ask_schema::ParsedCall;
 
-use crate::cli::{AskArgs, DemoArgs, ModeArg, OutputArg};
+use crate::cli::{AskArgs, ModeArg, OutputArg};
 use crate::events::EventLog;
 use crate::exit::Exit;
 use crate::output::{emit, say};
@@ -79,9 +79,8 @@ pub fn run(args: &AskArgs) -> Exit {
             Err(exit) => exit,
         };
     }
-    let Some(input) = args.input.as_deref() else {
-        say("no INPUT given; pass a file with the ask_user call, or - to read it from stdin");
-        say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
+    let Some(input) = args.input.as_deref().or_else(|| crate::stdin_input()) else {
+        crate::say_no_input();
         return Exit::Invalid;
     };
     let mode = resolve_mode(args.mode());
@@ -260,7 +259,7 @@ pub(crate) async fn drive(
 }
 
 /// Runs `ask-user demo`: the example questions of seed 001 in the terminal UI.
-pub fn demo(args: &DemoArgs) -> Exit {
+pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
     let input = match ask_core::validate(ask_tui::demo_input(), &Limits::default()) {
         Ok(input) => input,
         Err(problems) => {
@@ -275,12 +274,12 @@ pub fn demo(args: &DemoArgs) -> Exit {
         return Exit::Failure;
     }
     match run_call(
-        &ask_tui::TuiFrontend::new(),
+        &ask_tui::TuiFrontend::new().with_notify(!no_notify),
         AskCall::new(input),
         None,
-        args.output,
+        output,
     ) {
-        Ok(record) => print_record(record, args.output),
+        Ok(record) => print_record(record, output),
         Err(exit) => exit,
     }
 }
@@ -329,6 +328,13 @@ pub fn print_record(record: Record, output: OutputArg) -> Exit {
             "answers": {},
             "pendingFile": record.pending_file,
         })),
+        // An empty map alone would read as "answered nothing"; say why it is empty.
+        OutputArg::Answers if record.status == Status::Cancelled => {
+            emit(&serde_json::json!({"answers": {}, "cancelled": true}))
+        }
+        OutputArg::Answers if record.status == Status::ConnectionLost => {
+            emit(&serde_json::json!({"answers": {}, "connectionLost": true}))
+        }
         OutputArg::Answers => emit(&record.result().answer_map()),
         OutputArg::Tool => emit(&ToolOutput::from_record(record)),
     };
