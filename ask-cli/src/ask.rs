@@ -308,19 +308,24 @@ pub fn frontend_for(
 
 /// Prints a finished call in the chosen output shape and gives its exit code.
 pub fn print_record(record: Record, output: OutputArg) -> Exit {
-    let exit = exit_for(record.status);
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
         Status::Pending => {
-            for line in
-                ask_core::pending_instructions(record.pending_file.as_deref().unwrap_or("")).lines()
-            {
+            let file = record.pending_file.as_deref().unwrap_or("");
+            for line in ask_core::pending_instructions(file, record.questions.len()).lines() {
                 say(line);
             }
         }
         Status::Answered => {}
     }
+    emit_record(record, output)
+}
+
+/// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
+/// exit code.
+pub fn emit_record(record: Record, output: OutputArg) -> Exit {
+    let exit = exit_for(record.status);
     let written = match output {
         OutputArg::Result => emit(&record.result()),
         // While the questions wait, the map is empty; where they wait is said beside it.

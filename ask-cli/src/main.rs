@@ -65,8 +65,10 @@ fn parse() -> Result<Cli, clap::Error> {
     let matches = command.try_get_matches_from_mut(std::env::args_os())?;
     if let Some((name, _)) = matches.subcommand() {
         let demo = name == "demo";
-        let misplaced = matches.ids().find(|id| {
-            matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
+        // Only the ask command's own arguments: a subcommand's global flags show up here too.
+        let misplaced = command.get_arguments().map(clap::Arg::get_id).find(|id| {
+            matches.try_get_raw(id.as_str()).is_ok()
+                && matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
                 && !(demo && cli::DEMO_FLAGS.contains(&id.as_str()))
         });
         if let Some(id) = misplaced {

@@ -16,7 +16,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use ask_core::{
-    Answer, AskCall, AskError, AskRequest, BoxError, Caller, Frontend, Mode as RecordMode, Outcome,
+    Answer, AnswerValue, AskCall, AskError, AskRequest, BoxError, Caller, Frontend, Mode as RecordMode, Outcome,
     Question, Record, StateMachine, Status, ToolOutput, ValidatedInput,
 };
 use ask_tui::TuiError;
@@ -657,8 +657,10 @@ impl<'a> Form<'a> {
     }
 }
 
-/// The answer to `question` in the form `content`, if the person gave one.
+/// The answer to `question` in the form `content`, if the person gave one. An empty field is no
+/// answer, as in every mode (`AnswerValue::is_empty`).
 fn read_one(question: &Question, content: &Value, index: usize) -> Option<Answer> {
+    let given = |text: String| Answer::from_value(question, &AnswerValue::Text(text));
     let text = |key: String| {
         content
             .get(key)
@@ -669,7 +671,7 @@ fn read_one(question: &Question, content: &Value, index: usize) -> Option<Answer
     };
     let other = text(Form::other_key(index));
     if question.is_free_text() {
-        return text(Form::key(index)).map(|typed| Answer::from_text(question, &typed));
+        return text(Form::key(index)).and_then(given);
     }
     if question.multi_select {
         let mut chosen = vec![false; question.options().len()];
@@ -689,7 +691,7 @@ fn read_one(question: &Question, content: &Value, index: usize) -> Option<Answer
     if let Some(typed) = other {
         return Some(Answer::custom(&question.question, typed));
     }
-    text(Form::key(index)).map(|chosen| Answer::from_text(question, &chosen))
+    text(Form::key(index)).and_then(given)
 }
 
 #[cfg(test)]

@@ -303,7 +303,7 @@ fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
         result["structuredContent"],
         json!({"answered": false, "answers": [], "pendingFile": pending})
     );
-    assert_eq!(text(result), ask_core::pending_instructions(pending));
+    assert_eq!(text(result), ask_core::pending_instructions(pending, 2));
     let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
     assert!(
         file.to_string()

@@ -135,7 +135,7 @@ fn invalid_examples() {
     check_invalid(
         "duplicate-label.json",
         "/questions/0/options/1/label",
-        "this label repeats option 0 (labels are compared ignoring case and spaces); make each label distinct",
+        "this label repeats option 0 (labels are compared ignoring case and runs of spaces); make each label distinct",
     );
     check_invalid(
         "other-label.json",

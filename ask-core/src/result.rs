@@ -18,6 +18,26 @@ pub enum AnswerValue {
 }
 
 impl AnswerValue {
+    /// True when the value holds no answer: an empty string or one of whitespace, an empty list,
+    /// or a list of such strings (`""`, `[]`, `[""]`).
+    ///
+    /// This is the one rule of every mode: an empty answer is no answer. Print mode leaves the
+    /// question unanswered, RPC refuses the response, and a form asks again; none of them
+    /// records an empty string as what the person said.
+    ///
+    /// ```
+    /// use ask_core::AnswerValue;
+    /// assert!(AnswerValue::Text("  ".into()).is_empty());
+    /// assert!(AnswerValue::Choices(vec!["".into()]).is_empty());
+    /// assert!(!AnswerValue::Text("no".into()).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        match self {
+            AnswerValue::Text(text) => text.trim().is_empty(),
+            AnswerValue::Choices(texts) => texts.iter().all(|text| text.trim().is_empty()),
+        }
+    }
+
     /// The answer as one string, with multi-select choices joined by `", "`.
     pub fn joined(&self) -> String {
         match self {
@@ -83,8 +103,25 @@ impl Answer {
         }
     }
 
+    /// The answer to `question` given as a value, as print mode, RPC and MCP receive it, or
+    /// `None` when the value is empty ([`AnswerValue::is_empty`]): the question is then
+    /// unanswered. A text is read by [`Answer::from_text`] (or, for a multi-select question,
+    /// [`Answer::from_texts`]), a list by [`Answer::from_texts`].
+    pub fn from_value(question: &Question, value: &AnswerValue) -> Option<Answer> {
+        if value.is_empty() {
+            return None;
+        }
+        Some(match value {
+            AnswerValue::Text(text) if question.multi_select => {
+                Answer::from_texts(question, std::slice::from_ref(text))
+            }
+            AnswerValue::Text(text) => Answer::from_text(question, text),
+            AnswerValue::Choices(texts) => Answer::from_texts(question, texts),
+        })
+    }
+
     /// The answer to `question` given as one text: a selection when it matches an option label
-    /// (ignoring case and spaces; the label is then used as written), typed text otherwise.
+    /// (see [`Question::find_option`]; the label is then used as written), typed text otherwise.
     pub fn from_text(question: &Question, text: &str) -> Answer {
         match question.find_option(text) {
             Some(index) => Answer::selected(&question.question, &question.options()[index].label),
@@ -94,6 +131,8 @@ impl Answer {
 
     /// The answer to `question` given as several texts. Texts that match labels become
     /// selections in option order; all other texts are joined with `", "` as the typed answer.
+    /// A text in the answer map's own form, labels joined with commas
+    /// (`"Authentication, REST API"`), selects each label when every part is one.
     ///
     /// For a single-choice question, one text is treated as by [`Answer::from_text`] and
     /// several are joined into one typed answer.
@@ -110,7 +149,10 @@ impl Answer {
             match question.find_option(text) {
                 Some(index) => chosen[index] = true,
                 None if text.trim().is_empty() => {}
-                None => typed.push(text),
+                None => match split_labels(question, text) {
+                    Some(found) => found.into_iter().for_each(|index| chosen[index] = true),
+                    None => typed.push(text),
+                },
             }
         }
         let labels = question.chosen_labels(&chosen);
@@ -121,6 +163,19 @@ impl Answer {
         };
         Answer::multi(&question.question, labels, custom)
     }
+}
+
+/// The options named by `text` when it is labels joined with commas, as the answer map joins a
+/// multi-select answer; `None` when it has no comma or any part is not a label.
+fn split_labels(question: &Question, text: &str) -> Option<Vec<usize>> {
+    if !text.contains(',') {
+        return None;
+    }
+    text.split(',')
+        .filter(|part| !part.trim().is_empty())
+        .map(|part| question.find_option(part))
+        .collect::<Option<Vec<_>>>()
+        .filter(|found| !found.is_empty())
 }
 
 /// How an ask ended.
@@ -410,7 +465,10 @@ impl ToolOutput {
             Status::ConnectionLost => "The client that was showing the questions disconnected \
                                        before the user answered. No answers were given."
                 .to_string(),
-            Status::Pending => pending_instructions(record.pending_file.as_deref().unwrap_or("")),
+            Status::Pending => pending_instructions(
+                record.pending_file.as_deref().unwrap_or(""),
+                record.questions.len(),
+            ),
         };
         ToolOutput {
             content,
@@ -452,9 +510,18 @@ fn reply_content(questions: &[Question], reply: &str) -> String {
     text
 }
 
-/// The instructions shown to the model when questions are left in a pending file.
-pub fn pending_instructions(pending_file: &str) -> String {
+/// The instructions shown to the model when `questions` questions are left in a pending file.
+/// The example `--answers` array has one entry per question.
+pub fn pending_instructions(pending_file: &str, questions: usize) -> String {
     let file = shell_quote(pending_file);
+    let example = if questions <= 1 {
+        "\"your answer\"".to_string()
+    } else {
+        (1..=questions)
+            .map(|n| format!("\"answer {n}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     format!(
         "Questions pending. User input required.\n\
          \n\
@@ -465,7 +532,7 @@ pub fn pending_instructions(pending_file: &str) -> String {
          \x20 ask-user -c --pending-file {file}\n\
          \n\
          Or give the answers in question order:\n\
-         \x20 ask-user -p --answers '[\"first answer\", \"second answer\"]' --pending-file {file}\n\
+         \x20 ask-user -p --answers '[{example}]' --pending-file {file}\n\
          \n\
          Questions saved to: {pending_file}"
     )
@@ -562,6 +629,70 @@ mod tests {
         assert_eq!(
             Answer::from_text(&q, "DynamoDB"),
             Answer::custom("Which database?", "DynamoDB")
+        );
+    }
+
+    #[test]
+    fn a_label_without_its_recommended_suffix_selects_it() {
+        let q = Question::choice("Which database?", ["PostgreSQL (Recommended)", "SQLite"]);
+        assert_eq!(
+            Answer::from_text(&q, "postgresql"),
+            Answer::selected("Which database?", "PostgreSQL (Recommended)")
+        );
+    }
+
+    #[test]
+    fn the_answer_maps_joined_labels_select_each_label() {
+        let q = features();
+        let chosen = |texts: &[&str]| {
+            let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+            Answer::from_texts(&q, &texts)
+        };
+        assert_eq!(
+            chosen(&["Admin Dashboard, authentication"]),
+            Answer::multi(
+                "Which features should we include?",
+                vec!["Authentication".into(), "Admin Dashboard".into()],
+                None
+            )
+        );
+        // One part that is no label keeps the whole text as typed.
+        assert_eq!(
+            chosen(&["Authentication, GraphQL"]),
+            Answer::multi(
+                "Which features should we include?",
+                vec![],
+                Some("Authentication, GraphQL".into())
+            )
+        );
+        assert_eq!(
+            chosen(&[","]),
+            Answer::multi("Which features should we include?", vec![], Some(",".into()))
+        );
+    }
+
+    #[test]
+    fn empty_values_are_no_answer_in_every_shape() {
+        let single = Question::choice("Which database?", ["PostgreSQL", "SQLite"]);
+        let free = Question::text("Name?");
+        for question in [&single, &free, &features()] {
+            for value in [
+                AnswerValue::Text(String::new()),
+                AnswerValue::Text(" \t".into()),
+                AnswerValue::Choices(vec![]),
+                AnswerValue::Choices(vec![String::new()]),
+                AnswerValue::Choices(vec![" ".into(), String::new()]),
+            ] {
+                assert_eq!(Answer::from_value(question, &value), None, "{value:?}");
+            }
+        }
+        assert_eq!(
+            Answer::from_value(&single, &AnswerValue::Text("sqlite".into())),
+            Some(Answer::selected("Which database?", "SQLite"))
+        );
+        assert_eq!(
+            Answer::from_value(&features(), &AnswerValue::Text("REST API".into())),
+            Some(Answer::multi("Which features should we include?", vec!["REST API".into()], None))
         );
     }
 

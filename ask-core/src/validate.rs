@@ -219,6 +219,12 @@ pub enum ProblemKind {
         /// The index of the earlier option.
         first: usize,
     },
+    /// The label differs from an earlier label of the same question only by its
+    /// "(Recommended)" suffix, so an answer naming the option without it could mean either.
+    LabelDiffersOnlyByRecommended {
+        /// The index of the earlier option.
+        first: usize,
+    },
     /// An option is labelled "Other", which the tool adds itself.
     ReservedLabel,
     /// `multiSelect` is true on a question without options.
@@ -317,8 +323,13 @@ impl fmt::Display for ProblemKind {
             ),
             ProblemKind::DuplicateLabel { first } => write!(
                 f,
-                "this label repeats option {first} (labels are compared ignoring case and spaces); \
-                 make each label distinct"
+                "this label repeats option {first} (labels are compared ignoring case and runs of \
+                 spaces); make each label distinct"
+            ),
+            ProblemKind::LabelDiffersOnlyByRecommended { first } => write!(
+                f,
+                "this label differs from option {first} only by \"(Recommended)\", so an answer \
+                 could mean either; make each label distinct and mark only one option recommended"
             ),
             ProblemKind::ReservedLabel => f.write_str(
                 "\"Other\" is added automatically so the person can type their own answer; \
@@ -590,12 +601,21 @@ fn check_question(index: usize, question: &Question, limits: &Limits, out: &mut 
                     seen.push(key);
                     continue;
                 }
+                let base = crate::input::without_recommended(&key);
                 if imitates_other(&key) {
                     out.push(Problem::new(label_path(), ProblemKind::ReservedLabel));
                 } else if let Some(first) = seen.iter().position(|k| *k == key) {
                     out.push(Problem::new(
                         label_path(),
                         ProblemKind::DuplicateLabel { first },
+                    ));
+                } else if let Some(first) = seen
+                    .iter()
+                    .position(|k| crate::input::without_recommended(k) == base)
+                {
+                    out.push(Problem::new(
+                        label_path(),
+                        ProblemKind::LabelDiffersOnlyByRecommended { first },
                     ));
                 }
                 seen.push(key);
@@ -871,9 +891,28 @@ mod tests {
                 ["SQLite", "sqlite ", "Postgre  SQL", "postgre sql"],
             )]),
             &[
-                "/questions/0/options/1/label: this label repeats option 0 (labels are compared ignoring case and spaces); make each label distinct",
-                "/questions/0/options/3/label: this label repeats option 2 (labels are compared ignoring case and spaces); make each label distinct",
+                "/questions/0/options/1/label: this label repeats option 0 (labels are compared ignoring case and runs of spaces); make each label distinct",
+                "/questions/0/options/3/label: this label repeats option 2 (labels are compared ignoring case and runs of spaces); make each label distinct",
             ],
+        );
+    }
+
+    #[test]
+    fn labels_may_not_differ_only_by_the_recommended_suffix() {
+        for labels in [
+            ["PostgreSQL", "PostgreSQL (Recommended)"],
+            ["postgresql (recommended)", "PostgreSQL"],
+        ] {
+            check(
+                call(vec![Question::choice("A?", labels)]),
+                &[
+                    "/questions/0/options/1/label: this label differs from option 0 only by \"(Recommended)\", so an answer could mean either; make each label distinct and mark only one option recommended",
+                ],
+            );
+        }
+        check(
+            call(vec![Question::choice("A?", ["PostgreSQL (Recommended)", "Postgres"])]),
+            &[],
         );
     }
 

@@ -32,7 +32,9 @@ use ask_core::{
 
 pub use answers::{Progress, parse_inline, read_answer, read_file_answers};
 pub use error::PrintError;
-pub use pending::{FORMAT_VERSION, PendingFile, PendingQuestion, how_to_answer, rfc3339};
+pub use pending::{
+    Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion, how_to_answer, rfc3339,
+};
 pub use store::{Loaded, Lock, Store, parse, write_atomic};
 
 /// The default pending file, relative to the working folder.
@@ -114,7 +116,7 @@ pub fn pass_one(
             count: existing,
         });
     }
-    let shown = path.display().to_string();
+    let shown = absolute(path);
     let file = PendingFile::new(
         input,
         call_id,
@@ -182,6 +184,17 @@ pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError>
     let loaded = store.read()?.ok_or_else(|| PrintError::NoPending {
         path: path.to_path_buf(),
     })?;
+    if let Some(edited) = loaded.file.edited() {
+        let question = match edited {
+            pending::Edited::Question(index) => loaded.file.questions[index].question.clone(),
+            pending::Edited::Count { .. } => String::new(),
+        };
+        return Err(PrintError::QuestionsEdited {
+            path: path.to_path_buf(),
+            edited,
+            question,
+        });
+    }
     let input = rebuilt_call(path, &loaded.file)?;
     let file_values: Vec<&serde_json::Value> =
         loaded.file.questions.iter().map(|q| &q.answer).collect();
@@ -231,12 +244,21 @@ pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError>
                 .map(|i| (i, input.questions[i].question.clone()))
                 .collect();
             let outcome = Outcome::Pending {
-                file: path.display().to_string(),
+                file: absolute(path),
             };
             let record = Record::new(call_id, input, Mode::Print, outcome, now_ms());
             Ok(PassTwoOutcome::Incomplete { record, unanswered })
         }
     }
+}
+
+/// `path` made absolute against the working folder, as the instructions and results name it, so
+/// that the commands they give work from any folder.
+fn absolute(path: &Path) -> String {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// The call held in a pending file, checked again: the person may have edited the questions.
