@@ -369,10 +369,7 @@ impl ReadFailure {
     fn report_for_ask(self, format: OutputArg) -> Exit {
         match self {
             ReadFailure::Invalid(problems) => {
-                say(&format!("the call is invalid ({}):", problems.len()));
-                for problem in &problems {
-                    say(&format!("  {problem}"));
-                }
+                crate::say_invalid(&problems);
                 print_error(ToolOutput::invalid(&problems), format, Exit::Invalid)
             }
             io => io.report(),

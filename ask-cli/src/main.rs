@@ -196,18 +196,7 @@ impl ReadFailure {
                     .iter()
                     .map(|p| json!({"path": p.path, "message": p.kind.to_string()}))
                     .collect();
-                say(&format!(
-                    "the call is invalid ({} {}):",
-                    problems.len(),
-                    if problems.len() == 1 {
-                        "problem"
-                    } else {
-                        "problems"
-                    }
-                ));
-                for problem in &problems {
-                    say(&format!("  {problem}"));
-                }
+                say_invalid(&problems);
                 finish(
                     emit(&json!({"valid": false, "problems": list})),
                     Exit::Invalid,
@@ -235,6 +224,23 @@ pub(crate) fn say_no_input() {
          (ask-user call.json), or pipe it in (ask-user < call.json)",
     );
     say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
+}
+
+/// Says on stderr that a call is invalid and lists its problems, in the same words in every
+/// command (`validate`, the ask command, `mcp`).
+pub(crate) fn say_invalid(problems: &Problems) {
+    say(&format!(
+        "the call is invalid ({} {}):",
+        problems.len(),
+        if problems.len() == 1 {
+            "problem"
+        } else {
+            "problems"
+        }
+    ));
+    for problem in problems {
+        say(&format!("  {problem}"));
+    }
 }
 
 /// Reads and validates the call in `input` (a path, or `-` for stdin).

@@ -202,10 +202,7 @@ impl AskServer {
         let input = match ask_schema::parse(&arguments, &limits) {
             Ok(input) => input,
             Err(problems) => {
-                say(&format!("refused an invalid call ({}):", problems.len()));
-                for problem in &problems {
-                    say(&format!("  {problem}"));
-                }
+                crate::say_invalid(&problems);
                 return error_result(ToolOutput::invalid(&problems).content).into();
             }
         };

@@ -141,6 +141,9 @@ pub enum ProblemKind {
         expected: JsonType,
         /// What was given.
         found: JsonType,
+        /// The expected value written out, such as `{"label": "…", "description": "…"}`, where
+        /// the place has a shape worth showing.
+        shape: Option<&'static str>,
     },
     /// A required field is absent.
     MissingField {
@@ -263,9 +266,22 @@ impl fmt::Display for ProblemKind {
                     "not valid JSON at line {line}, column {column}: {reason}"
                 )
             }
-            ProblemKind::WrongType { expected, found } => {
-                write!(f, "expected {expected}, found {found}")
+            ProblemKind::WrongType {
+                expected,
+                found,
+                shape,
+            } => {
+                write!(f, "expected {expected}, found {found}")?;
+                match shape {
+                    Some(shape) => write!(f, "; write it as {shape}"),
+                    None => Ok(()),
+                }
             }
+            ProblemKind::MissingField { field } if field == "questions" => write!(
+                f,
+                "missing required field `questions`; the call is an object holding the list of \
+                 questions: {{\"questions\": [{{\"question\": \"…\", \"options\": [ … ]}}]}}"
+            ),
             ProblemKind::MissingField { field } => {
                 write!(f, "missing required field `{field}`")
             }
@@ -291,6 +307,9 @@ impl fmt::Display for ProblemKind {
                 "{given} options given; give {min} to {max} (the person can always type another \
                  answer through \"Other\")"
             ),
+            ProblemKind::EmptyText {
+                field: TextField::Header,
+            } => f.write_str("the header is empty; write some text, or leave the header out"),
             ProblemKind::EmptyText { field } => {
                 write!(f, "the {} is empty; write some text", field.name())
             }
@@ -819,7 +838,7 @@ mod tests {
         check(
             call(vec![Question::choice("A?", ["", "b"]).with_header("")]),
             &[
-                "/questions/0/header: the header is empty; write some text",
+                "/questions/0/header: the header is empty; write some text, or leave the header out",
                 "/questions/0/options/0/label: the label is empty; write some text",
             ],
         );
