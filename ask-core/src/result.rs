@@ -9,7 +9,7 @@ use crate::input::Question;
 /// The answer to one question: a string, or a list of labels for a multi-select question.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[serde(untagged, expecting = "a string, or a list of strings")]
 pub enum AnswerValue {
     /// A chosen label or typed text.
     Text(String),
