@@ -42,13 +42,15 @@ fn main() -> ExitCode {
             args.no_notify || cli.ask.no_notify,
         ),
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
-        Some(Command::Validate(args)) => match args.input.as_deref().or(stdin_input().map(Path::new)) {
-            Some(input) => validate(input, &args.limits.limits()),
-            None => {
-                say_no_input();
-                Exit::Invalid
+        Some(Command::Validate(args)) => {
+            match args.input.as_deref().or(stdin_input().map(Path::new)) {
+                Some(input) => validate(input, &args.limits.limits()),
+                None => {
+                    say_no_input();
+                    Exit::Invalid
+                }
             }
-        },
+        }
         Some(Command::Mcp(args)) => mcp::run(&args),
         Some(Command::Questions(args)) => print::questions(&args),
         Some(Command::Session(command)) => history(&command),

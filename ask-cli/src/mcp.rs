@@ -16,8 +16,9 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use ask_core::{
-    Answer, AnswerValue, AskCall, AskError, AskRequest, BoxError, Caller, Frontend, Mode as RecordMode, Outcome,
-    Question, Record, StateMachine, Status, ToolOutput, ValidatedInput,
+    Answer, AnswerValue, AskCall, AskError, AskRequest, BoxError, Caller, Frontend,
+    Mode as RecordMode, Outcome, Question, Record, StateMachine, Status, ToolOutput,
+    ValidatedInput,
 };
 use ask_tui::TuiError;
 use async_trait::async_trait;

@@ -103,9 +103,7 @@ fn say_custom_answers(record: &ask_core::Record) {
         // A multi-select answer lists its typed text last.
         let typed = match &answer.answer {
             ask_core::AnswerValue::Text(text) => text.as_str(),
-            ask_core::AnswerValue::Choices(choices) => {
-                choices.last().map_or("", String::as_str)
-            }
+            ask_core::AnswerValue::Choices(choices) => choices.last().map_or("", String::as_str),
         };
         say(&format!(
             "question {} (\"{}\"): \"{}\" matches no option, so it was taken as your own answer",

@@ -99,9 +99,18 @@ fn demo_takes_its_flags_before_or_after_the_word_demo() {
 fn ask_flags_given_to_another_command_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     for (args, named) in [
-        (&["-p", "schema"][..], "`ask-user schema` does not take --print"),
-        (&["--mode", "tui", "demo"], "`ask-user demo` does not take --mode"),
-        (&["call.json", "demo"], "`ask-user demo` does not take an INPUT"),
+        (
+            &["-p", "schema"][..],
+            "`ask-user schema` does not take --print",
+        ),
+        (
+            &["--mode", "tui", "demo"],
+            "`ask-user demo` does not take --mode",
+        ),
+        (
+            &["call.json", "demo"],
+            "`ask-user demo` does not take an INPUT",
+        ),
     ] {
         let output = common::run_in(dir.path(), args);
         assert_eq!(output.status.code(), Some(2), "{args:?}");

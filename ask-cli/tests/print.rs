@@ -591,8 +591,14 @@ fn an_edited_question_is_refused_and_the_file_left_as_it_is() {
         message.contains("question 1 (\"Which DB?\") in `.pi/pending-questions.json` was changed after it was asked"),
         "{message}"
     );
-    assert!(message.contains("only the \"answer\" fields may be edited"), "{message}");
-    assert_eq!(std::fs::read_to_string(dir.path().join(PENDING)).unwrap(), edited);
+    assert!(
+        message.contains("only the \"answer\" fields may be edited"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(PENDING)).unwrap(),
+        edited
+    );
     // Put back as asked, the same answers go through, and the result echoes the question.
     file["questions"][0]["question"] = json!("Which database should we use?");
     std::fs::write(
@@ -614,7 +620,10 @@ fn answers_match_labels_without_the_recommended_suffix_and_typos_are_named() {
     let output = run(dir.path(), &["--answers", r#"["postgresql", "orders"]"#]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let result = stdout_json(&output);
-    assert_eq!(result["answers"][0]["selectedOption"], "PostgreSQL (Recommended)");
+    assert_eq!(
+        result["answers"][0]["selectedOption"],
+        "PostgreSQL (Recommended)"
+    );
     assert!(output.stderr.is_empty(), "{}", stderr(&output));
 
     let dir = pending_setup();
@@ -640,7 +649,10 @@ fn a_multi_select_answer_in_the_answer_maps_form_selects_each_label() {
         &["-p", example("features.json").to_str().unwrap()],
     );
     assert_eq!(output.status.code(), Some(4));
-    let output = run(dir.path(), &["--answers", r#"["Authentication, REST API"]"#]);
+    let output = run(
+        dir.path(),
+        &["--answers", r#"["Authentication, REST API"]"#],
+    );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let answer = &stdout_json(&output)["answers"][0];
     assert_eq!(answer["answer"], json!(["Authentication", "REST API"]));

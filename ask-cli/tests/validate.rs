@@ -281,7 +281,10 @@ fn common_shape_mistakes_show_the_expected_shape() {
         ),
     ] {
         let validated = common::run_with_stdin(&["validate"], call.as_bytes());
-        let asked = common::run_with_stdin(&["-p", "--pending-file", "/nonexistent/p.json"], call.as_bytes());
+        let asked = common::run_with_stdin(
+            &["-p", "--pending-file", "/nonexistent/p.json"],
+            call.as_bytes(),
+        );
         for output in [&validated, &asked] {
             assert_eq!(output.status.code(), Some(2), "{call}");
             let stderr = String::from_utf8_lossy(&output.stderr);

@@ -118,9 +118,10 @@ impl Question {
             .iter()
             .map(|option| normalize_label(&option.label))
             .collect();
-        keys.iter()
-            .position(|key| *key == wanted)
-            .or_else(|| keys.iter().position(|key| without_recommended(key) == wanted))
+        keys.iter().position(|key| *key == wanted).or_else(|| {
+            keys.iter()
+                .position(|key| without_recommended(key) == wanted)
+        })
     }
 
     /// The labels of the options whose flag in `chosen` is set, in option order (as a
@@ -180,8 +181,7 @@ pub fn normalize_label(text: &str) -> String {
 
 /// A normalised label (see [`normalize_label`]) without its "(Recommended)" suffix, if any.
 pub(crate) fn without_recommended(key: &str) -> &str {
-    key.strip_suffix("(recommended)")
-        .map_or(key, str::trim_end)
+    key.strip_suffix("(recommended)").map_or(key, str::trim_end)
 }
 
 /// The limits a call is checked against.

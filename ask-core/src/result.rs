@@ -667,7 +667,11 @@ mod tests {
         );
         assert_eq!(
             chosen(&[","]),
-            Answer::multi("Which features should we include?", vec![], Some(",".into()))
+            Answer::multi(
+                "Which features should we include?",
+                vec![],
+                Some(",".into())
+            )
         );
     }
 
@@ -692,7 +696,11 @@ mod tests {
         );
         assert_eq!(
             Answer::from_value(&features(), &AnswerValue::Text("REST API".into())),
-            Some(Answer::multi("Which features should we include?", vec!["REST API".into()], None))
+            Some(Answer::multi(
+                "Which features should we include?",
+                vec!["REST API".into()],
+                None
+            ))
         );
     }
 

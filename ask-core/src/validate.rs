@@ -930,7 +930,10 @@ mod tests {
             );
         }
         check(
-            call(vec![Question::choice("A?", ["PostgreSQL (Recommended)", "Postgres"])]),
+            call(vec![Question::choice(
+                "A?",
+                ["PostgreSQL (Recommended)", "Postgres"],
+            )]),
             &[],
         );
     }

@@ -188,7 +188,13 @@ mod tests {
     #[test]
     fn empty_answers_are_unanswered() {
         for question in [db(), features(), Question::text("Name?")] {
-            for value in [json!(""), json!(" "), json!([]), json!([""]), json!(["", " "])] {
+            for value in [
+                json!(""),
+                json!(" "),
+                json!([]),
+                json!([""]),
+                json!(["", " "]),
+            ] {
                 check(question.clone(), value, None);
             }
         }

@@ -331,7 +331,7 @@ mod tests {
         )
         .unwrap();
         let file = PendingFile::new(&input, None, "s".into(), "t".into(), "p");
-        let mut answered = file.clone();
+        let mut answered = file;
         answered.questions[0].answer = Value::String("A".into());
         answered.questions[1].answer = Value::String("Falcon".into());
         assert_eq!(answered.edited(), None);
@@ -346,7 +346,11 @@ mod tests {
         assert_eq!(removed.edited(), Some(Edited::Count { asked: 2, found: 1 }));
         let mut old = reworded;
         old.fingerprints.clear();
-        assert_eq!(old.edited(), None, "a file without fingerprints is not checked");
+        assert_eq!(
+            old.edited(),
+            None,
+            "a file without fingerprints is not checked"
+        );
     }
 
     #[test]

@@ -147,14 +147,23 @@ mod tests {
             AnswerValue::Text(String::new()),
             AnswerValue::Text("  ".into()),
         ] {
-            let given = [input(None, empty), input(None, AnswerValue::Text("Auth".into()))];
+            let given = [
+                input(None, empty),
+                input(None, AnswerValue::Text("Auth".into())),
+            ];
             assert_eq!(
                 to_answers(&qs, &given).unwrap_err(),
                 "question 1 (\"Which database?\") has an empty answer, which is no answer; give an option label or the person's text, or send ask_user_cancel"
             );
         }
-        for empty in [AnswerValue::Choices(vec![]), AnswerValue::Choices(vec![String::new()])] {
-            let given = [input(None, AnswerValue::Text("SQLite".into())), input(None, empty)];
+        for empty in [
+            AnswerValue::Choices(vec![]),
+            AnswerValue::Choices(vec![String::new()]),
+        ] {
+            let given = [
+                input(None, AnswerValue::Text("SQLite".into())),
+                input(None, empty),
+            ];
             assert_eq!(
                 to_answers(&qs, &given).unwrap_err(),
                 "question 2 (\"Which features?\") has an empty answer, which is no answer; give an option label or the person's text, or send ask_user_cancel"
