@@ -2,7 +2,7 @@
 """Whole-process timings of the ask-user binary: the median over repeated runs.
 
 Usage: bench/process.py [--runs N] [--bin PATH] [--json]
-Build first with `cargo build --release -p ask-cli` (`cargo xtask bench` does both).
+Build first with `cargo build --profile dist -p ask-cli` (`cargo xtask bench` does both).
 """
 import argparse
 import json
@@ -101,7 +101,7 @@ def figures(binary, runs):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "ask-user"))
+    parser.add_argument("--bin", default=os.path.join(ROOT, "target", "dist", "ask-user"))
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
     work = tempfile.mkdtemp(prefix="ask-user-bench-")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The benchmark table: ask-user next to its peers, each figure a median over repeated runs.
 
-Run through `cargo xtask bench`, which builds everything in release mode first.
+Run through `cargo xtask bench`, which builds everything with the dist profile first.
 Usage: bench/run.py [--runs N]   (prints a Markdown table)
 """
 import argparse
@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pty_time  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RELEASE = os.path.join(ROOT, "target", "release")
+RELEASE = os.path.join(ROOT, "target", "dist")
 ASK_USER = os.path.join(RELEASE, "ask-user")
 MINIMAL = os.path.join(RELEASE, "examples", "minimal_inline")
 LABELS = [f"Option {i:02}" for i in range(1, 51)]

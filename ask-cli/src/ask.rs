@@ -9,7 +9,7 @@ use ask_core::{
 use ask_print::{PrintError, PrintFrontend};
 use ask_schema::ParsedCall;
 
-use crate::cli::{AskArgs, DemoArgs, ModeArg, OutputArg};
+use crate::cli::{AskArgs, ModeArg, OutputArg};
 use crate::events::EventLog;
 use crate::exit::Exit;
 use crate::output::{emit, say};
@@ -79,9 +79,8 @@ pub fn run(args: &AskArgs) -> Exit {
             Err(exit) => exit,
         };
     }
-    let Some(input) = args.input.as_deref() else {
-        say("no INPUT given; pass a file with the ask_user call, or - to read it from stdin");
-        say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
+    let Some(input) = args.input.as_deref().or_else(|| crate::stdin_input()) else {
+        crate::say_no_input();
         return Exit::Invalid;
     };
     let mode = resolve_mode(args.mode());
@@ -301,7 +300,7 @@ pub(crate) async fn drive(
 }
 
 /// Runs `ask-user demo`: the example questions of seed 001 in the terminal UI.
-pub fn demo(args: &DemoArgs) -> Exit {
+pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
     let input = match ask_core::validate(ask_tui::demo_input(), &Limits::default()) {
         Ok(input) => input,
         Err(problems) => {
@@ -316,12 +315,12 @@ pub fn demo(args: &DemoArgs) -> Exit {
         return Exit::Failure;
     }
     match run_call(
-        &ask_tui::TuiFrontend::new(),
+        &ask_tui::TuiFrontend::new().with_notify(!no_notify),
         AskCall::new(input),
         None,
-        args.output,
+        output,
     ) {
-        Ok(record) => print_record(record, args.output),
+        Ok(record) => print_record(record, output),
         Err(exit) => exit,
     }
 }
@@ -350,19 +349,24 @@ pub fn frontend_for(
 
 /// Prints a finished call in the chosen output shape and gives its exit code.
 pub fn print_record(record: Record, output: OutputArg) -> Exit {
-    let exit = exit_for(record.status);
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
         Status::Pending => {
-            for line in
-                ask_core::pending_instructions(record.pending_file.as_deref().unwrap_or("")).lines()
-            {
+            let file = record.pending_file.as_deref().unwrap_or("");
+            for line in ask_core::pending_instructions(file, record.questions.len()).lines() {
                 say(line);
             }
         }
         Status::Answered => {}
     }
+    emit_record(record, output)
+}
+
+/// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
+/// exit code.
+pub fn emit_record(record: Record, output: OutputArg) -> Exit {
+    let exit = exit_for(record.status);
     let written = match output {
         OutputArg::Result => emit(&record.result()),
         // While the questions wait, the map is empty; where they wait is said beside it.
@@ -370,6 +374,13 @@ pub fn print_record(record: Record, output: OutputArg) -> Exit {
             "answers": {},
             "pendingFile": record.pending_file,
         })),
+        // An empty map alone would read as "answered nothing"; say why it is empty.
+        OutputArg::Answers if record.status == Status::Cancelled => {
+            emit(&serde_json::json!({"answers": {}, "cancelled": true}))
+        }
+        OutputArg::Answers if record.status == Status::ConnectionLost => {
+            emit(&serde_json::json!({"answers": {}, "connectionLost": true}))
+        }
         OutputArg::Answers => emit(&record.result().answer_map()),
         OutputArg::Tool => emit(&ToolOutput::from_record(record)),
     };
@@ -399,10 +410,7 @@ impl ReadFailure {
     fn report_for_ask(self, format: OutputArg) -> Exit {
         match self {
             ReadFailure::Invalid(problems) => {
-                say(&format!("the call is invalid ({}):", problems.len()));
-                for problem in &problems {
-                    say(&format!("  {problem}"));
-                }
+                crate::say_invalid(&problems);
                 print_error(ToolOutput::invalid(&problems), format, Exit::Invalid)
             }
             io => io.report(),

@@ -3,25 +3,50 @@
 use std::path::PathBuf;
 
 use ask_core::{Limits, Presenter};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
+
+/// The end of `ask-user --help`: the exit codes and the environment, which scripts rely on.
+const AFTER_HELP: &str = "\
+Exit codes:
+  0    answered, or valid
+  1    an unexpected failure (a terminal, pending file or session log that could not be used)
+  2    invalid input or usage
+  3    refused: the caller is a sub-agent
+  4    pending: the questions wait in the pending file
+  5    the client presenting the questions went away
+  130  cancelled (the cancelled result on stdout); or interrupted by SIGINT or Ctrl+C twice
+  129, 143  ended by SIGHUP or SIGTERM (nothing on stdout, nothing saved)
+
+Environment:
+  ASK_USER_PENDING_FILE  the pending-questions file (--pending-file)
+  ASK_USER_SESSION       the session log (--session)
+  ASK_USER_SUBAGENT=1    the caller is a sub-agent (--sub-agent)
+  ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
+  ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`";
 
 /// Ask the person structured questions on behalf of an LLM agent.
 ///
-/// With INPUT (a file holding the `ask_user` tool input or a tool-call envelope, or - for stdin),
-/// the questions are asked and the result is printed on stdout as one JSON document.
+/// With INPUT (a file holding the `ask_user` tool input or a tool-call envelope, or - for stdin;
+/// when INPUT is left out, stdin is read if it is a pipe or a file), the questions are asked and
+/// the result is printed on stdout as one JSON document.
 #[derive(Debug, Parser)]
 #[command(
     name = "ask-user",
     version,
     about,
-    args_conflicts_with_subcommands = true,
-    subcommand_negates_reqs = true
+    override_usage = "ask-user [OPTIONS] [INPUT]\n       ask-user [--no-notify] [--output FORMAT] demo\n       ask-user <COMMAND> [OPTIONS]",
+    after_help = AFTER_HELP,
+    subcommand_negates_reqs = true,
+    disable_help_flag = true
 )]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
     #[command(flatten)]
     pub ask: AskArgs,
+    /// Print help (-h and --help print the same).
+    #[arg(short = 'h', long = "help", action = ArgAction::HelpLong, global = true)]
+    help: Option<bool>,
 }
 
 /// How the questions are presented.
@@ -52,7 +77,8 @@ pub enum OutputArg {
 /// The flags of the ask command (`ask-user [OPTIONS] [INPUT]`).
 #[derive(Debug, Clone, Args)]
 pub struct AskArgs {
-    /// The call: a file with the tool input or a tool-call envelope, or - for stdin.
+    /// The call: a file with the tool input or a tool-call envelope, or - for stdin (the default
+    /// when stdin is a pipe or a file, not a terminal).
     /// In print mode, `@PENDING TEXT` answers the pending questions in natural language.
     #[arg(value_name = "INPUT")]
     pub input: Option<String>,
@@ -245,18 +271,27 @@ pub struct SchemaArgs {
     pub limits: LimitArgs,
 }
 
+/// The flags of `demo`, which may also come before the word `demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
-    /// What is printed on stdout.
-    #[arg(long, value_enum, default_value = "result")]
-    pub output: OutputArg,
+    /// What is printed on stdout [default: result].
+    #[arg(long, value_enum)]
+    pub output: Option<OutputArg>,
+    /// Do not ring the terminal bell or send a desktop notification when the questions appear.
+    #[arg(long)]
+    pub no_notify: bool,
 }
+
+/// The flags of the ask command that `demo` takes too, given before the word `demo`
+/// (`ask-user --no-notify demo`).
+pub const DEMO_FLAGS: [&str; 2] = ["output", "no_notify"];
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// The call: a file with the tool input or a tool-call envelope, or - for stdin.
-    #[arg(value_name = "INPUT", default_value = "-")]
-    pub input: PathBuf,
+    /// The call: a file with the tool input or a tool-call envelope, or - for stdin (the default
+    /// when stdin is a pipe or a file).
+    #[arg(value_name = "INPUT")]
+    pub input: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

@@ -17,7 +17,6 @@ use std::process::ExitCode;
 
 use ask_core::{Limits, Problems};
 use ask_schema::{ParsedCall, ToolFormat};
-use clap::Parser;
 use serde_json::json;
 
 use crate::cli::{Cli, Command, SchemaFormat};
@@ -25,7 +24,7 @@ use crate::exit::Exit;
 use crate::output::{emit, emit_pretty, say};
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    let cli = match parse() {
         Ok(cli) => cli,
         // Help and version go to stdout as clap writes them.
         Err(error) if !error.use_stderr() => error.exit(),
@@ -38,18 +37,58 @@ fn main() -> ExitCode {
     };
     let exit = match cli.command {
         None => ask::run(&cli.ask),
-        Some(Command::Demo(args)) => ask::demo(&args),
-        Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
-        Some(Command::Validate(args)) => validate(
-            &args.input,
-            &args.limits.limits(),
-            args.limits.max_input_bytes(),
+        Some(Command::Demo(args)) => ask::demo(
+            args.output.unwrap_or(cli.ask.output),
+            args.no_notify || cli.ask.no_notify,
         ),
+        Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
+        Some(Command::Validate(args)) => {
+            match args.input.as_deref().or(stdin_input().map(Path::new)) {
+                Some(input) => validate(
+                    input,
+                    &args.limits.limits(),
+                    args.limits.max_input_bytes(),
+                ),
+                None => {
+                    say_no_input();
+                    Exit::Invalid
+                }
+            }
+        }
         Some(Command::Mcp(args)) => mcp::run(&args),
         Some(Command::Questions(args)) => print::questions(&args),
         Some(Command::Session(command)) => history(&command),
     };
     exit.into()
+}
+
+/// Parses the command line. The ask command's flags and INPUT come before any subcommand in
+/// clap's grammar; only `demo` takes some of them (`ask-user --no-notify demo`), and any other
+/// use of them with a subcommand is refused rather than ignored.
+fn parse() -> Result<Cli, clap::Error> {
+    use clap::{CommandFactory, FromArgMatches};
+    let mut command = Cli::command();
+    let matches = command.try_get_matches_from_mut(std::env::args_os())?;
+    if let Some((name, _)) = matches.subcommand() {
+        let demo = name == "demo";
+        // Only the ask command's own arguments: a subcommand's global flags show up here too.
+        let misplaced = command.get_arguments().map(clap::Arg::get_id).find(|id| {
+            matches.try_get_raw(id.as_str()).is_ok()
+                && matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
+                && !(demo && cli::DEMO_FLAGS.contains(&id.as_str()))
+        });
+        if let Some(id) = misplaced {
+            let shown = match id.as_str() {
+                "input" | "reply" => "an INPUT".to_string(),
+                other => format!("--{}", other.replace('_', "-")),
+            };
+            return Err(command.error(
+                clap::error::ErrorKind::ArgumentConflict,
+                format!("`ask-user {name}` does not take {shown}; see `ask-user {name} --help`"),
+            ));
+        }
+    }
+    Cli::from_arg_matches(&matches).map_err(|error| error.format(&mut command))
 }
 
 fn schema(format: SchemaFormat, limits: &Limits) -> Exit {
@@ -180,24 +219,50 @@ impl ReadFailure {
                         json!({"path": path, "message": p.kind.to_string()})
                     })
                     .collect();
-                say(&format!(
-                    "the call is invalid ({} {}):",
-                    problems.len(),
-                    if problems.len() == 1 {
-                        "problem"
-                    } else {
-                        "problems"
-                    }
-                ));
-                for problem in &problems {
-                    say(&format!("  {problem}"));
-                }
+                say_invalid(&problems);
                 finish(
                     emit(&json!({"valid": false, "problems": list})),
                     Exit::Invalid,
                 )
             }
         }
+    }
+}
+
+/// The INPUT to take when none is given: `-` (stdin) when stdin is a pipe, a socket or a file, so
+/// that `cat call.json | ask-user` works; none when it is a terminal (nobody would type a call
+/// there) or anything else, such as `/dev/null`.
+pub(crate) fn stdin_input() -> Option<&'static str> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::FileTypeExt;
+    let fd = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let kind = std::fs::File::from(fd).metadata().ok()?.file_type();
+    (kind.is_fifo() || kind.is_socket() || kind.is_file()).then_some("-")
+}
+
+/// Says that no INPUT was given and stdin holds none.
+pub(crate) fn say_no_input() {
+    say(
+        "no INPUT given, and stdin is not a pipe or a file; pass a file with the ask_user call \
+         (ask-user call.json), or pipe it in (ask-user < call.json)",
+    );
+    say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
+}
+
+/// Says on stderr that a call is invalid and lists its problems, in the same words in every
+/// command (`validate`, the ask command, `mcp`).
+pub(crate) fn say_invalid(problems: &Problems) {
+    say(&format!(
+        "the call is invalid ({} {}):",
+        problems.len(),
+        if problems.len() == 1 {
+            "problem"
+        } else {
+            "problems"
+        }
+    ));
+    for problem in problems {
+        say(&format!("  {problem}"));
     }
 }
 

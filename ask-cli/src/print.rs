@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use ask_core::sanitize_for_display;
 use ask_print::{PassTwo, PassTwoStep, PendingFile, PrintError};
 
-use crate::ask::{finish_record, print_record};
+use crate::ask::{emit_record, finish_record, print_record};
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
 use crate::exit::Exit;
 use crate::finish;
@@ -48,6 +48,7 @@ fn pending_path(args: &AskArgs) -> PathBuf {
 pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
     let path = pending_path(args);
     let inline = matches!(how, PassTwo::Inline(_));
+    let reply = matches!(how, PassTwo::Reply(_));
     match ask_print::answer(&path, how) {
         // The answers are safe in the file (its `answered` state): record them, print them, and
         // only then remove the file. A crash on the way leaves them there for the next pass 2.
@@ -61,6 +62,9 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
             }
             if args.call_id.is_some() {
                 record.call_id.clone_from(&args.call_id);
+            }
+            if !reply && !answering.resumed() {
+                say_custom_answers(&record);
             }
             let exit = finish_record(record, args, crate::ask::Mode::Print);
             if exit != Exit::Ok {
@@ -97,15 +101,21 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                     sanitize_for_display(question)
                 ));
             }
+            let file = record.pending_file.clone().unwrap_or_default();
             if inline {
                 say(&format!(
-                    "nothing was recorded and {} is as it was: give every answer in --answers \
+                    "nothing was recorded and {file} is as it was: give every answer in --answers \
                      (null takes the answer written in the file), or write them into the file \
-                     and run ask-user -c",
-                    path.display()
+                     and run ask-user -c --pending-file {file}"
+                ));
+            } else {
+                say(&format!(
+                    "nothing was recorded and {file} is as it was: write the missing answers into \
+                     it and run ask-user -c --pending-file {file} again"
                 ));
             }
-            print_record(record, args.output)
+            // Not the instructions of pass 1: the questions were not saved again.
+            emit_record(record, args.output)
         }
         Err(error) => {
             if matches!(error, PrintError::NoPending { .. })
@@ -133,6 +143,27 @@ fn replay_finished(args: &AskArgs) -> Option<Exit> {
         session.display()
     ));
     Some(print_record(record, args.output))
+}
+
+/// Names the answers that matched no option and were taken as the person's own text, so that a
+/// typo in a label is seen rather than silently sent as a custom answer.
+fn say_custom_answers(record: &ask_core::Record) {
+    for (index, (question, answer)) in record.questions.iter().zip(&record.answers).enumerate() {
+        if !answer.was_custom || question.is_free_text() {
+            continue;
+        }
+        // A multi-select answer lists its typed text last.
+        let typed = match &answer.answer {
+            ask_core::AnswerValue::Text(text) => text.as_str(),
+            ask_core::AnswerValue::Choices(choices) => choices.last().map_or("", String::as_str),
+        };
+        say(&format!(
+            "question {} (\"{}\"): \"{}\" matches no option, so it was taken as your own answer",
+            index + 1,
+            sanitize_for_display(&question.question),
+            sanitize_for_display(typed)
+        ));
+    }
 }
 
 fn report(error: &PrintError) -> Exit {
@@ -207,7 +238,6 @@ pub fn render(file: &PendingFile, path: &std::path::Path) -> String {
             let description = question
                 .option_descriptions
                 .get(label)
-                .and_then(|d| d.as_str())
                 .map(|d| format!(" — {}", clean(d)))
                 .unwrap_or_default();
             out.push_str(&format!("   - {}{description}\n", clean(label)));

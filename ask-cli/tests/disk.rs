@@ -62,6 +62,7 @@ fn entries(dir: &Path) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs root to mount a tmpfs; run by .ci/run"]
 fn a_full_disk_leaves_no_half_written_pending_file() {
     let disk = SmallDisk::mount();
     let setup = example("project-setup.json");
@@ -98,6 +99,7 @@ fn ask_print_parses(path: &Path) -> bool {
 }
 
 #[test]
+#[ignore = "needs root to mount a tmpfs; run by .ci/run"]
 fn a_full_disk_leaves_no_half_record_in_the_session_log() {
     let disk = SmallDisk::mount();
     let setup = example("project-setup.json");

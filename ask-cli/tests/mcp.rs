@@ -27,8 +27,9 @@ fn python_client(scenario: &str, args: &[&str], envs: &[(&str, &str)]) -> Value 
         .expect("python3 runs");
     assert!(
         probe.status.success(),
-        "the MCP Python SDK is missing; run `python3 -m pip install 'mcp>=2.3'` (it is the client \
-         these tests drive the server with): {}",
+        "the MCP Python SDK is missing; run `python3 -m pip install -r ask-cli/tests/requirements.txt` \
+         in a virtual environment, or `bash .ci/run` (it is the client these tests drive the server \
+         with): {}",
         String::from_utf8_lossy(&probe.stderr)
     );
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client.py");
@@ -116,7 +117,7 @@ fn requests<'a>(seen: &'a Value, name: &str) -> Vec<&'a Value> {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn lists_ask_user_with_the_published_schemas() {
     let descriptor = ask_schema::tool_descriptor(ToolFormat::Mcp, &Limits::default());
     for (era, seen) in eras() {
@@ -132,7 +133,7 @@ fn lists_ask_user_with_the_published_schemas() {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn elicitation_form_has_a_titled_enum_an_array_enum_and_other_fields() {
     for (era, seen) in eras() {
         let request = requests(seen, "choices")[0];
@@ -181,7 +182,7 @@ fn elicitation_form_has_a_titled_enum_an_array_enum_and_other_fields() {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn accepted_form_returns_the_answer_map_and_the_structured_result() {
     for (era, seen) in eras() {
         let result = call(seen, "choices");
@@ -205,7 +206,7 @@ fn accepted_form_returns_the_answer_map_and_the_structured_result() {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn other_text_becomes_a_custom_answer_and_wins_over_a_chosen_option() {
     for (era, seen) in eras() {
         let result = call(seen, "other");
@@ -227,7 +228,7 @@ fn other_text_becomes_a_custom_answer_and_wins_over_a_chosen_option() {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn declined_and_cancelled_forms_end_as_cancelled() {
     for (era, seen) in eras() {
         for name in ["declined", "cancelled"] {
@@ -250,7 +251,7 @@ fn declined_and_cancelled_forms_end_as_cancelled() {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn a_form_with_a_question_left_open_is_shown_again_with_the_answers_so_far() {
     for (era, seen) in eras() {
         let shown = requests(seen, "incomplete");
@@ -273,7 +274,7 @@ fn a_form_with_a_question_left_open_is_shown_again_with_the_answers_so_far() {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn after_three_incomplete_forms_the_pending_file_takes_over_with_the_answers_given() {
     for (era, seen) in eras() {
         assert_eq!(requests(seen, "bounded").len(), 3, "{era}");
@@ -284,13 +285,13 @@ fn after_three_incomplete_forms_the_pending_file_takes_over_with_the_answers_giv
         // structured result say how the person finishes them.
         assert_eq!(
             text(result),
-            ask_core::pending_instructions(pending),
+            ask_core::pending_instructions(pending, 2),
             "{era}"
         );
         assert_eq!(
             result["structuredContent"],
             json!({"answered": false, "answers": [], "pendingFile": pending,
-                   "message": ask_core::pending_instructions(pending)}),
+                   "message": ask_core::pending_instructions(pending, 2)}),
             "{era}"
         );
         let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
@@ -300,7 +301,7 @@ fn after_three_incomplete_forms_the_pending_file_takes_over_with_the_answers_giv
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn invalid_call_is_a_tool_error_listing_every_problem() {
     let problems = ask_schema::parse(
         &json!({"questions": [{"question": "Which?", "options": [{"label": "Only one"}]}], "extra": 1}),
@@ -322,7 +323,7 @@ fn invalid_call_is_a_tool_error_listing_every_problem() {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn sub_agent_is_refused_by_flag_and_by_environment() {
     let by_flag = python_client("plain", &["--sub-agent"], &[("ASK_USER_NO_TTY", "1")]);
     let by_env = python_client(
@@ -338,7 +339,7 @@ fn sub_agent_is_refused_by_flag_and_by_environment() {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
     let dir = tempfile::tempdir().unwrap();
     let pending = dir.path().join("pending-questions.json");
@@ -353,9 +354,9 @@ fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
     assert_eq!(
         result["structuredContent"],
         json!({"answered": false, "answers": [], "pendingFile": pending,
-               "message": ask_core::pending_instructions(pending)})
+               "message": ask_core::pending_instructions(pending, 2)})
     );
-    assert_eq!(text(result), ask_core::pending_instructions(pending));
+    assert_eq!(text(result), ask_core::pending_instructions(pending, 2));
     let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
     assert!(
         file.to_string()
@@ -468,7 +469,7 @@ fn client_gone_mid_question_ends_the_server_cleanly() {
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn present_file_takes_the_pending_route_even_when_the_client_has_forms() {
     // Claude Code in -p mode declares form elicitation and cancels every form; with
     // `--present file` (or ASK_USER_PRESENT, here with the form listed second, after the file
@@ -491,12 +492,12 @@ fn present_file_takes_the_pending_route_even_when_the_client_has_forms() {
             result["structuredContent"]["pendingFile"], pending,
             "{result}"
         );
-        assert_eq!(text(result), ask_core::pending_instructions(pending));
+        assert_eq!(text(result), ask_core::pending_instructions(pending, 2));
     }
 }
 
 #[test]
-#[ignore = "needs the MCP Python SDK (pip mcp); run by .ci/run"]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn without_a_listed_presenter_that_works_the_call_is_a_tool_error() {
     // The terminal UI is listed, but there is no terminal; nothing else is listed.
     let seen = python_client("plain", &["--present", "tui"], &[("ASK_USER_NO_TTY", "1")]);

@@ -20,7 +20,7 @@ try:
     from mcp import ClientSession, StdioServerParameters, types
     from mcp.client.stdio import stdio_client
 except ImportError as error:
-    print(f"the MCP Python SDK is missing ({error}); run `python3 -m pip install 'mcp>=2.3'`", file=sys.stderr)
+    print(f"the MCP Python SDK is missing ({error}); run `python3 -m pip install -r ask-cli/tests/requirements.txt`", file=sys.stderr)
     sys.exit(3)
 
 DATABASE = {
@@ -104,7 +104,7 @@ async def main(scenario, command):
         try:
             from mcp import Client
         except ImportError:
-            print("the MCP Python SDK is older than 2.0; run `python3 -m pip install 'mcp>=2.3'`", file=sys.stderr)
+            print("the MCP Python SDK is older than 2.0; run `python3 -m pip install -r ask-cli/tests/requirements.txt`", file=sys.stderr)
             sys.exit(3)
         async with Client(server, elicitation_callback=callback) as client:
             seen["protocolVersion"] = client.protocol_version

@@ -29,6 +29,11 @@ fn pending_setup() -> tempfile::TempDir {
     dir
 }
 
+/// The pending file in `dir` as the results and instructions name it: an absolute path.
+fn pending_in(dir: &Path) -> String {
+    dir.join(PENDING).display().to_string()
+}
+
 fn pending_file(dir: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(dir.join(PENDING)).unwrap()).unwrap()
 }
@@ -55,8 +60,8 @@ fn pass_one_writes_the_pending_file_and_exits_4() {
     assert_eq!(output.status.code(), Some(4));
     assert_eq!(
         stdout_json(&output),
-        json!({"answered": false, "answers": [], "pendingFile": PENDING,
-               "message": ask_core::pending_instructions(PENDING)})
+        json!({"answered": false, "answers": [], "pendingFile": pending_in(dir.path()),
+               "message": ask_core::pending_instructions(&pending_in(dir.path()), 2)})
     );
     let file = pending_file(dir.path());
     assert_eq!(file["version"], 1);
@@ -74,7 +79,7 @@ fn pass_one_writes_the_pending_file_and_exits_4() {
     );
     assert_eq!(file["questions"][0]["answer"], Value::Null);
     assert_eq!(file["questions"][1]["answer"], Value::Null);
-    assert!(stderr(&output).contains("Questions saved to: .pi/pending-questions.json"));
+    assert!(stderr(&output).contains(&format!("Questions saved to: {}", pending_in(dir.path()))));
 }
 
 #[test]
@@ -92,10 +97,22 @@ fn pending_tool_output_carries_the_instructions() {
     assert_eq!(output.status.code(), Some(4));
     let tool = stdout_json(&output);
     assert_eq!(tool["isError"], false);
-    assert_eq!(tool["content"], ask_core::pending_instructions(PENDING));
-    assert!(tool["content"].as_str().unwrap().starts_with(
-        "Questions pending. User input required.\n\nTo answer, re-run with:\n  ask-user -p @.pi/pending-questions.json \"your answers\""
-    ));
+    let shown = pending_in(dir.path());
+    assert_eq!(tool["content"], ask_core::pending_instructions(&shown, 1));
+    let content = tool["content"].as_str().unwrap();
+    assert!(
+        content.starts_with(&format!(
+            "Questions pending. User input required.\n\nTo answer, re-run with:\n  ask-user -p @{shown} \"your answers\""
+        )),
+        "{content}"
+    );
+    // The example names one answer for the one question.
+    assert!(
+        content.contains(&format!(
+            "ask-user -p --answers '[\"your answer\"]' --pending-file {shown}"
+        )),
+        "{content}"
+    );
     assert_eq!(tool["details"]["status"], "pending");
     assert_eq!(
         pending_file(dir.path())["callId"],
@@ -108,7 +125,7 @@ fn auto_mode_without_a_terminal_uses_print_mode() {
     let dir = tempfile::tempdir().unwrap();
     let output = run(dir.path(), &[example("features.json").to_str().unwrap()]);
     assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
-    assert_eq!(stdout_json(&output)["pendingFile"], PENDING);
+    assert_eq!(stdout_json(&output)["pendingFile"], pending_in(dir.path()));
     assert!(dir.path().join(PENDING).exists());
 }
 
@@ -175,8 +192,16 @@ fn incomplete_edit_names_the_gap_and_keeps_the_file() {
     let before = std::fs::read(dir.path().join(PENDING)).unwrap();
     let output = run(dir.path(), &["-c"]);
     assert_eq!(output.status.code(), Some(4));
-    assert_eq!(stdout_json(&output)["pendingFile"], PENDING);
+    assert_eq!(stdout_json(&output)["pendingFile"], pending_in(dir.path()));
     let message = stderr(&output);
+    assert!(
+        message.contains(&format!(
+            "nothing was recorded and {0} is as it was: write the missing answers into it and run ask-user -c --pending-file {0} again",
+            pending_in(dir.path())
+        )),
+        "{message}"
+    );
+    assert!(!message.contains("Questions saved to"), "{message}");
     assert!(
         message.contains("1 of 2 questions still has no answer"),
         "{message}"
@@ -224,6 +249,7 @@ fn partial_inline_answers_leave_the_file_as_it_was() {
         "{message}"
     );
     assert!(message.contains("nothing was recorded"), "{message}");
+    assert!(!message.contains("Questions saved to"), "{message}");
     assert_eq!(std::fs::read(dir.path().join(PENDING)).unwrap(), before);
     // null takes the answer written in the file.
     write_answers(dir.path(), &[json!("sqlite")]);
@@ -479,7 +505,7 @@ fn the_answer_map_of_a_pending_call_names_the_file() {
     assert_eq!(output.status.code(), Some(4));
     assert_eq!(
         stdout_json(&output),
-        json!({"answers": {}, "pendingFile": PENDING})
+        json!({"answers": {}, "pendingFile": pending_in(dir.path())})
     );
 }
 
@@ -499,4 +525,156 @@ fn a_temporary_file_left_by_a_killed_writer_is_cleaned_up() {
         pending_file(dir.path())["questions"][0]["answer"],
         Value::Null
     );
+}
+
+#[test]
+fn pass_one_instructions_name_absolute_paths_and_one_example_answer_per_question() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &["-p", example("project-setup.json").to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(4));
+    let shown = pending_in(dir.path());
+    let message = stderr(&output);
+    for line in [
+        format!("ask-user -p @{shown} \"your answers\""),
+        format!("ask-user -c --pending-file {shown}"),
+        format!("ask-user -p --answers '[\"answer 1\", \"answer 2\"]' --pending-file {shown}"),
+        format!("Questions saved to: {shown}"),
+    ] {
+        assert!(message.contains(&line), "{line}\n{message}");
+    }
+    // The command in the file works from any folder.
+    let file = pending_file(dir.path());
+    assert!(
+        file["howToAnswer"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("ask-user -c --pending-file {shown}")),
+        "{file}"
+    );
+    let elsewhere = tempfile::tempdir().unwrap();
+    write_answers(dir.path(), &[json!("SQLite"), json!("orders")]);
+    let output = run(elsewhere.path(), &["-c", "--pending-file", &shown]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+}
+
+#[test]
+fn option_descriptions_are_written_in_option_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let call = json!({"questions": [{"question": "Which?", "options": [
+        {"label": "Zeta", "description": "the last"},
+        {"label": "Alpha", "description": "the first"}]}]});
+    std::fs::write(dir.path().join("call.json"), call.to_string()).unwrap();
+    let output = run(dir.path(), &["-p", "call.json"]);
+    assert_eq!(output.status.code(), Some(4));
+    let text = std::fs::read_to_string(dir.path().join(PENDING)).unwrap();
+    let zeta = text.find("\"Zeta\": \"the last\"").unwrap();
+    let alpha = text.find("\"Alpha\": \"the first\"").unwrap();
+    assert!(zeta < alpha, "{text}");
+}
+
+#[test]
+fn an_edited_question_is_refused_and_the_file_left_as_it_is() {
+    let dir = pending_setup();
+    let mut file = pending_file(dir.path());
+    file["questions"][0]["question"] = json!("Which DB?");
+    file["questions"][0]["answer"] = json!("SQLite");
+    file["questions"][1]["answer"] = json!("orders");
+    let edited = serde_json::to_string_pretty(&file).unwrap();
+    std::fs::write(dir.path().join(PENDING), &edited).unwrap();
+    let output = run(dir.path(), &["-c"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    let message = stderr(&output);
+    assert!(
+        message.contains("question 1 (\"Which DB?\") in `.pi/pending-questions.json` was changed after it was asked"),
+        "{message}"
+    );
+    assert!(
+        message.contains("only the \"answer\" fields may be edited"),
+        "{message}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join(PENDING)).unwrap(),
+        edited
+    );
+    // Put back as asked, the same answers go through, and the result echoes the question.
+    file["questions"][0]["question"] = json!("Which database should we use?");
+    std::fs::write(
+        dir.path().join(PENDING),
+        serde_json::to_string_pretty(&file).unwrap(),
+    )
+    .unwrap();
+    let output = run(dir.path(), &["-c"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output)["answers"][0]["question"],
+        "Which database should we use?"
+    );
+}
+
+#[test]
+fn answers_match_labels_without_the_recommended_suffix_and_typos_are_named() {
+    let dir = pending_setup();
+    let output = run(dir.path(), &["--answers", r#"["postgresql", "orders"]"#]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let result = stdout_json(&output);
+    assert_eq!(
+        result["answers"][0]["selectedOption"],
+        "PostgreSQL (Recommended)"
+    );
+    assert!(output.stderr.is_empty(), "{}", stderr(&output));
+
+    let dir = pending_setup();
+    let output = run(dir.path(), &["--answers", r#"["postgress", "orders"]"#]);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout_json(&output)["answers"][0]["wasCustom"], true);
+    let message = stderr(&output);
+    assert!(
+        message.contains(
+            "question 1 (\"Which database should we use?\"): \"postgress\" matches no option, so it was taken as your own answer"
+        ),
+        "{message}"
+    );
+    // A free-text question has no options to miss.
+    assert!(!message.contains("question 2"), "{message}");
+}
+
+#[test]
+fn a_multi_select_answer_in_the_answer_maps_form_selects_each_label() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = run(
+        dir.path(),
+        &["-p", example("features.json").to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(4));
+    let output = run(
+        dir.path(),
+        &["--answers", r#"["Authentication, REST API"]"#],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let answer = &stdout_json(&output)["answers"][0];
+    assert_eq!(answer["answer"], json!(["Authentication", "REST API"]));
+    assert_eq!(answer["wasCustom"], false);
+}
+
+#[test]
+fn empty_answers_leave_the_question_unanswered() {
+    for empty in [r#""""#, "[]", r#"[""]"#, r#""  ""#] {
+        let dir = pending_setup();
+        let before = std::fs::read(dir.path().join(PENDING)).unwrap();
+        let output = run(
+            dir.path(),
+            &["--answers", &format!(r#"[{empty}, "orders"]"#)],
+        );
+        assert_eq!(output.status.code(), Some(4), "{empty}");
+        let message = stderr(&output);
+        assert!(
+            message.contains("1. Which database should we use?"),
+            "{empty}: {message}"
+        );
+        assert_eq!(std::fs::read(dir.path().join(PENDING)).unwrap(), before);
+    }
 }

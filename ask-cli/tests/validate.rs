@@ -135,7 +135,7 @@ fn invalid_examples() {
     check_invalid(
         "duplicate-label.json",
         "/questions/0/options/1/label",
-        "this label repeats option 0 (labels are compared ignoring case and spaces); make each label distinct",
+        "this label repeats option 0 (labels are compared ignoring case and runs of spaces); make each label distinct",
     );
     check_invalid(
         "other-label.json",
@@ -255,4 +255,44 @@ fn a_usage_error_never_echoes_control_characters() {
     let stderr = common::stderr(&output);
     assert!(stderr.contains("invalid value 'x^[]0;pwned^G'"), "{stderr}");
     assert!(!stderr.contains('\u{1b}') && !stderr.contains('\u{7}'));
+}
+
+/// The mistakes models make most (a bare list of questions, one question not wrapped in
+/// `questions`, options as plain strings, an empty header) are answered with the shape to write,
+/// under the same heading in `validate` and in the ask command.
+#[test]
+fn common_shape_mistakes_show_the_expected_shape() {
+    for (call, message) in [
+        (
+            r#"[{"question": "A?"}]"#,
+            r#"(root): expected an object, found an array; write it as {"questions": [ … ]}"#,
+        ),
+        (
+            r#"{"question": "A?"}"#,
+            r#"(root): missing required field `questions`; the call is an object holding the list of questions: {"questions": [{"question": "…", "options": [ … ]}]}"#,
+        ),
+        (
+            r#"{"questions": [{"question": "A?", "options": ["x", "y"]}]}"#,
+            r#"/questions/0/options/0: expected an object, found a string; write it as {"label": "…", "description": "…"}"#,
+        ),
+        (
+            r#"{"questions": [{"question": "A?", "header": ""}]}"#,
+            "/questions/0/header: the header is empty; write some text, or leave the header out",
+        ),
+    ] {
+        let validated = common::run_with_stdin(&["validate"], call.as_bytes());
+        let asked = common::run_with_stdin(
+            &["-p", "--pending-file", "/nonexistent/p.json"],
+            call.as_bytes(),
+        );
+        for output in [&validated, &asked] {
+            assert_eq!(output.status.code(), Some(2), "{call}");
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.contains(message), "{call}: {stderr}");
+            assert!(
+                stderr.starts_with("ask-user: the call is invalid ("),
+                "{call}: {stderr}"
+            );
+        }
+    }
 }

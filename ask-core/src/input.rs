@@ -118,13 +118,24 @@ impl Question {
 
     /// The index of the option whose label matches `text`.
     ///
-    /// The match ignores surrounding whitespace and case, so an answer typed as `sqlite` selects
-    /// the option `SQLite`.
+    /// The match ignores case, surrounding whitespace and the width of runs of whitespace, so an
+    /// answer typed as `sqlite` selects the option `SQLite`. When no label matches so, a label
+    /// matches without its "(Recommended)" suffix: `postgresql` selects
+    /// `PostgreSQL (Recommended)` (validation keeps two labels from differing only by it).
     pub fn find_option(&self, text: &str) -> Option<usize> {
         let wanted = normalize_label(text);
-        self.options()
+        if wanted.is_empty() {
+            return None;
+        }
+        let keys: Vec<String> = self
+            .options()
             .iter()
-            .position(|option| normalize_label(&option.label) == wanted)
+            .map(|option| normalize_label(&option.label))
+            .collect();
+        keys.iter().position(|key| *key == wanted).or_else(|| {
+            keys.iter()
+                .position(|key| without_recommended(key) == wanted)
+        })
     }
 
     /// The labels of the options whose flag in `chosen` is set, in option order (as a
@@ -180,6 +191,11 @@ pub fn normalize_label(text: &str) -> String {
         out.extend(word.chars().flat_map(char::to_lowercase));
     }
     out
+}
+
+/// A normalised label (see [`normalize_label`]) without its "(Recommended)" suffix, if any.
+pub(crate) fn without_recommended(key: &str) -> &str {
+    key.strip_suffix("(recommended)").map_or(key, str::trim_end)
 }
 
 /// The limits a call is checked against.
@@ -279,6 +295,19 @@ mod tests {
         let q = Question::choice("Which?", ["PostgreSQL", "SQLite"]);
         assert_eq!(q.find_option(" sqlite "), Some(1));
         assert_eq!(q.find_option("Mongo"), None);
+        assert_eq!(q.find_option(""), None);
+    }
+
+    #[test]
+    fn find_option_takes_a_label_without_its_recommended_suffix() {
+        let q = Question::choice("Which?", ["PostgreSQL (Recommended)", "SQLite", "My  SQL"]);
+        assert_eq!(q.find_option("postgresql"), Some(0));
+        assert_eq!(q.find_option("PostgreSQL  (recommended)"), Some(0));
+        assert_eq!(q.find_option("my sql"), Some(2));
+        // Only runs of whitespace collapse; spaces are not removed.
+        assert_eq!(q.find_option("mysql"), None);
+        assert_eq!(q.find_option("postgres"), None);
+        assert_eq!(q.find_option("(Recommended)"), None);
     }
 
     #[test]

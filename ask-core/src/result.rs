@@ -9,7 +9,7 @@ use crate::input::Question;
 /// The answer to one question: a string, or a list of labels for a multi-select question.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(untagged)]
+#[serde(untagged, expecting = "a string, or a list of strings")]
 pub enum AnswerValue {
     /// A chosen label or typed text.
     Text(String),
@@ -18,6 +18,26 @@ pub enum AnswerValue {
 }
 
 impl AnswerValue {
+    /// True when the value holds no answer: an empty string or one of whitespace, an empty list,
+    /// or a list of such strings (`""`, `[]`, `[""]`).
+    ///
+    /// This is the one rule of every mode: an empty answer is no answer. Print mode leaves the
+    /// question unanswered, RPC refuses the response, and a form asks again; none of them
+    /// records an empty string as what the person said.
+    ///
+    /// ```
+    /// use ask_core::AnswerValue;
+    /// assert!(AnswerValue::Text("  ".into()).is_empty());
+    /// assert!(AnswerValue::Choices(vec!["".into()]).is_empty());
+    /// assert!(!AnswerValue::Text("no".into()).is_empty());
+    /// ```
+    pub fn is_empty(&self) -> bool {
+        match self {
+            AnswerValue::Text(text) => text.trim().is_empty(),
+            AnswerValue::Choices(texts) => texts.iter().all(|text| text.trim().is_empty()),
+        }
+    }
+
     /// The answer as one string, with multi-select choices joined by `", "`.
     pub fn joined(&self) -> String {
         match self {
@@ -83,8 +103,25 @@ impl Answer {
         }
     }
 
+    /// The answer to `question` given as a value, as print mode, RPC and MCP receive it, or
+    /// `None` when the value is empty ([`AnswerValue::is_empty`]): the question is then
+    /// unanswered. A text is read by [`Answer::from_text`] (or, for a multi-select question,
+    /// [`Answer::from_texts`]), a list by [`Answer::from_texts`].
+    pub fn from_value(question: &Question, value: &AnswerValue) -> Option<Answer> {
+        if value.is_empty() {
+            return None;
+        }
+        Some(match value {
+            AnswerValue::Text(text) if question.multi_select => {
+                Answer::from_texts(question, std::slice::from_ref(text))
+            }
+            AnswerValue::Text(text) => Answer::from_text(question, text),
+            AnswerValue::Choices(texts) => Answer::from_texts(question, texts),
+        })
+    }
+
     /// The answer to `question` given as one text: a selection when it matches an option label
-    /// (ignoring case and spaces; the label is then used as written), typed text otherwise.
+    /// (see [`Question::find_option`]; the label is then used as written), typed text otherwise.
     pub fn from_text(question: &Question, text: &str) -> Answer {
         match question.find_option(text) {
             Some(index) => Answer::selected(&question.question, &question.options()[index].label),
@@ -94,6 +131,8 @@ impl Answer {
 
     /// The answer to `question` given as several texts. Texts that match labels become
     /// selections in option order; all other texts are joined with `", "` as the typed answer.
+    /// A text in the answer map's own form, labels joined with commas
+    /// (`"Authentication, REST API"`), selects each label when every part is one.
     ///
     /// For a single-choice question, one text is treated as by [`Answer::from_text`] and
     /// several are joined into one typed answer.
@@ -110,7 +149,10 @@ impl Answer {
             match question.find_option(text) {
                 Some(index) => chosen[index] = true,
                 None if text.trim().is_empty() => {}
-                None => typed.push(text),
+                None => match split_labels(question, text) {
+                    Some(found) => found.into_iter().for_each(|index| chosen[index] = true),
+                    None => typed.push(text),
+                },
             }
         }
         let labels = question.chosen_labels(&chosen);
@@ -121,6 +163,19 @@ impl Answer {
         };
         Answer::multi(&question.question, labels, custom)
     }
+}
+
+/// The options named by `text` when it is labels joined with commas, as the answer map joins a
+/// multi-select answer; `None` when it has no comma or any part is not a label.
+fn split_labels(question: &Question, text: &str) -> Option<Vec<usize>> {
+    if !text.contains(',') {
+        return None;
+    }
+    text.split(',')
+        .filter(|part| !part.trim().is_empty())
+        .map(|part| question.find_option(part))
+        .collect::<Option<Vec<_>>>()
+        .filter(|found| !found.is_empty())
 }
 
 /// How an ask ended.
@@ -140,8 +195,8 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// The wire result for this outcome.
-    pub fn to_result(&self) -> AskUserResult {
+    /// The wire result for this outcome of a call of `questions` questions.
+    pub fn to_result(&self, questions: usize) -> AskUserResult {
         let mut result = AskUserResult {
             answered: false,
             answers: Vec::new(),
@@ -149,7 +204,7 @@ impl Outcome {
             connection_lost: false,
             pending_file: None,
             reply: None,
-            message: self.message(),
+            message: self.message(questions),
         };
         match self {
             Outcome::Answered(answers) => {
@@ -165,13 +220,14 @@ impl Outcome {
 
     /// The guidance for the model when the person did not answer: what happened and what to do
     /// next (the cancellation guidance, the pending-file instructions to relay). `None` when
-    /// answered: the answers speak for themselves.
-    pub fn message(&self) -> Option<String> {
+    /// answered: the answers speak for themselves. `questions` is the number of questions
+    /// asked (the pending instructions give one example answer per question).
+    pub fn message(&self, questions: usize) -> Option<String> {
         match self {
             Outcome::Answered(_) => None,
             Outcome::Cancelled => Some(CANCELLED.to_string()),
             Outcome::ConnectionLost => Some(CONNECTION_LOST.to_string()),
-            Outcome::Pending { file } => Some(pending_instructions(file)),
+            Outcome::Pending { file } => Some(pending_instructions(file, questions)),
         }
     }
 
@@ -366,7 +422,7 @@ impl Record {
 
     /// The wire result this record replays.
     pub fn result(&self) -> AskUserResult {
-        let mut result = self.outcome().to_result();
+        let mut result = self.outcome().to_result(self.questions.len());
         result.reply = self.reply.clone();
         result
     }
@@ -422,7 +478,7 @@ impl ToolOutput {
                 None => AnswerMap::from_answers(&record.answers).to_json(),
             },
             Status::Cancelled | Status::ConnectionLost | Status::Pending => {
-                record.outcome().message().unwrap_or_default()
+                record.outcome().message(record.questions.len()).unwrap_or_default()
             }
         };
         ToolOutput {
@@ -474,9 +530,18 @@ fn reply_content(questions: &[Question], reply: &str) -> String {
     text
 }
 
-/// The instructions shown to the model when questions are left in a pending file.
-pub fn pending_instructions(pending_file: &str) -> String {
+/// The instructions shown to the model when `questions` questions are left in a pending file.
+/// The example `--answers` array has one entry per question.
+pub fn pending_instructions(pending_file: &str, questions: usize) -> String {
     let file = shell_quote(pending_file);
+    let example = if questions <= 1 {
+        "\"your answer\"".to_string()
+    } else {
+        (1..=questions)
+            .map(|n| format!("\"answer {n}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     format!(
         "Questions pending. User input required.\n\
          \n\
@@ -487,7 +552,7 @@ pub fn pending_instructions(pending_file: &str) -> String {
          \x20 ask-user -c --pending-file {file}\n\
          \n\
          Or give the answers in question order:\n\
-         \x20 ask-user -p --answers '[\"first answer\", \"second answer\"]' --pending-file {file}\n\
+         \x20 ask-user -p --answers '[{example}]' --pending-file {file}\n\
          \n\
          Questions saved to: {pending_file}"
     )
@@ -521,17 +586,17 @@ mod tests {
 
     #[test]
     fn result_shapes_match_the_contract() {
-        let answered = Outcome::Answered(vec![Answer::selected("Q?", "A")]).to_result();
+        let answered = Outcome::Answered(vec![Answer::selected("Q?", "A")]).to_result(1);
         assert_eq!(
             serde_json::to_value(&answered).unwrap(),
             json!({"answered": true, "answers": [{"question": "Q?", "answer": "A", "selectedOption": "A", "wasCustom": false}]})
         );
         assert_eq!(
-            serde_json::to_value(Outcome::Cancelled.to_result()).unwrap(),
+            serde_json::to_value(Outcome::Cancelled.to_result(1)).unwrap(),
             json!({"answered": false, "cancelled": true, "answers": [], "message": CANCELLED})
         );
         assert_eq!(
-            serde_json::to_value(Outcome::ConnectionLost.to_result()).unwrap(),
+            serde_json::to_value(Outcome::ConnectionLost.to_result(1)).unwrap(),
             json!({"answered": false, "connectionLost": true, "answers": [],
                    "message": CONNECTION_LOST})
         );
@@ -540,11 +605,11 @@ mod tests {
                 Outcome::Pending {
                     file: "p.json".into()
                 }
-                .to_result()
+                .to_result(1)
             )
             .unwrap(),
             json!({"answered": false, "answers": [], "pendingFile": "p.json",
-                   "message": pending_instructions("p.json")})
+                   "message": pending_instructions("p.json", 1)})
         );
     }
 
@@ -579,7 +644,7 @@ mod tests {
             Outcome::ConnectionLost,
             Outcome::Pending { file: "f".into() },
         ] {
-            assert_eq!(outcome.to_result().outcome(), outcome);
+            assert_eq!(outcome.to_result(1).outcome(), outcome);
         }
     }
 
@@ -609,6 +674,78 @@ mod tests {
         assert_eq!(
             Answer::from_text(&q, "DynamoDB"),
             Answer::custom("Which database?", "DynamoDB")
+        );
+    }
+
+    #[test]
+    fn a_label_without_its_recommended_suffix_selects_it() {
+        let q = Question::choice("Which database?", ["PostgreSQL (Recommended)", "SQLite"]);
+        assert_eq!(
+            Answer::from_text(&q, "postgresql"),
+            Answer::selected("Which database?", "PostgreSQL (Recommended)")
+        );
+    }
+
+    #[test]
+    fn the_answer_maps_joined_labels_select_each_label() {
+        let q = features();
+        let chosen = |texts: &[&str]| {
+            let texts: Vec<String> = texts.iter().map(|t| t.to_string()).collect();
+            Answer::from_texts(&q, &texts)
+        };
+        assert_eq!(
+            chosen(&["Admin Dashboard, authentication"]),
+            Answer::multi(
+                "Which features should we include?",
+                vec!["Authentication".into(), "Admin Dashboard".into()],
+                None
+            )
+        );
+        // One part that is no label keeps the whole text as typed.
+        assert_eq!(
+            chosen(&["Authentication, GraphQL"]),
+            Answer::multi(
+                "Which features should we include?",
+                vec![],
+                Some("Authentication, GraphQL".into())
+            )
+        );
+        assert_eq!(
+            chosen(&[","]),
+            Answer::multi(
+                "Which features should we include?",
+                vec![],
+                Some(",".into())
+            )
+        );
+    }
+
+    #[test]
+    fn empty_values_are_no_answer_in_every_shape() {
+        let single = Question::choice("Which database?", ["PostgreSQL", "SQLite"]);
+        let free = Question::text("Name?");
+        for question in [&single, &free, &features()] {
+            for value in [
+                AnswerValue::Text(String::new()),
+                AnswerValue::Text(" \t".into()),
+                AnswerValue::Choices(vec![]),
+                AnswerValue::Choices(vec![String::new()]),
+                AnswerValue::Choices(vec![" ".into(), String::new()]),
+            ] {
+                assert_eq!(Answer::from_value(question, &value), None, "{value:?}");
+            }
+        }
+        assert_eq!(
+            Answer::from_value(&single, &AnswerValue::Text("sqlite".into())),
+            Some(Answer::selected("Which database?", "SQLite"))
+        );
+        assert_eq!(
+            Answer::from_value(&features(), &AnswerValue::Text("REST API".into())),
+            Some(Answer::multi(
+                "Which features should we include?",
+                vec!["REST API".into()],
+                None
+            ))
         );
     }
 

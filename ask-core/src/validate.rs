@@ -11,7 +11,9 @@ use unicode_script::{Script, UnicodeScript};
 use crate::display::{
     CharClass, classify, classify_in_context, describe_char, sanitize_for_display as clean,
 };
-use crate::input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
+use crate::input::{
+    AskUserInput, Limits, Question, QuestionOption, normalize_label, without_recommended,
+};
 
 /// A call that passed validation. Only [`validate`] (and parsers built on it) make one.
 #[derive(Debug, Clone, PartialEq)]
@@ -146,6 +148,9 @@ pub enum ProblemKind {
         expected: JsonType,
         /// What was given.
         found: JsonType,
+        /// The expected value written out, such as `{"label": "…", "description": "…"}`, where
+        /// the place has a shape worth showing.
+        shape: Option<&'static str>,
     },
     /// A required field is absent.
     MissingField {
@@ -243,6 +248,12 @@ pub enum ProblemKind {
         /// True when that character is in the earlier label rather than in this one.
         in_first: bool,
     },
+    /// The label differs from an earlier label of the same question only by its
+    /// "(Recommended)" suffix, so an answer naming the option without it could mean either.
+    LabelDiffersOnlyByRecommended {
+        /// The index of the earlier option.
+        first: usize,
+    },
     /// An option is labelled "Other", which the tool adds itself.
     ReservedLabel,
     /// `multiSelect` is true on a question without options.
@@ -296,9 +307,22 @@ impl fmt::Display for ProblemKind {
                     clean(reason)
                 )
             }
-            ProblemKind::WrongType { expected, found } => {
-                write!(f, "expected {expected}, found {found}")
+            ProblemKind::WrongType {
+                expected,
+                found,
+                shape,
+            } => {
+                write!(f, "expected {expected}, found {found}")?;
+                match shape {
+                    Some(shape) => write!(f, "; write it as {shape}"),
+                    None => Ok(()),
+                }
             }
+            ProblemKind::MissingField { field } if field == "questions" => write!(
+                f,
+                "missing required field `questions`; the call is an object holding the list of \
+                 questions: {{\"questions\": [{{\"question\": \"…\", \"options\": [ … ]}}]}}"
+            ),
             ProblemKind::MissingField { field } => {
                 write!(f, "missing required field `{field}`")
             }
@@ -332,6 +356,9 @@ impl fmt::Display for ProblemKind {
                 "{given} options given; give {min} to {max} (the person can always type another \
                  answer through \"Other\")"
             ),
+            ProblemKind::EmptyText {
+                field: TextField::Header,
+            } => f.write_str("the header is empty; write some text, or leave the header out"),
             ProblemKind::EmptyText { field } => {
                 write!(f, "the {} is empty; write some text", field.name())
             }
@@ -392,8 +419,13 @@ impl fmt::Display for ProblemKind {
             ),
             ProblemKind::DuplicateLabel { first } => write!(
                 f,
-                "this label repeats option {first} (labels are compared ignoring case and spaces); \
-                 make each label distinct"
+                "this label repeats option {first} (labels are compared ignoring case and runs of \
+                 spaces); make each label distinct"
+            ),
+            ProblemKind::LabelDiffersOnlyByRecommended { first } => write!(
+                f,
+                "this label differs from option {first} only by \"(Recommended)\", so an answer \
+                 could mean either; make each label distinct and mark only one option recommended"
             ),
             ProblemKind::LookAlikeLabel {
                 first,
@@ -688,6 +720,8 @@ fn check_labels(
     out: &mut Vec<Problem>,
 ) {
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(options.len());
+    // Each label without its "(Recommended)" suffix: two labels may not differ only by it.
+    let mut bases: HashMap<String, usize> = HashMap::with_capacity(options.len());
     // Skeletons are compared only when a label holds a non-ASCII character: plain ASCII pairs
     // such as "Modern" and "Modem" share a skeleton but read differently.
     let mut look_alikes = options
@@ -720,11 +754,19 @@ fn check_labels(
                 label_path(),
                 ProblemKind::DuplicateLabel { first },
             ));
+        } else if let Some(&first) = bases.get(without_recommended(&key)) {
+            out.push(Problem::new(
+                label_path(),
+                ProblemKind::LabelDiffersOnlyByRecommended { first },
+            ));
         } else if let (Some(look_alikes), Some(skeleton)) = (look_alikes.as_mut(), skeleton)
             && let Some(kind) = look_alikes.check(options, j, skeleton)
         {
             out.push(Problem::new(label_path(), kind));
         }
+        bases
+            .entry(without_recommended(&key).to_string())
+            .or_insert(j);
         seen.entry(key).or_insert(j);
     }
 }
@@ -1135,7 +1177,7 @@ mod tests {
         check(
             call(vec![Question::choice("A?", ["", "b"]).with_header("")]),
             &[
-                "/questions/0/header: the header is empty; write some text",
+                "/questions/0/header: the header is empty; write some text, or leave the header out",
                 "/questions/0/options/0/label: the label is empty; write some text",
             ],
         );
@@ -1207,8 +1249,8 @@ mod tests {
                 ["SQLite", "sqlite ", "Postgre  SQL", "postgre sql"],
             )]),
             &[
-                "/questions/0/options/1/label: this label repeats option 0 (labels are compared ignoring case and spaces); make each label distinct",
-                "/questions/0/options/3/label: this label repeats option 2 (labels are compared ignoring case and spaces); make each label distinct",
+                "/questions/0/options/1/label: this label repeats option 0 (labels are compared ignoring case and runs of spaces); make each label distinct",
+                "/questions/0/options/3/label: this label repeats option 2 (labels are compared ignoring case and runs of spaces); make each label distinct",
             ],
         );
     }
@@ -1228,6 +1270,28 @@ mod tests {
     #[track_caller]
     fn check_ok(labels: &[&str]) {
         check(call(vec![Question::choice("A?", labels.to_vec())]), &[]);
+    }
+
+    #[test]
+    fn labels_may_not_differ_only_by_the_recommended_suffix() {
+        for labels in [
+            ["PostgreSQL", "PostgreSQL (Recommended)"],
+            ["postgresql (recommended)", "PostgreSQL"],
+        ] {
+            check(
+                call(vec![Question::choice("A?", labels)]),
+                &[
+                    "/questions/0/options/1/label: this label differs from option 0 only by \"(Recommended)\", so an answer could mean either; make each label distinct and mark only one option recommended",
+                ],
+            );
+        }
+        check(
+            call(vec![Question::choice(
+                "A?",
+                ["PostgreSQL (Recommended)", "Postgres"],
+            )]),
+            &[],
+        );
     }
 
     #[test]

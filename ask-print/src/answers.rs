@@ -1,6 +1,6 @@
 //! Reading answers given in pass 2, from the edited file or the `--answers` array. Pure: no IO.
 
-use ask_core::{Answer, AskUserInput, Question};
+use ask_core::{Answer, AnswerValue, AskUserInput, Question};
 use serde_json::Value;
 
 use crate::error::PrintError;
@@ -31,9 +31,10 @@ impl Progress {
 
 /// Reads one answer value for `question` (the question at `index`).
 ///
-/// `null`, an empty string and a string of spaces mean "not answered yet". A string matching an
-/// option label (ignoring case and spaces) selects that option; any other string is the person's
-/// own answer. A multi-select question also takes a list of strings.
+/// `null` and an empty answer (`""`, a string of spaces, `[]`, `[""]`: see
+/// [`AnswerValue::is_empty`]) mean "not answered yet". A string matching an option label (see
+/// [`Question::find_option`]) selects that option; any other string is the person's own answer.
+/// A multi-select question also takes a list of strings, or the labels joined with commas.
 pub fn read_answer(
     index: usize,
     question: &Question,
@@ -45,15 +46,10 @@ pub fn read_answer(
         multi_select: question.multi_select,
         found,
     };
-    match value {
-        Value::Null => Ok(None),
-        Value::String(text) if text.trim().is_empty() => Ok(None),
-        Value::String(text) if question.multi_select => Ok(Some(Answer::from_texts(
-            question,
-            std::slice::from_ref(text),
-        ))),
-        Value::String(text) => Ok(Some(Answer::from_text(question, text))),
-        Value::Array(items) if question.multi_select => {
+    let given = match value {
+        Value::Null => return Ok(None),
+        Value::String(text) => AnswerValue::Text(text.clone()),
+        Value::Array(items) => {
             let texts = items
                 .iter()
                 .map(|item| {
@@ -62,14 +58,21 @@ pub fn read_answer(
                         .ok_or_else(|| bad(kind_of(item)))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            Ok(Some(Answer::from_texts(question, &texts)))
+            if question.multi_select {
+                AnswerValue::Choices(texts)
+            } else {
+                // One answer in a list is that answer; empty entries are nothing.
+                let mut given = texts.into_iter().filter(|text| !text.trim().is_empty());
+                match (given.next(), given.next()) {
+                    (None, _) => return Ok(None),
+                    (Some(text), None) => AnswerValue::Text(text),
+                    (Some(_), Some(_)) => return Err(bad("an array")),
+                }
+            }
         }
-        Value::Array(items) => match items.as_slice() {
-            [Value::String(text)] => Ok(Some(Answer::from_text(question, text))),
-            _ => Err(bad("an array")),
-        },
-        other => Err(bad(kind_of(other))),
-    }
+        other => return Err(bad(kind_of(other))),
+    };
+    Ok(Answer::from_value(question, &given))
 }
 
 fn kind_of(value: &Value) -> &'static str {
@@ -126,7 +129,6 @@ pub(crate) fn strip_position(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ask_core::AnswerValue;
     use serde_json::json;
 
     fn db() -> Question {
@@ -173,6 +175,49 @@ mod tests {
         );
         check(db(), json!(null), None);
         check(db(), json!("  "), None);
+        check(
+            db(),
+            json!("postgresql"),
+            Some(Answer::selected(
+                "Which database?",
+                "PostgreSQL (Recommended)",
+            )),
+        );
+    }
+
+    #[test]
+    fn empty_answers_are_unanswered() {
+        for question in [db(), features(), Question::text("Name?")] {
+            for value in [
+                json!(""),
+                json!(" "),
+                json!([]),
+                json!([""]),
+                json!(["", " "]),
+            ] {
+                check(question.clone(), value, None);
+            }
+        }
+    }
+
+    #[test]
+    fn the_answer_maps_joined_labels_are_split_when_every_part_is_a_label() {
+        let joined = read_answer(0, &features(), &json!("Authentication, REST API"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            joined.answer,
+            AnswerValue::Choices(vec!["Authentication".into(), "REST API".into()])
+        );
+        assert!(!joined.was_custom);
+        let typo = read_answer(0, &features(), &json!("Authentication, REST APO"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            typo.answer,
+            AnswerValue::Choices(vec!["Authentication, REST APO".into()])
+        );
+        assert!(typo.was_custom);
     }
 
     #[test]

@@ -63,6 +63,32 @@ pub enum PrintError {
         /// The version this build reads.
         supported: u32,
     },
+    /// The questions in the pending file are not the ones the model asked: only the answers may
+    /// be edited, because the result echoes the questions as they were asked.
+    #[error(
+        "{what} `{shown}` {how} after {it} asked; the answers go back to the model keyed by the \
+         questions as it asked them, so only the \"answer\" fields may be edited: undo the \
+         change, or clear the questions (ask-user questions clear --pending-file {shown}) and \
+         have them asked again",
+        what = match edited {
+            crate::pending::Edited::Question(index) => format!("question {} (\"{}\") in", index + 1, question),
+            crate::pending::Edited::Count { .. } => "the questions in".to_string(),
+        },
+        how = match edited {
+            crate::pending::Edited::Question(_) => "was changed".to_string(),
+            crate::pending::Edited::Count { asked, found } => format!("number {found} instead of {asked}: questions were added or removed"),
+        },
+        it = if matches!(edited, crate::pending::Edited::Question(_)) { "it was" } else { "they were" },
+        shown = path.display()
+    )]
+    QuestionsEdited {
+        /// The pending file.
+        path: PathBuf,
+        /// What was edited.
+        edited: crate::pending::Edited,
+        /// The edited question's text as it is now (empty for a changed count).
+        question: String,
+    },
     /// The questions in the pending file no longer form a valid call.
     #[error("the questions in `{}` were edited into an invalid call:\n{problems}", path.display())]
     InvalidQuestions {

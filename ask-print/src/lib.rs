@@ -32,7 +32,9 @@ use ask_core::{
 
 pub use answers::{Progress, parse_inline, read_answer, read_file_answers};
 pub use error::PrintError;
-pub use pending::{FORMAT_VERSION, PendingFile, PendingQuestion, how_to_answer, rfc3339};
+pub use pending::{
+    Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion, how_to_answer, rfc3339,
+};
 pub use store::{FAILPOINT_VARIABLE, Loaded, Lock, Store, failpoint, parse, write_atomic};
 
 /// The default pending file, relative to the working folder.
@@ -121,7 +123,7 @@ pub fn pass_one_given(
 ) -> Result<Outcome, PrintError> {
     let store = Store::new(path);
     let _lock = store.lock()?;
-    let shown = path.display().to_string();
+    let shown = absolute(path);
     match existing(&store)? {
         None => {}
         // The same call asked again (a retry after a crash, or a concurrent ask): its questions
@@ -311,6 +313,17 @@ pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
             _lock: lock,
         })));
     }
+    if let Some(edited) = loaded.file.edited() {
+        let question = match edited {
+            pending::Edited::Question(index) => loaded.file.questions[index].question.clone(),
+            pending::Edited::Count { .. } => String::new(),
+        };
+        return Err(PrintError::QuestionsEdited {
+            path: path.to_path_buf(),
+            edited,
+            question,
+        });
+    }
     let input = rebuilt_call(path, &loaded.file)?;
     let file_values: Vec<&serde_json::Value> =
         loaded.file.questions.iter().map(|q| &q.answer).collect();
@@ -375,12 +388,21 @@ pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
                 .map(|i| (i, input.questions[i].question.clone()))
                 .collect();
             let outcome = Outcome::Pending {
-                file: path.display().to_string(),
+                file: absolute(path),
             };
             let record = Record::new(call_id, input, Mode::Print, outcome, now_ms());
             Ok(PassTwoStep::Incomplete { record, unanswered })
         }
     }
+}
+
+/// `path` made absolute against the working folder, as the instructions and results name it, so
+/// that the commands they give work from any folder.
+fn absolute(path: &Path) -> String {
+    std::path::absolute(path)
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// The call held in a pending file, checked again: the person may have edited the questions.

@@ -42,6 +42,25 @@ pub struct PendingFile {
     /// record instead of reading the answers again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answered: Option<Record>,
+    /// One fingerprint per question as the model asked it (its text, header, options and their
+    /// descriptions, multiSelect): the result echoes the questions as asked, so pass 2 refuses a
+    /// file whose questions were edited. Empty in a file written before fingerprints were kept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fingerprints: Vec<String>,
+}
+
+/// How the questions of a pending file differ from the questions that were asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Edited {
+    /// Questions were added or removed.
+    Count {
+        /// Questions asked.
+        asked: usize,
+        /// Questions in the file now.
+        found: usize,
+    },
+    /// The question at this 0-based index was changed.
+    Question(usize),
 }
 
 /// One question of the pending file.
@@ -56,9 +75,9 @@ pub struct PendingQuestion {
     /// The option labels; absent for a free-text question.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
-    /// The descriptions of the options that have one, by label.
-    #[serde(default, skip_serializing_if = "Map::is_empty")]
-    pub option_descriptions: Map<String, Value>,
+    /// The descriptions of the options that have one, by label, in option order.
+    #[serde(default, skip_serializing_if = "Descriptions::is_empty")]
+    pub option_descriptions: Descriptions,
     /// True when several options may be chosen.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub multi_select: bool,
@@ -66,6 +85,55 @@ pub struct PendingQuestion {
     /// words), or a list of strings for a multi-select question.
     #[serde(default)]
     pub answer: Value,
+}
+
+/// The descriptions of a question's options, by label: a JSON object whose keys stay in the
+/// order they were written (option order), where a map type would sort them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Descriptions(pub Vec<(String, String)>);
+
+impl Descriptions {
+    /// The description of the option `label`, if it has one.
+    pub fn get(&self, label: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(l, _)| l == label)
+            .map(|(_, description)| description.as_str())
+    }
+
+    /// True when no option has a description.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl Serialize for Descriptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(l, d)| (l, d)))
+    }
+}
+
+impl<'de> Deserialize<'de> for Descriptions {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct InOrder;
+        impl<'de> serde::de::Visitor<'de> for InOrder {
+            type Value = Descriptions;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an object of option labels and their descriptions")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Descriptions, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, String>()? {
+                    entries.push(entry);
+                }
+                Ok(Descriptions(entries))
+            }
+        }
+        deserializer.deserialize_map(InOrder)
+    }
 }
 
 /// The note written into each new pending file.
@@ -76,7 +144,43 @@ pub fn how_to_answer(path: &str) -> String {
     )
 }
 
+impl PendingQuestion {
+    /// A fingerprint of everything but the answer: 64-bit FNV-1a of the question's JSON with
+    /// the answer left out and the descriptions sorted by label (a tool that rewrites the file
+    /// may reorder an object's keys), in hex. It catches an edit, not a forgery.
+    pub fn fingerprint(&self) -> String {
+        let mut asked = PendingQuestion {
+            answer: Value::Null,
+            ..self.clone()
+        };
+        asked.option_descriptions.0.sort();
+        let text = serde_json::to_string(&asked).unwrap_or_default();
+        let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+        });
+        format!("{hash:016x}")
+    }
+}
+
 impl PendingFile {
+    /// How the questions differ from the ones asked, if they were edited.
+    pub fn edited(&self) -> Option<Edited> {
+        if self.fingerprints.is_empty() {
+            return None;
+        }
+        if self.fingerprints.len() != self.questions.len() {
+            return Some(Edited::Count {
+                asked: self.fingerprints.len(),
+                found: self.questions.len(),
+            });
+        }
+        self.questions
+            .iter()
+            .zip(&self.fingerprints)
+            .position(|(question, asked)| question.fingerprint() != *asked)
+            .map(Edited::Question)
+    }
+
     /// The pending file for a call.
     pub fn new(
         input: &AskUserInput,
@@ -85,7 +189,7 @@ impl PendingFile {
         timestamp: String,
         path: &str,
     ) -> PendingFile {
-        let questions = input
+        let questions: Vec<PendingQuestion> = input
             .questions
             .iter()
             .map(|q| PendingQuestion {
@@ -95,15 +199,17 @@ impl PendingFile {
                     .options
                     .as_ref()
                     .map(|o| o.iter().map(|o| o.label.clone()).collect()),
-                option_descriptions: q
-                    .options()
-                    .iter()
-                    .filter_map(|o| Some((o.label.clone(), Value::String(o.description.clone()?))))
-                    .collect(),
+                option_descriptions: Descriptions(
+                    q.options()
+                        .iter()
+                        .filter_map(|o| Some((o.label.clone(), o.description.clone()?)))
+                        .collect(),
+                ),
                 multi_select: q.multi_select,
                 answer: Value::Null,
             })
             .collect();
+        let fingerprints = questions.iter().map(PendingQuestion::fingerprint).collect();
         PendingFile {
             version: FORMAT_VERSION,
             session_id,
@@ -114,6 +220,7 @@ impl PendingFile {
             questions,
             metadata: input.metadata.clone(),
             answered: None,
+            fingerprints,
         }
     }
 
@@ -142,11 +249,7 @@ impl PendingFile {
                         .iter()
                         .map(|label| QuestionOption {
                             label: label.clone(),
-                            description: q
-                                .option_descriptions
-                                .get(label)
-                                .and_then(Value::as_str)
-                                .map(str::to_string),
+                            description: q.option_descriptions.get(label).map(str::to_string),
                         })
                         .collect()
                 }),
@@ -220,6 +323,53 @@ mod tests {
         let back: PendingFile = serde_json::from_str(&text).unwrap();
         assert_eq!(back.to_input(), input);
         assert_eq!(back.call_id.as_deref(), Some("toolu_1"));
+    }
+
+    #[test]
+    fn descriptions_keep_option_order() {
+        let input: AskUserInput = serde_json::from_str(
+            r#"{"questions": [{"question": "Which?", "options": [
+                {"label": "Zeta", "description": "last letter"}, {"label": "Alpha"},
+                {"label": "Mu", "description": "middle"}]}]}"#,
+        )
+        .unwrap();
+        let file = PendingFile::new(&input, None, "s".into(), "t".into(), "p");
+        let text = file.to_text();
+        let zeta = text.find("\"Zeta\": \"last letter\"").unwrap();
+        let mu = text.find("\"Mu\": \"middle\"").unwrap();
+        assert!(zeta < mu, "{text}");
+        let back: PendingFile = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.to_input(), input);
+    }
+
+    #[test]
+    fn an_edited_question_is_found_and_an_answer_is_no_edit() {
+        let input: AskUserInput = serde_json::from_str(
+            r#"{"questions": [{"question": "Which?", "options": [{"label": "A"}, {"label": "B"}]},
+                              {"question": "Name?"}]}"#,
+        )
+        .unwrap();
+        let file = PendingFile::new(&input, None, "s".into(), "t".into(), "p");
+        let mut answered = file;
+        answered.questions[0].answer = Value::String("A".into());
+        answered.questions[1].answer = Value::String("Falcon".into());
+        assert_eq!(answered.edited(), None);
+        let mut reworded = answered.clone();
+        reworded.questions[1].question = "Project name?".into();
+        assert_eq!(reworded.edited(), Some(Edited::Question(1)));
+        let mut relabelled = answered.clone();
+        relabelled.questions[0].options = Some(vec!["A".into(), "C".into()]);
+        assert_eq!(relabelled.edited(), Some(Edited::Question(0)));
+        let mut removed = answered;
+        removed.questions.pop();
+        assert_eq!(removed.edited(), Some(Edited::Count { asked: 2, found: 1 }));
+        let mut old = reworded;
+        old.fingerprints.clear();
+        assert_eq!(
+            old.edited(),
+            None,
+            "a file without fingerprints is not checked"
+        );
     }
 
     #[test]

@@ -51,17 +51,21 @@ pub fn to_answers(questions: &[Question], given: &[AnswerInput]) -> Result<Vec<A
 }
 
 fn to_answer(index: usize, question: &Question, input: &AnswerInput) -> Result<Answer, String> {
-    let mut answer = match (&input.answer, question.multi_select) {
-        (AnswerValue::Text(text), false) => Answer::from_text(question, text),
-        (AnswerValue::Text(text), true) => Answer::from_texts(question, std::slice::from_ref(text)),
-        (AnswerValue::Choices(texts), true) => Answer::from_texts(question, texts),
-        (AnswerValue::Choices(_), false) => {
-            return Err(format!(
-                "question {} (\"{}\") takes one answer, not a list",
-                index + 1,
-                question.question
-            ));
-        }
+    if matches!(input.answer, AnswerValue::Choices(_)) && !question.multi_select {
+        return Err(format!(
+            "question {} (\"{}\") takes one answer, not a list",
+            index + 1,
+            question.question
+        ));
+    }
+    // An empty answer is no answer, in every mode (`AnswerValue::is_empty`).
+    let Some(mut answer) = Answer::from_value(question, &input.answer) else {
+        return Err(format!(
+            "question {} (\"{}\") has an empty answer, which is no answer; give an option label \
+             or the person's text, or send ask_user_cancel",
+            index + 1,
+            question.question
+        ));
     };
     // A client that knows the person typed an answer equal to a label says so.
     if input.was_custom == Some(true) && !answer.was_custom {
@@ -243,6 +247,32 @@ mod tests {
             to_answers(&qs, &list).unwrap_err(),
             "question 1 (\"Which database?\") takes one answer, not a list"
         );
+        for empty in [
+            AnswerValue::Text(String::new()),
+            AnswerValue::Text("  ".into()),
+        ] {
+            let given = [
+                input(None, empty),
+                input(None, AnswerValue::Text("Auth".into())),
+            ];
+            assert_eq!(
+                to_answers(&qs, &given).unwrap_err(),
+                "question 1 (\"Which database?\") has an empty answer, which is no answer; give an option label or the person's text, or send ask_user_cancel"
+            );
+        }
+        for empty in [
+            AnswerValue::Choices(vec![]),
+            AnswerValue::Choices(vec![String::new()]),
+        ] {
+            let given = [
+                input(None, AnswerValue::Text("SQLite".into())),
+                input(None, empty),
+            ];
+            assert_eq!(
+                to_answers(&qs, &given).unwrap_err(),
+                "question 2 (\"Which features?\") has an empty answer, which is no answer; give an option label or the person's text, or send ask_user_cancel"
+            );
+        }
         let twice = [
             input(Some("Which database?"), AnswerValue::Text("x".into())),
             input(Some("Which database?"), AnswerValue::Text("y".into())),

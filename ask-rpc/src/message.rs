@@ -115,7 +115,10 @@ pub struct AskUserResultNotification {
 
 /// `ask_user_response`: the person's answers, one per question.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(
+    rename_all = "camelCase",
+    expecting = "an ask_user_response object: {\"type\", \"requestId\", \"answers\"}"
+)]
 pub struct AskUserResponse {
     /// The ask being answered.
     pub request_id: String,
@@ -126,7 +129,10 @@ pub struct AskUserResponse {
 /// One answer as a client sends it. `selectedOption` and `wasCustom` may be left out; they are
 /// then derived from the option labels.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(
+    rename_all = "camelCase",
+    expecting = "an answer object: {\"question\", \"answer\"}, where answer is a string or a list of strings"
+)]
 pub struct AnswerInput {
     /// The question answered; when left out, answers are matched to questions by position.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -143,7 +149,10 @@ pub struct AnswerInput {
 
 /// `ask_user_cancel`: the person cancelled.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(
+    rename_all = "camelCase",
+    expecting = "an ask_user_cancel object: {\"type\", \"requestId\"}"
+)]
 pub struct AskUserCancel {
     /// The ask cancelled.
     pub request_id: String,

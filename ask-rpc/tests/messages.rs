@@ -306,3 +306,35 @@ fn error_messages_never_echo_control_or_bidi_characters() {
         h.transcript
     });
 }
+
+/// A response of the wrong shape, or with an empty answer, is named in the protocol's own terms
+/// (never a Rust type), and the ask stays open.
+#[test]
+fn wrong_and_empty_answers_are_named_in_wire_terms() {
+    let transcript = run(async {
+        let mut h = Harness::new();
+        h.ask("req-9", two_questions()).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [1, 2]}"#)
+            .await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": 7}, {"answer": "Auth"}]}"#).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": ""}, {"answer": "Auth"}]}"#).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": "SQLite"}, {"answer": [""]}]}"#).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": "SQLite"}, {"answer": "Auth"}]}"#).await;
+        assert!(matches!(
+            h.asks.pop().unwrap().await.unwrap(),
+            Outcome::Answered(_)
+        ));
+        h.transcript
+    });
+    for internal in ["struct", "AnswerInput", "untagged", "AnswerValue"] {
+        assert!(!transcript.contains(internal), "{internal}:\n{transcript}");
+    }
+    for said in [
+        r#"expected an answer object: {\"question\", \"answer\"}"#,
+        "a string, or a list of strings",
+        r#"question 1 (\"Which database?\") has an empty answer, which is no answer"#,
+        r#"question 2 (\"Which features?\") has an empty answer"#,
+    ] {
+        assert!(transcript.contains(said), "{said}:\n{transcript}");
+    }
+}

@@ -384,6 +384,20 @@ fn allowed_fields(path: &str) -> &'static [&'static str] {
     }
 }
 
+/// The value expected at `path` written out, for the places where a model most often sends the
+/// wrong shape: a bare list of questions, options as plain strings.
+fn shape_at(path: &str) -> Option<&'static str> {
+    let parts: Vec<&str> = path.split('/').skip(1).collect();
+    Some(match parts.as_slice() {
+        [] => r#"{"questions": [ … ]}"#,
+        ["questions"] => r#"[{"question": "…", "options": [ … ]}]"#,
+        ["questions", _] => r#"{"question": "…", "header": "…", "options": [ … ]}"#,
+        ["questions", _, "options"] => r#"[{"label": "…", "description": "…"}, …]"#,
+        ["questions", _, "options", _] => r#"{"label": "…", "description": "…"}"#,
+        _ => return None,
+    })
+}
+
 fn text_field(path: &str) -> Option<TextField> {
     Some(match path.rsplit('/').next()? {
         "question" => TextField::Question,
@@ -434,6 +448,7 @@ fn map_schema_error(
                 Some(expected) => one(ProblemKind::WrongType {
                     expected,
                     found: JsonType::of(instance),
+                    shape: shape_at(path),
                 }),
                 None => one(schema_problem("type")),
             }
@@ -555,12 +570,42 @@ mod tests {
 
     #[test]
     fn root_must_be_an_object() {
-        check("[1]", &["(root): expected an object, found an array"]);
+        check(
+            "[1]",
+            &[r#"(root): expected an object, found an array; write it as {"questions": [ … ]}"#],
+        );
     }
 
     #[test]
     fn missing_questions() {
-        check("{}", &["(root): missing required field `questions`"]);
+        check(
+            "{}",
+            &[
+                r#"(root): missing required field `questions`; the call is an object holding the list of questions: {"questions": [{"question": "…", "options": [ … ]}]}"#,
+            ],
+        );
+    }
+
+    #[test]
+    fn wrong_shapes_show_the_expected_shape() {
+        check(
+            r#"{"questions": [{"question": "A?", "options": ["x", {"label": "y"}]}]}"#,
+            &[
+                r#"/questions/0/options/0: expected an object, found a string; write it as {"label": "…", "description": "…"}"#,
+            ],
+        );
+        check(
+            r#"{"questions": ["A?"]}"#,
+            &[
+                r#"/questions/0: expected an object, found a string; write it as {"question": "…", "header": "…", "options": [ … ]}"#,
+            ],
+        );
+        check(
+            r#"{"questions": {"question": "A?"}}"#,
+            &[
+                r#"/questions: expected an array, found an object; write it as [{"question": "…", "options": [ … ]}]"#,
+            ],
+        );
     }
 
     #[test]

@@ -31,11 +31,6 @@ fn printable(max: usize, newlines: bool) -> impl Strategy<Value = String> {
         .prop_map(|s| format!("x{s}"))
 }
 
-/// Like [`text`], on one line, as headers and labels are.
-fn line(max: usize) -> impl Strategy<Value = String> {
-    text(max).prop_map(|s| s.replace('\n', " "))
-}
-
 fn option() -> impl Strategy<Value = QuestionOption> {
     (line(30), proptest::option::of(text(60)))
         .prop_map(|(label, description)| QuestionOption { label, description })

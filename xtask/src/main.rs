@@ -11,7 +11,7 @@ usage: cargo xtask <task>
 tasks:
   schema [--check]      write schema/*.json from the code (or check that they are fresh)
   snapshots [--accept]  run the snapshot tests and list the pending snapshots (or accept them)
-  bench [--runs N]      build in release mode and print the benchmark table (bench/run.py)";
+  bench [--runs N]      build with the dist profile and print the benchmark table (bench/run.py)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -67,10 +67,11 @@ fn schema(check: bool) -> Result<(), String> {
     }
 }
 
-/// Builds the binary and the peer program in release mode, then prints the benchmark table.
+/// Builds the binary and the peer program with the fully optimised `dist` profile, as releases
+/// are built, then prints the benchmark table.
 fn bench(extra: &[&str]) -> Result<(), String> {
     let root = project_root();
-    let release = ["build", "--release", "--quiet", "-p"];
+    let release = ["build", "--profile", "dist", "--quiet", "-p"];
     run(&root, "cargo", &[&release[..], &["ask-cli"]].concat())?;
     let peer = ["ask-tui", "--example", "minimal_inline"];
     run(&root, "cargo", &[&release[..], &peer[..]].concat())?;
