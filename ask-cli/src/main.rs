@@ -44,11 +44,9 @@ fn main() -> ExitCode {
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => {
             match args.input.as_deref().or(stdin_input().map(Path::new)) {
-                Some(input) => validate(
-                    input,
-                    &args.limits.limits(),
-                    args.limits.max_input_bytes(),
-                ),
+                Some(input) => {
+                    validate(input, &args.limits.limits(), args.limits.max_input_bytes())
+                }
                 None => {
                     say_no_input();
                     Exit::Invalid

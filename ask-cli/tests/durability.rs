@@ -195,7 +195,8 @@ fn a_pass_one_crashed_after_writing_is_pending_on_retry() {
     let written = std::fs::read(dir.path().join(PENDING)).unwrap();
     let retry = run_in(dir.path(), &args);
     assert_eq!(retry.status.code(), Some(4), "{}", stderr(&retry));
-    assert_eq!(stdout_json(&retry)["pendingFile"], PENDING);
+    let absolute = dir.path().join(PENDING).display().to_string();
+    assert_eq!(stdout_json(&retry)["pendingFile"], absolute);
     assert_eq!(std::fs::read(dir.path().join(PENDING)).unwrap(), written);
     // Another call is still refused while these questions wait.
     let other = run_in(

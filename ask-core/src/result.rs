@@ -477,9 +477,10 @@ impl ToolOutput {
                 Some(reply) => reply_content(&record.questions, reply),
                 None => AnswerMap::from_answers(&record.answers).to_json(),
             },
-            Status::Cancelled | Status::ConnectionLost | Status::Pending => {
-                record.outcome().message(record.questions.len()).unwrap_or_default()
-            }
+            Status::Cancelled | Status::ConnectionLost | Status::Pending => record
+                .outcome()
+                .message(record.questions.len())
+                .unwrap_or_default(),
         };
         ToolOutput {
             content,

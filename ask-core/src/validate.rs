@@ -1550,7 +1550,7 @@ mod tests {
         );
         assert_eq!(
             problems.as_slice()[1].to_string(),
-            "/questions/0/options/1/label: this label repeats option 0 (labels are compared ignoring case and spaces); make each label distinct"
+            "/questions/0/options/1/label: this label repeats option 0 (labels are compared ignoring case and runs of spaces); make each label distinct"
         );
     }
 

@@ -187,7 +187,10 @@ mod tests {
             "✗ cancelled"
         );
         assert_eq!(
-            render_result_text(&questions, &Outcome::ConnectionLost.to_result(questions.len())),
+            render_result_text(
+                &questions,
+                &Outcome::ConnectionLost.to_result(questions.len())
+            ),
             "✗ connection lost"
         );
         let pending = Outcome::Pending {
