@@ -42,12 +42,13 @@ pub struct Question {
     /// must be unique within the call.
     pub question: String,
     /// A very short label shown as a tab or chip, such as "Database" (12 characters or fewer
-    /// reads best).
+    /// reads best), on one line.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub header: Option<String>,
     /// The suggested answers. Omit for a free-text question. An "Other" choice that lets the
-    /// person type their own answer is always added; do not add one yourself. Put the
-    /// recommended option first and end its label with "(Recommended)".
+    /// person type their own answer is always added; do not add one yourself (labels such as
+    /// "Other", "Others" or "Other (please specify)" are refused). Put the recommended option
+    /// first and end its label with "(Recommended)".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<QuestionOption>>,
     /// Allow the person to pick several options; the answer is then a list of labels.
@@ -60,7 +61,7 @@ pub struct Question {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QuestionOption {
-    /// The text of the choice, short and distinct (1 to 5 words).
+    /// The text of the choice, short and distinct (1 to 5 words), on one line.
     pub label: String,
     /// What the choice means or implies, shown under the label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
