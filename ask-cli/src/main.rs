@@ -250,15 +250,7 @@ pub(crate) fn say_no_input() {
 /// Says on stderr that a call is invalid and lists its problems, in the same words in every
 /// command (`validate`, the ask command, `mcp`).
 pub(crate) fn say_invalid(problems: &Problems) {
-    say(&format!(
-        "the call is invalid ({} {}):",
-        problems.len(),
-        if problems.len() == 1 {
-            "problem"
-        } else {
-            "problems"
-        }
-    ));
+    say(&problems.heading());
     for problem in problems {
         say(&format!("  {problem}"));
     }

@@ -529,3 +529,69 @@ fn an_unknown_or_unavailable_presenter_is_a_usage_error() {
         assert!(stderr.contains(expected), "{list}: {stderr}");
     }
 }
+
+#[test]
+fn a_call_whose_arguments_repeat_a_key_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut server = Command::new(env!("CARGO_BIN_EXE_ask-user"))
+        .args(["mcp", "--present", "file"])
+        .current_dir(dir.path())
+        .env("ASK_USER_NO_TTY", "1")
+        .env_remove("ASK_USER_SUBAGENT")
+        .env_remove("ASK_USER_PENDING_FILE")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = server.stdin.take().unwrap();
+    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "1"}
+        }}),
+    );
+    assert_eq!(read_message(&mut lines)["id"], 1);
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    // serde_json cannot write a repeated key: the line is written by hand. The second
+    // `question` would silently win if the server read only the parsed arguments.
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc": "2.0", "id": "call-7", "method": "tools/call", "params": {{"name": "ask_user", "arguments": {{"questions": [{{"question": "Deploy to staging?", "question": "Drop the database?", "options": [{{"label": "Yes"}}, {{"label": "No"}}]}}]}}}}}}"#
+    )
+    .unwrap();
+    stdin.flush().unwrap();
+    let reply = read_message(&mut lines);
+    assert_eq!(reply["id"], "call-7", "{reply}");
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    let text = reply["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("/questions/0: the key `question` appears twice"),
+        "{text}"
+    );
+    // A well-formed call on the same connection is not affected.
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+            "name": "ask_user",
+            "arguments": {"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}
+        }}),
+    );
+    let reply = read_message(&mut lines);
+    assert_eq!(reply["id"], 8, "{reply}");
+    assert_eq!(reply["result"]["isError"], false, "{reply}");
+    drop(stdin);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut server.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(
+        stderr.contains("the call is invalid (1 problem):"),
+        "stderr: {stderr}"
+    );
+    server.wait().unwrap();
+}

@@ -523,6 +523,17 @@ impl fmt::Display for Problem {
 pub struct Problems(Vec<Problem>);
 
 impl Problems {
+    /// The heading above a list of these problems, in the same words wherever a call is refused
+    /// (`validate`, the ask command, the MCP server): "the call is invalid (2 problems):".
+    pub fn heading(&self) -> String {
+        let noun = if self.len() == 1 {
+            "problem"
+        } else {
+            "problems"
+        };
+        format!("the call is invalid ({} {noun}):", self.len())
+    }
+
     /// Wraps a list of problems; `None` when the list is empty. Past [`MAX_PROBLEMS`], the
     /// rest are counted in one last problem ("and N more problems").
     pub fn from_vec(mut problems: Vec<Problem>) -> Option<Problems> {
@@ -720,8 +731,9 @@ fn check_labels(
     out: &mut Vec<Problem>,
 ) {
     let mut seen: HashMap<String, usize> = HashMap::with_capacity(options.len());
-    // Each label without its "(Recommended)" suffix: two labels may not differ only by it.
-    let mut bases: HashMap<String, usize> = HashMap::with_capacity(options.len());
+    // The labels that end in "(Recommended)", by the label without it: two labels may not differ
+    // only by that suffix. Only those labels are kept, so a long plain list costs no more.
+    let mut recommended: HashMap<String, usize> = HashMap::new();
     // Skeletons are compared only when a label holds a non-ASCII character: plain ASCII pairs
     // such as "Modern" and "Modem" share a skeleton but read differently.
     let mut look_alikes = options
@@ -754,7 +766,7 @@ fn check_labels(
                 label_path(),
                 ProblemKind::DuplicateLabel { first },
             ));
-        } else if let Some(&first) = bases.get(without_recommended(&key)) {
+        } else if let Some(first) = differs_only_by_suffix(&key, &seen, &recommended) {
             out.push(Problem::new(
                 label_path(),
                 ProblemKind::LabelDiffersOnlyByRecommended { first },
@@ -764,10 +776,30 @@ fn check_labels(
         {
             out.push(Problem::new(label_path(), kind));
         }
-        bases
-            .entry(without_recommended(&key).to_string())
-            .or_insert(j);
+        let base = without_recommended(&key);
+        if base.len() != key.len() {
+            recommended.entry(base.to_string()).or_insert(j);
+        }
         seen.entry(key).or_insert(j);
+    }
+}
+
+/// The first earlier label that `key` (a normalised label) differs from only by a
+/// "(Recommended)" suffix: for a label with the suffix, an earlier label equal to it without the
+/// suffix, or an earlier one with the same text before it; for a label without, an earlier one
+/// with the suffix.
+fn differs_only_by_suffix(
+    key: &str,
+    seen: &HashMap<String, usize>,
+    recommended: &HashMap<String, usize>,
+) -> Option<usize> {
+    let base = without_recommended(key);
+    if base.len() == key.len() {
+        return recommended.get(key).copied();
+    }
+    match (seen.get(base), recommended.get(base)) {
+        (Some(a), Some(b)) => Some(*a.min(b)),
+        (found, None) | (None, found) => found.copied(),
     }
 }
 
@@ -1285,6 +1317,16 @@ mod tests {
                 ],
             );
         }
+        // Two labels with the suffix whose text before it is the same, spaced differently.
+        check(
+            call(vec![Question::choice(
+                "A?",
+                ["SQLite (Recommended)", "sqlite(recommended)"],
+            )]),
+            &[
+                "/questions/0/options/1/label: this label differs from option 0 only by \"(Recommended)\", so an answer could mean either; make each label distinct and mark only one option recommended",
+            ],
+        );
         check(
             call(vec![Question::choice(
                 "A?",

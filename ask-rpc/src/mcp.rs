@@ -18,17 +18,18 @@
 //! The crate takes no terminal or file presenter of its own: the host passes them in, so that a
 //! Rust agent can embed this server with the presenters it has.
 
+use std::collections::HashMap;
 use std::fmt;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex as StdMutex, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use ask_core::{
     Answer, AnswerValue, AskCall, AskRequest, BoxError, Caller, Frontend, Limits,
-    Mode as RecordMode, Outcome, Presenter, Question, Record, StateMachine, Status, ToolOutput,
-    ValidatedInput, sanitize_for_display,
+    Mode as RecordMode, Outcome, Presenter, Problem, ProblemKind, Problems, Question, Record,
+    StateMachine, Status, ToolOutput, ValidatedInput, sanitize_for_display,
 };
 use async_trait::async_trait;
 use rmcp::model::{
@@ -147,7 +148,14 @@ pub struct McpServer {
     gone: CancellationToken,
     /// Cancelled by the host to stop the server.
     stop: CancellationToken,
+    /// The `tools/call` requests whose arguments repeat a key, by request id (as JSON text): the
+    /// repeated key (the JSON pointer of its object below the arguments, and the key), found by
+    /// [`WatchedInput`] in the raw message before the protocol library keeps only the last value.
+    repeated_keys: RepeatedKeys,
 }
+
+/// See [`McpServer`]'s `repeated_keys`.
+type RepeatedKeys = Arc<StdMutex<HashMap<String, (String, String)>>>;
 
 impl fmt::Debug for McpServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -179,6 +187,7 @@ impl McpServer {
             turn: Arc::new(Mutex::new(())),
             gone: CancellationToken::new(),
             stop: CancellationToken::new(),
+            repeated_keys: RepeatedKeys::default(),
         })
     }
 
@@ -267,9 +276,10 @@ impl McpServer {
         let read = WatchedInput {
             inner: read,
             closed: self.gone.clone(),
-            line: 0,
+            line: Vec::new(),
             max,
             too_large: Arc::clone(&too_large),
+            repeated_keys: Arc::clone(&self.repeated_keys),
         };
         let service = match ServiceExt::serve(self, (read, write)).await {
             Ok(service) => service,
@@ -333,6 +343,16 @@ impl McpServer {
             .find_map(|presenter| self.usable(*presenter))
     }
 
+    /// The key that the arguments of the `tools/call` request `id` repeat, if any (taken out of
+    /// the table: each request is looked up once).
+    fn repeated_key(&self, id: &rmcp::model::RequestId) -> Option<(String, String)> {
+        let id = serde_json::to_string(id).ok()?;
+        self.repeated_keys
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id)
+    }
+
     /// Answers one `tools/call` of `ask_user`.
     async fn call(
         &self,
@@ -344,10 +364,18 @@ impl McpServer {
             return error_result(ToolOutput::refused().content).into();
         }
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        let input = match ask_schema::parse(&arguments, &self.limits) {
+        let parsed = match self.repeated_key(&context.id) {
+            Some((path, key)) => Err(Problems::from_vec(vec![Problem::new(
+                path,
+                ProblemKind::DuplicateKey { key },
+            )])
+            .unwrap_or_else(|| unreachable!("one problem was given"))),
+            None => ask_schema::parse(&arguments, &self.limits),
+        };
+        let input = match parsed {
             Ok(input) => input,
             Err(problems) => {
-                self.say(&format!("refused an invalid call ({}):", problems.len()));
+                self.say(&problems.heading());
                 for problem in &problems {
                     self.say(&format!("  {problem}"));
                 }
@@ -691,12 +719,43 @@ impl Frontend for Given<'_> {
 struct WatchedInput<R> {
     inner: R,
     closed: CancellationToken,
-    /// Bytes of the current message (line) read so far.
-    line: u64,
+    /// The bytes of the current message (line) read so far.
+    line: Vec<u8>,
     /// The most bytes one message may hold; one more ends the input with an error.
     max: u64,
     /// Set when a message passed `max`.
     too_large: Arc<AtomicBool>,
+    /// Where a `tools/call` whose arguments repeat a key is noted, before the message is passed on.
+    repeated_keys: RepeatedKeys,
+}
+
+impl<R> WatchedInput<R> {
+    /// Notes the request in `line` when it is a `tools/call` whose arguments repeat a key: the
+    /// protocol library reads the arguments into a map, which keeps the last of two equal keys
+    /// without a word, while every other way in refuses such a call.
+    fn check_repeated_keys(&self, line: &[u8]) {
+        let Ok(text) = std::str::from_utf8(line) else {
+            return;
+        };
+        let Some((path, key)) = ask_core::duplicate_key(text) else {
+            return;
+        };
+        let Some(path) = path.strip_prefix("/params/arguments") else {
+            return;
+        };
+        let Ok(message) = serde_json::from_str::<Value>(text) else {
+            return;
+        };
+        if message.get("method").and_then(Value::as_str) != Some("tools/call") {
+            return;
+        }
+        if let Some(id) = message.get("id") {
+            self.repeated_keys
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(id.to_string(), (path.to_string(), key));
+        }
+    }
 }
 
 impl<R: AsyncRead + Unpin> AsyncRead for WatchedInput<R> {
@@ -712,21 +771,26 @@ impl<R: AsyncRead + Unpin> AsyncRead for WatchedInput<R> {
             if result.is_err() || ended {
                 self.closed.cancel();
             }
-            // A message is one line: count its bytes, and refuse one past the cap before it is
-            // buffered whole.
-            let mut line = self.line;
+            // A message is one line: keep its bytes, refuse one past the cap before it is
+            // buffered whole, and check a whole one for repeated keys before the protocol
+            // library, which reads what this returns, parses it.
+            let this = &mut *self;
             for byte in &buf.filled()[before..] {
-                line = if *byte == b'\n' { 0 } else { line + 1 };
-                if line > self.max {
-                    self.too_large.store(true, Ordering::SeqCst);
-                    self.closed.cancel();
+                if *byte == b'\n' {
+                    let line = std::mem::take(&mut this.line);
+                    this.check_repeated_keys(&line);
+                    continue;
+                }
+                this.line.push(*byte);
+                if this.line.len() as u64 > this.max {
+                    this.too_large.store(true, Ordering::SeqCst);
+                    this.closed.cancel();
                     return Poll::Ready(Err(std::io::Error::new(
                         std::io::ErrorKind::InvalidData,
                         "a message is longer than the input cap",
                     )));
                 }
             }
-            self.line = line;
         }
         poll
     }
