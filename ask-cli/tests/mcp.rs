@@ -404,12 +404,25 @@ fn send_line(stdin: &mut impl Write, message: &Value) {
     stdin.flush().unwrap();
 }
 
-#[test]
-fn client_gone_mid_question_ends_the_server_cleanly() {
+/// `ask-user mcp ARGS` in `dir`, without a terminal, after the initialize handshake of a
+/// plain JSON-lines client that declares `capabilities`: the server, its stdin and its stdout's
+/// lines.
+fn raw_session(
+    args: &[&str],
+    dir: &Path,
+    capabilities: Value,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::io::Lines<BufReader<std::process::ChildStdout>>,
+) {
     let mut server = Command::new(env!("CARGO_BIN_EXE_ask-user"))
         .arg("mcp")
+        .args(args)
+        .current_dir(dir)
         .env("ASK_USER_NO_TTY", "1")
         .env_remove("ASK_USER_SUBAGENT")
+        .env_remove("ASK_USER_PENDING_FILE")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -417,18 +430,30 @@ fn client_gone_mid_question_ends_the_server_cleanly() {
         .expect("the server starts");
     let mut stdin = server.stdin.take().unwrap();
     let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    let mut send = |message: Value| send_line(&mut stdin, &message);
-    send(
-        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18",
-            "capabilities": {"elicitation": {}},
+            "capabilities": capabilities,
             "clientInfo": {"name": "raw", "version": "1"}
         }}),
     );
     let init = read_message(&mut lines);
     assert_eq!(init["id"], 1);
     assert_eq!(init["result"]["serverInfo"]["name"], "ask-user");
-    send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    (server, stdin, lines)
+}
+
+#[test]
+fn client_gone_mid_question_ends_the_server_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, mut stdin, mut lines) =
+        raw_session(&[], dir.path(), json!({"elicitation": {}}));
+    let mut send = |message: Value| send_line(&mut stdin, &message);
     send(
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
             "name": "ask_user",
@@ -533,32 +558,8 @@ fn an_unknown_or_unavailable_presenter_is_a_usage_error() {
 #[test]
 fn a_call_whose_arguments_repeat_a_key_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let mut server = Command::new(env!("CARGO_BIN_EXE_ask-user"))
-        .args(["mcp", "--present", "file"])
-        .current_dir(dir.path())
-        .env("ASK_USER_NO_TTY", "1")
-        .env_remove("ASK_USER_SUBAGENT")
-        .env_remove("ASK_USER_PENDING_FILE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let mut stdin = server.stdin.take().unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    send_line(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "1"}
-        }}),
-    );
-    assert_eq!(read_message(&mut lines)["id"], 1);
-    send_line(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    );
+    let (mut server, mut stdin, mut lines) =
+        raw_session(&["--present", "file"], dir.path(), json!({}));
     // serde_json cannot write a repeated key: the line is written by hand. The second
     // `question` would silently win if the server read only the parsed arguments.
     writeln!(

@@ -52,6 +52,11 @@ fn features_call() -> String {
 const CANCELLED_RESULT: &str = "{\"answered\":false,\"answers\":[],\"cancelled\":true,\
     \"message\":\"The user cancelled the questions without answering. Proceed without these \
     answers; do not ask the same questions again unless the user asks you to.\"}\n";
+
+/// The demo answered with the first database, "order-processor" and Authentication, as
+/// `--output answers` prints it.
+const DEMO_ANSWERS: &str = r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)","What should we name this service?":"order-processor","Which features should we include?":"Authentication"}}"#;
+
 #[test]
 fn arrow_and_enter_answer_a_single_question() {
     let db = database_call();
@@ -147,12 +152,7 @@ fn demo_walks_the_tabs_and_submits() {
     session.send(ENTER);
     let (code, stdout) = session.finish();
     assert_eq!(code, 0);
-    assert_eq!(
-        stdout,
-        r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)","What should we name this service?":"order-processor","Which features should we include?":"Authentication"}}"#
-            .to_string()
-            + "\n"
-    );
+    assert_eq!(stdout, format!("{DEMO_ANSWERS}\n"));
 }
 
 #[test]
@@ -352,12 +352,7 @@ fn tab_keeps_a_typed_answer() {
     session.send(ENTER);
     let (code, stdout) = session.finish();
     assert_eq!(code, 0);
-    assert_eq!(
-        stdout,
-        r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)","What should we name this service?":"order-processor","Which features should we include?":"Authentication"}}"#
-            .to_string()
-            + "\n"
-    );
+    assert_eq!(stdout, format!("{DEMO_ANSWERS}\n"));
 }
 
 #[test]
