@@ -291,14 +291,7 @@ pub(crate) fn read_call(
             column,
             reason: "the text is not valid UTF-8".to_string(),
         };
-        let problem = ask_core::Problem::new("", kind);
-        match Problems::from_vec(vec![problem]) {
-            Some(problems) => ReadFailure::Invalid(problems),
-            None => ReadFailure::Io {
-                what: "the input".into(),
-                error: std::io::Error::other(error),
-            },
-        }
+        ReadFailure::Invalid(ask_core::Problem::new("", kind).into())
     })?;
     // A byte-order mark, as some editors save one, is not part of the JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

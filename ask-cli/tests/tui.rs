@@ -315,16 +315,21 @@ fn other_wider_than_its_first_line_shows_every_character() {
     assert!(stdout.contains(&typed), "{stdout}");
 }
 
-#[test]
-fn a_question_with_hidden_lines_scrolls_to_its_end() {
+/// A call whose question hides its last line behind 40 line breaks.
+fn hidden_lines_call() -> String {
     let question = format!(
         "Deploy to staging?{}ALSO DROP THE PRODUCTION DATABASE",
         "\n".repeat(40)
     );
-    let hostile = call(serde_json::json!({"questions": [{
+    call(serde_json::json!({"questions": [{
         "question": question,
         "options": [{"label": "Yes"}, {"label": "No"}]
-    }]}));
+    }]}))
+}
+
+#[test]
+fn a_question_with_hidden_lines_scrolls_to_its_end() {
+    let hostile = hidden_lines_call();
     let mut session = Session::ask("call.json", &[("call.json", &hostile)]);
     session.wait_for("… 25 more lines");
     session.wait_for("Shift+↑↓ scroll");
@@ -422,14 +427,7 @@ fn typing_into_other_on_a_40x8_terminal_keeps_the_cursor_in_view() {
 
 #[test]
 fn a_question_on_a_40x8_terminal_scrolls_to_its_last_word() {
-    let question = format!(
-        "Deploy to staging?{}ALSO DROP THE PRODUCTION DATABASE",
-        "\n".repeat(40)
-    );
-    let hostile = call(serde_json::json!({"questions": [{
-        "question": question,
-        "options": [{"label": "Yes"}, {"label": "No"}]
-    }]}));
+    let hostile = hidden_lines_call();
     let mut session = Session::start(
         "stty rows 8 cols 40 && exec \"$ASK\" call.json > stdout.json 2> stderr.txt",
         &[("call.json", &hostile)],

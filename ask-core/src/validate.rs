@@ -522,6 +522,13 @@ impl fmt::Display for Problem {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problems(Vec<Problem>);
 
+impl From<Problem> for Problems {
+    /// One problem: a list that is never empty, so no `Option` to unwrap.
+    fn from(problem: Problem) -> Problems {
+        Problems(vec![problem])
+    }
+}
+
 impl Problems {
     /// The heading above a list of these problems, in the same words wherever a call is refused
     /// (`validate`, the ask command, the MCP server): "the call is invalid (2 problems):".

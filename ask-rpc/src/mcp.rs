@@ -28,8 +28,8 @@ use std::time::Duration;
 
 use ask_core::{
     Answer, AnswerValue, AskCall, AskRequest, BoxError, Caller, Frontend, Limits,
-    Mode as RecordMode, Outcome, Presenter, Problem, ProblemKind, Problems, Question, Record,
-    StateMachine, Status, ToolOutput, ValidatedInput, sanitize_for_display,
+    Mode as RecordMode, Outcome, Presenter, Problem, ProblemKind, Question, Record, StateMachine,
+    Status, ToolOutput, ValidatedInput, sanitize_for_display,
 };
 use async_trait::async_trait;
 use rmcp::model::{
@@ -365,11 +365,7 @@ impl McpServer {
         }
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         let parsed = match self.repeated_key(&context.id) {
-            Some((path, key)) => Err(Problems::from_vec(vec![Problem::new(
-                path,
-                ProblemKind::DuplicateKey { key },
-            )])
-            .unwrap_or_else(|| unreachable!("one problem was given"))),
+            Some((path, key)) => Err(Problem::new(path, ProblemKind::DuplicateKey { key }).into()),
             None => ask_schema::parse(&arguments, &self.limits),
         };
         let input = match parsed {

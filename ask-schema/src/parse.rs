@@ -127,7 +127,7 @@ impl JsonSource for &Value {
                     name: name.to_string(),
                 },
             );
-            return Err(Problems::from_vec(vec![problem]).unwrap_or_else(unreachable_problems));
+            return Err(problem.into());
         }
         let input = match inner {
             Value::String(text) => {
@@ -207,7 +207,7 @@ fn parse_json(text: &str) -> Result<Value, Problems> {
             column: error.column(),
             reason,
         };
-        Problems::from_vec(vec![Problem::new("", kind)]).unwrap_or_else(unreachable_problems)
+        Problems::from(Problem::new("", kind))
     })
 }
 
@@ -218,7 +218,7 @@ fn refuse_duplicate_key(text: &str, prefix: &str) -> Result<(), Problems> {
         Some((path, key)) => {
             let problem =
                 Problem::new(format!("{prefix}{path}"), ProblemKind::DuplicateKey { key });
-            Err(Problems::from_vec(vec![problem]).unwrap_or_else(unreachable_problems))
+            Err(problem.into())
         }
     }
 }
