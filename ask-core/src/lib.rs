@@ -41,7 +41,7 @@ pub use display::{
     CharClass, RECOMMENDED_SUFFIX, classify, classify_in_context, describe_char, is_recommended,
     sanitize_for_display, strip_recommended,
 };
-pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, ask, now_ms};
+pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, Given, ask, now_ms};
 pub use input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
 pub use json::duplicate_key;
 pub use presenter::Presenter;
