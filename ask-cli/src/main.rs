@@ -16,7 +16,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use ask_core::{Limits, Problems};
-use ask_schema::{ParsedCall, ToolFormat};
+use ask_schema::{DialectCall, ReadOptions, ToolFormat};
 use serde_json::json;
 
 use crate::cli::{Cli, Command, SchemaFormat};
@@ -44,9 +44,12 @@ fn main() -> ExitCode {
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => {
             match args.input.as_deref().or(stdin_input().map(Path::new)) {
-                Some(input) => {
-                    validate(input, &args.limits.limits(), args.limits.max_input_bytes())
-                }
+                Some(input) => validate(
+                    input,
+                    &args.limits.limits(),
+                    args.limits.max_input_bytes(),
+                    args.dialect.read_options(),
+                ),
                 None => {
                     say_no_input();
                     Exit::Invalid
@@ -103,12 +106,20 @@ fn schema(format: SchemaFormat, limits: &Limits) -> Exit {
     )
 }
 
-fn validate(input: &Path, limits: &Limits, max_bytes: u64) -> Exit {
-    match read_call(input, limits, max_bytes) {
-        Ok(call) => {
-            let mut report = json!({"valid": true, "questions": call.input.questions.len()});
+fn validate(input: &Path, limits: &Limits, max_bytes: u64, options: ReadOptions) -> Exit {
+    match read_call(input, limits, max_bytes, options) {
+        Ok(read) => {
+            let call = read.call;
+            let mut report = json!({
+                "valid": true,
+                "questions": call.input.questions.len(),
+                "dialect": read.dialect.name(),
+            });
             if let Some(id) = call.call_id {
                 report["callId"] = id.into();
+            }
+            if !read.warnings.is_empty() {
+                report["warnings"] = warnings_json(&read.warnings);
             }
             finish(emit(&report), Exit::Ok)
         }
@@ -256,13 +267,24 @@ pub(crate) fn say_invalid(problems: &Problems) {
     }
 }
 
-/// Reads and validates the call in `input` (a path, or `-` for stdin), refusing more than
-/// `max_bytes` as soon as the cap is passed.
+/// The lenient forms of a call as JSON, `[{path, message}]`, for the validate report and the RPC
+/// result.
+pub(crate) fn warnings_json(warnings: &[ask_schema::Warning]) -> serde_json::Value {
+    warnings
+        .iter()
+        .map(|w| json!({"path": ask_core::sanitize_for_display(&w.path), "message": w.message}))
+        .collect()
+}
+
+/// Reads and validates the call in `input` (a path, or `-` for stdin) in the dialect `options`
+/// name or show, refusing more than `max_bytes` as soon as the cap is passed. Each lenient form
+/// read is said on stderr.
 pub(crate) fn read_call(
     input: &Path,
     limits: &Limits,
     max_bytes: u64,
-) -> Result<ParsedCall, ReadFailure> {
+    options: ReadOptions,
+) -> Result<DialectCall, ReadFailure> {
     let (what, reader): (String, Box<dyn Read>) = if input == Path::new("-") {
         ("stdin".into(), Box::new(std::io::stdin().lock()))
     } else {
@@ -295,7 +317,11 @@ pub(crate) fn read_call(
     })?;
     // A byte-order mark, as some editors save one, is not part of the JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    ask_schema::parse_call(text, limits).map_err(ReadFailure::Invalid)
+    let read = ask_schema::read_call(text, options, limits).map_err(ReadFailure::Invalid)?;
+    for warning in &read.warnings {
+        say(&format!("warning: {warning}"));
+    }
+    Ok(read)
 }
 
 /// Why [`read_capped`] failed.

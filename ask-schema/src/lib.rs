@@ -27,9 +27,16 @@
 
 pub use ask_core::Limits;
 
+mod dialect;
+mod dialect_output;
 mod parse;
 mod schema;
 
+pub use dialect::{Dialect, DialectCall, ReadOptions, Warning, read_call, read_value};
+pub use dialect_output::{
+    CLAUDE_REJECTED, CODEX_CANCELLED, GEMINI_DISMISSED, OPENCODE_DISMISSED, dialect_descriptor,
+    result_in, tool_output_in, tool_text_in,
+};
 pub use parse::{JsonSource, ParsedCall, parse, parse_call, warm_up};
 pub use schema::{
     TOOL_NAME, TOOL_TITLE, ToolFormat, UnknownFormat, input_schema, render, result_schema,
