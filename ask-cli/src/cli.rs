@@ -332,6 +332,20 @@ pub enum SchemaFormat {
     Mcp,
     /// The JSON Schema of the result.
     Result,
+    /// Claude Code's AskUserQuestion tool, served by ask-user.
+    Claude,
+    /// Codex's request_user_input tool, served by ask-user.
+    Codex,
+    /// OpenCode's question tool, served by ask-user.
+    Opencode,
+    /// Gemini CLI's ask_user tool, served by ask-user.
+    Gemini,
+    /// Roo Code's ask_followup_question tool, served by ask-user.
+    Roo,
+    /// Cline's ask_followup_question tool, served by ask-user.
+    Cline,
+    /// The simplified {question, suggestions} tool.
+    Simple,
 }
 
 #[derive(Debug, Args)]

@@ -93,17 +93,24 @@ fn parse() -> Result<Cli, clap::Error> {
 }
 
 fn schema(format: SchemaFormat, limits: &Limits) -> Exit {
-    let format = match format {
-        SchemaFormat::JsonSchema => ToolFormat::JsonSchema,
-        SchemaFormat::Anthropic => ToolFormat::Anthropic,
-        SchemaFormat::Openai => ToolFormat::OpenAi,
-        SchemaFormat::Mcp => ToolFormat::Mcp,
-        SchemaFormat::Result => ToolFormat::Result,
+    use ask_schema::Dialect;
+    let dialect = |dialect| ask_schema::dialect_descriptor(dialect, limits);
+    let tool = |format| ask_schema::tool_descriptor(format, limits);
+    let descriptor = match format {
+        SchemaFormat::JsonSchema => tool(ToolFormat::JsonSchema),
+        SchemaFormat::Anthropic => tool(ToolFormat::Anthropic),
+        SchemaFormat::Openai => tool(ToolFormat::OpenAi),
+        SchemaFormat::Mcp => tool(ToolFormat::Mcp),
+        SchemaFormat::Result => tool(ToolFormat::Result),
+        SchemaFormat::Claude => dialect(Dialect::Claude),
+        SchemaFormat::Codex => dialect(Dialect::Codex),
+        SchemaFormat::Opencode => dialect(Dialect::OpenCode),
+        SchemaFormat::Gemini => dialect(Dialect::Gemini),
+        SchemaFormat::Roo => dialect(Dialect::Roo),
+        SchemaFormat::Cline => dialect(Dialect::Cline),
+        SchemaFormat::Simple => dialect(Dialect::Simple),
     };
-    finish(
-        emit_pretty(&ask_schema::tool_descriptor(format, limits)),
-        Exit::Ok,
-    )
+    finish(emit_pretty(&descriptor), Exit::Ok)
 }
 
 fn validate(input: &Path, limits: &Limits, max_bytes: u64, options: ReadOptions) -> Exit {

@@ -44,16 +44,24 @@ pub use schema::{
 };
 
 /// The files under `schema/` and their contents for the default limits, as
-/// `(path relative to the repository root, text)`.
+/// `(path relative to the repository root, text)`: each tool format, then each agent dialect's
+/// descriptor (`schema/tool.<dialect>.json`).
 pub fn generated_files() -> Vec<(String, String)> {
     let limits = Limits::default();
-    ToolFormat::ALL
+    let formats = ToolFormat::ALL.into_iter().map(|format| {
+        (
+            format!("schema/{}", format.file_name()),
+            render(&tool_descriptor(format, &limits)),
+        )
+    });
+    let dialects = Dialect::ALL
         .into_iter()
-        .map(|format| {
+        .filter(|d| *d != Dialect::Canonical)
+        .map(|dialect| {
             (
-                format!("schema/{}", format.file_name()),
-                render(&tool_descriptor(format, &limits)),
+                format!("schema/tool.{}.json", dialect.name()),
+                render(&dialect_descriptor(dialect, &limits)),
             )
-        })
-        .collect()
+        });
+    formats.chain(dialects).collect()
 }
