@@ -14,12 +14,14 @@
 
 use std::fmt;
 
-use ask_core::{Answer, AnswerValue, Limits, Problem, ProblemKind, Problems, ValidatedInput};
+use ask_core::{
+    Answer, AnswerValue, JsonType, Limits, Problem, ProblemKind, Problems, ValidatedInput,
+};
 use serde_json::{Map, Value, json};
 
 use crate::parse::{
-    ParsedCall, envelope_input, parse_call, parse_json, prefixed, refuse_duplicate_key,
-    unreachable_problems,
+    ParsedCall, dedup_and_sort, envelope_input, parse_call, parse_json, prefixed,
+    refuse_duplicate_key, unreachable_problems,
 };
 use crate::schema::TOOL_NAME;
 
@@ -253,8 +255,11 @@ pub fn read_value(
     }
     let mut convert = Convert::new(dialect);
     let canonical = convert.input(input);
-    let parsed = crate::parse::parse_value_at(&canonical, limits, "")
-        .map_err(|problems| convert.remap(problems, envelope.prefix))?;
+    let parsed = match crate::parse::parse_value_at(&canonical, limits, "") {
+        Ok(parsed) if convert.problems.is_empty() => parsed,
+        Ok(_) => return Err(convert.remap(Vec::new(), envelope.prefix)),
+        Err(problems) => return Err(convert.remap(problems.into_vec(), envelope.prefix)),
+    };
     let mut warnings = convert.warnings;
     if named.is_none() && dialect != Dialect::Canonical {
         warnings.insert(
@@ -355,12 +360,15 @@ struct Convert {
     /// Claude Code's `annotations` notes, keyed by question text.
     notes: Map<String, Value>,
     modes: Vec<Option<String>>,
+    /// Problems of the dialect's own shape, at caller paths.
+    problems: Vec<Problem>,
 }
 
 impl Convert {
     fn new(dialect: Dialect) -> Convert {
         Convert {
             dialect,
+            problems: Vec::new(),
             paths: Vec::new(),
             warnings: Vec::new(),
             prefill: Map::new(),
@@ -374,6 +382,15 @@ impl Convert {
             path: path.into(),
             message: message.into(),
         });
+    }
+
+    fn wrong_type(&mut self, path: impl Into<String>, expected: JsonType, found: &Value) {
+        let kind = ProblemKind::WrongType {
+            expected,
+            found: JsonType::of(found),
+            shape: None,
+        };
+        self.problems.push(Problem::new(path.into(), kind));
     }
 
     fn map_path(&mut self, canonical: impl Into<String>, caller: impl Into<String>) {
@@ -434,14 +451,26 @@ impl Convert {
                             }
                         }
                         (Dialect::Claude, "answers", Value::Object(answers)) => {
+                            for (question, answer) in answers {
+                                if !answer.is_string() {
+                                    let at = format!("/answers/{}", escape(question));
+                                    self.wrong_type(at, JsonType::String, answer);
+                                }
+                            }
                             self.prefill.clone_from(answers);
                         }
                         (Dialect::Claude, "annotations", Value::Object(annotations)) => {
                             for (question, note) in annotations {
-                                if let Some(notes) = note.get("notes") {
+                                if !note.is_object() {
+                                    let at = format!("/annotations/{}", escape(question));
+                                    self.wrong_type(at, JsonType::Object, note);
+                                } else if let Some(notes) = note.get("notes") {
                                     self.notes.insert(question.clone(), notes.clone());
                                 }
                             }
+                        }
+                        (Dialect::Claude, "answers" | "annotations", other) => {
+                            self.wrong_type(format!("/{key}"), JsonType::Object, other);
                         }
                         _ => {
                             out.insert(key.clone(), value.clone());
@@ -474,6 +503,10 @@ impl Convert {
             return item.clone();
         };
         let canon = format!("/questions/{index}");
+        if self.dialect == Dialect::Codex && !object.contains_key("id") {
+            let kind = ProblemKind::MissingField { field: "id".into() };
+            self.problems.push(Problem::new(at, kind));
+        }
         let mut out = Map::new();
         let mut kind_yesno = false;
         for (key, value) in object {
@@ -588,14 +621,26 @@ impl Convert {
             Dialect::Cline => "options",
             _ => "suggestions",
         };
+        let allowed: &'static [&'static str] = match self.dialect {
+            Dialect::Roo => &["question", "follow_up"],
+            Dialect::Cline => &["question", "options"],
+            _ => &["question", "suggestions"],
+        };
         let mut question = Map::new();
         for (key, value) in object {
             if key == list_key {
                 self.map_path("/questions/0/options", format!("/{key}"));
                 let options = self.suggestions(value, key);
                 question.insert("options".into(), options);
-            } else {
+            } else if key == "question" {
                 question.insert(key.clone(), value.clone());
+            } else {
+                let kind = ProblemKind::UnknownField {
+                    field: key.clone(),
+                    allowed,
+                };
+                self.problems
+                    .push(Problem::new(format!("/{}", escape(key)), kind));
             }
         }
         json!({ "questions": [Value::Object(question)] })
@@ -659,8 +704,8 @@ impl Convert {
                     json!({ "label": label })
                 }
                 (_, other) => {
-                    self.map_path(format!("/questions/0/options/{j}"), format!("/{key}/{j}"));
-                    other.clone()
+                    self.wrong_type(format!("/{key}/{j}"), JsonType::String, other);
+                    json!({ "label": "" })
                 }
             })
             .collect();
@@ -668,27 +713,89 @@ impl Convert {
     }
 
     /// The problems of the canonical value, with paths in the caller's shape below `prefix`.
-    fn remap(&self, problems: Problems, prefix: &str) -> Problems {
+    /// Together with the problems of the dialect's own shape.
+    fn remap(&self, problems: Vec<Problem>, prefix: &str) -> Problems {
         let list = problems
-            .into_vec()
             .into_iter()
             .map(|p| {
-                let path = format!("{prefix}{}", caller_path(&self.paths, &p.path));
-                Problem::new(path, p.kind)
+                let kind = match p.kind {
+                    // A required field is named as the caller spells it (`text`, not `label`).
+                    ProblemKind::MissingField { field } => {
+                        let canon = format!("{}/{}", p.path, escape(&field));
+                        let caller = caller_path(&self.paths, &canon);
+                        let field = match caller.rsplit_once('/') {
+                            Some((_, name)) if caller != canon => name.to_string(),
+                            _ => field,
+                        };
+                        ProblemKind::MissingField { field }
+                    }
+                    ProblemKind::WrongType {
+                        expected,
+                        found,
+                        shape,
+                    } => ProblemKind::WrongType {
+                        expected,
+                        found,
+                        shape: self
+                            .shape(&p.path)
+                            .or(shape.filter(|_| !self.dialect.single())),
+                    },
+                    kind => kind,
+                };
+                Problem::new(caller_path(&self.paths, &p.path), kind)
             })
-            .collect();
+            // A value already refused in the dialect's shape is not refused again as read.
+            .filter(|p| !self.problems.iter().any(|own| within(&p.path, &own.path)))
+            .map(|p| Problem::new(format!("{prefix}{}", p.path), p.kind))
+            .chain(
+                self.problems
+                    .iter()
+                    .map(|p| Problem::new(format!("{prefix}{}", p.path), p.kind.clone())),
+            )
+            .collect::<Vec<_>>();
+        let mut list = list;
+        dedup_and_sort(&mut list);
         Problems::from_vec(list).unwrap_or_else(unreachable_problems)
     }
+}
+
+impl Convert {
+    /// The value expected at a canonical path, written in a one-question dialect's shape.
+    fn shape(&self, canonical: &str) -> Option<&'static str> {
+        let parts: Vec<&str> = canonical.split('/').skip(1).collect();
+        Some(match (self.dialect, parts.as_slice()) {
+            (Dialect::Roo, [] | ["questions"] | ["questions", "0"]) => {
+                r#"{"question": "…", "follow_up": [{"text": "…"}, …]}"#
+            }
+            (Dialect::Roo, ["questions", "0", "options"]) => r#"[{"text": "…"}, …]"#,
+            (Dialect::Roo, ["questions", "0", "options", _]) => r#"{"text": "…", "mode": null}"#,
+            (Dialect::Cline, [] | ["questions"] | ["questions", "0"]) => {
+                r#"{"question": "…", "options": ["…", …]}"#
+            }
+            (Dialect::Simple, [] | ["questions"] | ["questions", "0"]) => {
+                r#"{"question": "…", "suggestions": ["…", …]}"#
+            }
+            (Dialect::Cline | Dialect::Simple, ["questions", "0", "options"]) => r#"["…", …]"#,
+            _ => return None,
+        })
+    }
+}
+
+/// True when `path` is `parent` or below it.
+fn within(path: &str, parent: &str) -> bool {
+    path == parent || (path.starts_with(parent) && path[parent.len()..].starts_with('/'))
+}
+
+/// A key as a JSON pointer segment.
+fn escape(key: &str) -> String {
+    key.replace('~', "~0").replace('/', "~1")
 }
 
 /// `path` with the longest matching canonical prefix of `paths` replaced by its caller path.
 fn caller_path(paths: &[(String, String)], path: &str) -> String {
     let matching = paths
         .iter()
-        .filter(|(canon, _)| {
-            path == canon
-                || (path.starts_with(canon.as_str()) && path[canon.len()..].starts_with('/'))
-        })
+        .filter(|(canon, _)| within(path, canon))
         .max_by_key(|(canon, _)| canon.len());
     match matching {
         Some((canon, caller)) => format!("{caller}{}", &path[canon.len()..]),

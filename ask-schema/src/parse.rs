@@ -357,7 +357,7 @@ fn duplicate_field(message: &str) -> Option<&str> {
 
 /// Removes repeated problems and puts them in document order (array indexes compared as
 /// numbers), keeping the order of problems at the same path.
-fn dedup_and_sort(problems: &mut Vec<Problem>) {
+pub(crate) fn dedup_and_sort(problems: &mut Vec<Problem>) {
     let mut seen = std::collections::HashSet::new();
     problems.retain(|p| seen.insert(p.clone()));
     problems.sort_by(|a, b| path_key(&a.path).cmp(&path_key(&b.path)));
