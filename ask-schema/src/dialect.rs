@@ -276,7 +276,7 @@ pub fn read_value(
     for warning in &mut warnings {
         warning.path = format!("{}{}", envelope.prefix, warning.path);
     }
-    let given = given_answers(&parsed, &convert.prefill, &convert.notes);
+    let given = given_answers(&parsed, &convert.prefill);
     Ok(DialectCall {
         dialect,
         call: ParsedCall {
@@ -357,8 +357,6 @@ struct Convert {
     warnings: Vec<Warning>,
     /// Claude Code's `answers`, keyed by question text.
     prefill: Map<String, Value>,
-    /// Claude Code's `annotations` notes, keyed by question text.
-    notes: Map<String, Value>,
     modes: Vec<Option<String>>,
     /// Problems of the dialect's own shape, at caller paths.
     problems: Vec<Problem>,
@@ -372,7 +370,6 @@ impl Convert {
             paths: Vec::new(),
             warnings: Vec::new(),
             prefill: Map::new(),
-            notes: Map::new(),
             modes: Vec::new(),
         }
     }
@@ -460,12 +457,12 @@ impl Convert {
                             self.prefill.clone_from(answers);
                         }
                         (Dialect::Claude, "annotations", Value::Object(annotations)) => {
+                            // Claude Code's own record of what the person saw and noted; the
+                            // answers this call gets are the person's, so it is only checked.
                             for (question, note) in annotations {
                                 if !note.is_object() {
                                     let at = format!("/annotations/{}", escape(question));
                                     self.wrong_type(at, JsonType::Object, note);
-                                } else if let Some(notes) = note.get("notes") {
-                                    self.notes.insert(question.clone(), notes.clone());
                                 }
                             }
                         }
@@ -537,7 +534,21 @@ impl Convert {
                             json!("yesno")
                         }
                         Some("choice" | "text") => json!("choice"),
-                        _ => value.clone(),
+                        Some(other) => {
+                            let kind = ProblemKind::Schema {
+                                keyword: "enum".into(),
+                                detail: format!(
+                                    "unknown type {}; use \"choice\", \"text\" or \"yesno\"",
+                                    Value::String(other.to_string())
+                                ),
+                            };
+                            self.problems.push(Problem::new(format!("{at}/type"), kind));
+                            json!("choice")
+                        }
+                        None => {
+                            self.wrong_type(format!("{at}/type"), JsonType::String, value);
+                            json!("choice")
+                        }
                     };
                     self.map_path(format!("{canon}/kind"), format!("{at}/type"));
                     out.insert("kind".into(), kind);
@@ -557,13 +568,14 @@ impl Convert {
             }
             out.insert(key.clone(), value.clone());
         }
-        if kind_yesno && let Some(options) = out.remove("options") {
-            if options.as_array().is_some_and(|o| !o.is_empty()) {
-                self.warn(
-                    format!("{at}/options"),
-                    "the options of a `yesno` question are ignored; it offers Yes and No",
-                );
-            }
+        if kind_yesno
+            && let Some(options) = out.remove("options")
+            && options.as_array().is_some_and(|o| !o.is_empty())
+        {
+            self.warn(
+                format!("{at}/options"),
+                "the options of a `yesno` question are ignored; it offers Yes and No",
+            );
         }
         if self.dialect == Dialect::Gemini
             && out.get("kind") == Some(&json!("choice"))
@@ -805,11 +817,7 @@ fn caller_path(paths: &[(String, String)], path: &str) -> String {
 
 /// Claude Code's pre-filled answers, read like any answer given as text (a multi-select answer
 /// joins its labels with ", ").
-fn given_answers(
-    input: &ValidatedInput,
-    prefill: &Map<String, Value>,
-    _notes: &Map<String, Value>,
-) -> Vec<Option<Answer>> {
+fn given_answers(input: &ValidatedInput, prefill: &Map<String, Value>) -> Vec<Option<Answer>> {
     if prefill.is_empty() {
         return Vec::new();
     }

@@ -22,21 +22,6 @@ pub const GEMINI_DISMISSED: &str = "User dismissed ask_user dialog without answe
 /// OpenCode's words for a dismissed question.
 pub const OPENCODE_DISMISSED: &str = "The user dismissed this question";
 
-/// The id of a question (Codex answers are keyed by it).
-fn question_id(_question: &ask_core::Question) -> Option<String> {
-    None
-}
-
-/// The preview of an option (Claude Code's annotations repeat the chosen one).
-fn option_preview(_option: &ask_core::QuestionOption) -> Option<String> {
-    None
-}
-
-/// The person's notes on an answer.
-fn answer_notes(_answer: &Answer) -> Option<String> {
-    None
-}
-
 /// The answers of `record`, one per question (a question left without one reads as `None`).
 fn answers(record: &Record) -> Vec<Option<&Answer>> {
     record
@@ -90,7 +75,7 @@ fn unanswered_message(dialect: Dialect, record: &Record) -> Option<String> {
 ///
 /// - Claude Code: `{questions, answers: {question: "label, label"}, annotations?}`, the
 ///   `updatedInput` an Agent SDK host returns from `canUseTool`.
-/// - Codex: `{answers: {id: {answers: [...]}}}`, notes as `"user_note: …"` entries.
+/// - Codex: `{answers: {id: {answers: [...]}}}`.
 /// - OpenCode: `{answers: [[labels], …]}` in question order.
 /// - Gemini CLI: `{answers: {"0": "answer", …}}` keyed by question index.
 /// - Roo Code, Cline, simplified form: `{answer}` (Roo: `mode` of the chosen suggestion).
@@ -119,12 +104,9 @@ pub fn result_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) ->
                 if let Some(preview) = answer
                     .and_then(|a| a.selected_option.as_deref())
                     .and_then(|label| question.options().iter().find(|o| o.label == label))
-                    .and_then(option_preview)
+                    .and_then(|o| o.preview.clone())
                 {
                     note.insert("preview".into(), Value::String(preview));
-                }
-                if let Some(notes) = answer.and_then(answer_notes) {
-                    note.insert("notes".into(), Value::String(notes));
                 }
                 if !note.is_empty() {
                     annotations.insert(question.question.clone(), Value::Object(note));
@@ -142,15 +124,12 @@ pub fn result_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) ->
         Dialect::Codex => {
             let mut map = Map::new();
             for (i, (question, answer)) in record.questions.iter().zip(&each).enumerate() {
-                let mut list = match (&record.reply, answer) {
+                let list = match (&record.reply, answer) {
                     (Some(reply), _) => vec![reply.clone()],
                     (None, Some(answer)) => texts(answer),
                     (None, None) => continue,
                 };
-                if let Some(notes) = answer.and_then(answer_notes) {
-                    list.push(format!("user_note: {notes}"));
-                }
-                let id = question_id(question).unwrap_or_else(|| i.to_string());
+                let id = question.id.clone().unwrap_or_else(|| i.to_string());
                 map.insert(id, json!({ "answers": list }));
             }
             json!({ "answers": map })
@@ -244,11 +223,7 @@ pub fn tool_text_in(dialect: Dialect, record: &Record, modes: &[Option<String>])
                         (None, Some(answer)) => answer.answer.joined(),
                         (None, None) => "Unanswered".to_string(),
                     };
-                    let mut pair = format!("\"{}\"=\"{text}\"", question.question);
-                    if let Some(notes) = answer.and_then(answer_notes).as_deref() {
-                        pair.push_str(&format!(" user notes: {notes}"));
-                    }
-                    pair
+                    format!("\"{}\"=\"{text}\"", question.question)
                 })
                 .collect();
             format!(
