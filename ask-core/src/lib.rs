@@ -45,7 +45,7 @@ pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, Given, ask
 pub use input::{
     AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
 };
-pub use json::duplicate_key;
+pub use json::{duplicate_key, unique_value};
 pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, Mode, Outcome, Record, SUBAGENT_REFUSAL, Status,

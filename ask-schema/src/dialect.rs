@@ -15,8 +15,10 @@
 use std::fmt;
 
 use ask_core::{
-    Answer, AnswerValue, JsonType, Limits, Problem, ProblemKind, Problems, ValidatedInput,
+    Answer, AnswerValue, AskUserInput, JsonType, Limits, Problem, ProblemKind, Problems,
+    ValidatedInput,
 };
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::parse::{
@@ -196,55 +198,90 @@ pub fn read_call(
 ) -> Result<DialectCall, Problems> {
     let named = options.dialect.filter(|d| *d != Dialect::Canonical);
     if named.is_none() {
-        match parse_call(text, limits) {
-            Ok(call) => return Ok(DialectCall::canonical(call)),
-            Err(problems) if options.strict => return Err(problems),
-            Err(_) => {}
+        // The canonical reading, whose problems are named only when they are the answer: a call
+        // of another shape goes on without building them (the JSON Schema validator's walk
+        // costs several times the whole reading).
+        let typed = serde_json::from_str::<ask_core::AskUserInput>(text).is_ok();
+        if typed || options.strict {
+            return parse_call(text, limits).map(DialectCall::canonical);
         }
     }
-    let value = parse_json(text)?;
-    refuse_duplicate_key(text, "")?;
+    // One pass that also refuses a repeated key; the text is read again only to name a problem.
+    let Some(value) = ask_core::unique_value(text) else {
+        parse_json(text)?;
+        refuse_duplicate_key(text, "")?;
+        return Err(unreachable_problems());
+    };
     let only_canonical = options.dialect == Some(Dialect::Canonical);
-    read_value(&value, named, only_canonical, limits)
+    let again = || ask_core::unique_value(text).unwrap_or_default();
+    read_owned(value, &again, named, only_canonical, limits)
 }
 
-/// [`read_call`] of a parsed value (RPC and MCP hand one over).
+/// [`read_call`] of a parsed value: `named` is the dialect named (`None` detects it), and
+/// `only_canonical` keeps to the canonical dialect (with its lenient forms).
 pub fn read_value(
     value: &Value,
     named: Option<Dialect>,
     only_canonical: bool,
     limits: &Limits,
 ) -> Result<DialectCall, Problems> {
+    let again = || value.clone();
+    read_owned(value.clone(), &again, named, only_canonical, limits)
+}
+
+/// Splits a tool-call envelope from the input it holds (the input itself when there is none).
+fn split_envelope(value: Value) -> Result<(Envelope, Value), Problems> {
     let mut envelope = Envelope::default();
-    let mut input = value;
-    let owned;
-    if let Some(object) = value.as_object()
-        && let Some((prefix, inner)) = envelope_input(object)
-    {
-        envelope.prefix = prefix;
-        envelope.call_id = ["call_id", "id", "toolCallId", "tool_call_id"]
-            .into_iter()
-            .find_map(|k| object.get(k)?.as_str().map(str::to_string));
-        let name = object
-            .get("name")
-            .map(|n| ("/name", n))
-            .or_else(|| Some(("/function/name", object.get("function")?.get("name")?)));
-        if let Some((path, Value::String(name))) = name {
-            envelope.name = Some((path, name.clone()));
-        }
-        input = match inner {
-            Value::String(text) => {
-                owned = parse_json(text).map_err(|p| prefixed(p, prefix))?;
-                refuse_duplicate_key(text, prefix)?;
-                &owned
-            }
-            inner => inner,
-        };
+    let Value::Object(mut object) = value else {
+        return Ok((envelope, value));
+    };
+    let Some((prefix, _)) = envelope_input(&object) else {
+        return Ok((envelope, Value::Object(object)));
+    };
+    envelope.prefix = prefix;
+    envelope.call_id = ["call_id", "id", "toolCallId", "tool_call_id"]
+        .into_iter()
+        .find_map(|k| object.get(k)?.as_str().map(str::to_string));
+    let name = object
+        .get("name")
+        .map(|n| ("/name", n))
+        .or_else(|| Some(("/function/name", object.get("function")?.get("name")?)));
+    if let Some((path, Value::String(name))) = name {
+        envelope.name = Some((path, name.clone()));
     }
+    let inner = match prefix {
+        "/input" => object.remove("input"),
+        "/arguments" => object.remove("arguments"),
+        _ => object
+            .get_mut("function")
+            .and_then(Value::as_object_mut)
+            .and_then(|function| function.remove("arguments")),
+    }
+    .unwrap_or_default();
+    let inner = match inner {
+        Value::String(text) => {
+            let value = parse_json(&text).map_err(|p| prefixed(p, prefix))?;
+            refuse_duplicate_key(&text, prefix)?;
+            value
+        }
+        inner => inner,
+    };
+    Ok((envelope, inner))
+}
+
+/// Reads `value`, which `again` gives once more when its problems must be named.
+fn read_owned(
+    value: Value,
+    again: &dyn Fn() -> Value,
+    named: Option<Dialect>,
+    only_canonical: bool,
+    limits: &Limits,
+) -> Result<DialectCall, Problems> {
+    let (envelope, input) = split_envelope(value)?;
     let dialect = match named {
         Some(dialect) => dialect,
         None if only_canonical => Dialect::Canonical,
-        None => detect(input, envelope.name.as_ref().map(|(_, n)| n.as_str())),
+        None => detect(&input, envelope.name.as_ref().map(|(_, n)| n.as_str())),
     };
     if let Some((path, name)) = &envelope.name {
         let allowed = name == dialect.tool_name() || name == TOOL_NAME;
@@ -255,10 +292,23 @@ pub fn read_value(
     }
     let mut convert = Convert::new(dialect);
     let canonical = convert.input(input);
-    let parsed = match crate::parse::parse_value_at(&canonical, limits, "") {
+    // Read by value, so no text is copied; a value serde refuses is converted again, only to
+    // name its problems.
+    let read = match AskUserInput::deserialize(canonical) {
+        Ok(typed) => ask_core::validate(typed, limits).map_err(Problems::into_vec),
+        Err(_) => {
+            let (_, input) = split_envelope(again())?;
+            let canonical = Convert::new(dialect).input(input);
+            match crate::parse::parse_value_at(&canonical, limits, "") {
+                Ok(_) => Err(Vec::new()),
+                Err(problems) => Err(problems.into_vec()),
+            }
+        }
+    };
+    let parsed = match read {
         Ok(parsed) if convert.problems.is_empty() => parsed,
         Ok(_) => return Err(convert.remap(Vec::new(), envelope.prefix)),
-        Err(problems) => return Err(convert.remap(problems.into_vec(), envelope.prefix)),
+        Err(problems) => return Err(convert.remap(problems, envelope.prefix)),
     };
     let mut warnings = convert.warnings;
     if named.is_none() && dialect != Dialect::Canonical {
@@ -395,7 +445,7 @@ impl Convert {
     }
 
     /// The canonical value of the whole input.
-    fn input(&mut self, input: &Value) -> Value {
+    fn input(&mut self, input: Value) -> Value {
         if self.dialect.single() {
             return self.single(input);
         }
@@ -421,7 +471,7 @@ impl Convert {
                 );
                 self.map_path("/questions/0", "");
                 self.map_path("/questions", "");
-                let question = self.question(input, 0, "");
+                let question = self.question(Value::Object(object), 0, "");
                 json!({ "questions": [question] })
             }
             Value::Object(object) => {
@@ -430,36 +480,36 @@ impl Convert {
                     match (self.dialect, key.as_str(), value) {
                         (_, "questions", Value::Array(items)) => {
                             let questions = self.questions(items, "/questions");
-                            out.insert(key.clone(), Value::Array(questions));
+                            out.insert(key, Value::Array(questions));
                         }
                         (Dialect::Canonical, "questions", Value::String(text)) => {
-                            match serde_json::from_str::<Value>(text) {
+                            match serde_json::from_str::<Value>(&text) {
                                 Ok(Value::Array(items)) => {
                                     self.warn(
                                         "/questions",
                                         "the list of questions was given as JSON text and was read as the list itself; give the array, not a string",
                                     );
-                                    let questions = self.questions(&items, "/questions");
-                                    out.insert(key.clone(), Value::Array(questions));
+                                    let questions = self.questions(items, "/questions");
+                                    out.insert(key, Value::Array(questions));
                                 }
                                 _ => {
-                                    out.insert(key.clone(), value.clone());
+                                    out.insert(key, Value::String(text));
                                 }
                             }
                         }
                         (Dialect::Claude, "answers", Value::Object(answers)) => {
-                            for (question, answer) in answers {
+                            for (question, answer) in &answers {
                                 if !answer.is_string() {
                                     let at = format!("/answers/{}", escape(question));
                                     self.wrong_type(at, JsonType::String, answer);
                                 }
                             }
-                            self.prefill.clone_from(answers);
+                            self.prefill = answers;
                         }
                         (Dialect::Claude, "annotations", Value::Object(annotations)) => {
                             // Claude Code's own record of what the person saw and noted; the
                             // answers this call gets are the person's, so it is only checked.
-                            for (question, note) in annotations {
+                            for (question, note) in &annotations {
                                 if !note.is_object() {
                                     let at = format!("/annotations/{}", escape(question));
                                     self.wrong_type(at, JsonType::Object, note);
@@ -467,22 +517,22 @@ impl Convert {
                             }
                         }
                         (Dialect::Claude, "answers" | "annotations", other) => {
-                            self.wrong_type(format!("/{key}"), JsonType::Object, other);
+                            self.wrong_type(format!("/{key}"), JsonType::Object, &other);
                         }
-                        _ => {
-                            out.insert(key.clone(), value.clone());
+                        (_, _, value) => {
+                            out.insert(key, value);
                         }
                     }
                 }
                 Value::Object(out)
             }
-            other => other.clone(),
+            other => other,
         }
     }
 
-    fn questions(&mut self, items: &[Value], caller: &str) -> Vec<Value> {
+    fn questions(&mut self, items: Vec<Value>, caller: &str) -> Vec<Value> {
         items
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(i, item)| {
                 let at = format!("{caller}/{i}");
@@ -495,10 +545,12 @@ impl Convert {
     }
 
     /// One question of a `questions` dialect; `at` is its caller path.
-    fn question(&mut self, item: &Value, index: usize, at: &str) -> Value {
-        let Some(object) = item.as_object() else {
-            return item.clone();
+    fn question(&mut self, item: Value, index: usize, at: &str) -> Value {
+        let object = match item {
+            Value::Object(object) => object,
+            other => return other,
         };
+        let typed_text = object.get("type") == Some(&json!("text"));
         let canon = format!("/questions/{index}");
         if self.dialect == Dialect::Codex && !object.contains_key("id") {
             let kind = ProblemKind::MissingField { field: "id".into() };
@@ -517,7 +569,7 @@ impl Convert {
                 }
                 (Dialect::Codex, "isSecret") => Some("secret"),
                 (Dialect::Codex, "isOther") => {
-                    if value == &Value::Bool(false) {
+                    if value == Value::Bool(false) {
                         self.warn(
                             format!("{at}/isOther"),
                             "`isOther: false` is ignored: ask_user always offers the person their own answer",
@@ -546,7 +598,7 @@ impl Convert {
                             json!("choice")
                         }
                         None => {
-                            self.wrong_type(format!("{at}/type"), JsonType::String, value);
+                            self.wrong_type(format!("{at}/type"), JsonType::String, &value);
                             json!("choice")
                         }
                     };
@@ -558,15 +610,15 @@ impl Convert {
             };
             if let Some(name) = renamed {
                 self.map_path(format!("{canon}/{name}"), format!("{at}/{key}"));
-                out.insert(name.into(), value.clone());
+                out.insert(name.into(), value);
                 continue;
             }
             if key == "options" {
                 let options = self.options(value, &canon, &format!("{at}/options"));
-                out.insert(key.clone(), options);
+                out.insert(key, options);
                 continue;
             }
-            out.insert(key.clone(), value.clone());
+            out.insert(key, value);
         }
         if kind_yesno
             && let Some(options) = out.remove("options")
@@ -579,7 +631,7 @@ impl Convert {
         }
         if self.dialect == Dialect::Gemini
             && out.get("kind") == Some(&json!("choice"))
-            && object.get("type") == Some(&json!("text"))
+            && typed_text
             && let Some(options) = out.remove("options")
             && options.as_array().is_some_and(|o| !o.is_empty())
         {
@@ -592,13 +644,14 @@ impl Convert {
     }
 
     /// The options of a question, with plain strings read as labels.
-    fn options(&mut self, value: &Value, canon: &str, at: &str) -> Value {
-        let Value::Array(items) = value else {
-            return value.clone();
+    fn options(&mut self, value: Value, canon: &str, at: &str) -> Value {
+        let items = match value {
+            Value::Array(items) => items,
+            other => return other,
         };
         let strings_allowed = matches!(self.dialect, Dialect::Canonical | Dialect::Cline);
         let options = items
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(j, item)| match item {
                 Value::String(label) if strings_allowed => {
@@ -611,19 +664,22 @@ impl Convert {
                     self.map_path(format!("{canon}/options/{j}/label"), format!("{at}/{j}"));
                     json!({ "label": label })
                 }
-                other => other.clone(),
+                other => other,
             })
             .collect();
         Value::Array(options)
     }
 
     /// Roo Code, Cline and the simplified form: one question at the root.
-    fn single(&mut self, input: &Value) -> Value {
-        let Some(object) = input.as_object() else {
-            // The root itself is wrong: reported at the root.
-            self.map_path("/questions", "");
-            self.map_path("", "");
-            return json!({ "questions": input.clone() });
+    fn single(&mut self, input: Value) -> Value {
+        let object = match input {
+            Value::Object(object) => object,
+            other => {
+                // The root itself is wrong: reported at the root.
+                self.map_path("/questions", "");
+                self.map_path("", "");
+                return json!({ "questions": other });
+            }
         };
         self.map_path("/questions/0/question", "/question");
         self.map_path("/questions/0", "");
@@ -642,39 +698,39 @@ impl Convert {
         for (key, value) in object {
             if key == list_key {
                 self.map_path("/questions/0/options", format!("/{key}"));
-                let options = self.suggestions(value, key);
+                let options = self.suggestions(value, &key);
                 question.insert("options".into(), options);
             } else if key == "question" {
-                question.insert(key.clone(), value.clone());
+                question.insert(key, value);
             } else {
                 let kind = ProblemKind::UnknownField {
                     field: key.clone(),
                     allowed,
                 };
                 self.problems
-                    .push(Problem::new(format!("/{}", escape(key)), kind));
+                    .push(Problem::new(format!("/{}", escape(&key)), kind));
             }
         }
         json!({ "questions": [Value::Object(question)] })
     }
 
     /// The suggestions of a one-question dialect as canonical options.
-    fn suggestions(&mut self, value: &Value, key: &str) -> Value {
+    fn suggestions(&mut self, value: Value, key: &str) -> Value {
         let value = match value {
             // Cline's tool parameter is text holding a JSON array.
             Value::String(text) if self.dialect == Dialect::Cline => {
-                match serde_json::from_str::<Value>(text) {
+                match serde_json::from_str::<Value>(&text) {
                     Ok(array @ Value::Array(_)) => array,
-                    _ => value.clone(),
+                    _ => Value::String(text),
                 }
             }
-            other => other.clone(),
+            other => other,
         };
         let Value::Array(items) = value else {
             return value;
         };
         let options = items
-            .iter()
+            .into_iter()
             .enumerate()
             .map(|(j, item)| match (self.dialect, item) {
                 (Dialect::Roo, Value::Object(suggestion)) => {
@@ -693,11 +749,11 @@ impl Convert {
                     for (field, v) in suggestion {
                         match field.as_str() {
                             "text" => {
-                                option.insert("label".into(), v.clone());
+                                option.insert("label".into(), v);
                             }
                             "mode" => {}
                             _ => {
-                                option.insert(field.clone(), v.clone());
+                                option.insert(field, v);
                             }
                         }
                     }
@@ -706,7 +762,7 @@ impl Convert {
                 (Dialect::Roo, other) => {
                     self.modes.push(None);
                     self.map_path(format!("/questions/0/options/{j}"), format!("/{key}/{j}"));
-                    other.clone()
+                    other
                 }
                 (_, Value::String(label)) => {
                     self.map_path(
@@ -716,14 +772,13 @@ impl Convert {
                     json!({ "label": label })
                 }
                 (_, other) => {
-                    self.wrong_type(format!("/{key}/{j}"), JsonType::String, other);
+                    self.wrong_type(format!("/{key}/{j}"), JsonType::String, &other);
                     json!({ "label": "" })
                 }
             })
             .collect();
         Value::Array(options)
     }
-
     /// The problems of the canonical value, with paths in the caller's shape below `prefix`.
     /// Together with the problems of the dialect's own shape.
     fn remap(&self, problems: Vec<Problem>, prefix: &str) -> Problems {
