@@ -428,3 +428,164 @@ pub fn dialect_descriptor(dialect: Dialect, limits: &Limits) -> Value {
         json!({"name": dialect.tool_name(), "description": description, "parameters": parameters})
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ask_core::{Mode, Outcome, Question, QuestionOption};
+
+    fn record(outcome: Outcome) -> Record {
+        let mut database = Question::choice("Which database?", ["Postgres", "SQLite"]);
+        database.id = Some("db".into());
+        if let Some(options) = database.options.as_mut() {
+            options[1] = QuestionOption::new("SQLite").with_description("File");
+            options[1].preview = Some("sqlite3 app.db".into());
+        }
+        let features = Question::choice("Which features?", ["Auth", "Search"]).multi();
+        let input = ask_core::AskUserInput {
+            questions: vec![database, features],
+            metadata: None,
+        };
+        Record::new(None, input, Mode::Print, outcome, 0)
+    }
+
+    fn answered() -> Record {
+        let r = record(Outcome::Pending {
+            file: String::new(),
+        });
+        let answers = vec![
+            Answer::from_text(&r.questions[0], "sqlite"),
+            Answer::multi("Which features?", vec!["Auth".into()], Some("SSO".into())),
+        ];
+        record(Outcome::Answered(answers))
+    }
+
+    #[test]
+    fn answered_in_each_shape() {
+        let r = answered();
+        let claude = result_in(Dialect::Claude, &r, &[]);
+        assert_eq!(
+            claude["answers"],
+            json!({"Which database?": "SQLite", "Which features?": "Auth, SSO"})
+        );
+        assert_eq!(
+            claude["annotations"],
+            json!({"Which database?": {"preview": "sqlite3 app.db"}})
+        );
+        assert_eq!(
+            result_in(Dialect::Codex, &r, &[]),
+            json!({"answers": {"db": {"answers": ["SQLite"]}, "1": {"answers": ["Auth", "SSO"]}}})
+        );
+        assert_eq!(
+            result_in(Dialect::OpenCode, &r, &[]),
+            json!({"answers": [["SQLite"], ["Auth", "SSO"]]})
+        );
+        assert_eq!(
+            result_in(Dialect::Gemini, &r, &[]),
+            json!({"answers": {"0": "SQLite", "1": "Auth, SSO"}})
+        );
+        assert_eq!(
+            tool_text_in(Dialect::Gemini, &r, &[]),
+            r#"{"answers":{"0":"SQLite","1":"Auth, SSO"}}"#
+        );
+        assert_eq!(
+            tool_text_in(Dialect::OpenCode, &r, &[]),
+            "User has answered your questions: \"Which database?\"=\"SQLite\", \"Which features?\"=\"Auth, SSO\". You can now continue with the user's answers in mind."
+        );
+    }
+
+    #[test]
+    fn roo_names_the_mode_of_the_chosen_suggestion() {
+        let question = Question::choice("Implement it?", ["Yes", "Plan only"]);
+        let answer = Answer::from_text(&question, "plan only");
+        let input = ask_core::AskUserInput {
+            questions: vec![question],
+            metadata: None,
+        };
+        let r = Record::new(None, input, Mode::Print, Outcome::Answered(vec![answer]), 0);
+        let modes = [Some("code".to_string()), Some("architect".to_string())];
+        assert_eq!(
+            result_in(Dialect::Roo, &r, &modes),
+            json!({"answer": "Plan only", "mode": "architect"})
+        );
+        assert_eq!(
+            tool_text_in(Dialect::Roo, &r, &modes),
+            "<user_message>\nPlan only\n</user_message>"
+        );
+        assert_eq!(
+            result_in(Dialect::Cline, &r, &modes),
+            json!({"answer": "Plan only"})
+        );
+    }
+
+    #[test]
+    fn cancelled_in_each_agents_words() {
+        let r = record(Outcome::Cancelled);
+        let cases = [
+            (Dialect::Claude, CLAUDE_REJECTED),
+            (Dialect::Codex, CODEX_CANCELLED),
+            (Dialect::Gemini, GEMINI_DISMISSED),
+            (Dialect::OpenCode, OPENCODE_DISMISSED),
+        ];
+        for (dialect, words) in cases {
+            let result = result_in(dialect, &r, &[]);
+            assert_eq!(result["cancelled"], true, "{dialect}");
+            assert_eq!(result["message"], words, "{dialect}");
+            assert_eq!(tool_text_in(dialect, &r, &[]), words, "{dialect}");
+        }
+        // No words of its own: the canonical guidance.
+        let roo = result_in(Dialect::Roo, &r, &[]);
+        assert_eq!(roo["answer"], Value::Null);
+        assert!(
+            roo["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("The user cancelled the questions")
+        );
+        assert_eq!(result_in(Dialect::OpenCode, &r, &[])["answers"], json!([]));
+        assert_eq!(result_in(Dialect::Claude, &r, &[])["answers"], json!({}));
+    }
+
+    #[test]
+    fn pending_and_connection_lost() {
+        let r = record(Outcome::Pending {
+            file: "/tmp/p.json".into(),
+        });
+        for dialect in Dialect::ALL {
+            let result = result_in(dialect, &r, &[]);
+            assert_eq!(result["pendingFile"], "/tmp/p.json", "{dialect}");
+            assert!(
+                tool_text_in(dialect, &r, &[]).starts_with("Questions pending."),
+                "{dialect}"
+            );
+        }
+        let lost = record(Outcome::ConnectionLost);
+        assert_eq!(tool_text_in(Dialect::Codex, &lost, &[]), CODEX_CANCELLED);
+        assert_eq!(
+            result_in(Dialect::Gemini, &lost, &[])["connectionLost"],
+            true
+        );
+    }
+
+    #[test]
+    fn descriptors_carry_native_names() {
+        let limits = Limits::default();
+        let names: Vec<Value> = Dialect::ALL
+            .into_iter()
+            .map(|d| dialect_descriptor(d, &limits)["name"].clone())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "AskUserQuestion",
+                "request_user_input",
+                "question",
+                "ask_user",
+                "ask_followup_question",
+                "ask_followup_question",
+                "ask_user",
+                "ask_user"
+            ]
+        );
+    }
+}
