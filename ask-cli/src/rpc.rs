@@ -57,9 +57,10 @@ pub fn print_result(record: Record, warnings: &[ask_schema::Warning]) -> Exit {
         request_id: request_id(&record),
         result: record.result(),
     });
-    let mut line = serde_json::to_value(&message).unwrap_or_default();
-    if !warnings.is_empty() {
-        line["details"] = serde_json::json!({"warnings": crate::warnings_json(warnings)});
+    if warnings.is_empty() {
+        return finish(emit(&message), exit);
     }
+    let mut line = serde_json::to_value(&message).unwrap_or_default();
+    line["details"] = serde_json::json!({"warnings": crate::warnings_json(warnings)});
     finish(emit(&line), exit)
 }

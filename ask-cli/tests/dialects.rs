@@ -276,3 +276,43 @@ fn a_dialect_problem_names_the_callers_path_in_the_ask_command() {
     );
     assert!(!dir.path().join(".pi/pending-questions.json").exists());
 }
+
+#[test]
+fn rpc_result_carries_the_lenient_forms_in_its_details() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("call.json"),
+        r#"{"questions": [{"question": "Which?", "options": ["A", "B"]}]}"#,
+    )
+    .unwrap();
+    let output = common::ask_user()
+        .args(["--rpc", "call.json"])
+        .current_dir(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(
+                stdin,
+                r#"{{"type": "ask_user_cancel", "requestId": "ask-1"}}"#
+            )?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", stderr(&output));
+    let text = String::from_utf8(output.stdout).unwrap();
+    let last: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["type"], "ask_user_result");
+    assert_eq!(last["result"]["cancelled"], true);
+    let paths: Vec<&str> = last["details"]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["/questions/0/options/0", "/questions/0/options/1"]);
+}
