@@ -28,6 +28,7 @@
 mod caller;
 mod display;
 mod frontend;
+mod host;
 mod input;
 mod json;
 mod presenter;
@@ -42,12 +43,13 @@ pub use display::{
     sanitize_for_display, strip_recommended,
 };
 pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, ask, now_ms};
+pub use host::Host;
 pub use input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
 pub use json::duplicate_key;
 pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, Mode, Outcome, Record, SUBAGENT_REFUSAL, Status,
-    ToolOutput, pending_instructions,
+    ToolOutput, interrupted_text, pending_instructions, pending_instructions_for,
 };
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver};
 pub use summary::summary_sentence;
