@@ -4,7 +4,7 @@
 use std::io::IsTerminal;
 
 use ask_core::{
-    AskCall, AskError, Caller, Frontend, Limits, Record, StateMachine, Status, ToolOutput,
+    AskCall, AskError, Caller, Frontend, Host, Limits, Record, StateMachine, Status, ToolOutput,
 };
 use ask_print::{PrintError, PrintFrontend};
 use ask_schema::ParsedCall;
@@ -129,8 +129,8 @@ pub fn run(args: &AskArgs) -> Exit {
                     ));
                     log.forget_call_lock(call_id);
                     return match mode {
-                        Mode::Rpc => crate::rpc::print_result(record),
-                        Mode::Tui | Mode::Print => print_record(record, args.output),
+                        Mode::Rpc => crate::rpc::print_result(record, args.output),
+                        Mode::Tui | Mode::Print => print_record(record, args.output, args.host),
                     };
                 }
             }
@@ -201,8 +201,8 @@ pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
         ));
     }
     let exit = match mode {
-        Mode::Rpc => crate::rpc::print_result(record),
-        Mode::Tui | Mode::Print => print_record(record, args.output),
+        Mode::Rpc => crate::rpc::print_result(record, args.output),
+        Mode::Tui | Mode::Print => print_record(record, args.output, args.host),
     };
     if saved { exit } else { Exit::Failure }
 }
@@ -272,14 +272,22 @@ pub(crate) async fn drive(
         Ok(record) => Ok(record),
         Err(AskError::Frontend { source, .. }) => {
             say(&source.to_string());
+            // An interrupted UI has no result and no record; with `--output tool`, a host still
+            // gets an explicit error to hand to its agent.
             match source.downcast_ref() {
-                Some(ask_tui::TuiError::Signal { number, .. }) => {
-                    return Err(Exit::for_signal(*number));
+                Some(ask_tui::TuiError::Signal { number, name }) => {
+                    let exit = Exit::for_signal(*number);
+                    return Err(print_error(
+                        ToolOutput::interrupted(Some(name)),
+                        output,
+                        exit,
+                    ));
                 }
                 Some(ask_tui::TuiError::Aborted) => {
                     say("nothing was answered or saved; the call is asked again next time");
-                    // Ends as SIGINT (signal 2) does: 130, nothing printed or saved.
-                    return Err(Exit::for_signal(2));
+                    // Ends as SIGINT (signal 2) does: 130, nothing saved.
+                    let exit = Exit::for_signal(2);
+                    return Err(print_error(ToolOutput::interrupted(None), output, exit));
                 }
                 _ => {}
             }
@@ -320,7 +328,7 @@ pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
         None,
         output,
     ) {
-        Ok(record) => print_record(record, output),
+        Ok(record) => print_record(record, output, Host::AskUser),
         Err(exit) => exit,
     }
 }
@@ -333,7 +341,9 @@ pub fn frontend_for(
 ) -> Result<Box<dyn Frontend>, Exit> {
     match mode {
         Mode::Print => Ok(Box::new(
-            PrintFrontend::new(&args.pending_file).with_call_id(call_id.map(str::to_string)),
+            PrintFrontend::new(&args.pending_file)
+                .with_call_id(call_id.map(str::to_string))
+                .with_host(args.host),
         )),
         Mode::Tui => Ok(Box::new(
             ask_tui::TuiFrontend::new().with_notify(!args.no_notify),
@@ -347,28 +357,30 @@ pub fn frontend_for(
     }
 }
 
-/// Prints a finished call in the chosen output shape and gives its exit code.
-pub fn print_record(record: Record, output: OutputArg) -> Exit {
+/// Prints a finished call in the chosen output shape and gives its exit code. Pending
+/// instructions name the pass-2 commands of `host`.
+pub fn print_record(record: Record, output: OutputArg, host: Host) -> Exit {
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
         Status::Pending => {
             let file = record.pending_file.as_deref().unwrap_or("");
-            for line in ask_core::pending_instructions(file, record.questions.len()).lines() {
+            let questions = record.questions.len();
+            for line in ask_core::pending_instructions_for(host, file, questions).lines() {
                 say(line);
             }
         }
         Status::Answered => {}
     }
-    emit_record(record, output)
+    emit_record(record, output, host)
 }
 
 /// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
 /// exit code.
-pub fn emit_record(record: Record, output: OutputArg) -> Exit {
+pub fn emit_record(record: Record, output: OutputArg, host: Host) -> Exit {
     let exit = exit_for(record.status);
     let written = match output {
-        OutputArg::Result => emit(&record.result()),
+        OutputArg::Result => emit(&record.result_for(host)),
         // While the questions wait, the map is empty; where they wait is said beside it.
         OutputArg::Answers if record.status == Status::Pending => emit(&serde_json::json!({
             "answers": {},
@@ -382,7 +394,7 @@ pub fn emit_record(record: Record, output: OutputArg) -> Exit {
             emit(&serde_json::json!({"answers": {}, "connectionLost": true}))
         }
         OutputArg::Answers => emit(&record.result().answer_map()),
-        OutputArg::Tool => emit(&ToolOutput::from_record(record)),
+        OutputArg::Tool => emit(&ToolOutput::from_record_for(record, host)),
     };
     finish(written, exit)
 }

@@ -55,7 +55,15 @@ fn main() -> ExitCode {
         }
         Some(Command::Mcp(args)) => mcp::run(&args),
         Some(Command::Questions(args)) => print::questions(&args),
-        Some(Command::Session(command)) => history(&command),
+        Some(Command::Session(command)) => match command {
+            cli::SessionCommand::Show { file } => history(&file, History::Show),
+            cli::SessionCommand::Summary { file } => history(&file, History::Summary),
+            cli::SessionCommand::Get {
+                file,
+                call_id,
+                output,
+            } => session_get(&file, &call_id, output),
+        },
     };
     exit.into()
 }
@@ -116,9 +124,41 @@ fn validate(input: &Path, limits: &Limits, max_bytes: u64) -> Exit {
     }
 }
 
+/// `ask-user session get FILE CALL_ID`: the record of one call in an output shape, or `null`.
+fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
+    match session::SessionLog::new(file).find(call_id) {
+        Ok((found, warnings)) => {
+            warnings.iter().for_each(|w| say(w));
+            match found {
+                // Exit 0 whatever the record's status: the query succeeded.
+                Some(record) => match ask::emit_record(record, output, ask_core::Host::AskUser) {
+                    Exit::Failure => Exit::Failure,
+                    _ => Exit::Ok,
+                },
+                None => finish(output::write_stdout("null"), Exit::Ok),
+            }
+        }
+        Err(error) => {
+            say(&format!(
+                "cannot read the session log `{}`: {error}",
+                file.display()
+            ));
+            Exit::Failure
+        }
+    }
+}
+
+/// How `history` shows a session log.
+#[derive(Debug, Clone, Copy)]
+enum History {
+    /// `session show`: the records for people.
+    Show,
+    /// `session summary`: one sentence per answer.
+    Summary,
+}
+
 /// `ask-user session show|summary FILE`.
-fn history(command: &cli::SessionCommand) -> Exit {
-    let (cli::SessionCommand::Show { file } | cli::SessionCommand::Summary { file }) = command;
+fn history(file: &Path, how: History) -> Exit {
     let history = match session::SessionLog::new(file).read() {
         Ok(history) => history,
         Err(error) => {
@@ -130,11 +170,11 @@ fn history(command: &cli::SessionCommand) -> Exit {
         }
     };
     history.warnings.iter().for_each(|w| say(w));
-    let text = match command {
-        cli::SessionCommand::Show { .. } => render_history(&history.records),
+    let text = match how {
+        History::Show => render_history(&history.records),
         // One sentence a line, sanitised like everything else for people: the sentences quote
         // the model's questions and the person's answers, which may hold escape sequences.
-        cli::SessionCommand::Summary { .. } => history
+        History::Summary => history
             .records
             .iter()
             .flat_map(|r| r.summary())

@@ -1,12 +1,12 @@
 //! `ask-user --rpc INPUT`: one ask over the process's stdin and stdout with the JSON-lines
 //! protocol of `ask-rpc`; the last stdout line is the `ask_user_result` message.
 
-use ask_core::{AskCall, Caller, Record};
+use ask_core::{AskCall, Caller, Record, ToolOutput};
 use ask_rpc::{AskUserResultNotification, Connection, RpcFrontend, ServerMessage};
 use ask_schema::ParsedCall;
 
 use crate::ask::drive;
-use crate::cli::AskArgs;
+use crate::cli::{AskArgs, OutputArg};
 use crate::exit::Exit;
 use crate::finish;
 use crate::output::emit;
@@ -42,12 +42,14 @@ pub fn ask(call: ParsedCall, caller: Caller, args: &AskArgs) -> Result<Record, E
     record
 }
 
-/// Prints the final `ask_user_result` line and gives the exit code of the outcome.
-pub fn print_result(record: Record) -> Exit {
+/// Prints the final `ask_user_result` line and gives the exit code of the outcome. With
+/// `--output tool` the line also carries the tool output.
+pub fn print_result(record: Record, output: OutputArg) -> Exit {
     let exit = crate::ask::exit_for(record.status);
     let message = ServerMessage::AskUserResult(AskUserResultNotification {
         request_id: request_id(&record),
         result: record.result(),
+        tool_output: (output == OutputArg::Tool).then(|| Box::new(ToolOutput::from_record(record))),
     });
     finish(emit(&message), exit)
 }

@@ -25,6 +25,7 @@ pub fn ask_user() -> Command {
         "ASK_USER_SUBAGENT",
         "ASK_USER_SESSION",
         "ASK_USER_NO_TTY",
+        "ASK_USER_HOST",
     ] {
         command.env_remove(var);
     }
@@ -41,6 +42,7 @@ pub fn ask_user_without_terminal() -> Command {
         "ASK_USER_SUBAGENT",
         "ASK_USER_SESSION",
         "ASK_USER_NO_TTY",
+        "ASK_USER_HOST",
     ] {
         command.env_remove(var);
     }
