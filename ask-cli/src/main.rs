@@ -77,9 +77,16 @@ fn parse() -> Result<Cli, clap::Error> {
     let matches = command.try_get_matches_from_mut(std::env::args_os())?;
     if let Some((name, _)) = matches.subcommand() {
         let demo = name == "demo";
+        // A flag the subcommand defines as well (`questions --pending-file`, a global flag of
+        // `questions`) is the subcommand's: clap shows a global flag's value at every level.
+        let own: Vec<clap::Id> = command
+            .find_subcommand(name)
+            .map(|sub| sub.get_arguments().map(|a| a.get_id().clone()).collect())
+            .unwrap_or_default();
         // Only the ask command's own arguments: a subcommand's global flags show up here too.
         let misplaced = command.get_arguments().map(clap::Arg::get_id).find(|id| {
-            matches.try_get_raw(id.as_str()).is_ok()
+            !own.contains(id)
+                && matches.try_get_raw(id.as_str()).is_ok()
                 && matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
                 && !(demo && cli::DEMO_FLAGS.contains(&id.as_str()))
         });

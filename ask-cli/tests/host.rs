@@ -274,3 +274,35 @@ fn rpc_with_output_tool_replays_a_recorded_call_as_its_tool_output() {
     assert_eq!(line["type"], "ask_user_result");
     assert_eq!(line["toolOutput"], tool);
 }
+
+#[test]
+fn questions_take_the_pending_file_before_or_after_the_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let call = example("project-setup.json");
+    let output = run_in(
+        dir.path(),
+        &["-p", "--pending-file", "q/p.json", call.to_str().unwrap()],
+    );
+    assert_eq!(output.status.code(), Some(4));
+    for args in [
+        ["questions", "state", "--pending-file", "q/p.json"],
+        ["questions", "--pending-file", "q/p.json", "state"],
+    ] {
+        let output = run_in(dir.path(), &args);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert_eq!(stdout_json(&output)["questions"], 2);
+    }
+    let output = run_in(
+        dir.path(),
+        &["questions", "show", "--pending-file", "q/p.json"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // A flag of the ask command only is still refused with a subcommand.
+    let output = run_in(dir.path(), &["--answers", "[]", "questions"]);
+    assert_eq!(output.status.code(), Some(2));
+}

@@ -36,11 +36,12 @@ pub use schema::{
     tool_description, tool_descriptor,
 };
 
-/// The files under `schema/` and their contents for the default limits, as
+/// The generated files (under `schema/`, and the pi package's `integrations/pi/tool.json`) and
+/// their contents for the default limits, as
 /// `(path relative to the repository root, text)`.
 pub fn generated_files() -> Vec<(String, String)> {
     let limits = Limits::default();
-    ToolFormat::ALL
+    let mut files: Vec<(String, String)> = ToolFormat::ALL
         .into_iter()
         .map(|format| {
             (
@@ -48,5 +49,12 @@ pub fn generated_files() -> Vec<(String, String)> {
                 render(&tool_descriptor(format, &limits)),
             )
         })
-        .collect()
+        .collect();
+    // The pi package loads the tool from a file of its own folder: it may be installed without
+    // the rest of the repository.
+    files.push((
+        "integrations/pi/tool.json".to_string(),
+        render(&tool_descriptor(ToolFormat::OpenAi, &limits)),
+    ));
+    files
 }
