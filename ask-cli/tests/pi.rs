@@ -450,3 +450,61 @@ fn interactive_mode_shows_the_questions_and_the_answers_stay_in_the_transcript()
     session.send(ENTER);
     session.wait_for("model saw: next step");
 }
+
+#[test]
+#[ignore = "needs pi from npm; run by .ci/run"]
+fn a_missing_binary_is_a_tool_error_that_names_the_fix() {
+    let stage = Stage::new();
+    let output = stage
+        .command(&pi_bin())
+        .args(stage.pi_args())
+        .args(["-p", "please ask me"])
+        .env("ASK_USER_BIN", stage.dir.path().join("no-such-ask-user"))
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let text = stage.last_tool_text();
+    assert!(text.contains("not an executable file"), "{text}");
+    assert!(
+        text.contains("cargo install --locked --path ask-cli") && text.contains("ASK_USER_BIN"),
+        "{text}"
+    );
+}
+
+#[test]
+#[ignore = "needs pi from npm; run by .ci/run"]
+fn interactive_ctrl_c_twice_ends_the_turn_without_an_answer() {
+    let stage = Stage::new();
+    let mut script = String::new();
+    for (key, value) in stage.env() {
+        script.push_str(&format!("export {key}='{value}'; "));
+    }
+    script.push_str(&format!(
+        "cd '{}'; exec '{}'",
+        stage.project().display(),
+        pi_bin().display()
+    ));
+    for arg in stage.pi_args() {
+        script.push_str(&format!(" '{arg}'"));
+    }
+    let mut session = Session::start(&script, &[]);
+    session.wait_for("stand-in");
+    session.send("please ask me");
+    session.send(ENTER);
+    session.wait_for("1-9 quick select");
+    session.key("2", "■ Database");
+    session.key("\x03", "Discard 1 answer? [y/N]");
+    session.send("\x03");
+    session.wait_for("interrupted the questions with Ctrl+C twice");
+    // The turn ended: the model was not called again with the error, and nothing was recorded.
+    assert_eq!(
+        stage.requests().len(),
+        1,
+        "only the request that made the call"
+    );
+    assert!(!stage.project().join(".pi/ask-user-session.jsonl").exists());
+    // pi is still there for the next prompt.
+    session.send("next step");
+    session.send(ENTER);
+    session.wait_for("model saw: next step");
+}
