@@ -44,7 +44,9 @@ pub use display::{
 };
 pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, ask, now_ms};
 pub use host::Host;
-pub use input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
+pub use input::{
+    AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
+};
 pub use json::duplicate_key;
 pub use presenter::Presenter;
 pub use result::{
