@@ -22,6 +22,7 @@ pub enum Mode {
     Tui,
     Print,
     Rpc,
+    Embedded,
 }
 
 /// Resolves `auto`: the terminal UI when a terminal can be opened, else print mode, so that
@@ -31,6 +32,7 @@ pub fn resolve_mode(mode: ModeArg) -> Mode {
         ModeArg::Tui => Mode::Tui,
         ModeArg::Print => Mode::Print,
         ModeArg::Rpc => Mode::Rpc,
+        ModeArg::Embedded => Mode::Embedded,
         ModeArg::Auto if terminal_available() => Mode::Tui,
         ModeArg::Auto => Mode::Print,
     }
@@ -90,6 +92,12 @@ pub fn run(args: &AskArgs) -> Exit {
         );
         return Exit::Invalid;
     }
+    if mode == Mode::Embedded && input == "-" {
+        say(
+            "in embedded mode stdin carries the host's messages, so INPUT must be a file: ask-user --mode embedded call.json",
+        );
+        return Exit::Invalid;
+    }
     let max_bytes = args.limits.max_input_bytes();
     let mut call = match read_call(std::path::Path::new(input), &limits, max_bytes) {
         Ok(call) => call,
@@ -129,7 +137,7 @@ pub fn run(args: &AskArgs) -> Exit {
                     ));
                     log.forget_call_lock(call_id);
                     return match mode {
-                        Mode::Rpc => crate::rpc::print_result(record, args.output),
+                        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, args.output),
                         Mode::Tui | Mode::Print => print_record(record, args.output, args.host),
                     };
                 }
@@ -201,7 +209,7 @@ pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
         ));
     }
     let exit = match mode {
-        Mode::Rpc => crate::rpc::print_result(record, args.output),
+        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, args.output),
         Mode::Tui | Mode::Print => print_record(record, args.output, args.host),
     };
     if saved { exit } else { Exit::Failure }
@@ -348,6 +356,7 @@ pub fn frontend_for(
         Mode::Tui => Ok(Box::new(
             ask_tui::TuiFrontend::new().with_notify(!args.no_notify),
         )),
+        Mode::Embedded => Ok(Box::new(crate::embedded::EmbeddedFrontend)),
         Mode::Rpc => {
             // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
             // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.

@@ -63,6 +63,8 @@ pub enum ModeArg {
     Print,
     /// The JSON-lines protocol on stdin/stdout.
     Rpc,
+    /// Frames for a host's own terminal UI, over JSON lines on stdin/stdout.
+    Embedded,
 }
 
 /// What is printed on stdout.

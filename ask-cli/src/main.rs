@@ -3,6 +3,7 @@
 
 mod ask;
 mod cli;
+mod embedded;
 mod events;
 mod exit;
 mod mcp;

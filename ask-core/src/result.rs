@@ -360,6 +360,8 @@ pub enum Mode {
     Print,
     /// An external client over the JSON-lines protocol.
     Rpc,
+    /// Frames drawn inside a host's own terminal UI.
+    Embedded,
 }
 
 impl Mode {
@@ -369,6 +371,7 @@ impl Mode {
             Mode::Interactive => "interactive",
             Mode::Print => "print",
             Mode::Rpc => "rpc",
+            Mode::Embedded => "embedded",
         }
     }
 }
