@@ -415,12 +415,17 @@ fn rpc_mode_cancel_in_any_dialog_cancels_the_call() {
     );
 }
 
-#[test]
-#[ignore = "needs pi from npm; run by .ci/run"]
-fn interactive_mode_shows_the_questions_and_the_answers_stay_in_the_transcript() {
-    let stage = Stage::new();
-    let mut script = String::new();
-    for (key, value) in stage.env() {
+/// Interactive pi in an 80×24 pseudo-terminal, with `env` set too.
+fn pi_in_pty(stage: &Stage, env: &[(&str, &str)]) -> Session {
+    let mut script = String::from(
+        "unset PI_ASK_USER_OWNER ASK_USER_BIN ASK_USER_SESSION ASK_USER_PENDING_FILE; ",
+    );
+    for (key, value) in stage
+        .env()
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .chain(env.iter().copied())
+    {
         script.push_str(&format!("export {key}='{value}'; "));
     }
     script.push_str(&format!(
@@ -431,12 +436,37 @@ fn interactive_mode_shows_the_questions_and_the_answers_stay_in_the_transcript()
     for arg in stage.pi_args() {
         script.push_str(&format!(" '{arg}'"));
     }
-    let mut session = Session::start(&script, &[]);
+    Session::start(&script, &[])
+}
+
+#[test]
+#[ignore = "needs pi from npm; run by .ci/run"]
+fn interactive_mode_shows_the_questions_and_the_answers_stay_in_the_transcript() {
+    interactive(&[], true);
+}
+
+#[test]
+#[ignore = "needs pi from npm; run by .ci/run"]
+fn interactive_full_screen_fallback_hands_the_terminal_over_and_back() {
+    interactive(&[("PI_ASK_USER_FULLSCREEN", "1")], false);
+}
+
+/// Asks in interactive pi; `inside` says whether pi's own footer stays on screen meanwhile.
+fn interactive(env: &[(&str, &str)], inside: bool) {
+    let stage = Stage::new();
+    let mut session = pi_in_pty(&stage, env);
     session.wait_for("stand-in");
     session.send("please ask me");
     session.send(ENTER);
-    // ask-user's terminal UI has the screen: pick SQLite, type the name, submit.
+    // The questions UI: pick SQLite, type the name, submit.
     session.wait_for("1-9 quick select");
+    // Embedded, pi's footer (the model's name) stays on screen; taken over, only ask-user shows.
+    assert_eq!(
+        session.contents().contains("stand-in"),
+        inside,
+        "{}",
+        session.contents()
+    );
     session.key("2", "■ Database");
     session.send("orders");
     session.key(ENTER, "Review your answers");
@@ -475,19 +505,7 @@ fn a_missing_binary_is_a_tool_error_that_names_the_fix() {
 #[ignore = "needs pi from npm; run by .ci/run"]
 fn interactive_ctrl_c_twice_ends_the_turn_without_an_answer() {
     let stage = Stage::new();
-    let mut script = String::new();
-    for (key, value) in stage.env() {
-        script.push_str(&format!("export {key}='{value}'; "));
-    }
-    script.push_str(&format!(
-        "cd '{}'; exec '{}'",
-        stage.project().display(),
-        pi_bin().display()
-    ));
-    for arg in stage.pi_args() {
-        script.push_str(&format!(" '{arg}'"));
-    }
-    let mut session = Session::start(&script, &[]);
+    let mut session = pi_in_pty(&stage, &[]);
     session.wait_for("stand-in");
     session.send("please ask me");
     session.send(ENTER);

@@ -1,8 +1,9 @@
 /**
  * pi-ask-user: the `ask_user` tool in pi, backed by the ask-user binary of this repository.
  *
- * - interactive: the terminal UI of ask-user, with pi's screen handed over while it shows
- *   (`tui.stop()`), and taken back afterwards;
+ * - interactive: ask-user's questions UI drawn inside pi's screen (`ask-user --mode embedded`);
+ *   with PI_ASK_USER_FULLSCREEN=1, ask-user's own terminal UI takes the terminal over while it
+ *   shows (`tui.stop()`), and pi takes it back afterwards;
  * - print (`pi -p`): the pending-questions file, answered with pi's own commands
  *   (`pi -c -p @FILE "…"`, `pi -c -p --answers '[…]' "continue"`, an edited file and
  *   `pi -c -p "continue"`); the answers reach the model as a message before the next turn;
@@ -12,11 +13,12 @@
  * - a pi started by another pi (a sub-agent) is refused.
  */
 
+import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as readline from "node:readline";
 
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
-import { Text } from "@mariozechner/pi-tui";
+import { Text, truncateToWidth } from "@mariozechner/pi-tui";
 
 import {
 	callFile,
@@ -98,25 +100,17 @@ export default function askUser(pi: ExtensionAPI) {
 			try {
 				// pi runs this factory only with its own terminal UI; over RPC it resolves at once.
 				let drawn = false;
-				const shown = await ctx.ui.custom<{ result?: Awaited<ReturnType<typeof run>>; error?: unknown }>(
-					(tui, _theme, _keybindings, done) => {
-						drawn = true;
-						tui.stop();
-						run(bin, ["--mode", "tui", ...flags, file], { cwd, signal })
-							.then((result) => ({ result }), (error: unknown) => ({ error }))
-							.then((outcome) => {
-								tui.start();
-								tui.requestRender(true);
-								done(outcome);
-							});
-						return { render: () => [], handleInput: () => {}, invalidate: () => {} };
-					},
-				);
+				const fullScreen = Boolean(process.env.PI_ASK_USER_FULLSCREEN);
+				const shown = await ctx.ui.custom<Shown>((tui, _theme, _keybindings, done) => {
+					drawn = true;
+					if (fullScreen) return takeOver(tui, bin, [...flags, file], cwd, signal, done);
+					return embedded(tui, bin, [...flags, file], cwd, signal, done);
+				});
 				if (drawn && shown) {
 					if (shown.error !== undefined) throw shown.error;
-					const result = shown.result as Awaited<ReturnType<typeof run>>;
-					const output = parseOutput<ToolOutput>(result, "ask-user");
-					if (output.isError && output.details == null && (result.code ?? 0) >= 128) {
+					const output = shown.output;
+					if (!output) throw new Error(`ask-user ended without a result: ${shown.stderr.trim()}`);
+					if (output.isError && output.details == null && (shown.code ?? 0) >= 128) {
 						// Interrupted (Ctrl+C twice, a signal): pi never runs a call again, so the
 						// turn ends here rather than letting the model carry on without answers.
 						ctx.abort();
@@ -189,6 +183,89 @@ export default function askUser(pi: ExtensionAPI) {
 	});
 }
 
+/** How the questions ended in pi's terminal UI. */
+interface Shown {
+	output?: ToolOutput;
+	code: number | null;
+	stderr: string;
+	error?: unknown;
+}
+
+type Done = (shown: Shown) => void;
+
+/** The fallback (`PI_ASK_USER_FULLSCREEN=1`): pi gives the terminal to ask-user's own UI while
+ * the person answers (`tui.stop()`), and takes it back afterwards. */
+function takeOver(tui: any, bin: string, args: string[], cwd: string, signal: AbortSignal | undefined, done: Done) {
+	tui.stop();
+	run(bin, ["--mode", "tui", ...args], { cwd, signal })
+		.then(
+			(result): Shown => {
+				let output: ToolOutput | undefined;
+				try {
+					output = JSON.parse(result.stdout) as ToolOutput;
+				} catch {
+					output = undefined;
+				}
+				return { output, code: result.code, stderr: result.stderr };
+			},
+			(error: unknown): Shown => ({ code: null, stderr: "", error }),
+		)
+		.then((shown) => {
+			tui.start();
+			tui.requestRender(true);
+			done(shown);
+		});
+	return { render: () => [], handleInput: () => {}, invalidate: () => {} };
+}
+
+/** The questions drawn inside pi's screen: `ask-user --mode embedded` gets pi's keys and the
+ * room, and sends frames back (ask-rpc/EMBEDDED.md). */
+function embedded(tui: any, bin: string, args: string[], cwd: string, signal: AbortSignal | undefined, done: Done) {
+	const child = spawn(bin, ["--mode", "embedded", ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+	let lines: string[] = [];
+	let width = 0;
+	let frames = 0;
+	let output: ToolOutput | undefined;
+	let stderr = "";
+	const send = (message: unknown) => {
+		if (child.stdin.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
+	};
+	child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+	readline.createInterface({ input: child.stdout }).on("line", (line) => {
+		const message = JSON.parse(line);
+		if (message.type === "frame") {
+			// The first frame is drawn at 80 columns, before pi said how wide it is.
+			if (frames++ > 0) lines = message.lines;
+			tui.requestRender();
+		} else if (message.type === "ask_user_result") {
+			output = message.toolOutput;
+		} else if (message.type === undefined && "isError" in message) {
+			output = message as ToolOutput;
+		}
+	});
+	const abort = () => child.kill("SIGTERM");
+	signal?.addEventListener("abort", abort, { once: true });
+	child.on("error", (error) => done({ code: null, stderr, error }));
+	child.on("close", (code) => {
+		signal?.removeEventListener("abort", abort);
+		done({ output, code, stderr });
+	});
+	return {
+		render(w: number): string[] {
+			if (w !== width) {
+				width = w;
+				const rows = Math.max(8, (process.stdout.rows ?? 24) - 8);
+				send({ type: "size", width: w, maxHeight: rows });
+			}
+			return lines.map((line) => truncateToWidth(line, w));
+		},
+		handleInput(data: string) {
+			send({ type: "input", data });
+		},
+		invalidate() {},
+	};
+}
+
 /** The ask_user calls of the current branch whose questions went to the pending file and whose
  * answers have not reached the model yet. */
 function waitingCalls(ctx: ExtensionContext): string[] {
@@ -227,7 +304,6 @@ function replyTo(prompt: string, pending: string): string | undefined {
 
 /** RPC mode: `ask-user --rpc`, each request answered through pi's dialogs. */
 async function overRpc(bin: string, args: string[], ctx: ExtensionContext, signal?: AbortSignal): Promise<ToolOutput> {
-	const { spawn } = await import("node:child_process");
 	const child = spawn(bin, ["--rpc", ...args], { cwd: ctx.cwd, stdio: ["pipe", "pipe", "pipe"] });
 	let stderr = "";
 	child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
