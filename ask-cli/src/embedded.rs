@@ -5,7 +5,7 @@
 use std::io::{BufRead, Read};
 
 use ask_core::{AskRequest, BoxError, Frontend, Mode, Outcome};
-use ask_tui::{Embedded, Step, TuiError};
+use ask_tui::{Embedded, Step, Theme, TuiError};
 use serde::{Deserialize, Serialize};
 
 use crate::output::emit;
@@ -22,6 +22,10 @@ enum HostMessage {
     Size { width: u16, max_height: u16 },
     /// Bytes the host's terminal sent, as text.
     Input { data: String },
+    /// The host's colours: SGR parameters by role.
+    Theme {
+        roles: std::collections::BTreeMap<String, String>,
+    },
 }
 
 /// A line to the host.
@@ -92,6 +96,15 @@ fn run(embedded: &mut Embedded) -> Result<Outcome, BoxError> {
         };
         match message {
             HostMessage::Size { width, max_height } => embedded.resize(width, max_height),
+            HostMessage::Theme { roles } => {
+                match Theme::new(roles.iter().map(|(r, p)| (r.as_str(), p.as_str()))) {
+                    Ok(theme) => embedded.set_theme(theme),
+                    Err(message) => {
+                        emit(&EmbeddedMessage::Error { message })?;
+                        continue;
+                    }
+                }
+            }
             HostMessage::Input { data } => match embedded.input(data.as_bytes()) {
                 Step::Continue => {}
                 Step::Finish(outcome) => return Ok(outcome),

@@ -100,6 +100,23 @@ fn a_host_draws_the_frames_and_gets_the_tool_output() {
     // A line the host gets wrong is an error line; the ask carries on.
     host.send(json!({"type": "resize"}));
     assert_eq!(host.next()["type"], "error");
+    host.send(json!({"type": "theme", "roles": {"accent": "31m\u{1b}[2J"}}));
+    let refused = host.next();
+    assert_eq!(refused["type"], "error");
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("theme role `accent`"),
+        "{refused}"
+    );
+    // The host's colours: the highlighted option in its accent.
+    host.send(json!({"type": "theme", "roles": {"accent": "38;5;39"}}));
+    let themed = host.next();
+    assert!(
+        themed["lines"].to_string().contains("\\u001b[1;38;5;39m"),
+        "{themed}"
+    );
     // Down, Enter; then the name, typed and sent; then submit.
     host.send(json!({"type": "input", "data": "\u{1b}[B\r"}));
     let second = host.frame();

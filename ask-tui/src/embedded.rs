@@ -33,10 +33,57 @@ pub enum Step {
     Abort,
 }
 
+/// The roles of the screen's colours that a host may restyle, and the colour each stands for
+/// by default: `accent` (cyan: the highlight, headers), `success` (green: "(Recommended)"),
+/// `warning` (yellow: notices), `dim` (faint: descriptions, help, rules).
+pub const THEME_ROLES: [&str; 4] = ["accent", "success", "warning", "dim"];
+
+/// A host's colours: SGR parameters (such as `38;5;39` or `1;32`) by role of [`THEME_ROLES`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Theme {
+    roles: Vec<(String, String)>,
+}
+
+impl Theme {
+    /// Reads a host's theme; refuses a role that is not one of [`THEME_ROLES`] and a value that
+    /// is not SGR parameters (digits and `;`, at most 40 characters), naming the role.
+    pub fn new<'a>(roles: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Theme, String> {
+        let mut theme = Theme::default();
+        for (role, params) in roles {
+            if !THEME_ROLES.contains(&role) {
+                return Err(format!(
+                    "unknown theme role `{}`; the roles are {}",
+                    ask_core::sanitize_for_display(role),
+                    THEME_ROLES.join(", ")
+                ));
+            }
+            let valid = !params.is_empty()
+                && params.len() <= 40
+                && params.chars().all(|c| c.is_ascii_digit() || c == ';');
+            if !valid {
+                return Err(format!(
+                    "theme role `{role}`: give SGR parameters such as \"38;5;39\" (digits and ;)"
+                ));
+            }
+            theme.roles.push((role.to_string(), params.to_string()));
+        }
+        Ok(theme)
+    }
+
+    fn get(&self, role: &str) -> Option<&str> {
+        self.roles
+            .iter()
+            .rev()
+            .find(|(r, _)| r == role)
+            .map(|(_, p)| p.as_str())
+    }
+}
+
 /// One ask drawn inside a host's UI.
 #[derive(Debug)]
 pub struct Embedded {
     state: State,
+    theme: Theme,
     width: u16,
     max_height: u16,
     /// Bytes of an escape sequence or a paste not complete yet.
@@ -48,6 +95,7 @@ impl Embedded {
     pub fn new(input: &AskUserInput) -> Embedded {
         Embedded {
             state: State::new(input),
+            theme: Theme::default(),
             width: 80,
             max_height: 24,
             pending: Vec::new(),
@@ -59,6 +107,11 @@ impl Embedded {
         self.width = width.max(1);
         self.max_height = max_height.max(1);
         update(&mut self.state, Msg::Resize);
+    }
+
+    /// Draws the next frames in the host's colours.
+    pub fn set_theme(&mut self, theme: Theme) {
+        self.theme = theme;
     }
 
     /// The state, for tests and hosts that want to look.
@@ -75,7 +128,7 @@ impl Embedded {
             usize::from(self.max_height),
         )
         .iter()
-        .map(sgr_line)
+        .map(|line| sgr_line(line, &self.theme))
         .collect()
     }
 
@@ -214,11 +267,11 @@ fn crossterm_key(key: terminput::KeyEvent) -> Option<KeyEvent> {
 }
 
 /// A line as text with SGR sequences: each styled span is wrapped in its style and a reset.
-fn sgr_line(line: &Line<'_>) -> String {
+fn sgr_line(line: &Line<'_>, theme: &Theme) -> String {
     let mut out = String::new();
     for span in &line.spans {
         let style = line.style.patch(span.style);
-        let codes = sgr_codes(style);
+        let codes = sgr_codes(style, theme);
         if codes.is_empty() {
             out.push_str(&span.content);
         } else {
@@ -228,8 +281,29 @@ fn sgr_line(line: &Line<'_>) -> String {
     out
 }
 
-/// The SGR parameters of `style`.
-fn sgr_codes(style: Style) -> Vec<String> {
+/// The theme role a style's colour stands for, if any.
+fn role(style: Style) -> Option<&'static str> {
+    match style.fg {
+        Some(Color::Cyan) => Some("accent"),
+        Some(Color::Green) => Some("success"),
+        Some(Color::Yellow) => Some("warning"),
+        None if style.add_modifier.contains(Modifier::DIM) => Some("dim"),
+        _ => None,
+    }
+}
+
+/// The SGR parameters of `style`: the theme's for its role when the host gave one.
+fn sgr_codes(style: Style, theme: &Theme) -> Vec<String> {
+    if let Some(params) = role(style).and_then(|r| theme.get(r)) {
+        let mut codes = Vec::new();
+        for (modifier, code) in [(Modifier::BOLD, "1"), (Modifier::REVERSED, "7")] {
+            if style.add_modifier.contains(modifier) {
+                codes.push(code.to_string());
+            }
+        }
+        codes.push(params.to_string());
+        return codes;
+    }
     let mut codes = Vec::new();
     for (modifier, code) in [
         (Modifier::BOLD, "1"),

@@ -7,7 +7,7 @@
 mod common;
 
 use ask_core::{AnswerValue, Outcome};
-use ask_tui::{Embedded, Step};
+use ask_tui::{Embedded, Step, Theme};
 use common::*;
 
 /// The frame with escapes shown as `\e`, one line per row, for a readable snapshot.
@@ -114,4 +114,40 @@ fn ctrl_c_twice_aborts_and_esc_cancels() {
 
     let mut embedded = Embedded::new(&single(0));
     assert_eq!(embedded.input(b"\x1b"), Step::Finish(Outcome::Cancelled));
+}
+
+#[test]
+fn a_host_theme_restyles_each_role_and_bad_values_are_refused() {
+    let mut embedded = Embedded::new(&single(0));
+    let theme = Theme::new([
+        ("accent", "38;5;39"),
+        ("success", "38;2;0;200;0"),
+        ("dim", "90"),
+    ])
+    .unwrap();
+    embedded.set_theme(theme);
+    let frame = embedded.frame().join("\n");
+    assert!(
+        frame.contains("\x1b[1;38;5;39mPostgreSQL \x1b[0m"),
+        "{frame:?}"
+    );
+    assert!(
+        frame.contains("\x1b[1;38;2;0;200;0m(Recommended)\x1b[0m"),
+        "{frame:?}"
+    );
+    assert!(
+        frame.contains("\x1b[90mBattle-tested relational DB\x1b[0m"),
+        "{frame:?}"
+    );
+    assert!(!frame.contains("\x1b[2m"), "no default dim left: {frame:?}");
+
+    assert_eq!(
+        Theme::new([("accent", "31m\x1b[2J")]),
+        Err("theme role `accent`: give SGR parameters such as \"38;5;39\" (digits and ;)".into())
+    );
+    assert!(
+        Theme::new([("border", "31")])
+            .unwrap_err()
+            .starts_with("unknown theme role `border`")
+    );
 }

@@ -101,10 +101,10 @@ export default function askUser(pi: ExtensionAPI) {
 				// pi runs this factory only with its own terminal UI; over RPC it resolves at once.
 				let drawn = false;
 				const fullScreen = Boolean(process.env.PI_ASK_USER_FULLSCREEN);
-				const shown = await ctx.ui.custom<Shown>((tui, _theme, _keybindings, done) => {
+				const shown = await ctx.ui.custom<Shown>((tui, theme, _keybindings, done) => {
 					drawn = true;
 					if (fullScreen) return takeOver(tui, bin, [...flags, file], cwd, signal, done);
-					return embedded(tui, bin, [...flags, file], cwd, signal, done);
+					return embedded(tui, theme, bin, [...flags, file], cwd, signal, done);
 				});
 				if (drawn && shown) {
 					if (shown.error !== undefined) throw shown.error;
@@ -220,7 +220,15 @@ function takeOver(tui: any, bin: string, args: string[], cwd: string, signal: Ab
 
 /** The questions drawn inside pi's screen: `ask-user --mode embedded` gets pi's keys and the
  * room, and sends frames back (ask-rpc/EMBEDDED.md). */
-function embedded(tui: any, bin: string, args: string[], cwd: string, signal: AbortSignal | undefined, done: Done) {
+function embedded(
+	tui: any,
+	theme: any,
+	bin: string,
+	args: string[],
+	cwd: string,
+	signal: AbortSignal | undefined,
+	done: Done,
+) {
 	const child = spawn(bin, ["--mode", "embedded", ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
 	let lines: string[] = [];
 	let width = 0;
@@ -231,11 +239,23 @@ function embedded(tui: any, bin: string, args: string[], cwd: string, signal: Ab
 		if (child.stdin.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
 	};
 	child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+	// pi's theme, as the SGR parameters each of its colour roles starts with.
+	const roles: { [role: string]: string } = {};
+	for (const role of ["accent", "success", "warning", "dim"]) {
+		try {
+			const params = /\x1b\[([0-9;]+)m/.exec(theme.fg(role, "x"))?.[1];
+			if (params) roles[role] = params;
+		} catch {
+			// A role pi's theme does not have keeps ask-user's colour.
+		}
+	}
+	send({ type: "theme", roles });
 	readline.createInterface({ input: child.stdout }).on("line", (line) => {
 		const message = JSON.parse(line);
 		if (message.type === "frame") {
-			// The first frame is drawn at 80 columns, before pi said how wide it is.
-			if (frames++ > 0) lines = message.lines;
+			// The first two frames (at the start, and for the theme) are drawn at 80 columns,
+			// before pi said how wide it is.
+			if (frames++ > 1) lines = message.lines;
 			tui.requestRender();
 		} else if (message.type === "ask_user_result") {
 			output = message.toolOutput;
