@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ask_core::{Limits, Presenter};
+use ask_core::{Host, Limits, Presenter};
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 
 /// The end of `ask-user --help`: the exit codes and the environment, which scripts rely on.
@@ -15,12 +15,14 @@ Exit codes:
   4    pending: the questions wait in the pending file
   5    the client presenting the questions went away
   130  cancelled (the cancelled result on stdout); or interrupted by SIGINT or Ctrl+C twice
-  129, 143  ended by SIGHUP or SIGTERM (nothing on stdout, nothing saved)
+  129, 143  ended by SIGHUP or SIGTERM (nothing saved; nothing on stdout but, with --output
+            tool, an error saying the questions were interrupted)
 
 Environment:
   ASK_USER_PENDING_FILE  the pending-questions file (--pending-file)
   ASK_USER_SESSION       the session log (--session)
   ASK_USER_SUBAGENT=1    the caller is a sub-agent (--sub-agent)
+  ASK_USER_HOST          the host whose commands answer pending questions (--host)
   ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
   ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`";
 
@@ -61,6 +63,8 @@ pub enum ModeArg {
     Print,
     /// The JSON-lines protocol on stdin/stdout.
     Rpc,
+    /// Frames for a host's own terminal UI, over JSON lines on stdin/stdout.
+    Embedded,
 }
 
 /// What is printed on stdout.
@@ -185,6 +189,16 @@ pub struct AskArgs {
     /// The caller is a sub-agent: the call is refused (also ASK_USER_SUBAGENT=1).
     #[arg(long)]
     pub sub_agent: bool,
+    /// The agent host whose commands answer pending questions, named in print mode's
+    /// instructions and pending file: ask-user or pi.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "ASK_USER_HOST",
+        default_value = "ask-user",
+        value_parser = parse_host
+    )]
+    pub host: Host,
     /// The session log (JSON lines): a call whose id has a record there replays it without
     /// asking; a finished call is recorded.
     #[arg(long, value_name = "FILE", env = "ASK_USER_SESSION")]
@@ -222,6 +236,11 @@ impl AskArgs {
     }
 }
 
+/// Reads `--host`.
+fn parse_host(text: &str) -> Result<Host, String> {
+    text.parse()
+}
+
 /// True when `ASK_USER_SUBAGENT` says the caller is a sub-agent.
 pub fn sub_agent_by_env() -> bool {
     std::env::var("ASK_USER_SUBAGENT").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "no"))
@@ -256,6 +275,17 @@ pub enum SessionCommand {
         /// The session log.
         file: PathBuf,
     },
+    /// The record of one call, by call id, in an output shape (`null` when the log holds no
+    /// record of it): a host renders a finished call without asking again.
+    Get {
+        /// The session log.
+        file: PathBuf,
+        /// The agent's tool-call id.
+        call_id: String,
+        /// What is printed on stdout.
+        #[arg(long, value_enum, default_value = "result")]
+        output: OutputArg,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
@@ -264,6 +294,9 @@ pub enum QuestionsAction {
     Show,
     /// Remove the pending questions.
     Clear,
+    /// Print the state of the pending file as JSON, for a host: whether questions wait, for
+    /// which call id, and whether the answers written into it are complete.
+    State,
 }
 
 #[derive(Debug, Args)]

@@ -29,6 +29,7 @@
 //! ```
 
 mod demo;
+mod embedded;
 mod frontend;
 mod layout;
 mod render;
@@ -38,6 +39,7 @@ mod text;
 mod view;
 
 pub use demo::demo_input;
+pub use embedded::{Embedded, Step, THEME_ROLES, Theme};
 pub use frontend::TuiFrontend;
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
