@@ -57,6 +57,10 @@ pub struct Page {
     /// How many lines of the question (and then of the highlighted option's description) are
     /// scrolled out of view at the top, when they do not fit on the screen.
     pub scroll: usize,
+    /// The open `/` filter of the option list and its text; `None` when closed. While it is
+    /// open the list shows only the options whose label holds the text (case ignored), and
+    /// "Other" always.
+    pub filter: Option<TextField>,
 }
 
 /// A question put to the person over the current screen.
@@ -137,6 +141,10 @@ pub enum Msg {
     CursorHome,
     /// Move the text cursor to the end.
     CursorEnd,
+    /// Open the filter of a long option list (/).
+    Filter,
+    /// Tick every option of a multi-select question, or untick them all when all are ticked (a).
+    ToggleAll,
     /// The terminal changed size: nothing changes but the next frame.
     Resize,
 }
@@ -276,21 +284,97 @@ impl State {
             .map_or(0, |q| q.options().len() + 1)
     }
 
+    /// The rows the open list shows, in order: every option and "Other", or, while the filter
+    /// holds text, the options whose label holds it (case ignored) and "Other".
+    pub fn visible_rows(&self) -> Vec<usize> {
+        let Some((question, page)) = self.current() else {
+            return Vec::new();
+        };
+        let options = question.options();
+        match page.filter.as_ref().filter(|f| !f.text().is_empty()) {
+            Some(filter) => {
+                let needle = filter.text().to_lowercase();
+                options
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, option)| option.label.to_lowercase().contains(&needle))
+                    .map(|(i, _)| i)
+                    .chain([options.len()])
+                    .collect()
+            }
+            None => (0..=options.len()).collect(),
+        }
+    }
+
+    /// True when the open list's filter is open.
+    pub fn is_filtering(&self) -> bool {
+        self.current()
+            .is_some_and(|(_, page)| page.filter.is_some())
+    }
+
     fn move_cursor(&mut self, to: impl FnOnce(usize, usize) -> usize) {
-        let rows = self.rows();
+        let visible = self.visible_rows();
         if let Some(page) = self.pages.get_mut(self.tab) {
-            if rows == 0 || page.editing {
+            if visible.is_empty() || page.editing {
                 return;
             }
             let before = page.cursor;
-            page.cursor = to(page.cursor, rows - 1).min(rows - 1);
-            scroll_into_view(page, rows);
+            let last = visible.len() - 1;
+            let at = visible
+                .iter()
+                .position(|&row| row == page.cursor)
+                .unwrap_or(0);
+            let at = to(at, last).min(last);
+            page.cursor = visible[at];
+            scroll_into_view(page, at, visible.len());
             if page.cursor != before {
                 // Another option's description: scroll back to its start.
                 let question = self.scroll_room.get().map_or(0, |room| room.question);
                 page.scroll = page.scroll.min(question);
             }
         }
+    }
+
+    /// Opens the filter of the open list, empty.
+    fn open_filter(&mut self) {
+        if let Some(page) = self.page_mut()
+            && !page.editing
+        {
+            page.filter = Some(TextField::new());
+        }
+    }
+
+    /// Closes the filter, keeping the highlighted option, and shows it in the whole list.
+    fn close_filter(&mut self) {
+        let rows = self.rows();
+        if let Some(page) = self.page_mut()
+            && page.filter.take().is_some()
+        {
+            let cursor = page.cursor;
+            scroll_into_view(page, cursor, rows);
+        }
+    }
+
+    /// After the filter's text changed: the highlight goes to the first match (or to "Other"
+    /// when nothing matches) and the list to its top.
+    fn refilter(&mut self) {
+        let first = self.visible_rows().first().copied().unwrap_or(0);
+        if let Some(page) = self.page_mut() {
+            page.cursor = first;
+            page.offset = 0;
+            page.scroll = 0;
+        }
+    }
+
+    /// Ticks every option, or unticks them all when every one is ticked; "Other" and its text
+    /// stay as they are.
+    fn toggle_all(&mut self) {
+        let Some(page) = self.page_mut() else {
+            return;
+        };
+        let all = page.checked.iter().all(|&on| on);
+        page.checked.iter_mut().for_each(|on| *on = !all);
+        self.sync_multi();
     }
 
     fn scroll_text(&mut self, down: bool) {
@@ -311,6 +395,7 @@ impl State {
             return;
         }
         self.leave_field();
+        self.close_filter();
         self.tab = if forward {
             (self.tab + 1) % tabs
         } else {
@@ -492,7 +577,8 @@ impl State {
         if let Some(page) = self.page_mut() {
             page.cursor = rows.saturating_sub(1);
             page.editing = true;
-            scroll_into_view(page, rows);
+            page.filter = None;
+            scroll_into_view(page, rows.saturating_sub(1), rows);
         }
         Effect::Continue
     }
@@ -530,7 +616,8 @@ impl State {
             return Effect::Continue;
         };
         page.cursor = row.min(options);
-        scroll_into_view(page, rows);
+        let cursor = page.cursor;
+        scroll_into_view(page, cursor, rows);
         if row < options {
             page.checked[row] = !page.checked[row];
         } else if page.other_checked {
@@ -570,12 +657,13 @@ impl State {
     }
 }
 
-/// Keeps the highlighted row inside the window of [`VISIBLE_ROWS`] rows.
-fn scroll_into_view(page: &mut Page, rows: usize) {
-    if page.cursor < page.offset {
-        page.offset = page.cursor;
-    } else if page.cursor >= page.offset + VISIBLE_ROWS {
-        page.offset = page.cursor + 1 - VISIBLE_ROWS;
+/// Keeps the highlighted row, at position `at` of a list of `rows` rows, inside the window of
+/// [`VISIBLE_ROWS`] rows.
+fn scroll_into_view(page: &mut Page, at: usize, rows: usize) {
+    if at < page.offset {
+        page.offset = at;
+    } else if at >= page.offset + VISIBLE_ROWS {
+        page.offset = at + 1 - VISIBLE_ROWS;
     }
     page.offset = page.offset.min(rows.saturating_sub(VISIBLE_ROWS));
 }
@@ -590,6 +678,11 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
     }
     if state.is_editing()
         && let Some(effect) = update_field(state, &msg)
+    {
+        return effect;
+    }
+    if state.is_filtering()
+        && let Some(effect) = update_filter(state, &msg)
     {
         return effect;
     }
@@ -647,6 +740,16 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
                 }
             }
         }
+        Msg::Filter => {
+            if matches!(screen, Screen::Choice | Screen::MultiSelect) {
+                state.open_filter();
+            }
+        }
+        Msg::ToggleAll => {
+            if screen == Screen::MultiSelect {
+                state.toggle_all();
+            }
+        }
         Msg::Yes
         | Msg::No
         | Msg::Input(_)
@@ -697,6 +800,49 @@ fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
         Msg::CursorEnd => page.field.end(),
         _ => {}
     }
+    Some(Effect::Continue)
+}
+
+/// Messages for an open filter; `None` passes the message on to the list, whose moves then go
+/// through the matching rows only.
+fn update_filter(state: &mut State, msg: &Msg) -> Option<Effect> {
+    let screen = state.screen();
+    match msg {
+        Msg::Input(c) => {
+            if let Some(filter) = state.page_mut().and_then(|p| p.filter.as_mut()) {
+                filter.insert(c.encode_utf8(&mut [0; 4]));
+            }
+        }
+        Msg::Paste(text) => {
+            // A filter is one line: a pasted line end would match no label.
+            let line = text.lines().next().unwrap_or_default().to_string();
+            if let Some(filter) = state.page_mut().and_then(|p| p.filter.as_mut()) {
+                filter.insert(&line);
+            }
+        }
+        Msg::Backspace => {
+            if let Some(filter) = state.page_mut().and_then(|p| p.filter.as_mut()) {
+                filter.backspace();
+            }
+        }
+        // Esc (or Ctrl+C) closes the filter; the highlighted option stays highlighted.
+        Msg::Cancel | Msg::Interrupt => {
+            state.close_filter();
+            return Some(Effect::Continue);
+        }
+        // Enter picks the highlighted match: in a multi-select it ticks it (or opens "Other")
+        // and goes back to the whole list.
+        Msg::Enter => {
+            let cursor = state.current().map_or(0, |(_, p)| p.cursor);
+            state.close_filter();
+            return Some(match screen {
+                Screen::MultiSelect => state.toggle(cursor),
+                _ => state.choose(cursor),
+            });
+        }
+        _ => return None,
+    }
+    state.refilter();
     Some(Effect::Continue)
 }
 
@@ -759,6 +905,16 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
     if common.is_some() {
         return common;
     }
+    if state.is_filtering() {
+        return match key.code {
+            KeyCode::Char(_) if ctrl => None,
+            KeyCode::Char(c) => Some(Msg::Input(c)),
+            KeyCode::Backspace => Some(Msg::Backspace),
+            KeyCode::Home => Some(Msg::First),
+            KeyCode::End => Some(Msg::Last),
+            _ => None,
+        };
+    }
     if state.is_editing() {
         return match key.code {
             KeyCode::Char('a') if ctrl => Some(Msg::CursorHome),
@@ -778,6 +934,8 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
         KeyCode::Char('k') => Some(Msg::Up),
         KeyCode::Char('j') => Some(Msg::Down),
         KeyCode::Char(' ') => Some(Msg::Toggle),
+        KeyCode::Char('/') => Some(Msg::Filter),
+        KeyCode::Char('a') => Some(Msg::ToggleAll),
         KeyCode::Char(c @ '0'..='9') => Some(Msg::Quick(c as u8 - b'0')),
         KeyCode::Left => Some(Msg::PrevTab),
         KeyCode::Right => Some(Msg::NextTab),

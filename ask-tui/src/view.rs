@@ -404,8 +404,58 @@ fn body_lines(
             .0,
             0,
         ),
-        Some((question, page)) => list_lines(question, page, inner, max_rows, scroll),
+        Some((question, page)) => match &page.filter {
+            Some(filter) => {
+                let mut out = vec![filter_line(state, question, filter, inner)];
+                let (list, room) = list_lines(
+                    state,
+                    question,
+                    page,
+                    inner,
+                    max_rows.saturating_sub(1),
+                    scroll,
+                );
+                out.extend(list);
+                (out, room)
+            }
+            None => list_lines(state, question, page, inner, max_rows, scroll),
+        },
     }
+}
+
+/// The open filter: `  / text█  2 of 8 options`, the text shortened from the left when it
+/// does not fit, so the end being typed stays in view.
+fn filter_line(
+    state: &State,
+    question: &Question,
+    filter: &TextField,
+    inner: usize,
+) -> Line<'static> {
+    let matches = state.visible_rows().len() - 1;
+    let count = format!("  {matches} of {} options", question.options().len());
+    let room = (inner + 2).saturating_sub(4 + 1 + width(&count)).max(1);
+    let text = safe(filter.text()).into_owned();
+    let shown = if width(&text) <= room {
+        text
+    } else {
+        let mut tail: Vec<char> = Vec::new();
+        let mut used = 1;
+        for c in text.chars().rev() {
+            let w = width(c.encode_utf8(&mut [0; 4]));
+            if used + w > room {
+                break;
+            }
+            used += w;
+            tail.push(c);
+        }
+        std::iter::once('…').chain(tail.into_iter().rev()).collect()
+    };
+    Line::from(vec![
+        Span::styled("  / ", accent()),
+        Span::raw(shown),
+        Span::raw("█"),
+        Span::styled(count, dim()),
+    ])
 }
 
 /// One option row: its lead (pointer, then the tick box of a multi-select and the number), the
@@ -588,20 +638,27 @@ fn other_not_chosen(page: &Page) -> bool {
 /// its description scrolls by `scroll` lines and ends in a "… N more lines" marker; the second
 /// value is how far it can scroll.
 fn list_lines(
+    state: &State,
     question: &Question,
     page: &Page,
     inner: usize,
     max_rows: usize,
     scroll: usize,
 ) -> (Vec<Line<'static>>, usize) {
-    let rows = question.options().len() + 1;
-    let cursor = page.cursor.min(rows - 1);
+    // The rows shown, by their place in the list: every option and "Other", or the matches of
+    // the filter and "Other". `start`, `end` and `cursor` count places, not options.
+    let visible = state.visible_rows();
+    let rows = visible.len();
+    let cursor = visible
+        .iter()
+        .position(|&row| row == page.cursor)
+        .unwrap_or(rows - 1);
     let mut start = page.offset.min(cursor);
     let mut end = (start + VISIBLE_ROWS).min(rows).max(cursor + 1);
     let blocks: Vec<Block> = (0..rows)
-        .map(|row| {
-            if row >= start.saturating_sub(VISIBLE_ROWS) && row < end + VISIBLE_ROWS {
-                option_block(question, page, row, inner)
+        .map(|at| {
+            if at >= start.saturating_sub(VISIBLE_ROWS) && at < end + VISIBLE_ROWS {
+                option_block(question, page, visible[at], inner)
             } else {
                 Block {
                     label: Vec::new(),
@@ -1108,7 +1165,21 @@ fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
             "Tab/←→ switch"
         });
     }
+    // A list that scrolls offers the filter.
+    let long = state
+        .current()
+        .is_some_and(|(question, _)| question.options().len() >= VISIBLE_ROWS);
     match (state.screen(), state.is_editing()) {
+        (Screen::Choice | Screen::MultiSelect, false) if state.is_filtering() => parts.extend([
+            "type to filter",
+            "↑↓ navigate",
+            if state.screen() == Screen::MultiSelect {
+                "Enter to toggle"
+            } else {
+                "Enter to select"
+            },
+            "Esc to close filter",
+        ]),
         (Screen::Submit, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
         (Screen::FreeText, _) if tabbed => parts.extend(["Enter to confirm", "Esc to cancel"]),
         (Screen::FreeText, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
@@ -1116,24 +1187,27 @@ fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
         (Screen::MultiSelect, true) => parts.extend(["Enter to confirm", "Esc to go back"]),
         (_, true) if tabbed => parts.extend(["Enter to confirm", "Esc to go back"]),
         (_, true) => parts.extend(["Enter to submit", "Esc to go back"]),
-        (Screen::Choice, false) => parts.extend([
-            "↑↓ navigate",
-            "1-9 quick select",
-            "0 Other",
-            "Enter to select",
-            "Esc to cancel",
-        ]),
-        (Screen::MultiSelect, false) => parts.extend([
-            "↑↓ navigate",
-            "Space/1-9 toggle",
-            "0 Other",
-            if tabbed {
-                "Enter to confirm"
-            } else {
-                "Enter to submit"
-            },
-            "Esc to cancel",
-        ]),
+        (Screen::Choice, false) => {
+            parts.extend(["↑↓ navigate", "1-9 quick select", "0 Other"]);
+            if long {
+                parts.push("/ filter");
+            }
+            parts.extend(["Enter to select", "Esc to cancel"]);
+        }
+        (Screen::MultiSelect, false) => {
+            parts.extend(["↑↓ navigate", "Space/1-9 toggle", "a all/none", "0 Other"]);
+            if long {
+                parts.push("/ filter");
+            }
+            parts.extend([
+                if tabbed {
+                    "Enter to confirm"
+                } else {
+                    "Enter to submit"
+                },
+                "Esc to cancel",
+            ]);
+        }
     }
     if scrolling {
         parts.push("Shift+↑↓ scroll");
@@ -1142,14 +1216,18 @@ fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
 }
 
 /// The parts of a help line a short terminal drops, in this order.
-const HELP_DROP_ORDER: [&str; 9] = [
+const HELP_DROP_ORDER: [&str; 13] = [
     "0 Other",
     "1-9 quick select",
+    "type to filter",
+    "/ filter",
+    "a all/none",
     "↑↓ navigate",
     "Tab/←→ switch",
     "Tab switch",
     "Space/1-9 toggle",
     "Enter to select",
+    "Enter to toggle",
     "Enter to confirm",
     "Enter to submit",
 ];

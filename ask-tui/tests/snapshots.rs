@@ -842,3 +842,42 @@ fn a_question_on_one_row_scrolls_through_every_word() {
     scroll_to_end(&mut state, 40, 8);
     insta::assert_snapshot!("question_on_one_row_scrolled_40x8", fitted(&state, 40, 8));
 }
+
+#[test]
+fn filter_open() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::Char('/')]);
+    check("filter_open", &state);
+}
+
+#[test]
+fn filter_typed() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::Char('/')]);
+    type_text(&mut state, "js");
+    keys(&mut state, &[KeyCode::Down]);
+    check("filter_typed", &state);
+}
+
+#[test]
+fn filter_of_a_hundred_multi_select() {
+    let mut state = State::new(&hundred(true));
+    keys(&mut state, &[KeyCode::Char('a'), KeyCode::Char('/')]);
+    type_text(&mut state, "5");
+    check("filter_of_a_hundred_multi_select", &state);
+}
+
+#[test]
+fn filter_matching_nothing() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::Char('/')]);
+    type_text(&mut state, "django");
+    check("filter_matching_nothing", &state);
+}
+
+#[test]
+fn multi_select_all_ticked() {
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Char('a')]);
+    check("multi_select_all_ticked", &state);
+}

@@ -131,3 +131,13 @@ pub fn buffer_text(buf: &Buffer) -> String {
     }
     out.join("\n")
 }
+
+/// A multi-select of a hundred numbered options, for the filter and select-all.
+pub fn hundred(multi: bool) -> AskUserInput {
+    let labels: Vec<String> = (1..=100).map(|i| format!("Option {i:03}")).collect();
+    let question = Question::choice("Which options should we use?", labels).with_header("Hundred");
+    AskUserInput {
+        questions: vec![if multi { question.multi() } else { question }],
+        metadata: None,
+    }
+}
