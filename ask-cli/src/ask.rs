@@ -335,9 +335,18 @@ pub fn frontend_for(
         Mode::Print => Ok(Box::new(
             PrintFrontend::new(&args.pending_file).with_call_id(call_id.map(str::to_string)),
         )),
-        Mode::Tui => Ok(Box::new(
-            ask_tui::TuiFrontend::new().with_notify(!args.no_notify),
-        )),
+        Mode::Tui => {
+            let mut tui = ask_tui::TuiFrontend::new().with_notify(!args.no_notify);
+            // ↑ in a text field recalls earlier answers to the same question from this session's
+            // log only, never another's.
+            if let Some(session) = &args.session {
+                let log = SessionLog::new(session);
+                tui = tui.with_history(std::sync::Arc::new(move |question: &str| {
+                    log.earlier_answers(question, ask_tui::HISTORY_MAX)
+                }));
+            }
+            Ok(Box::new(tui))
+        }
         Mode::Rpc => {
             // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
             // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.

@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use ask_core::{AskRequest, BoxError, Frontend, Mode, Outcome};
 use async_trait::async_trait;
 
-use crate::terminal::{TuiError, run_until};
+use crate::terminal::{HistoryProvider, TuiError, run_with};
 
 /// Presents questions in the terminal UI on the controlling terminal.
 ///
@@ -19,14 +19,27 @@ use crate::terminal::{TuiError, run_until};
 /// When the questions appear it rings the terminal bell and sends a desktop notification, so
 /// that a person working in another window knows the agent waits for them; turn that off with
 /// [`TuiFrontend::with_notify`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone)]
 pub struct TuiFrontend {
     notify: bool,
+    history: Option<HistoryProvider>,
+}
+
+impl std::fmt::Debug for TuiFrontend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TuiFrontend")
+            .field("notify", &self.notify)
+            .field("history", &self.history.is_some())
+            .finish()
+    }
 }
 
 impl Default for TuiFrontend {
     fn default() -> TuiFrontend {
-        TuiFrontend { notify: true }
+        TuiFrontend {
+            notify: true,
+            history: None,
+        }
     }
 }
 
@@ -39,7 +52,17 @@ impl TuiFrontend {
     /// Turns the bell and the desktop notification on or off.
     #[must_use]
     pub fn with_notify(self, notify: bool) -> TuiFrontend {
-        TuiFrontend { notify }
+        TuiFrontend { notify, ..self }
+    }
+
+    /// Where ↑ in a text field finds earlier answers to the same question (a host passes the
+    /// session log's); without it there are none.
+    #[must_use]
+    pub fn with_history(self, history: HistoryProvider) -> TuiFrontend {
+        TuiFrontend {
+            history: Some(history),
+            ..self
+        }
     }
 }
 
@@ -52,6 +75,7 @@ impl Frontend for TuiFrontend {
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
         let input = request.input.input().clone();
         let notify = self.notify;
+        let history = self.history.clone();
         let withdrawn = Arc::new(AtomicBool::new(false));
         let (send, receive) = tokio::sync::oneshot::channel();
         let flag = Arc::clone(&withdrawn);
@@ -59,7 +83,7 @@ impl Frontend for TuiFrontend {
             .name("ask-tui".to_string())
             .spawn(move || {
                 // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
-                let _ = send.send(run_until(&input, notify, &flag));
+                let _ = send.send(run_with(&input, notify, &flag, history.as_ref()));
             })?;
         let _ui = WithdrawOnDrop {
             withdrawn,

@@ -61,6 +61,11 @@ pub struct Page {
     /// open the list shows only the options whose label holds the text (case ignored), and
     /// "Other" always.
     pub filter: Option<TextField>,
+    /// Earlier answers to a question with the same text, newest first, once the terminal has
+    /// handed them in ([`Msg::History`]); `None` until the field first asks for them.
+    pub history: Option<Vec<String>>,
+    /// While ↑/↓ recall earlier answers: the one shown, and the text typed before recalling.
+    pub recalled: Option<(usize, String)>,
 }
 
 /// A question put to the person over the current screen.
@@ -145,6 +150,9 @@ pub enum Msg {
     Filter,
     /// Tick every option of a multi-select question, or untick them all when all are ticked (a).
     ToggleAll,
+    /// The earlier answers to the open question, newest first, as the terminal read them after
+    /// [`Effect::Load`] asked for them; the recall that asked then happens.
+    History(Vec<String>),
     /// The terminal changed size: nothing changes but the next frame.
     Resize,
 }
@@ -160,7 +168,24 @@ pub enum Effect {
     /// process had been interrupted, so nothing is answered or saved and the call is asked
     /// again from the beginning next time (seed 001 "Session Interruption").
     Abort,
+    /// The state needs something only the terminal module can read: it reads it, hands it in
+    /// as the message named in [`Load`], and draws the next frame.
+    Load(Load),
 }
+
+/// What the terminal module reads for the pure state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Load {
+    /// The earlier answers to questions with this text in the session log (at most
+    /// [`HISTORY_MAX`], newest first), answered with [`Msg::History`].
+    History {
+        /// The question's text.
+        question: String,
+    },
+}
+
+/// How many earlier answers a field can recall.
+pub const HISTORY_MAX: usize = 100;
 
 /// Which screen the current tab shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -364,6 +389,45 @@ impl State {
             page.offset = 0;
             page.scroll = 0;
         }
+    }
+
+    /// ↑ or ↓ in a text field on its first or last line: the next older (or newer) earlier
+    /// answer replaces the text; past the newest, the text typed before comes back. Returns
+    /// `None` when there is nothing to recall that way, and asks the terminal for the earlier
+    /// answers the first time.
+    fn recall(&mut self, older: bool) -> Option<Effect> {
+        let (question, page) = self.current()?;
+        let Some(history) = &page.history else {
+            let question = question.question.clone();
+            return older.then_some(Effect::Load(Load::History { question }));
+        };
+        let next = match (&page.recalled, older) {
+            (None, true) => 0,
+            (None, false) => return None,
+            (Some((at, _)), true) => at + 1,
+            (Some((0, _)), false) => usize::MAX,
+            (Some((at, _)), false) => at - 1,
+        };
+        if next != usize::MAX && next >= history.len() {
+            return None;
+        }
+        let text = history.get(next).cloned();
+        let page = self.page_mut()?;
+        match text {
+            Some(text) => {
+                let draft = match page.recalled.take() {
+                    Some((_, draft)) => draft,
+                    None => page.field.text().to_string(),
+                };
+                page.field = TextField::with_text(text);
+                page.recalled = Some((next, draft));
+            }
+            None => {
+                let (_, draft) = page.recalled.take()?;
+                page.field = TextField::with_text(draft);
+            }
+        }
+        Some(Effect::Continue)
     }
 
     /// Ticks every option, or unticks them all when every one is ticked; "Other" and its text
@@ -673,6 +737,9 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
     if !matches!(msg, Msg::Resize) {
         state.notice = None;
     }
+    if let Msg::History(answers) = msg {
+        return take_history(state, answers);
+    }
     if let Some(dialog) = state.dialog {
         return update_dialog(state, dialog, msg);
     }
@@ -752,6 +819,7 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
         }
         Msg::Yes
         | Msg::No
+        | Msg::History(_)
         | Msg::Input(_)
         | Msg::Backspace
         | Msg::Delete
@@ -767,6 +835,33 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
 /// Messages for an open text field; `None` passes the message on to the list.
 fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
     let screen = state.screen();
+    let (on_first, on_last) = state.current().map_or((false, false), |(_, page)| {
+        let text = page.field.text();
+        let cursor = page.field.cursor();
+        (
+            !text[..cursor].contains('\n'),
+            !text[cursor..].contains('\n'),
+        )
+    });
+    match msg {
+        Msg::Up if on_first => {
+            if let Some(effect) = state.recall(true) {
+                return Some(effect);
+            }
+        }
+        Msg::Down if on_last => {
+            if let Some(effect) = state.recall(false) {
+                return Some(effect);
+            }
+        }
+        _ => {}
+    }
+    if !matches!(msg, Msg::Up | Msg::Down | Msg::ScrollUp | Msg::ScrollDown)
+        && let Some(page) = state.page_mut()
+    {
+        // An edit (or a cursor move) keeps the recalled text as the person's own.
+        page.recalled = None;
+    }
     match msg {
         Msg::Enter => return Some(state.commit_text(false)),
         // Esc in the "Other" field goes back to the list, keeping the text; a free-text
@@ -801,6 +896,29 @@ fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
         _ => {}
     }
     Some(Effect::Continue)
+}
+
+/// The earlier answers arrive: they are kept for the page, and the ↑ that asked for them
+/// recalls the newest. With none, that ↑ does what it does without history (in "Other", it
+/// goes back to the list).
+fn take_history(state: &mut State, answers: Vec<String>) -> Effect {
+    let editing = state.is_editing();
+    let Some(page) = state.page_mut() else {
+        return Effect::Continue;
+    };
+    page.history = Some(answers);
+    if !editing {
+        return Effect::Continue;
+    }
+    match state.recall(true) {
+        Some(effect) => effect,
+        None if state.screen() != Screen::FreeText => {
+            state.leave_field();
+            state.move_cursor(|c, _| c.saturating_sub(1));
+            Effect::Continue
+        }
+        None => Effect::Continue,
+    }
 }
 
 /// Messages for an open filter; `None` passes the message on to the list, whose moves then go

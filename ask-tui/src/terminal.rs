@@ -26,7 +26,7 @@ use signal_hook::consts::{
     SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
 };
 
-use crate::state::{Effect, Msg, State, msg_for_key, update};
+use crate::state::{Effect, Load, Msg, State, msg_for_key, update};
 use crate::view::view;
 
 /// Why the terminal UI could not finish.
@@ -79,6 +79,21 @@ pub fn run_until(
     notify: bool,
     withdrawn: &AtomicBool,
 ) -> Result<Outcome, TuiError> {
+    run_with(input, notify, withdrawn, None)
+}
+
+/// Reads the earlier answers to questions with a given text, newest first, at most
+/// [`HISTORY_MAX`](crate::HISTORY_MAX): a host hands in the session log's (the terminal module
+/// calls it the first time a field asks, never while drawing).
+pub type HistoryProvider = Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>;
+
+/// Like [`run_until`], with the earlier answers that ↑ recalls in a text field.
+pub fn run_with(
+    input: &AskUserInput,
+    notify: bool,
+    withdrawn: &AtomicBool,
+    history: Option<&HistoryProvider>,
+) -> Result<Outcome, TuiError> {
     let tty = OpenOptions::new()
         .read(true)
         .write(true)
@@ -88,7 +103,7 @@ pub fn run_until(
     install_panic_hook();
     signals.catch();
     let result = Guard::enter(tty, notify.then_some(input.questions.len()))
-        .and_then(|guard| event_loop(input, guard, signals, withdrawn));
+        .and_then(|guard| event_loop(input, guard, signals, withdrawn, history));
     signals.release();
     // A signal that came after the loop's last look, while the terminal was being restored, is
     // not lost: the process still ends as it asks (the terminal is already restored).
@@ -312,6 +327,7 @@ fn event_loop(
     mut guard: Guard,
     signals: &Signals,
     withdrawn: &AtomicBool,
+    history: Option<&HistoryProvider>,
 ) -> Result<Outcome, TuiError> {
     // A signal wins over a withdrawal that happens at the same time: the process must still
     // end as the signal asks.
@@ -369,10 +385,26 @@ fn event_loop(
                 break msg;
             }
         };
-        match update(&mut state, msg) {
-            Effect::Continue => {}
+        let mut effect = update(&mut state, msg);
+        // What the state asks to read is read here and handed back as a message.
+        while let Effect::Load(load) = effect {
+            effect = update(&mut state, load_msg(load, history));
+        }
+        match effect {
+            Effect::Continue | Effect::Load(_) => {}
             Effect::Finish(outcome) => return Ok(outcome),
             Effect::Abort => return Err(TuiError::Aborted),
+        }
+    }
+}
+
+/// Reads what [`Effect::Load`] asks for.
+fn load_msg(load: Load, history: Option<&HistoryProvider>) -> Msg {
+    match load {
+        Load::History { question } => {
+            let mut answers = history.map_or_else(Vec::new, |read| read(&question));
+            answers.truncate(crate::HISTORY_MAX);
+            Msg::History(answers)
         }
     }
 }

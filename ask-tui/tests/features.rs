@@ -5,7 +5,7 @@
 mod common;
 
 use ask_core::{Answer, Outcome};
-use ask_tui::{Effect, State};
+use ask_tui::{Effect, Load, Msg, State, msg_for_key, update};
 use common::*;
 use crossterm::event::KeyCode;
 
@@ -181,4 +181,102 @@ fn in_a_tabbed_call_select_all_is_the_answer() {
             None
         ))
     );
+}
+
+/// Feeds keys and answers each [`Effect::Load`] of the history as the terminal module would,
+/// counting how often it asked.
+fn keys_with_history(state: &mut State, codes: &[KeyCode], history: &[&str], asked: &mut usize) {
+    for code in codes {
+        let mut effect = match msg_for_key(state, key(*code)) {
+            Some(msg) => update(state, msg),
+            None => Effect::Continue,
+        };
+        while let Effect::Load(Load::History { question }) = effect {
+            *asked += 1;
+            assert_eq!(question, state.current().unwrap().0.question);
+            effect = update(
+                state,
+                Msg::History(history.iter().map(|s| s.to_string()).collect()),
+            );
+        }
+        assert_eq!(effect, Effect::Continue);
+    }
+}
+
+const NAME: &str = "What should we name this service?";
+
+#[test]
+fn up_in_a_free_text_field_recalls_earlier_answers_newest_first() {
+    let mut state = State::new(&single(1));
+    type_text(&mut state, "draft");
+    let mut asked = 0;
+    keys_with_history(
+        &mut state,
+        &[KeyCode::Up],
+        &["billing", "orders"],
+        &mut asked,
+    );
+    assert_eq!(state.pages()[0].field.text(), "billing");
+    keys_with_history(&mut state, &[KeyCode::Up, KeyCode::Up], &[], &mut asked);
+    assert_eq!(
+        state.pages()[0].field.text(),
+        "orders",
+        "stops at the oldest"
+    );
+    keys_with_history(&mut state, &[KeyCode::Down], &[], &mut asked);
+    assert_eq!(state.pages()[0].field.text(), "billing");
+    keys_with_history(&mut state, &[KeyCode::Down], &[], &mut asked);
+    assert_eq!(
+        state.pages()[0].field.text(),
+        "draft",
+        "past the newest, the draft is back"
+    );
+    assert_eq!(
+        asked, 1,
+        "the history is read once, when the field first asks"
+    );
+    keys_with_history(&mut state, &[KeyCode::Up], &[], &mut asked);
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(answers, [Answer::custom(NAME, "billing")]);
+}
+
+#[test]
+fn up_on_a_later_line_moves_in_the_text_not_the_history() {
+    let mut state = State::new(&single(1));
+    update(&mut state, Msg::Paste("one\ntwo".into()));
+    let effect = press(&mut state, key(KeyCode::Up));
+    assert_eq!(effect, Effect::Continue, "no history is asked for");
+    assert_eq!(state.pages()[0].field.text(), "one\ntwo");
+}
+
+#[test]
+fn up_in_other_recalls_then_goes_back_to_the_list() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    let mut asked = 0;
+    keys_with_history(&mut state, &[KeyCode::Up], &["CockroachDB"], &mut asked);
+    assert_eq!(state.pages()[0].field.text(), "CockroachDB");
+    assert!(state.is_editing());
+    keys_with_history(&mut state, &[KeyCode::Up], &[], &mut asked);
+    assert!(
+        !state.is_editing(),
+        "with no older answer, ↑ leaves the field as before"
+    );
+    assert_eq!(state.pages()[0].cursor, 2);
+    assert_eq!(
+        state.pages()[0].field.text(),
+        "CockroachDB",
+        "the text is kept"
+    );
+}
+
+#[test]
+fn up_in_other_without_history_leaves_the_field_as_before() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    let mut asked = 0;
+    keys_with_history(&mut state, &[KeyCode::Up], &[], &mut asked);
+    assert_eq!(asked, 1);
+    assert!(!state.is_editing());
+    assert_eq!(state.pages()[0].cursor, 2);
 }

@@ -79,12 +79,17 @@ pub fn ctrl(c: char) -> KeyEvent {
     }
 }
 
-/// Feeds one key through `msg_for_key` and `update`.
+/// Feeds one key through `msg_for_key` and `update`, answering what it asks to load as the
+/// terminal module does without a session log: no earlier answers.
 pub fn press(state: &mut State, event: KeyEvent) -> Effect {
-    match msg_for_key(state, event) {
+    let mut effect = match msg_for_key(state, event) {
         Some(msg) => update(state, msg),
         None => Effect::Continue,
+    };
+    while let Effect::Load(_) = effect {
+        effect = update(state, ask_tui::Msg::History(Vec::new()));
     }
+    effect
 }
 
 /// Feeds keys; panics if the ask ends before the last one.
