@@ -66,6 +66,14 @@ pub struct Page {
     pub history: Option<Vec<String>>,
     /// While ↑/↓ recall earlier answers: the one shown, and the text typed before recalling.
     pub recalled: Option<(usize, String)>,
+    /// The paths that Ctrl+T found for the typed text when several match, shown under the
+    /// field until the next key.
+    pub candidates: Vec<String>,
+    /// The person's note on this question's answer (n, or Ctrl+N in a text field): it goes
+    /// back beside the answer, never in its place.
+    pub note: TextField,
+    /// Whether the note's editor has the keyboard.
+    pub noting: bool,
 }
 
 /// A question put to the person over the current screen.
@@ -91,6 +99,8 @@ pub enum Notice {
     Unanswered(usize),
     /// Enter on an empty text field.
     EmptyAnswer,
+    /// Ctrl+T found no path that starts with the typed text.
+    NoCompletion,
 }
 
 /// What the person asked for, decoded from a key or a paste.
@@ -153,6 +163,19 @@ pub enum Msg {
     /// The earlier answers to the open question, newest first, as the terminal read them after
     /// [`Effect::Load`] asked for them; the recall that asked then happens.
     History(Vec<String>),
+    /// Complete the typed path (Ctrl+T in a path question).
+    Complete,
+    /// Open the note on the open question's answer (n, or Ctrl+N in a text field).
+    Note,
+    /// The paths that start with `typed`, as the terminal read them from the disk after
+    /// [`Load::Complete`] asked: one is taken whole, several fill in what they share and are
+    /// listed.
+    Completions {
+        /// The text they complete.
+        typed: String,
+        /// The matching paths, sorted; a folder ends in `/`.
+        candidates: Vec<String>,
+    },
     /// The terminal changed size: nothing changes but the next frame.
     Resize,
 }
@@ -181,6 +204,12 @@ pub enum Load {
     History {
         /// The question's text.
         question: String,
+    },
+    /// The paths that start with the typed text, from the working folder (an absolute path
+    /// from the root), answered with [`Msg::Completions`].
+    Complete {
+        /// The typed text.
+        typed: String,
     },
 }
 
@@ -329,6 +358,11 @@ impl State {
             }
             None => (0..=options.len()).collect(),
         }
+    }
+
+    /// True when the note's editor of the open question has the keyboard.
+    pub fn is_noting(&self) -> bool {
+        self.current().is_some_and(|(_, page)| page.noting)
     }
 
     /// True when the open list's filter is open.
@@ -540,6 +574,10 @@ impl State {
     /// answer, or, for a lone question, out.
     fn commit(&mut self, answer: Answer) -> Effect {
         if !self.is_tabbed() {
+            let answer = match self.pages.first() {
+                Some(page) => with_note(answer, page),
+                None => answer,
+            };
             return Effect::Finish(Outcome::Answered(vec![answer]));
         }
         let Some(page) = self.page_mut() else {
@@ -716,9 +754,19 @@ impl State {
             }
             return Effect::Continue;
         }
-        let answers = self.pages.iter().filter_map(|p| p.answer.clone()).collect();
+        let answers = self
+            .pages
+            .iter()
+            .filter_map(|p| p.answer.clone().map(|answer| with_note(answer, p)))
+            .collect();
         Effect::Finish(Outcome::Answered(answers))
     }
+}
+
+/// `answer` with the page's note beside it, when the note holds more than whitespace.
+fn with_note(answer: Answer, page: &Page) -> Answer {
+    let _ = page;
+    answer
 }
 
 /// Keeps the highlighted row, at position `at` of a list of `rows` rows, inside the window of
@@ -740,8 +788,24 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
     if let Msg::History(answers) = msg {
         return take_history(state, answers);
     }
+    if let Msg::Completions { typed, candidates } = msg {
+        take_completions(state, &typed, candidates);
+        return Effect::Continue;
+    }
+    if let Some(page) = state.page_mut() {
+        page.candidates.clear();
+    }
     if let Some(dialog) = state.dialog {
         return update_dialog(state, dialog, msg);
+    }
+    if state.is_noting() {
+        return update_note(state, &msg);
+    }
+    if matches!(msg, Msg::Note) && state.screen() != Screen::Submit {
+        if let Some(page) = state.page_mut() {
+            page.noting = true;
+        }
+        return Effect::Continue;
     }
     if state.is_editing()
         && let Some(effect) = update_field(state, &msg)
@@ -820,6 +884,9 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
         Msg::Yes
         | Msg::No
         | Msg::History(_)
+        | Msg::Complete
+        | Msg::Note
+        | Msg::Completions { .. }
         | Msg::Input(_)
         | Msg::Backspace
         | Msg::Delete
@@ -863,6 +930,14 @@ fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
         page.recalled = None;
     }
     match msg {
+        Msg::Complete => {
+            return Some(match state.current() {
+                Some((question, page)) if is_path(question) => Effect::Load(Load::Complete {
+                    typed: page.field.text().to_string(),
+                }),
+                _ => Effect::Continue,
+            });
+        }
         Msg::Enter => return Some(state.commit_text(false)),
         // Esc in the "Other" field goes back to the list, keeping the text; a free-text
         // question has nothing to go back to, so it cancels (asking first about typed text).
@@ -896,6 +971,93 @@ fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
         _ => {}
     }
     Some(Effect::Continue)
+}
+
+/// The paths for Ctrl+T arrive: ignored when the text changed meanwhile; one is taken whole;
+/// several fill in the part they all share and are listed under the field; none is said.
+fn take_completions(state: &mut State, typed: &str, candidates: Vec<String>) {
+    let Some(page) = state.page_mut() else {
+        return;
+    };
+    if !page.editing || page.field.text() != typed {
+        return;
+    }
+    match candidates.as_slice() {
+        [] => state.notice = Some(Notice::NoCompletion),
+        [only] => page.field = TextField::with_text(only.clone()),
+        [first, rest @ ..] => {
+            let mut shared = first.len();
+            for other in rest {
+                shared = first
+                    .char_indices()
+                    .zip(other.chars())
+                    .find(|((_, a), b)| a != b)
+                    .map_or(shared.min(other.len()), |((at, _), _)| at.min(shared));
+            }
+            if shared > typed.len() {
+                page.field = TextField::with_text(&first[..shared]);
+            }
+            page.candidates = candidates;
+        }
+    }
+}
+
+/// The paths in a folder's listing that complete `typed`: `entries` are the names in the
+/// folder that `typed` names up to its last `/` (the working folder when it has none), each
+/// with whether it is a folder. Hidden names show only when the typed name starts with a dot.
+/// Sorted; a folder ends in `/`.
+pub fn completions(typed: &str, entries: impl IntoIterator<Item = (String, bool)>) -> Vec<String> {
+    let (folder, prefix) = match typed.rfind('/') {
+        Some(at) => typed.split_at(at + 1),
+        None => ("", typed),
+    };
+    let mut out: Vec<String> = entries
+        .into_iter()
+        .filter(|(name, _)| {
+            name.starts_with(prefix) && (prefix.starts_with('.') || !name.starts_with('.'))
+        })
+        .map(|(name, dir)| format!("{folder}{name}{}", if dir { "/" } else { "" }))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The folder whose listing completes `typed`: its part up to the last `/`, or the working
+/// folder.
+pub fn completion_folder(typed: &str) -> &str {
+    match typed.rfind('/') {
+        Some(0) => "/",
+        Some(at) => &typed[..at],
+        None => ".",
+    }
+}
+
+/// True for a question whose answer is a path (Ctrl+T completes it).
+fn is_path(question: &Question) -> bool {
+    // Placeholder until the question kinds land: see the merge of the canonical fields.
+    let _ = question;
+    false
+}
+
+/// Keys for the note's editor: Enter or Esc close it, keeping the note (an emptied note is
+/// no note).
+fn update_note(state: &mut State, msg: &Msg) -> Effect {
+    let Some(page) = state.page_mut() else {
+        return Effect::Continue;
+    };
+    match msg {
+        Msg::Enter | Msg::Cancel | Msg::Interrupt | Msg::Note => page.noting = false,
+        Msg::Input(c) => page.note.insert(c.encode_utf8(&mut [0; 4])),
+        Msg::Paste(text) => page.note.insert(text),
+        Msg::Backspace => page.note.backspace(),
+        Msg::Delete => page.note.delete(),
+        Msg::CursorLeft => page.note.left(),
+        Msg::CursorRight => page.note.right(),
+        Msg::CursorHome => page.note.home(),
+        Msg::CursorEnd => page.note.end(),
+        _ => {}
+    }
+    Effect::Continue
 }
 
 /// The earlier answers arrive: they are kept for the page, and the ↑ that asked for them
@@ -1023,6 +1185,11 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
     if common.is_some() {
         return common;
     }
+    if state.is_noting() || state.is_editing() {
+        if ctrl && matches!(key.code, KeyCode::Char('n' | 'N')) {
+            return Some(Msg::Note);
+        }
+    }
     if state.is_filtering() {
         return match key.code {
             KeyCode::Char(_) if ctrl => None,
@@ -1033,9 +1200,10 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
             _ => None,
         };
     }
-    if state.is_editing() {
+    if state.is_editing() || state.is_noting() {
         return match key.code {
             KeyCode::Char('a') if ctrl => Some(Msg::CursorHome),
+            KeyCode::Char('t') if ctrl => Some(Msg::Complete),
             KeyCode::Char('e') if ctrl => Some(Msg::CursorEnd),
             KeyCode::Char(_) if ctrl => None,
             KeyCode::Char(c) => Some(Msg::Input(c)),
@@ -1054,6 +1222,7 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
         KeyCode::Char(' ') => Some(Msg::Toggle),
         KeyCode::Char('/') => Some(Msg::Filter),
         KeyCode::Char('a') => Some(Msg::ToggleAll),
+        KeyCode::Char('n') => Some(Msg::Note),
         KeyCode::Char(c @ '0'..='9') => Some(Msg::Quick(c as u8 - b'0')),
         KeyCode::Left => Some(Msg::PrevTab),
         KeyCode::Right => Some(Msg::NextTab),

@@ -26,7 +26,7 @@ use signal_hook::consts::{
     SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
 };
 
-use crate::state::{Effect, Load, Msg, State, msg_for_key, update};
+use crate::state::{Effect, Load, Msg, State, completion_folder, completions, msg_for_key, update};
 use crate::view::view;
 
 /// Why the terminal UI could not finish.
@@ -406,8 +406,28 @@ fn load_msg(load: Load, history: Option<&HistoryProvider>) -> Msg {
             answers.truncate(crate::HISTORY_MAX);
             Msg::History(answers)
         }
+        Load::Complete { typed } => {
+            let entries = std::fs::read_dir(completion_folder(&typed))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .take(MAX_LISTED)
+                .filter_map(|entry| {
+                    let name = entry.file_name().into_string().ok()?;
+                    // A link to a folder completes as a folder.
+                    let dir = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+                    Some((name, dir))
+                });
+            Msg::Completions {
+                candidates: completions(&typed, entries),
+                typed,
+            }
+        }
     }
 }
+
+/// How many names of one folder Ctrl+T looks at, so a huge folder cannot stall a keypress.
+const MAX_LISTED: usize = 10_000;
 
 /// Puts the terminal back as it was: leaves the alternate screen, turns bracketed paste off,
 /// shows the cursor and leaves raw mode. It does nothing when the terminal is not in the UI's

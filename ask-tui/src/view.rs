@@ -85,6 +85,13 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     };
     let question_lines = question_at(text_width);
     let mut bottom: Vec<Line<'static>> = Vec::new();
+    if let Some((_, page)) = state.current()
+        && (page.noting || !page.note.is_blank())
+    {
+        // The note on this question's answer, under the list or field it belongs to.
+        let style = if page.noting { Style::new() } else { dim() };
+        bottom.extend(field_lines(&page.note, page.noting, "  Note: ", 8, inner, 3, style).0);
+    }
     if let Some(notice) = state.notice() {
         bottom.extend(
             wrap(&notice_text(state, notice), text_width)
@@ -391,8 +398,8 @@ fn body_lines(
 ) -> (Vec<Line<'static>>, usize) {
     match state.current() {
         None => (review_lines(state, inner, max_rows), 0),
-        Some((question, page)) if question.is_free_text() => (
-            field_lines(
+        Some((question, page)) if question.is_free_text() => {
+            let mut out = field_lines(
                 &page.field,
                 true,
                 "  > ",
@@ -401,9 +408,11 @@ fn body_lines(
                 max_rows.min(6),
                 Style::new(),
             )
-            .0,
-            0,
-        ),
+            .0;
+            let room = max_rows.saturating_sub(out.len());
+            out.extend(candidate_lines(&page.candidates, inner, room));
+            (out, 0)
+        }
         Some((question, page)) => match &page.filter {
             Some(filter) => {
                 let mut out = vec![filter_line(state, question, filter, inner)];
@@ -456,6 +465,44 @@ fn filter_line(
         Span::raw("█"),
         Span::styled(count, dim()),
     ])
+}
+
+/// The paths Ctrl+T found, by their last part, side by side as far as they fit in `rows`
+/// rows; the last row counts the ones left out.
+fn candidate_lines(candidates: &[String], inner: usize, rows: usize) -> Vec<Line<'static>> {
+    if candidates.is_empty() || rows == 0 {
+        return Vec::new();
+    }
+    let text_width = inner.saturating_sub(2).max(1);
+    let names: Vec<String> = candidates
+        .iter()
+        .map(|path| {
+            let trimmed = path.trim_end_matches('/');
+            let start = trimmed.rfind('/').map_or(0, |at| at + 1);
+            safe(&path[start..]).into_owned()
+        })
+        .collect();
+    // Each line with how many names it holds.
+    let mut lines: Vec<(String, usize)> = Vec::new();
+    for name in &names {
+        match lines.last_mut() {
+            Some((line, count)) if width(line) + 2 + width(name) <= text_width => {
+                line.push_str("  ");
+                line.push_str(name);
+                *count += 1;
+            }
+            _ => lines.push((shorten(name, text_width), 1)),
+        }
+    }
+    if lines.len() > rows {
+        let shown: usize = lines[..rows - 1].iter().map(|(_, count)| count).sum();
+        lines.truncate(rows - 1);
+        lines.push((format!("… {} more", names.len() - shown), 0));
+    }
+    lines
+        .into_iter()
+        .map(|(line, _)| Line::styled(format!("    {line}"), dim()))
+        .collect()
 }
 
 /// One option row: its lead (pointer, then the tick box of a multi-select and the number), the
@@ -1169,6 +1216,13 @@ fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
     let long = state
         .current()
         .is_some_and(|(question, _)| question.options().len() >= VISIBLE_ROWS);
+    if state.is_noting() {
+        parts.extend(["Enter/Esc to keep the note"]);
+        if scrolling {
+            parts.push("Shift+↑↓ scroll");
+        }
+        return parts;
+    }
     match (state.screen(), state.is_editing()) {
         (Screen::Choice | Screen::MultiSelect, false) if state.is_filtering() => parts.extend([
             "type to filter",
@@ -1181,21 +1235,29 @@ fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
             "Esc to close filter",
         ]),
         (Screen::Submit, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
-        (Screen::FreeText, _) if tabbed => parts.extend(["Enter to confirm", "Esc to cancel"]),
-        (Screen::FreeText, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
+        (Screen::FreeText, _) if tabbed => {
+            parts.extend(["Ctrl+N note", "Enter to confirm", "Esc to cancel"]);
+        }
+        (Screen::FreeText, _) => parts.extend(["Ctrl+N note", "Enter to submit", "Esc to cancel"]),
         // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
         (Screen::MultiSelect, true) => parts.extend(["Enter to confirm", "Esc to go back"]),
         (_, true) if tabbed => parts.extend(["Enter to confirm", "Esc to go back"]),
         (_, true) => parts.extend(["Enter to submit", "Esc to go back"]),
         (Screen::Choice, false) => {
-            parts.extend(["↑↓ navigate", "1-9 quick select", "0 Other"]);
+            parts.extend(["↑↓ navigate", "1-9 quick select", "0 Other", "n note"]);
             if long {
                 parts.push("/ filter");
             }
             parts.extend(["Enter to select", "Esc to cancel"]);
         }
         (Screen::MultiSelect, false) => {
-            parts.extend(["↑↓ navigate", "Space/1-9 toggle", "a all/none", "0 Other"]);
+            parts.extend([
+                "↑↓ navigate",
+                "Space/1-9 toggle",
+                "a all/none",
+                "0 Other",
+                "n note",
+            ]);
             if long {
                 parts.push("/ filter");
             }
@@ -1216,8 +1278,10 @@ fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
 }
 
 /// The parts of a help line a short terminal drops, in this order.
-const HELP_DROP_ORDER: [&str; 13] = [
+const HELP_DROP_ORDER: [&str; 15] = [
     "0 Other",
+    "n note",
+    "Ctrl+N note",
     "1-9 quick select",
     "type to filter",
     "/ filter",
@@ -1267,5 +1331,6 @@ fn notice_text(state: &State, notice: Notice) -> String {
             "Type an answer first".to_string()
         }
         Notice::EmptyAnswer => "Type an answer first, or Esc to go back".to_string(),
+        Notice::NoCompletion => "No path starts with that".to_string(),
     }
 }

@@ -280,3 +280,42 @@ fn up_in_other_without_history_leaves_the_field_as_before() {
     assert!(!state.is_editing());
     assert_eq!(state.pages()[0].cursor, 2);
 }
+
+#[test]
+fn n_opens_the_note_and_typing_goes_into_it_not_the_list() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Char('n')]);
+    assert!(state.is_noting());
+    // Digits, j/k and n are note text while the note is open.
+    type_text(&mut state, "n1 jk, if the host allows");
+    assert_eq!(state.pages()[0].note.text(), "n1 jk, if the host allows");
+    assert_eq!(state.pages()[0].cursor, 1, "the highlight did not move");
+    keys(&mut state, &[KeyCode::Enter]);
+    assert!(!state.is_noting(), "Enter closes the note");
+    assert_eq!(state.pages()[0].note.text(), "n1 jk, if the host allows");
+}
+
+#[test]
+fn esc_closes_the_note_keeping_it_and_a_second_esc_asks_about_the_note_free_call() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('n')]);
+    type_text(&mut state, "later");
+    assert_eq!(keys(&mut state, &[KeyCode::Esc]), Effect::Continue);
+    assert!(!state.is_noting());
+    assert_eq!(state.pages()[0].note.text(), "later");
+}
+
+#[test]
+fn ctrl_n_opens_the_note_from_a_text_field() {
+    let mut state = State::new(&single(1));
+    type_text(&mut state, "orders");
+    press(&mut state, ctrl('n'));
+    assert!(state.is_noting());
+    type_text(&mut state, "rename later");
+    press(&mut state, ctrl('n'));
+    assert!(!state.is_noting(), "Ctrl+N again closes it");
+    assert!(state.is_editing(), "the field has the keyboard again");
+    type_text(&mut state, "-svc");
+    assert_eq!(state.pages()[0].field.text(), "orders-svc");
+    assert_eq!(state.pages()[0].note.text(), "rename later");
+}

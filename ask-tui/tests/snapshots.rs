@@ -881,3 +881,20 @@ fn multi_select_all_ticked() {
     keys(&mut state, &[KeyCode::Char('a')]);
     check("multi_select_all_ticked", &state);
 }
+
+#[test]
+fn note_open() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Char('n')]);
+    type_text(&mut state, "only for the prototype");
+    check("note_open", &state);
+}
+
+#[test]
+fn note_kept_in_a_tabbed_call() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('n')]);
+    type_text(&mut state, "only for the prototype");
+    keys(&mut state, &[KeyCode::Enter]);
+    check("note_kept_in_a_tabbed_call", &state);
+}
