@@ -1185,10 +1185,11 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
     if common.is_some() {
         return common;
     }
-    if state.is_noting() || state.is_editing() {
-        if ctrl && matches!(key.code, KeyCode::Char('n' | 'N')) {
-            return Some(Msg::Note);
-        }
+    if (state.is_noting() || state.is_editing())
+        && ctrl
+        && matches!(key.code, KeyCode::Char('n' | 'N'))
+    {
+        return Some(Msg::Note);
     }
     if state.is_filtering() {
         return match key.code {
