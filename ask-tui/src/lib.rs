@@ -41,8 +41,8 @@ pub use demo::demo_input;
 pub use frontend::TuiFrontend;
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
-    Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, VISIBLE_ROWS, msg_for_key,
-    update,
+    Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, VISIBLE_ROWS,
+    completion_folder, completions, msg_for_key, update,
 };
 pub use terminal::{HistoryProvider, TuiError};
 pub use text::TextField;

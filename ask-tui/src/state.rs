@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use ask_core::{Answer, AskUserInput, Limits, Outcome, Question};
+use ask_core::{Answer, AskUserInput, Limits, Outcome, Question, QuestionKind};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::text::TextField;
@@ -35,6 +35,8 @@ pub(crate) struct ScrollRoom {
     pub(crate) question: usize,
     /// The lines of the question and of the highlighted description that do not fit.
     pub(crate) total: usize,
+    /// The lines of the focused option's preview that do not fit in its box.
+    pub(crate) preview: usize,
 }
 
 /// The person's work on one question.
@@ -57,6 +59,8 @@ pub struct Page {
     /// How many lines of the question (and then of the highlighted option's description) are
     /// scrolled out of view at the top, when they do not fit on the screen.
     pub scroll: usize,
+    /// How many lines of the focused option's preview are scrolled out of view at the top.
+    pub preview_scroll: usize,
     /// The open `/` filter of the option list and its text; `None` when closed. While it is
     /// open the list shows only the options whose label holds the text (case ignored), and
     /// "Other" always.
@@ -156,6 +160,10 @@ pub enum Msg {
     CursorHome,
     /// Move the text cursor to the end.
     CursorEnd,
+    /// Scroll the focused option's preview up ([).
+    PreviewUp,
+    /// Scroll the focused option's preview down (]).
+    PreviewDown,
     /// Open the filter of a long option list (/).
     Filter,
     /// Tick every option of a multi-select question, or untick them all when all are ticked (a).
@@ -387,6 +395,7 @@ impl State {
             page.cursor = visible[at];
             scroll_into_view(page, at, visible.len());
             if page.cursor != before {
+                page.preview_scroll = 0;
                 // Another option's description: scroll back to its start.
                 let question = self.scroll_room.get().map_or(0, |room| room.question);
                 page.scroll = page.scroll.min(question);
@@ -431,6 +440,10 @@ impl State {
     /// answers the first time.
     fn recall(&mut self, older: bool) -> Option<Effect> {
         let (question, page) = self.current()?;
+        // A secret answer is never recalled, nor offered for recall.
+        if question.secret {
+            return None;
+        }
         let Some(history) = &page.history else {
             let question = question.question.clone();
             return older.then_some(Effect::Load(Load::History { question }));
@@ -827,6 +840,16 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
         Msg::PageDown => state.move_cursor(|c, _| c + VISIBLE_ROWS),
         Msg::ScrollUp => state.scroll_text(false),
         Msg::ScrollDown => state.scroll_text(true),
+        Msg::PreviewUp | Msg::PreviewDown => {
+            let room = state.scroll_room.get().map_or(0, |room| room.preview);
+            if let Some(page) = state.page_mut() {
+                page.preview_scroll = if msg == Msg::PreviewDown {
+                    (page.preview_scroll + 1).min(room)
+                } else {
+                    page.preview_scroll.min(room).saturating_sub(1)
+                };
+            }
+        }
         Msg::Quick(digit) => {
             let options = state.current().map_or(0, |(q, _)| q.options().len());
             if options == 0 {
@@ -1034,9 +1057,7 @@ pub fn completion_folder(typed: &str) -> &str {
 
 /// True for a question whose answer is a path (Ctrl+T completes it).
 fn is_path(question: &Question) -> bool {
-    // Placeholder until the question kinds land: see the merge of the canonical fields.
-    let _ = question;
-    false
+    question.kind == QuestionKind::Path
 }
 
 /// Keys for the note's editor: Enter or Esc close it, keeping the note (an emptied note is
@@ -1222,6 +1243,8 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
         KeyCode::Char('j') => Some(Msg::Down),
         KeyCode::Char(' ') => Some(Msg::Toggle),
         KeyCode::Char('/') => Some(Msg::Filter),
+        KeyCode::Char('[') => Some(Msg::PreviewUp),
+        KeyCode::Char(']') => Some(Msg::PreviewDown),
         KeyCode::Char('a') => Some(Msg::ToggleAll),
         KeyCode::Char('n') => Some(Msg::Note),
         KeyCode::Char(c @ '0'..='9') => Some(Msg::Quick(c as u8 - b'0')),

@@ -1,7 +1,7 @@
 //! The pure view: [`view`] draws a [`State`] into a frame, laid out as the mock-ups of seed 001
 //! "UI Design". It keeps no state of its own.
 
-use ask_core::{Question, RECOMMENDED_SUFFIX, is_recommended};
+use ask_core::{Question, QuestionKind, RECOMMENDED_SUFFIX, is_recommended};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -55,9 +55,15 @@ pub fn render(state: &State, area: Rect, buf: &mut Buffer) {
 /// that does not fit says how many rows are above and below. How far the text can scroll is
 /// recorded in `state` for the next update.
 pub fn screen_lines(state: &State, width: usize, height: usize) -> Vec<Line<'static>> {
-    let mut laid = lay_out(state, width, height, false);
-    if laid.room.total > 0 {
-        laid = lay_out(state, width, height, true);
+    let mut laid = lay_out(state, width, height, false, false);
+    if laid.room.total > 0 || laid.room.preview > 0 {
+        laid = lay_out(
+            state,
+            width,
+            height,
+            laid.room.total > 0,
+            laid.room.preview > 0,
+        );
     }
     state.set_scroll_room(laid.room);
     laid.lines
@@ -69,8 +75,20 @@ struct Laid {
     room: ScrollRoom,
 }
 
-fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Laid {
+fn lay_out(
+    state: &State,
+    columns: usize,
+    height: usize,
+    scrolling: bool,
+    preview_scrolling: bool,
+) -> Laid {
     let inner = columns.saturating_sub(2).max(1);
+    // A question with previews shows the focused option's preview beside the list on a wide
+    // terminal, else under it.
+    let preview = preview_text(state);
+    let side = preview.is_some() && columns >= SIDE_PREVIEW_COLUMNS;
+    let list_columns = if side { columns / 2 } else { columns };
+    let list_inner = list_columns.saturating_sub(2).max(1);
     let text_width = inner.saturating_sub(2).max(1);
     let rule = Line::styled("─".repeat(columns), dim());
     let title = title_line(state, columns);
@@ -110,7 +128,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
             // question and the list keep at least four rows; Esc is always named.
             let used = 2 + usize::from(title.is_some()) + bottom.len();
             let most = height.saturating_sub(used + 4).max(1);
-            let mut parts = help_text(state, scrolling);
+            let mut parts = help_text(state, scrolling, preview_scrolling);
             let mut lines = help_lines(&parts, text_width);
             for drop in HELP_DROP_ORDER {
                 if lines.len() <= most {
@@ -131,8 +149,18 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
 
     // Rows that are always shown: the two rules, the title and the help line.
     let fixed = 2 + usize::from(title.is_some()) + bottom.len();
-    let room = height.saturating_sub(fixed);
-    let body_wanted = body_lines(state, inner, usize::MAX, 0).0.len();
+    let mut room = height.saturating_sub(fixed);
+    // Under the list, the preview box takes up to two fifths of the room (at least three rows:
+    // its borders and a line), and scrolls when its text does not fit.
+    let below_rows = match &preview {
+        Some(text) if !side && room >= 5 => {
+            let wanted = preview_content(text.as_deref(), inner).len() + 2;
+            wanted.min((room * 2 / 5).max(3))
+        }
+        _ => 0,
+    };
+    room -= below_rows;
+    let body_wanted = body_lines(state, list_inner, usize::MAX, 0).0.len();
     // The list keeps at least three rows (a row and the markers around it). When the question
     // is cut anyway, it keeps up to five (a marker above and below, the label, a line of the
     // description and its marker) or half the room, so that a long question cannot crowd out a
@@ -169,7 +197,33 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     };
     let question_room = question_lines.len() - shown;
     let offset = scroll.min(question_room);
-    let (body, description_room) = body_lines(state, inner, body_rows, scroll - offset);
+    let (mut body, description_room) = body_lines(state, list_inner, body_rows, scroll - offset);
+    let preview_scroll = state.current().map_or(0, |(_, page)| page.preview_scroll);
+    let mut preview_room = 0;
+    let mut below_box = Vec::new();
+    if let Some(text) = &preview {
+        if side {
+            // The box beside the list, as tall as the list's rows.
+            let box_width = columns - list_columns;
+            let wanted = preview_content(text.as_deref(), box_width).len() + 2;
+            let rows = wanted.min(body_rows).max(3);
+            let (lines, room) = preview_box(text.as_deref(), box_width, rows, preview_scroll);
+            preview_room = room;
+            body = beside(body, lines, list_columns);
+        } else if below_rows > 0 {
+            // Indented like the list, so the box sits under the rows it belongs to.
+            let (lines, room) = preview_box(text.as_deref(), inner, below_rows, preview_scroll);
+            preview_room = room;
+            below_box = lines
+                .into_iter()
+                .map(|line| {
+                    let mut spans = vec![Span::raw("  ")];
+                    spans.extend(line.spans);
+                    Line::from(spans)
+                })
+                .collect();
+        }
+    }
 
     let mut out = Vec::with_capacity(height);
     out.push(rule.clone());
@@ -210,6 +264,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
         out.push(Line::default());
     }
     out.extend(body);
+    out.extend(below_box);
     if blanks > 0 {
         out.push(Line::default());
     }
@@ -221,6 +276,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
         room: ScrollRoom {
             question: question_room,
             total: question_room + description_room,
+            preview: preview_room,
         },
     }
 }
@@ -399,8 +455,9 @@ fn body_lines(
     match state.current() {
         None => (review_lines(state, inner, max_rows), 0),
         Some((question, page)) if question.is_free_text() => {
+            let field = shown_field(question, &page.field);
             let mut out = field_lines(
-                &page.field,
+                &field,
                 true,
                 "  > ",
                 4,
@@ -409,6 +466,16 @@ fn body_lines(
                 Style::new(),
             )
             .0;
+            // The placeholder: dim text after the cursor of an empty field.
+            if let (Some(placeholder), Some(first)) = (&question.placeholder, out.first_mut())
+                && page.field.text().is_empty()
+            {
+                let room = inner.saturating_sub(5);
+                first.spans.push(Span::styled(
+                    format!(" {}", shorten(&safe(placeholder), room)),
+                    dim(),
+                ));
+            }
             let room = max_rows.saturating_sub(out.len());
             out.extend(candidate_lines(&page.candidates, inner, room));
             (out, 0)
@@ -465,6 +532,117 @@ fn filter_line(
         Span::raw("█"),
         Span::styled(count, dim()),
     ])
+}
+
+/// What the review shows in place of a secret answer.
+const SECRET_SHOWN: &str = "[secret]";
+
+/// What a text field shows: the typed text, or a mask of it for a secret question.
+fn shown_field<'a>(question: &Question, field: &'a TextField) -> std::borrow::Cow<'a, TextField> {
+    if question.secret {
+        std::borrow::Cow::Owned(field.masked())
+    } else {
+        std::borrow::Cow::Borrowed(field)
+    }
+}
+
+/// From this many columns a preview shows beside the list rather than under it.
+pub const SIDE_PREVIEW_COLUMNS: usize = 100;
+
+/// The preview of the focused row, when the open question has previews: `Some(None)` for a
+/// row without one ("Other", or an option the model gave no preview).
+fn preview_text(state: &State) -> Option<Option<String>> {
+    let (question, page) = state.current()?;
+    let options = question.options();
+    if !options.iter().any(|option| option.preview.is_some()) {
+        return None;
+    }
+    Some(options.get(page.cursor).and_then(|o| o.preview.clone()))
+}
+
+/// A preview's lines as the box shows them, `columns` wide with the borders: sanitised line by
+/// line, each wrapped, indentation kept.
+fn preview_content(text: Option<&str>, columns: usize) -> Vec<String> {
+    let text_width = columns.saturating_sub(4).max(1);
+    match text {
+        Some(text) => safe_lines(text)
+            .iter()
+            .flat_map(|line| wrap(line, text_width))
+            .collect(),
+        None => vec!["(no preview)".to_string()],
+    }
+}
+
+/// The preview in a box `columns` wide and `rows` tall (at least 3), scrolled by `scroll`
+/// lines; a text that does not fit says how many lines are out of view in the bottom border.
+/// Also how far it can scroll.
+fn preview_box(
+    text: Option<&str>,
+    columns: usize,
+    rows: usize,
+    scroll: usize,
+) -> (Vec<Line<'static>>, usize) {
+    let columns = columns.max(6);
+    let text_width = columns - 4;
+    let content = preview_content(text, columns);
+    let shown = rows.max(3) - 2;
+    let room = content.len().saturating_sub(shown);
+    let offset = scroll.min(room);
+    let title = shorten("Preview", columns - 5);
+    let mut out = vec![Line::styled(
+        format!("┌─ {title} {}┐", "─".repeat(columns - 5 - width(&title))),
+        dim(),
+    )];
+    let style = if text.is_some() { Style::new() } else { dim() };
+    for line in content.iter().skip(offset).take(shown) {
+        out.push(Line::from(vec![
+            Span::styled("│ ", dim()),
+            Span::styled(line.clone(), style),
+            Span::raw(" ".repeat(text_width.saturating_sub(width(line)))),
+            Span::styled(" │", dim()),
+        ]));
+    }
+    for _ in out.len()..shown + 1 {
+        out.push(Line::from(vec![
+            Span::styled("│ ", dim()),
+            Span::raw(" ".repeat(text_width)),
+            Span::styled(" │", dim()),
+        ]));
+    }
+    let marker = if room > 0 {
+        format!(" {} ", more_lines(offset, room - offset, columns - 6))
+    } else {
+        String::new()
+    };
+    out.push(Line::styled(
+        format!(
+            "└{marker}{}┘",
+            "─".repeat((columns - 2).saturating_sub(width(&marker)))
+        ),
+        dim(),
+    ));
+    (out, room)
+}
+
+/// The list's lines with the preview box's lines beside them, the list padded to
+/// `list_columns`; as many lines as the longer of the two.
+fn beside(
+    list: Vec<Line<'static>>,
+    pane: Vec<Line<'static>>,
+    list_columns: usize,
+) -> Vec<Line<'static>> {
+    let rows = list.len().max(pane.len());
+    let mut list = list.into_iter();
+    let mut pane = pane.into_iter();
+    (0..rows)
+        .map(|_| {
+            let mut spans = list.next().map_or_else(Vec::new, |line| line.spans);
+            let used: usize = spans.iter().map(|span| width(&span.content)).sum();
+            spans.push(Span::raw(" ".repeat(list_columns.saturating_sub(used))));
+            spans.extend(pane.next().map_or_else(Vec::new, |line| line.spans));
+            Line::from(spans)
+        })
+        .collect()
 }
 
 /// The paths Ctrl+T found, by their last part, side by side as far as they fit in `rows`
@@ -591,8 +769,15 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
         // The "Other" row, with the typed text in place of the hint once there is some.
         let first = format!("{pointer}{mark}Other: ");
         if page.editing {
-            let (label, focus) =
-                field_lines(&page.field, true, &first, indent, inner, 4, Style::new());
+            let (label, focus) = field_lines(
+                &shown_field(question, &page.field),
+                true,
+                &first,
+                indent,
+                inner,
+                4,
+                Style::new(),
+            );
             return Block {
                 label,
                 description: Vec::new(),
@@ -614,7 +799,15 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
                 focus: 0,
             };
         }
-        let (mut label, _) = field_lines(&page.field, false, &first, indent, inner, 3, label_style);
+        let (mut label, _) = field_lines(
+            &shown_field(question, &page.field),
+            false,
+            &first,
+            indent,
+            inner,
+            3,
+            label_style,
+        );
         if !question.multi_select {
             // Say whether the kept text is the answer: in a single question nothing is sent
             // until Enter; in a multi-question call another option may be the answer.
@@ -1068,10 +1261,13 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .enumerate()
         .map(|(i, (question, page))| {
             let label = tab_label(question, i);
-            let answer = page
-                .answer
-                .as_ref()
-                .map(|answer| review_text(&answer.answer.joined()));
+            let answer = page.answer.as_ref().map(|answer| {
+                if question.secret {
+                    SECRET_SHOWN.to_string()
+                } else {
+                    review_text(&answer.answer.joined())
+                }
+            });
             if answer.is_none() {
                 missing.push(label.clone());
             }
@@ -1202,7 +1398,7 @@ fn review_compact(
 
 /// The help line: one per kind of screen, the same words in a lone question and in a tabbed
 /// call (which adds how to switch tabs), and the scroll keys when a text does not fit.
-fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
+fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<&'static str> {
     let tabbed = state.is_tabbed();
     let mut parts: Vec<&str> = Vec::new();
     if tabbed {
@@ -1235,10 +1431,23 @@ fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
             "Esc to close filter",
         ]),
         (Screen::Submit, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
-        (Screen::FreeText, _) if tabbed => {
-            parts.extend(["Ctrl+N note", "Enter to confirm", "Esc to cancel"]);
+        (Screen::FreeText, _) => {
+            if state
+                .current()
+                .is_some_and(|(question, _)| question.kind == QuestionKind::Path)
+            {
+                parts.push("Ctrl+T complete");
+            }
+            parts.extend([
+                "Ctrl+N note",
+                if tabbed {
+                    "Enter to confirm"
+                } else {
+                    "Enter to submit"
+                },
+                "Esc to cancel",
+            ]);
         }
-        (Screen::FreeText, _) => parts.extend(["Ctrl+N note", "Enter to submit", "Esc to cancel"]),
         // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
         (Screen::MultiSelect, true) => parts.extend(["Enter to confirm", "Esc to go back"]),
         (_, true) if tabbed => parts.extend(["Enter to confirm", "Esc to go back"]),
@@ -1274,14 +1483,18 @@ fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
     if scrolling {
         parts.push("Shift+↑↓ scroll");
     }
+    if preview_scrolling {
+        parts.push("[ ] scroll preview");
+    }
     parts
 }
 
 /// The parts of a help line a short terminal drops, in this order.
-const HELP_DROP_ORDER: [&str; 15] = [
+const HELP_DROP_ORDER: [&str; 16] = [
     "0 Other",
     "n note",
     "Ctrl+N note",
+    "Ctrl+T complete",
     "1-9 quick select",
     "type to filter",
     "/ filter",

@@ -319,3 +319,220 @@ fn ctrl_n_opens_the_note_from_a_text_field() {
     assert_eq!(state.pages()[0].field.text(), "orders-svc");
     assert_eq!(state.pages()[0].note.text(), "rename later");
 }
+
+#[test]
+fn other_stays_reachable_with_previews_in_a_single_choice() {
+    let mut state = State::new(&previews(false));
+    keys(&mut state, &[KeyCode::End]);
+    assert_eq!(state.pages()[0].cursor, 4, "Other is the last row");
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "Two columns");
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(
+        answers,
+        [Answer::custom(
+            "Which layout should the page use?",
+            "Two columns"
+        )]
+    );
+}
+
+#[test]
+fn other_stays_reachable_with_previews_in_a_multi_select() {
+    let mut state = State::new(&previews(true));
+    keys(&mut state, &[KeyCode::Char('2'), KeyCode::Char('0')]);
+    type_text(&mut state, "Footer too");
+    keys(&mut state, &[KeyCode::Enter]);
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(
+        answers,
+        [Answer::multi(
+            "Which layout should the page use?",
+            vec!["Top bar".into()],
+            Some("Footer too".into())
+        )]
+    );
+}
+
+#[test]
+fn the_preview_scrolls_to_its_last_line_and_back() {
+    let mut state = State::new(&previews(false));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Down]);
+    let shown = screen(&state, 80, 24);
+    assert!(shown.contains("line 01 of the config"));
+    assert!(
+        shown.contains("more lines"),
+        "a cut preview says so:\n{shown}"
+    );
+    for _ in 0..40 {
+        keys(&mut state, &[KeyCode::Char(']')]);
+        screen(&state, 80, 24);
+    }
+    let shown = screen(&state, 80, 24);
+    assert!(shown.contains("line 30 of the config"), "{shown}");
+    assert!(!shown.contains("line 01 of the config"));
+    keys(&mut state, &[KeyCode::Char('[')]);
+    let back = screen(&state, 80, 24);
+    assert!(
+        !back.contains("line 30 of the config"),
+        "one [ scrolls back at once:\n{back}"
+    );
+    // Another option starts its preview from the top.
+    keys(&mut state, &[KeyCode::Up, KeyCode::Down]);
+    assert!(screen(&state, 80, 24).contains("line 01 of the config"));
+}
+
+#[test]
+fn a_preview_is_shown_beside_the_list_from_100_columns() {
+    let state = State::new(&previews(false));
+    let narrow = screen(&state, 99, 24);
+    let wide = screen(&state, 100, 24);
+    let row = |screen: &str| {
+        screen
+            .lines()
+            .find(|line| line.contains("1. Sidebar"))
+            .unwrap()
+            .to_string()
+    };
+    assert!(!row(&narrow).contains("Preview"), "{narrow}");
+    assert!(row(&wide).contains("┌─ Preview"), "{wide}");
+}
+
+#[test]
+fn a_yes_no_question_answers_yes_or_no() {
+    let input = one(ask_core::Question::yes_no("Deploy now?"));
+    let mut state = State::new(&input);
+    let answers = answered(keys(&mut state, &[KeyCode::Down, KeyCode::Enter]));
+    assert_eq!(answers, [Answer::selected("Deploy now?", "No")]);
+    let mut state = State::new(&input);
+    let answers = answered(keys(&mut state, &[KeyCode::Char('1')]));
+    assert_eq!(answers, [Answer::selected("Deploy now?", "Yes")]);
+    // Other stays: the person can answer in their own words.
+    let mut state = State::new(&input);
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "After the freeze");
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(answers, [Answer::custom("Deploy now?", "After the freeze")]);
+}
+
+/// Feeds keys and answers each path completion with `listing` as the working folder's names.
+fn keys_with_listing(
+    state: &mut State,
+    codes: &[crossterm::event::KeyEvent],
+    listing: &[(&str, bool)],
+) {
+    for code in codes {
+        let mut effect = match msg_for_key(state, *code) {
+            Some(msg) => update(state, msg),
+            None => Effect::Continue,
+        };
+        while let Effect::Load(Load::Complete { typed }) = effect {
+            let entries = listing.iter().map(|(name, dir)| (name.to_string(), *dir));
+            let candidates = ask_tui::completions(&typed, entries);
+            effect = update(state, Msg::Completions { typed, candidates });
+        }
+        assert_eq!(effect, Effect::Continue);
+    }
+}
+
+const LISTING: &[(&str, bool)] = &[
+    ("config", true),
+    ("Cargo.toml", false),
+    ("Cargo.lock", false),
+    (".git", true),
+    ("README.md", false),
+];
+
+#[test]
+fn ctrl_t_completes_a_path_and_lists_the_candidates() {
+    let input = one(ask_core::Question::path("Which file?"));
+    let mut state = State::new(&input);
+    type_text(&mut state, "Ca");
+    keys_with_listing(&mut state, &[ctrl('t')], LISTING);
+    assert_eq!(state.pages()[0].field.text(), "Cargo.");
+    assert_eq!(state.pages()[0].candidates, ["Cargo.lock", "Cargo.toml"]);
+    type_text(&mut state, "t");
+    assert!(
+        state.pages()[0].candidates.is_empty(),
+        "the list goes with the next key"
+    );
+    keys_with_listing(&mut state, &[ctrl('t')], LISTING);
+    assert_eq!(state.pages()[0].field.text(), "Cargo.toml");
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(answers, [Answer::custom("Which file?", "Cargo.toml")]);
+}
+
+#[test]
+fn a_completed_folder_ends_in_a_slash_and_nothing_matching_is_said() {
+    let input = one(ask_core::Question::path("Which file?"));
+    let mut state = State::new(&input);
+    type_text(&mut state, "co");
+    keys_with_listing(&mut state, &[ctrl('t')], LISTING);
+    assert_eq!(state.pages()[0].field.text(), "config/");
+    let mut state = State::new(&input);
+    type_text(&mut state, "zz");
+    keys_with_listing(&mut state, &[ctrl('t')], LISTING);
+    assert_eq!(state.pages()[0].field.text(), "zz", "the typed text stays");
+    assert!(screen(&state, 80, 24).contains("No path starts with that"));
+}
+
+#[test]
+fn completion_keeps_the_typed_folder_and_hides_dot_names_unless_asked() {
+    let names = || LISTING.iter().map(|(n, d)| (n.to_string(), *d));
+    assert_eq!(
+        ask_tui::completions("src/Car", names()),
+        ["src/Cargo.lock", "src/Cargo.toml"]
+    );
+    assert_eq!(ask_tui::completions("", names()).len(), 4, "no .git");
+    assert_eq!(ask_tui::completions(".g", names()), [".git/"]);
+    assert_eq!(ask_tui::completion_folder("src/Car"), "src");
+    assert_eq!(ask_tui::completion_folder("/et"), "/");
+    assert_eq!(ask_tui::completion_folder("Car"), ".");
+}
+
+#[test]
+fn tab_stays_next_question_in_a_path_field() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Tab]);
+    type_text(&mut state, "app.toml");
+    keys(&mut state, &[KeyCode::Tab]);
+    assert_eq!(state.tab(), 2, "Tab moved on");
+    assert_eq!(
+        state.pages()[1].answer,
+        Some(Answer::custom(
+            "Which config file should we use?",
+            "app.toml"
+        )),
+        "the typed text is the answer, never checked against the disk"
+    );
+}
+
+#[test]
+fn a_secret_is_masked_everywhere_on_screen_and_answered_in_full() {
+    let mut state = State::new(&kinds());
+    // Yes, then the path, then the token.
+    keys(&mut state, &[KeyCode::Char('1')]);
+    type_text(&mut state, "app.toml");
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "hunter2-token");
+    let typing = screen(&state, 80, 24);
+    assert!(!typing.contains("hunter2"), "{typing}");
+    assert!(typing.contains("•••••••••••••"), "{typing}");
+    keys(&mut state, &[KeyCode::Enter]);
+    let review = screen(&state, 80, 24);
+    assert!(review.contains("[secret]"), "{review}");
+    assert!(!review.contains("hunter2"), "{review}");
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(
+        answers[2],
+        Answer::custom("What is the API token?", "hunter2-token")
+    );
+}
+
+#[test]
+fn a_secret_field_never_asks_for_history() {
+    let input = one(ask_core::Question::text("Token?").secret());
+    let mut state = State::new(&input);
+    let effect = update(&mut state, Msg::Up);
+    assert_eq!(effect, Effect::Continue, "no Load: a secret has no history");
+}

@@ -900,3 +900,94 @@ fn note_kept_in_a_tabbed_call() {
     keys(&mut state, &[KeyCode::Enter]);
     check("note_kept_in_a_tabbed_call", &state);
 }
+
+/// Snapshots `state` also at 120×24, where a preview shows beside the list.
+#[track_caller]
+fn check_wide(name: &str, state: &State) {
+    check(name, state);
+    insta::assert_snapshot!(format!("{name}_120"), screen(state, 120, 24));
+}
+
+#[test]
+fn preview_of_the_first_option() {
+    check_wide("preview_first", &State::new(&previews(false)));
+}
+
+#[test]
+fn preview_long_scrolled() {
+    let mut state = State::new(&previews(false));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Down]);
+    screen(&state, 80, 24);
+    keys(&mut state, &[KeyCode::Char(']'), KeyCode::Char(']')]);
+    check("preview_long_scrolled", &state);
+    let mut state = State::new(&previews(false));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Down]);
+    screen(&state, 120, 24);
+    keys(&mut state, &[KeyCode::Char(']'), KeyCode::Char(']')]);
+    insta::assert_snapshot!("preview_long_scrolled_120", screen(&state, 120, 24));
+}
+
+#[test]
+fn preview_on_other_in_a_multi_select() {
+    let mut state = State::new(&previews(true));
+    keys(&mut state, &[KeyCode::Char('1'), KeyCode::End]);
+    check_wide("preview_other_multi", &state);
+}
+
+#[test]
+fn yes_no() {
+    check("yes_no", &State::new(&kinds()));
+}
+
+#[test]
+fn path_with_placeholder() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Tab]);
+    check("path_with_placeholder", &state);
+}
+
+#[test]
+fn path_candidates() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Tab]);
+    type_text(&mut state, "src/");
+    let candidates: Vec<String> = [
+        "main.rs",
+        "lib.rs",
+        "layout.rs",
+        "lang.rs",
+        "state.rs",
+        "view.rs",
+    ]
+    .iter()
+    .map(|name| format!("src/{name}"))
+    .collect();
+    ask_tui::update(
+        &mut state,
+        ask_tui::Msg::Completions {
+            typed: "src/".into(),
+            candidates,
+        },
+    );
+    check("path_candidates", &state);
+}
+
+#[test]
+fn secret_typed() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Tab, KeyCode::Tab]);
+    type_text(&mut state, "hunter2-token");
+    keys(&mut state, &[KeyCode::Left, KeyCode::Left]);
+    check("secret_typed", &state);
+}
+
+#[test]
+fn secret_in_the_review() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Char('2')]);
+    type_text(&mut state, "app.toml");
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "hunter2-token");
+    keys(&mut state, &[KeyCode::Enter]);
+    check("secret_in_the_review", &state);
+}
