@@ -7,6 +7,7 @@ use std::thread::JoinHandle;
 use ask_core::{AskRequest, BoxError, Frontend, Mode, Outcome};
 use async_trait::async_trait;
 
+use crate::lang::Lang;
 use crate::terminal::{TuiError, run_until};
 
 /// Presents questions in the terminal UI on the controlling terminal.
@@ -18,15 +19,20 @@ use crate::terminal::{TuiError, run_until};
 ///
 /// When the questions appear it rings the terminal bell and sends a desktop notification, so
 /// that a person working in another window knows the agent waits for them; turn that off with
-/// [`TuiFrontend::with_notify`].
+/// [`TuiFrontend::with_notify`]. Its words are English unless [`TuiFrontend::with_lang`] names
+/// another language.
 #[derive(Debug, Clone, Copy)]
 pub struct TuiFrontend {
     notify: bool,
+    lang: Lang,
 }
 
 impl Default for TuiFrontend {
     fn default() -> TuiFrontend {
-        TuiFrontend { notify: true }
+        TuiFrontend {
+            notify: true,
+            lang: Lang::default(),
+        }
     }
 }
 
@@ -39,7 +45,13 @@ impl TuiFrontend {
     /// Turns the bell and the desktop notification on or off.
     #[must_use]
     pub fn with_notify(self, notify: bool) -> TuiFrontend {
-        TuiFrontend { notify }
+        TuiFrontend { notify, ..self }
+    }
+
+    /// Shows the UI's words (help lines, "Other", confirmations, the notification) in `lang`.
+    #[must_use]
+    pub fn with_lang(self, lang: Lang) -> TuiFrontend {
+        TuiFrontend { lang, ..self }
     }
 }
 
@@ -51,7 +63,7 @@ impl Frontend for TuiFrontend {
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
         let input = request.input.input().clone();
-        let notify = self.notify;
+        let (notify, lang) = (self.notify, self.lang);
         let withdrawn = Arc::new(AtomicBool::new(false));
         let (send, receive) = tokio::sync::oneshot::channel();
         let flag = Arc::clone(&withdrawn);
@@ -59,7 +71,7 @@ impl Frontend for TuiFrontend {
             .name("ask-tui".to_string())
             .spawn(move || {
                 // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
-                let _ = send.send(run_until(&input, notify, &flag));
+                let _ = send.send(run_until(&input, notify, lang, &flag));
             })?;
         let _ui = WithdrawOnDrop {
             withdrawn,

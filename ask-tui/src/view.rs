@@ -10,11 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
-use crate::layout::{safe, safe_lines, shorten, thousands, width, wrap};
+use crate::lang::{Help, Text, fill};
+use crate::layout::{safe, safe_lines, shorten, width, wrap};
 use crate::state::{Dialog, Notice, Page, Screen, ScrollRoom, State, VISIBLE_ROWS};
 use crate::text::TextField;
-
-const OTHER_LABEL: &str = "Other (type your answer)";
 
 fn dim() -> Style {
     Style::new().add_modifier(Modifier::DIM)
@@ -70,6 +69,7 @@ struct Laid {
 }
 
 fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Laid {
+    let t = state.lang().text();
     let inner = columns.saturating_sub(2).max(1);
     let text_width = inner.saturating_sub(2).max(1);
     let rule = Line::styled("─".repeat(columns), dim());
@@ -80,7 +80,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
                 .iter()
                 .flat_map(|line| wrap(line, columns))
                 .collect(),
-            None => vec!["Review your answers".to_string()],
+            None => vec![t.review_title.to_string()],
         }
     };
     let question_lines = question_at(text_width);
@@ -94,7 +94,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     }
     match state.dialog() {
         Some(dialog) => bottom.extend(
-            wrap(&dialog_text(dialog), text_width)
+            wrap(&dialog_text(t, dialog), text_width)
                 .into_iter()
                 .map(|line| Line::styled(format!("  {line}"), warning())),
         ),
@@ -104,14 +104,14 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
             let used = 2 + usize::from(title.is_some()) + bottom.len();
             let most = height.saturating_sub(used + 4).max(1);
             let mut parts = help_text(state, scrolling);
-            let mut lines = help_lines(&parts, text_width);
+            let mut lines = help_lines(t, &parts, text_width);
             for drop in HELP_DROP_ORDER {
                 if lines.len() <= most {
                     break;
                 }
                 if let Some(i) = parts.iter().position(|part| *part == drop) {
                     parts.remove(i);
-                    lines = help_lines(&parts, text_width);
+                    lines = help_lines(t, &parts, text_width);
                 }
             }
             bottom.extend(
@@ -179,7 +179,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     {
         if cut && question_rows == 1 && i == 0 {
             // One row for the question: its visible part and the marker share it.
-            let marker = more_lines(offset, below, text_width / 2);
+            let marker = more_lines(t, offset, below, text_width / 2);
             let room = text_width.saturating_sub(width(&marker) + 1);
             out.push(Line::from(vec![
                 Span::raw("  "),
@@ -195,7 +195,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     }
     if cut && question_rows > 1 {
         out.push(Line::styled(
-            format!("  {}", more_lines(offset, below, text_width)),
+            format!("  {}", more_lines(t, offset, below, text_width)),
             dim(),
         ));
     }
@@ -220,21 +220,21 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
 
 /// The marker of a text cut by the terminal's size: `… 5 more lines`, `… 2 lines above`, or
 /// `… 2 lines above, 5 more`, in shorter words when that does not fit in `room` columns.
-fn more_lines(above: usize, below: usize, room: usize) -> String {
-    let lines = |n: usize| if n == 1 { "line" } else { "lines" };
+fn more_lines(t: &Text, above: usize, below: usize, room: usize) -> String {
+    let (a, b) = (t.number(above), t.number(below));
     let forms = match (above, below) {
         (0, below) => [
-            format!("… {below} more {}", lines(below)),
-            format!("… {below} more"),
+            fill(t.lines_below[0].pick(below), &[("n", &b)]),
+            fill(t.lines_below[1].pick(below), &[("n", &b)]),
             format!("…{below}"),
         ],
         (above, 0) => [
-            format!("… {above} {} above", lines(above)),
-            format!("… {above} above"),
+            fill(t.lines_above[0].pick(above), &[("n", &a)]),
+            fill(t.lines_above[1].pick(above), &[("n", &a)]),
             format!("↑{above}"),
         ],
-        (above, below) => [
-            format!("… {above} {} above, {below} more", lines(above)),
+        (above, _) => [
+            fill(t.lines_both.pick(above), &[("a", &a), ("b", &b)]),
             format!("… ↑{above} ↓{below}"),
             format!("↑{above}↓{below}"),
         ],
@@ -270,10 +270,10 @@ fn title_line(state: &State, width: usize) -> Option<Line<'static>> {
 }
 
 /// The header of `question` as a tab label: its sanitised header, or "Q1", "Q2"….
-fn tab_label(question: &Question, index: usize) -> String {
+fn tab_label(t: &Text, question: &Question, index: usize) -> String {
     match question.header.as_deref() {
         Some(header) if !header.trim().is_empty() => safe(header).into_owned(),
-        _ => format!("Q{}", index + 1),
+        _ => fill(t.question_tab, &[("n", &(index + 1).to_string())]),
     }
 }
 
@@ -283,12 +283,14 @@ fn tab_label(question: &Question, index: usize) -> String {
 /// `+N` for the tabs left out on each side, and "✓ Submit" always shows (from 20 columns; below
 /// that, only the counts and "✓ Submit"). The question itself is shown under the bar anyway.
 fn tab_bar(state: &State, columns: usize) -> Line<'static> {
+    let t = state.lang().text();
     let labels: Vec<String> = state
         .questions()
         .iter()
         .enumerate()
-        .map(|(i, q)| tab_label(q, i))
+        .map(|(i, q)| tab_label(t, q, i))
         .collect();
+    let submit_width = width(t.submit_tab);
     let count = labels.len();
     let more = |n: usize| if n == 0 { 0 } else { width(&format!("+{n} ")) };
     let bar_width = |first: usize, end: usize, max: usize, gap: usize| {
@@ -296,7 +298,7 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
             .iter()
             .map(|l| 2 + width(l).min(max) + gap)
             .sum();
-        3 + more(first) + tabs + more(count - end) + 8 + 2
+        3 + more(first) + tabs + more(count - end) + submit_width + 2
     };
     let longest = labels.iter().map(|l| width(l)).max().unwrap_or(0);
     let mut max = longest;
@@ -370,7 +372,7 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     } else {
         Style::new()
     };
-    spans.push(Span::styled("✓ Submit", submit_style));
+    spans.push(Span::styled(t.submit_tab, submit_style));
     spans.push(Span::styled(" →", dim()));
     Line::from(spans)
 }
@@ -393,6 +395,7 @@ fn body_lines(
         None => (review_lines(state, inner, max_rows), 0),
         Some((question, page)) if question.is_free_text() => (
             field_lines(
+                state.lang().text(),
                 &page.field,
                 true,
                 "  > ",
@@ -404,7 +407,7 @@ fn body_lines(
             .0,
             0,
         ),
-        Some((question, page)) => list_lines(question, page, inner, max_rows, scroll),
+        Some((question, page)) => list_lines(state, question, page, inner, max_rows, scroll),
     }
 }
 
@@ -465,7 +468,7 @@ fn label_lines(label: &str, text_width: usize) -> Vec<(String, Option<String>)> 
 
 /// One option row as lines: the marker and number, the wrapped label, and the description
 /// indented beneath it.
-fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> Block {
+fn option_block(t: &Text, question: &Question, page: &Page, row: usize, inner: usize) -> Block {
     let options = question.options();
     let selected = page.cursor == row;
     let pointer = if selected { "  > " } else { "    " };
@@ -492,10 +495,10 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
 
     let Some(option) = options.get(row) else {
         // The "Other" row, with the typed text in place of the hint once there is some.
-        let first = format!("{pointer}{mark}Other: ");
+        let first = format!("{pointer}{mark}{}", t.other_lead);
         if page.editing {
             let (label, focus) =
-                field_lines(&page.field, true, &first, indent, inner, 4, Style::new());
+                field_lines(t, &page.field, true, &first, indent, inner, 4, Style::new());
             return Block {
                 label,
                 description: Vec::new(),
@@ -505,7 +508,7 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
         }
         if page.field.is_blank() {
             return Block {
-                label: wrap(OTHER_LABEL, text_width)
+                label: wrap(t.other, text_width)
                     .into_iter()
                     .enumerate()
                     .map(|(i, line)| {
@@ -517,15 +520,14 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
                 focus: 0,
             };
         }
-        let (mut label, _) = field_lines(&page.field, false, &first, indent, inner, 3, label_style);
+        let (mut label, _) =
+            field_lines(t, &page.field, false, &first, indent, inner, 3, label_style);
         if !question.multi_select {
             // Say whether the kept text is the answer: in a single question nothing is sent
             // until Enter; in a multi-question call another option may be the answer.
             let hint = match &page.answer {
-                None => Some("(Enter on this row sends it)"),
-                Some(_) if other_not_chosen(page) => {
-                    Some("(not chosen: Enter on this row sends it)")
-                }
+                None => Some(t.other_sends),
+                Some(_) if other_not_chosen(page) => Some(t.other_not_chosen),
                 Some(_) => None,
             };
             if let Some(hint) = hint {
@@ -588,12 +590,14 @@ fn other_not_chosen(page: &Page) -> bool {
 /// its description scrolls by `scroll` lines and ends in a "… N more lines" marker; the second
 /// value is how far it can scroll.
 fn list_lines(
+    state: &State,
     question: &Question,
     page: &Page,
     inner: usize,
     max_rows: usize,
     scroll: usize,
 ) -> (Vec<Line<'static>>, usize) {
+    let t = state.lang().text();
     let rows = question.options().len() + 1;
     let cursor = page.cursor.min(rows - 1);
     let mut start = page.offset.min(cursor);
@@ -601,7 +605,7 @@ fn list_lines(
     let blocks: Vec<Block> = (0..rows)
         .map(|row| {
             if row >= start.saturating_sub(VISIBLE_ROWS) && row < end + VISIBLE_ROWS {
-                option_block(question, page, row, inner)
+                option_block(t, question, page, row, inner)
             } else {
                 Block {
                     label: Vec::new(),
@@ -624,8 +628,14 @@ fn list_lines(
             end -= 1;
         }
     }
-    let above = (start > 0).then(|| Line::styled(format!("    ↑ {start} more..."), dim()));
-    let below = (end < rows).then(|| Line::styled(format!("    ↓ {} more...", rows - end), dim()));
+    let marker = |template: &str, n: usize| {
+        Line::styled(
+            format!("    {}", fill(template, &[("n", &t.number(n))])),
+            dim(),
+        )
+    };
+    let above = (start > 0).then(|| marker(t.rows_above, start));
+    let below = (end < rows).then(|| marker(t.rows_below, rows - end));
     if height(start, end) <= max_rows {
         let mut out = Vec::new();
         out.extend(above);
@@ -654,6 +664,7 @@ fn list_lines(
                 "{}{}",
                 " ".repeat(block.indent),
                 more_lines(
+                    t,
                     offset,
                     description_room - offset,
                     (inner + 2).saturating_sub(block.indent)
@@ -702,12 +713,12 @@ fn list_lines(
         // The rows out of view come first: on a terminal this small, they matter most.
         let mut marker = String::from("    ");
         if !parts.is_empty() {
-            marker.push_str(&format!("{} more...", parts.join(" ")));
+            marker.push_str(&fill(t.rows_out, &[("list", &parts.join(" "))]));
         }
         if hidden + above > 0 {
             let gap = if parts.is_empty() { "" } else { " · " };
             let room = (inner + 2).saturating_sub(width(&marker) + width(gap));
-            let lines = more_lines(above, hidden, room);
+            let lines = more_lines(t, above, hidden, room);
             if !lines.is_empty() {
                 marker.push_str(gap);
                 marker.push_str(&lines);
@@ -721,7 +732,7 @@ fn list_lines(
         if parts.is_empty() {
             out.push(line);
         } else {
-            let counts = format!(" {} more...", parts.join(" "));
+            let counts = format!(" {}", fill(t.rows_out, &[("list", &parts.join(" "))]));
             let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
             let room = (inner + 2).saturating_sub(width(&counts));
             out.push(Line::from(vec![
@@ -759,7 +770,9 @@ const FIELD_WINDOW: usize = 2048;
 /// fast as a short one. Text out of view is never hidden silently: the first line then says how
 /// many characters come before, and the last line how many come after. Also gives the index of
 /// the line that holds the cursor (the first text line when not focused).
+#[allow(clippy::too_many_arguments)]
 fn field_lines(
+    t: &Text,
     field: &TextField,
     focused: bool,
     first: &str,
@@ -858,17 +871,18 @@ fn field_lines(
     let mut lead_used = false;
     let both = hidden_before > 0 && hidden_after > 0 && max_lines < 3;
     if hidden_before > 0 {
-        let (before, after) = (thousands(hidden_before), thousands(hidden_after));
+        let (before, after) = (t.number(hidden_before), t.number(hidden_after));
+        let values = [("n", before.as_str()), ("a", &before), ("b", &after)];
         let forms = if both {
             [
-                format!("… {before} earlier, {after} more characters"),
-                format!("… {before} earlier, {after} more"),
+                fill(t.chars_both[0].pick(hidden_after), &values),
+                fill(t.chars_both[1].pick(hidden_after), &values),
                 format!("…{hidden_before} …{hidden_after}"),
             ]
         } else {
             [
-                format!("… {before} earlier characters"),
-                format!("… {before} earlier"),
+                fill(t.chars_before[0].pick(hidden_before), &values),
+                fill(t.chars_before[1].pick(hidden_before), &values),
                 format!("…{hidden_before}"),
             ]
         };
@@ -915,8 +929,14 @@ fn field_lines(
                 " ".repeat(indent),
                 fit(
                     &[
-                        format!("… {} more characters", thousands(hidden_after)),
-                        format!("… {} more", thousands(hidden_after)),
+                        fill(
+                            t.chars_after[0].pick(hidden_after),
+                            &[("n", &t.number(hidden_after))]
+                        ),
+                        fill(
+                            t.chars_after[1].pick(hidden_after),
+                            &[("n", &t.number(hidden_after))]
+                        ),
                         format!("…{hidden_after}"),
                     ],
                     (inner + 2).saturating_sub(indent),
@@ -956,6 +976,7 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
     if max_rows == 0 {
         return Vec::new();
     }
+    let t = state.lang().text();
     let mut missing = Vec::new();
     let entries: Vec<(String, Option<String>)> = state
         .questions()
@@ -963,7 +984,7 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .zip(state.pages())
         .enumerate()
         .map(|(i, (question, page))| {
-            let label = tab_label(question, i);
+            let label = tab_label(t, question, i);
             let answer = page
                 .answer
                 .as_ref()
@@ -976,17 +997,14 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .collect();
     let status = if missing.is_empty() {
         Line::styled(
-            format!(
-                "  {}",
-                shorten(
-                    "All answered. Press Enter to submit.",
-                    inner.saturating_sub(2)
-                )
-            ),
+            format!("  {}", shorten(t.all_answered, inner.saturating_sub(2))),
             accent(),
         )
     } else {
-        let text = format!("Not answered yet: {}", missing.join(", "));
+        let text = fill(
+            t.not_answered_yet,
+            &[("list", &missing.join(t.list_separator))],
+        );
         Line::styled(
             format!("  {}", shorten(&text, inner.saturating_sub(2))),
             warning(),
@@ -995,9 +1013,9 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
     let room = max_rows - 1;
     let mut out = [2, 1]
         .into_iter()
-        .map(|answer_rows| review_blocks(&entries, inner, answer_rows))
+        .map(|answer_rows| review_blocks(t, &entries, inner, answer_rows))
         .find(|lines| lines.len() <= room)
-        .unwrap_or_else(|| review_compact(&entries, inner, room));
+        .unwrap_or_else(|| review_compact(t, &entries, inner, room));
     out.push(status);
     out
 }
@@ -1016,6 +1034,7 @@ fn review_text(answer: &str) -> String {
 
 /// The review with each header on its own line and up to `answer_rows` lines of its answer.
 fn review_blocks(
+    t: &Text,
     entries: &[(String, Option<String>)],
     inner: usize,
     answer_rows: usize,
@@ -1041,7 +1060,7 @@ fn review_blocks(
                     out.push(Line::from(vec![Span::raw("    "), Span::raw(line)]));
                 }
             }
-            None => out.push(Line::styled("    (not answered)", warning())),
+            None => out.push(Line::styled(format!("    {}", t.not_answered), warning())),
         }
     }
     out
@@ -1050,6 +1069,7 @@ fn review_blocks(
 /// The review at one line per question, at most `room` lines: when not every question fits,
 /// the last line says how many more there are.
 fn review_compact(
+    t: &Text,
     entries: &[(String, Option<String>)],
     inner: usize,
     room: usize,
@@ -1065,7 +1085,7 @@ fn review_compact(
         .map(|(label, answer)| {
             let (text, style) = match answer {
                 Some(text) => (text.as_str(), Style::new()),
-                None => ("(not answered)", warning()),
+                None => (t.not_answered, warning()),
             };
             // The header gets at most half the row when it would crowd out the answer.
             let head_max = if width(label) + 2 + 3 > text_width {
@@ -1089,7 +1109,10 @@ fn review_compact(
         .collect();
     if shown < entries.len() && room > 0 {
         out.push(Line::styled(
-            format!("    ... {} more", entries.len() - shown),
+            format!(
+                "    {}",
+                fill(t.review_more, &[("n", &t.number(entries.len() - shown))])
+            ),
             dim(),
         ));
     }
@@ -1098,96 +1121,88 @@ fn review_compact(
 
 /// The help line: one per kind of screen, the same words in a lone question and in a tabbed
 /// call (which adds how to switch tabs), and the scroll keys when a text does not fit.
-fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
+fn help_text(state: &State, scrolling: bool) -> Vec<Help> {
     let tabbed = state.is_tabbed();
-    let mut parts: Vec<&str> = Vec::new();
+    let mut parts = Vec::new();
     if tabbed {
         parts.push(if state.is_editing() {
-            "Tab switch"
+            Help::Switch
         } else {
-            "Tab/←→ switch"
+            Help::SwitchArrows
         });
     }
     match (state.screen(), state.is_editing()) {
-        (Screen::Submit, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
-        (Screen::FreeText, _) if tabbed => parts.extend(["Enter to confirm", "Esc to cancel"]),
-        (Screen::FreeText, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
+        (Screen::Submit, _) => parts.extend([Help::Submit, Help::Cancel]),
+        (Screen::FreeText, _) if tabbed => parts.extend([Help::Confirm, Help::Cancel]),
+        (Screen::FreeText, _) => parts.extend([Help::Submit, Help::Cancel]),
         // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
-        (Screen::MultiSelect, true) => parts.extend(["Enter to confirm", "Esc to go back"]),
-        (_, true) if tabbed => parts.extend(["Enter to confirm", "Esc to go back"]),
-        (_, true) => parts.extend(["Enter to submit", "Esc to go back"]),
+        (Screen::MultiSelect, true) => parts.extend([Help::Confirm, Help::Back]),
+        (_, true) if tabbed => parts.extend([Help::Confirm, Help::Back]),
+        (_, true) => parts.extend([Help::Submit, Help::Back]),
         (Screen::Choice, false) => parts.extend([
-            "↑↓ navigate",
-            "1-9 quick select",
-            "0 Other",
-            "Enter to select",
-            "Esc to cancel",
+            Help::Navigate,
+            Help::Quick,
+            Help::Other,
+            Help::Select,
+            Help::Cancel,
         ]),
         (Screen::MultiSelect, false) => parts.extend([
-            "↑↓ navigate",
-            "Space/1-9 toggle",
-            "0 Other",
-            if tabbed {
-                "Enter to confirm"
-            } else {
-                "Enter to submit"
-            },
-            "Esc to cancel",
+            Help::Navigate,
+            Help::Toggle,
+            Help::Other,
+            if tabbed { Help::Confirm } else { Help::Submit },
+            Help::Cancel,
         ]),
     }
     if scrolling {
-        parts.push("Shift+↑↓ scroll");
+        parts.push(Help::Scroll);
     }
     parts
 }
 
 /// The parts of a help line a short terminal drops, in this order.
-const HELP_DROP_ORDER: [&str; 9] = [
-    "0 Other",
-    "1-9 quick select",
-    "↑↓ navigate",
-    "Tab/←→ switch",
-    "Tab switch",
-    "Space/1-9 toggle",
-    "Enter to select",
-    "Enter to confirm",
-    "Enter to submit",
+const HELP_DROP_ORDER: [Help; 9] = [
+    Help::Other,
+    Help::Quick,
+    Help::Navigate,
+    Help::SwitchArrows,
+    Help::Switch,
+    Help::Toggle,
+    Help::Select,
+    Help::Confirm,
+    Help::Submit,
 ];
 
 /// Joins the parts of a help line with ` • `, starting a new line where the next part would not
 /// fit in `max` columns.
-fn help_lines(parts: &[&str], max: usize) -> Vec<String> {
+fn help_lines(t: &Text, parts: &[Help], max: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for part in parts {
+    for part in parts.iter().map(|part| t.help(*part)) {
         match lines.last_mut() {
             Some(line) if width(line) + 3 + width(part) <= max => {
                 line.push_str(" • ");
                 line.push_str(part);
             }
-            _ => lines.push((*part).to_string()),
+            _ => lines.push(part.to_string()),
         }
     }
     lines
 }
 
-fn dialog_text(dialog: Dialog) -> String {
+fn dialog_text(t: &Text, dialog: Dialog) -> String {
     match dialog {
-        Dialog::Discard { answered: 1 } => "Discard 1 answer? [y/N]".to_string(),
-        Dialog::Discard { answered } => format!("Discard {answered} answers? [y/N]"),
-        Dialog::LongAnswer { chars } => format!(
-            "Answer is long ({} chars). Continue anyway? [Y/n]",
-            thousands(chars)
-        ),
+        Dialog::Discard { answered } => {
+            fill(t.discard.pick(answered), &[("n", &t.number(answered))])
+        }
+        Dialog::LongAnswer { chars } => fill(t.long_answer, &[("n", &t.number(chars))]),
     }
 }
 
 fn notice_text(state: &State, notice: Notice) -> String {
+    let t = state.lang().text();
     match notice {
-        Notice::Unanswered(1) => "1 question still needs an answer".to_string(),
-        Notice::Unanswered(n) => format!("{n} questions still need an answer"),
-        Notice::EmptyAnswer if state.screen() == Screen::FreeText => {
-            "Type an answer first".to_string()
-        }
-        Notice::EmptyAnswer => "Type an answer first, or Esc to go back".to_string(),
+        Notice::Unanswered(n) => fill(t.unanswered.pick(n), &[("n", &t.number(n))]),
+        Notice::EmptyAnswer if state.screen() == Screen::FreeText => t.type_first.to_string(),
+        Notice::EmptyAnswer => t.type_first_or_back.to_string(),
     }
 }
