@@ -8,6 +8,7 @@ use ask_core::{
 };
 use ask_print::{PrintError, PrintFrontend};
 use ask_schema::ParsedCall;
+use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
 use crate::events::EventLog;
@@ -300,7 +301,7 @@ pub(crate) async fn drive(
 }
 
 /// Runs `ask-user demo`: the example questions of seed 001 in the terminal UI.
-pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
+pub fn demo(output: OutputArg, no_notify: bool, lang: Option<Lang>) -> Exit {
     let input = match ask_core::validate(ask_tui::demo_input(), &Limits::default()) {
         Ok(input) => input,
         Err(problems) => {
@@ -315,7 +316,9 @@ pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
         return Exit::Failure;
     }
     match run_call(
-        &ask_tui::TuiFrontend::new().with_notify(!no_notify),
+        &ask_tui::TuiFrontend::new()
+            .with_notify(!no_notify)
+            .with_lang(ui_lang(lang)),
         AskCall::new(input),
         None,
         output,
@@ -323,6 +326,12 @@ pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
         Ok(record) => print_record(record, output),
         Err(exit) => exit,
     }
+}
+
+/// The language of the terminal UI: `--lang` when given, else the locale's (POSIX order:
+/// LC_ALL, LC_MESSAGES, LANG), else English.
+pub fn ui_lang(flag: Option<Lang>) -> Lang {
+    flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
 }
 
 /// The frontend for `mode`.
@@ -336,7 +345,9 @@ pub fn frontend_for(
             PrintFrontend::new(&args.pending_file).with_call_id(call_id.map(str::to_string)),
         )),
         Mode::Tui => {
-            let mut tui = ask_tui::TuiFrontend::new().with_notify(!args.no_notify);
+            let mut tui = ask_tui::TuiFrontend::new()
+                .with_notify(!args.no_notify)
+                .with_lang(ui_lang(args.lang));
             // ↑ in a text field recalls earlier answers to the same question from this session's
             // log only, never another's.
             if let Some(session) = &args.session {

@@ -7,6 +7,7 @@ use std::thread::JoinHandle;
 use ask_core::{AskRequest, BoxError, Frontend, Mode, Outcome};
 use async_trait::async_trait;
 
+use crate::lang::Lang;
 use crate::terminal::{HistoryProvider, TuiError, run_with};
 
 /// Presents questions in the terminal UI on the controlling terminal.
@@ -18,10 +19,12 @@ use crate::terminal::{HistoryProvider, TuiError, run_with};
 ///
 /// When the questions appear it rings the terminal bell and sends a desktop notification, so
 /// that a person working in another window knows the agent waits for them; turn that off with
-/// [`TuiFrontend::with_notify`].
+/// [`TuiFrontend::with_notify`]. Its words are English unless [`TuiFrontend::with_lang`] names
+/// another language.
 #[derive(Clone)]
 pub struct TuiFrontend {
     notify: bool,
+    lang: Lang,
     history: Option<HistoryProvider>,
 }
 
@@ -29,6 +32,7 @@ impl std::fmt::Debug for TuiFrontend {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TuiFrontend")
             .field("notify", &self.notify)
+            .field("lang", &self.lang)
             .field("history", &self.history.is_some())
             .finish()
     }
@@ -38,6 +42,7 @@ impl Default for TuiFrontend {
     fn default() -> TuiFrontend {
         TuiFrontend {
             notify: true,
+            lang: Lang::default(),
             history: None,
         }
     }
@@ -53,6 +58,12 @@ impl TuiFrontend {
     #[must_use]
     pub fn with_notify(self, notify: bool) -> TuiFrontend {
         TuiFrontend { notify, ..self }
+    }
+
+    /// Shows the UI's words (help lines, "Other", confirmations, the notification) in `lang`.
+    #[must_use]
+    pub fn with_lang(self, lang: Lang) -> TuiFrontend {
+        TuiFrontend { lang, ..self }
     }
 
     /// Where ↑ in a text field finds earlier answers to the same question (a host passes the
@@ -74,7 +85,7 @@ impl Frontend for TuiFrontend {
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
         let input = request.input.input().clone();
-        let notify = self.notify;
+        let (notify, lang) = (self.notify, self.lang);
         let history = self.history.clone();
         let withdrawn = Arc::new(AtomicBool::new(false));
         let (send, receive) = tokio::sync::oneshot::channel();
@@ -83,7 +94,7 @@ impl Frontend for TuiFrontend {
             .name("ask-tui".to_string())
             .spawn(move || {
                 // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
-                let _ = send.send(run_with(&input, notify, &flag, history.as_ref()));
+                let _ = send.send(run_with(&input, notify, lang, &flag, history.as_ref()));
             })?;
         let _ui = WithdrawOnDrop {
             withdrawn,

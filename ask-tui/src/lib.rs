@@ -30,6 +30,7 @@
 
 mod demo;
 mod frontend;
+mod lang;
 mod layout;
 mod render;
 mod state;
@@ -39,6 +40,7 @@ mod view;
 
 pub use demo::demo_input;
 pub use frontend::TuiFrontend;
+pub use lang::{Counted, Help, Lang, Text};
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
     Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, VISIBLE_ROWS,

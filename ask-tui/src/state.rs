@@ -7,6 +7,7 @@ use std::cell::Cell;
 use ask_core::{Answer, AskUserInput, Limits, Outcome, Question, QuestionKind};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use crate::lang::Lang;
 use crate::text::TextField;
 
 /// How many rows a list shows at once: six options and "Other" fit, more scroll (seed 001
@@ -22,6 +23,8 @@ pub struct State {
     tab: usize,
     dialog: Option<Dialog>,
     notice: Option<Notice>,
+    /// The language of every word the UI shows.
+    lang: Lang,
     /// How far the text of the open tab could scroll in the last frame drawn, so that scrolling
     /// stops where the text ends. Only the view sets it; `None` until a frame is drawn.
     scroll_room: Cell<Option<ScrollRoom>>,
@@ -255,8 +258,21 @@ impl State {
             tab: 0,
             dialog: None,
             notice: None,
+            lang: Lang::default(),
             scroll_room: Cell::new(None),
         }
+    }
+
+    /// The same state, showing the UI's words in `lang`.
+    #[must_use]
+    pub fn with_lang(mut self, lang: Lang) -> State {
+        self.lang = lang;
+        self
+    }
+
+    /// The language of the UI's words.
+    pub fn lang(&self) -> Lang {
+        self.lang
     }
 
     /// Records how far the open tab's text can scroll at the size of the frame just drawn.
@@ -1179,7 +1195,10 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
         return Some(Msg::Interrupt);
     }
     if state.dialog.is_some() {
+        // `y` says yes in every language, and so does the language's own key ("[j/N]").
+        let yes = state.lang.text().yes_key;
         return match key.code {
+            KeyCode::Char(c) if c.eq_ignore_ascii_case(&yes) => Some(Msg::Yes),
             KeyCode::Char('y' | 'Y') => Some(Msg::Yes),
             KeyCode::Char('n' | 'N') => Some(Msg::No),
             KeyCode::Enter => Some(Msg::Enter),

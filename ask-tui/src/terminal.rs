@@ -26,6 +26,7 @@ use signal_hook::consts::{
     SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
 };
 
+use crate::lang::{Lang, fill};
 use crate::state::{Effect, Load, Msg, State, completion_folder, completions, msg_for_key, update};
 use crate::view::view;
 
@@ -66,9 +67,9 @@ static PANIC_HOOK: Once = Once::new();
 ///
 /// The terminal is restored before this returns, whatever the path: an answer, a cancel, an
 /// error, a panic (through a panic hook that runs before the previous one), or SIGTERM, SIGHUP
-/// and SIGINT (noticed within a tenth of a second).
-pub fn run(input: &AskUserInput, notify: bool) -> Result<Outcome, TuiError> {
-    run_until(input, notify, &AtomicBool::new(false))
+/// and SIGINT (noticed within a tenth of a second). The UI's words are in `lang`.
+pub fn run(input: &AskUserInput, notify: bool, lang: Lang) -> Result<Outcome, TuiError> {
+    run_until(input, notify, lang, &AtomicBool::new(false))
 }
 
 /// Like [`run`], and also ends with [`TuiError::Withdrawn`], the terminal restored, within a
@@ -77,9 +78,10 @@ pub fn run(input: &AskUserInput, notify: bool) -> Result<Outcome, TuiError> {
 pub fn run_until(
     input: &AskUserInput,
     notify: bool,
+    lang: Lang,
     withdrawn: &AtomicBool,
 ) -> Result<Outcome, TuiError> {
-    run_with(input, notify, withdrawn, None)
+    run_with(input, notify, lang, withdrawn, None)
 }
 
 /// Reads the earlier answers to questions with a given text, newest first, at most
@@ -91,6 +93,7 @@ pub type HistoryProvider = Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>;
 pub fn run_with(
     input: &AskUserInput,
     notify: bool,
+    lang: Lang,
     withdrawn: &AtomicBool,
     history: Option<&HistoryProvider>,
 ) -> Result<Outcome, TuiError> {
@@ -102,8 +105,8 @@ pub fn run_with(
     let signals = Signals::get()?;
     install_panic_hook();
     signals.catch();
-    let result = Guard::enter(tty, notify.then_some(input.questions.len()))
-        .and_then(|guard| event_loop(input, guard, signals, withdrawn, history));
+    let result = Guard::enter(tty, notify.then_some((input.questions.len(), lang)))
+        .and_then(|guard| event_loop(input, lang, guard, signals, withdrawn, history));
     signals.release();
     // A signal that came after the loop's last look, while the terminal was being restored, is
     // not lost: the process still ends as it asks (the terminal is already restored).
@@ -199,14 +202,13 @@ impl Signals {
 
 /// What tells a person in another window that the agent waits for them: the terminal bell, and
 /// a desktop notification in the two escape forms terminals understand (OSC 9 and OSC 777).
-/// Terminals that know neither ignore them. The text is fixed: agent text never goes into an
-/// escape sequence.
-pub fn notification(questions: usize) -> String {
-    let text = if questions == 1 {
-        "The agent is waiting for your answer to a question".to_string()
-    } else {
-        format!("The agent is waiting for your answers to {questions} questions")
-    };
+/// Terminals that know neither ignore them. The text is fixed (in the UI's language): agent
+/// text never goes into an escape sequence.
+pub fn notification(questions: usize, lang: Lang) -> String {
+    let text = fill(
+        lang.text().notification.pick(questions),
+        &[("n", &questions.to_string())],
+    );
     format!("\x07\x1b]9;{text}\x07\x1b]777;notify;ask-user;{text}\x07")
 }
 
@@ -218,7 +220,7 @@ struct Guard {
 }
 
 impl Guard {
-    fn enter(mut tty: File, notify: Option<usize>) -> Result<Guard, TuiError> {
+    fn enter(mut tty: File, notify: Option<(usize, Lang)>) -> Result<Guard, TuiError> {
         let watch = tty.try_clone()?;
         ACTIVE.store(true, Ordering::SeqCst);
         // The modes (and the notification) go out in one write: one wake-up of the terminal.
@@ -233,8 +235,8 @@ impl Guard {
                 )
             })
             .and_then(|()| {
-                if let Some(count) = notify {
-                    setup.extend_from_slice(notification(count).as_bytes());
+                if let Some((count, lang)) = notify {
+                    setup.extend_from_slice(notification(count, lang).as_bytes());
                 }
                 tty.write_all(&setup)
             });
@@ -324,6 +326,7 @@ impl Drop for Guard {
 
 fn event_loop(
     input: &AskUserInput,
+    lang: Lang,
     mut guard: Guard,
     signals: &Signals,
     withdrawn: &AtomicBool,
@@ -342,7 +345,7 @@ fn event_loop(
         number: SIGHUP,
         name: "SIGHUP",
     };
-    let mut state = State::new(input);
+    let mut state = State::new(input).with_lang(lang);
     loop {
         if let Some(stop) = stopped() {
             return Err(stop);

@@ -10,11 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
-use crate::layout::{safe, safe_lines, shorten, thousands, width, wrap};
+use crate::lang::{Help, Text, fill};
+use crate::layout::{safe, safe_lines, shorten, width, wrap};
 use crate::state::{Dialog, Notice, Page, Screen, ScrollRoom, State, VISIBLE_ROWS};
 use crate::text::TextField;
-
-const OTHER_LABEL: &str = "Other (type your answer)";
 
 fn dim() -> Style {
     Style::new().add_modifier(Modifier::DIM)
@@ -82,6 +81,7 @@ fn lay_out(
     scrolling: bool,
     preview_scrolling: bool,
 ) -> Laid {
+    let t = state.lang().text();
     let inner = columns.saturating_sub(2).max(1);
     // A question with previews shows the focused option's preview beside the list on a wide
     // terminal, else under it.
@@ -98,7 +98,7 @@ fn lay_out(
                 .iter()
                 .flat_map(|line| wrap(line, columns))
                 .collect(),
-            None => vec!["Review your answers".to_string()],
+            None => vec![t.review_title.to_string()],
         }
     };
     let question_lines = question_at(text_width);
@@ -108,7 +108,19 @@ fn lay_out(
     {
         // The note on this question's answer, under the list or field it belongs to.
         let style = if page.noting { Style::new() } else { dim() };
-        bottom.extend(field_lines(&page.note, page.noting, "  Note: ", 8, inner, 3, style).0);
+        bottom.extend(
+            field_lines(
+                t,
+                &page.note,
+                page.noting,
+                &format!("  {}", t.note_lead),
+                2 + width(t.note_lead),
+                inner,
+                3,
+                style,
+            )
+            .0,
+        );
     }
     if let Some(notice) = state.notice() {
         bottom.extend(
@@ -119,7 +131,7 @@ fn lay_out(
     }
     match state.dialog() {
         Some(dialog) => bottom.extend(
-            wrap(&dialog_text(dialog), text_width)
+            wrap(&dialog_text(t, dialog), text_width)
                 .into_iter()
                 .map(|line| Line::styled(format!("  {line}"), warning())),
         ),
@@ -129,14 +141,14 @@ fn lay_out(
             let used = 2 + usize::from(title.is_some()) + bottom.len();
             let most = height.saturating_sub(used + 4).max(1);
             let mut parts = help_text(state, scrolling, preview_scrolling);
-            let mut lines = help_lines(&parts, text_width);
+            let mut lines = help_lines(t, &parts, text_width);
             for drop in HELP_DROP_ORDER {
                 if lines.len() <= most {
                     break;
                 }
                 if let Some(i) = parts.iter().position(|part| *part == drop) {
                     parts.remove(i);
-                    lines = help_lines(&parts, text_width);
+                    lines = help_lines(t, &parts, text_width);
                 }
             }
             bottom.extend(
@@ -154,7 +166,7 @@ fn lay_out(
     // its borders and a line), and scrolls when its text does not fit.
     let below_rows = match &preview {
         Some(text) if !side && room >= 5 => {
-            let wanted = preview_content(text.as_deref(), inner).len() + 2;
+            let wanted = preview_content(t, text.as_deref(), inner).len() + 2;
             wanted.min((room * 2 / 5).max(3))
         }
         _ => 0,
@@ -205,14 +217,14 @@ fn lay_out(
         if side {
             // The box beside the list, as tall as the list's rows.
             let box_width = columns - list_columns;
-            let wanted = preview_content(text.as_deref(), box_width).len() + 2;
+            let wanted = preview_content(t, text.as_deref(), box_width).len() + 2;
             let rows = wanted.min(body_rows).max(3);
-            let (lines, room) = preview_box(text.as_deref(), box_width, rows, preview_scroll);
+            let (lines, room) = preview_box(t, text.as_deref(), box_width, rows, preview_scroll);
             preview_room = room;
             body = beside(body, lines, list_columns);
         } else if below_rows > 0 {
             // Indented like the list, so the box sits under the rows it belongs to.
-            let (lines, room) = preview_box(text.as_deref(), inner, below_rows, preview_scroll);
+            let (lines, room) = preview_box(t, text.as_deref(), inner, below_rows, preview_scroll);
             preview_room = room;
             below_box = lines
                 .into_iter()
@@ -240,7 +252,7 @@ fn lay_out(
     {
         if cut && question_rows == 1 && i == 0 {
             // One row for the question: its visible part and the marker share it.
-            let marker = more_lines(offset, below, text_width / 2);
+            let marker = more_lines(t, offset, below, text_width / 2);
             let room = text_width.saturating_sub(width(&marker) + 1);
             out.push(Line::from(vec![
                 Span::raw("  "),
@@ -256,7 +268,7 @@ fn lay_out(
     }
     if cut && question_rows > 1 {
         out.push(Line::styled(
-            format!("  {}", more_lines(offset, below, text_width)),
+            format!("  {}", more_lines(t, offset, below, text_width)),
             dim(),
         ));
     }
@@ -283,21 +295,21 @@ fn lay_out(
 
 /// The marker of a text cut by the terminal's size: `… 5 more lines`, `… 2 lines above`, or
 /// `… 2 lines above, 5 more`, in shorter words when that does not fit in `room` columns.
-fn more_lines(above: usize, below: usize, room: usize) -> String {
-    let lines = |n: usize| if n == 1 { "line" } else { "lines" };
+fn more_lines(t: &Text, above: usize, below: usize, room: usize) -> String {
+    let (a, b) = (t.number(above), t.number(below));
     let forms = match (above, below) {
         (0, below) => [
-            format!("… {below} more {}", lines(below)),
-            format!("… {below} more"),
+            fill(t.lines_below[0].pick(below), &[("n", &b)]),
+            fill(t.lines_below[1].pick(below), &[("n", &b)]),
             format!("…{below}"),
         ],
         (above, 0) => [
-            format!("… {above} {} above", lines(above)),
-            format!("… {above} above"),
+            fill(t.lines_above[0].pick(above), &[("n", &a)]),
+            fill(t.lines_above[1].pick(above), &[("n", &a)]),
             format!("↑{above}"),
         ],
-        (above, below) => [
-            format!("… {above} {} above, {below} more", lines(above)),
+        (above, _) => [
+            fill(t.lines_both.pick(above), &[("a", &a), ("b", &b)]),
             format!("… ↑{above} ↓{below}"),
             format!("↑{above}↓{below}"),
         ],
@@ -333,10 +345,10 @@ fn title_line(state: &State, width: usize) -> Option<Line<'static>> {
 }
 
 /// The header of `question` as a tab label: its sanitised header, or "Q1", "Q2"….
-fn tab_label(question: &Question, index: usize) -> String {
+fn tab_label(t: &Text, question: &Question, index: usize) -> String {
     match question.header.as_deref() {
         Some(header) if !header.trim().is_empty() => safe(header).into_owned(),
-        _ => format!("Q{}", index + 1),
+        _ => fill(t.question_tab, &[("n", &(index + 1).to_string())]),
     }
 }
 
@@ -346,12 +358,14 @@ fn tab_label(question: &Question, index: usize) -> String {
 /// `+N` for the tabs left out on each side, and "✓ Submit" always shows (from 20 columns; below
 /// that, only the counts and "✓ Submit"). The question itself is shown under the bar anyway.
 fn tab_bar(state: &State, columns: usize) -> Line<'static> {
+    let t = state.lang().text();
     let labels: Vec<String> = state
         .questions()
         .iter()
         .enumerate()
-        .map(|(i, q)| tab_label(q, i))
+        .map(|(i, q)| tab_label(t, q, i))
         .collect();
+    let submit_width = width(t.submit_tab);
     let count = labels.len();
     let more = |n: usize| if n == 0 { 0 } else { width(&format!("+{n} ")) };
     let bar_width = |first: usize, end: usize, max: usize, gap: usize| {
@@ -359,7 +373,7 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
             .iter()
             .map(|l| 2 + width(l).min(max) + gap)
             .sum();
-        3 + more(first) + tabs + more(count - end) + 8 + 2
+        3 + more(first) + tabs + more(count - end) + submit_width + 2
     };
     let longest = labels.iter().map(|l| width(l)).max().unwrap_or(0);
     let mut max = longest;
@@ -433,7 +447,7 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     } else {
         Style::new()
     };
-    spans.push(Span::styled("✓ Submit", submit_style));
+    spans.push(Span::styled(t.submit_tab, submit_style));
     spans.push(Span::styled(" →", dim()));
     Line::from(spans)
 }
@@ -457,6 +471,7 @@ fn body_lines(
         Some((question, page)) if question.is_free_text() => {
             let field = shown_field(question, &page.field);
             let mut out = field_lines(
+                state.lang().text(),
                 &field,
                 true,
                 "  > ",
@@ -477,7 +492,12 @@ fn body_lines(
                 ));
             }
             let room = max_rows.saturating_sub(out.len());
-            out.extend(candidate_lines(&page.candidates, inner, room));
+            out.extend(candidate_lines(
+                state.lang().text(),
+                &page.candidates,
+                inner,
+                room,
+            ));
             (out, 0)
         }
         Some((question, page)) => match &page.filter {
@@ -508,7 +528,17 @@ fn filter_line(
     inner: usize,
 ) -> Line<'static> {
     let matches = state.visible_rows().len() - 1;
-    let count = format!("  {matches} of {} options", question.options().len());
+    let t = state.lang().text();
+    let count = format!(
+        "  {}",
+        fill(
+            t.filter_count,
+            &[
+                ("a", &t.number(matches)),
+                ("b", &t.number(question.options().len()))
+            ]
+        )
+    );
     let room = (inner + 2).saturating_sub(4 + 1 + width(&count)).max(1);
     let text = safe(filter.text()).into_owned();
     let shown = if width(&text) <= room {
@@ -562,14 +592,14 @@ fn preview_text(state: &State) -> Option<Option<String>> {
 
 /// A preview's lines as the box shows them, `columns` wide with the borders: sanitised line by
 /// line, each wrapped, indentation kept.
-fn preview_content(text: Option<&str>, columns: usize) -> Vec<String> {
+fn preview_content(t: &Text, text: Option<&str>, columns: usize) -> Vec<String> {
     let text_width = columns.saturating_sub(4).max(1);
     match text {
         Some(text) => safe_lines(text)
             .iter()
             .flat_map(|line| wrap(line, text_width))
             .collect(),
-        None => vec!["(no preview)".to_string()],
+        None => vec![t.no_preview.to_string()],
     }
 }
 
@@ -577,6 +607,7 @@ fn preview_content(text: Option<&str>, columns: usize) -> Vec<String> {
 /// lines; a text that does not fit says how many lines are out of view in the bottom border.
 /// Also how far it can scroll.
 fn preview_box(
+    t: &Text,
     text: Option<&str>,
     columns: usize,
     rows: usize,
@@ -584,11 +615,11 @@ fn preview_box(
 ) -> (Vec<Line<'static>>, usize) {
     let columns = columns.max(6);
     let text_width = columns - 4;
-    let content = preview_content(text, columns);
+    let content = preview_content(t, text, columns);
     let shown = rows.max(3) - 2;
     let room = content.len().saturating_sub(shown);
     let offset = scroll.min(room);
-    let title = shorten("Preview", columns - 5);
+    let title = shorten(t.preview_title, columns - 5);
     let mut out = vec![Line::styled(
         format!("┌─ {title} {}┐", "─".repeat(columns - 5 - width(&title))),
         dim(),
@@ -610,7 +641,7 @@ fn preview_box(
         ]));
     }
     let marker = if room > 0 {
-        format!(" {} ", more_lines(offset, room - offset, columns - 6))
+        format!(" {} ", more_lines(t, offset, room - offset, columns - 6))
     } else {
         String::new()
     };
@@ -647,7 +678,12 @@ fn beside(
 
 /// The paths Ctrl+T found, by their last part, side by side as far as they fit in `rows`
 /// rows; the last row counts the ones left out.
-fn candidate_lines(candidates: &[String], inner: usize, rows: usize) -> Vec<Line<'static>> {
+fn candidate_lines(
+    t: &Text,
+    candidates: &[String],
+    inner: usize,
+    rows: usize,
+) -> Vec<Line<'static>> {
     if candidates.is_empty() || rows == 0 {
         return Vec::new();
     }
@@ -675,7 +711,8 @@ fn candidate_lines(candidates: &[String], inner: usize, rows: usize) -> Vec<Line
     if lines.len() > rows {
         let shown: usize = lines[..rows - 1].iter().map(|(_, count)| count).sum();
         lines.truncate(rows - 1);
-        lines.push((format!("… {} more", names.len() - shown), 0));
+        let more = t.number(names.len() - shown);
+        lines.push((fill(t.review_more, &[("n", &more)]), 0));
     }
     lines
         .into_iter()
@@ -740,7 +777,7 @@ fn label_lines(label: &str, text_width: usize) -> Vec<(String, Option<String>)> 
 
 /// One option row as lines: the marker and number, the wrapped label, and the description
 /// indented beneath it.
-fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> Block {
+fn option_block(t: &Text, question: &Question, page: &Page, row: usize, inner: usize) -> Block {
     let options = question.options();
     let selected = page.cursor == row;
     let pointer = if selected { "  > " } else { "    " };
@@ -767,9 +804,10 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
 
     let Some(option) = options.get(row) else {
         // The "Other" row, with the typed text in place of the hint once there is some.
-        let first = format!("{pointer}{mark}Other: ");
+        let first = format!("{pointer}{mark}{}", t.other_lead);
         if page.editing {
             let (label, focus) = field_lines(
+                t,
                 &shown_field(question, &page.field),
                 true,
                 &first,
@@ -787,7 +825,7 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
         }
         if page.field.is_blank() {
             return Block {
-                label: wrap(OTHER_LABEL, text_width)
+                label: wrap(t.other, text_width)
                     .into_iter()
                     .enumerate()
                     .map(|(i, line)| {
@@ -800,6 +838,7 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
             };
         }
         let (mut label, _) = field_lines(
+            t,
             &shown_field(question, &page.field),
             false,
             &first,
@@ -812,10 +851,8 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
             // Say whether the kept text is the answer: in a single question nothing is sent
             // until Enter; in a multi-question call another option may be the answer.
             let hint = match &page.answer {
-                None => Some("(Enter on this row sends it)"),
-                Some(_) if other_not_chosen(page) => {
-                    Some("(not chosen: Enter on this row sends it)")
-                }
+                None => Some(t.other_sends),
+                Some(_) if other_not_chosen(page) => Some(t.other_not_chosen),
                 Some(_) => None,
             };
             if let Some(hint) = hint {
@@ -885,6 +922,7 @@ fn list_lines(
     max_rows: usize,
     scroll: usize,
 ) -> (Vec<Line<'static>>, usize) {
+    let t = state.lang().text();
     // The rows shown, by their place in the list: every option and "Other", or the matches of
     // the filter and "Other". `start`, `end` and `cursor` count places, not options.
     let visible = state.visible_rows();
@@ -898,7 +936,7 @@ fn list_lines(
     let blocks: Vec<Block> = (0..rows)
         .map(|at| {
             if at >= start.saturating_sub(VISIBLE_ROWS) && at < end + VISIBLE_ROWS {
-                option_block(question, page, visible[at], inner)
+                option_block(t, question, page, visible[at], inner)
             } else {
                 Block {
                     label: Vec::new(),
@@ -921,8 +959,14 @@ fn list_lines(
             end -= 1;
         }
     }
-    let above = (start > 0).then(|| Line::styled(format!("    ↑ {start} more..."), dim()));
-    let below = (end < rows).then(|| Line::styled(format!("    ↓ {} more...", rows - end), dim()));
+    let marker = |template: &str, n: usize| {
+        Line::styled(
+            format!("    {}", fill(template, &[("n", &t.number(n))])),
+            dim(),
+        )
+    };
+    let above = (start > 0).then(|| marker(t.rows_above, start));
+    let below = (end < rows).then(|| marker(t.rows_below, rows - end));
     if height(start, end) <= max_rows {
         let mut out = Vec::new();
         out.extend(above);
@@ -951,6 +995,7 @@ fn list_lines(
                 "{}{}",
                 " ".repeat(block.indent),
                 more_lines(
+                    t,
                     offset,
                     description_room - offset,
                     (inner + 2).saturating_sub(block.indent)
@@ -999,12 +1044,12 @@ fn list_lines(
         // The rows out of view come first: on a terminal this small, they matter most.
         let mut marker = String::from("    ");
         if !parts.is_empty() {
-            marker.push_str(&format!("{} more...", parts.join(" ")));
+            marker.push_str(&fill(t.rows_out, &[("list", &parts.join(" "))]));
         }
         if hidden + above > 0 {
             let gap = if parts.is_empty() { "" } else { " · " };
             let room = (inner + 2).saturating_sub(width(&marker) + width(gap));
-            let lines = more_lines(above, hidden, room);
+            let lines = more_lines(t, above, hidden, room);
             if !lines.is_empty() {
                 marker.push_str(gap);
                 marker.push_str(&lines);
@@ -1018,7 +1063,7 @@ fn list_lines(
         if parts.is_empty() {
             out.push(line);
         } else {
-            let counts = format!(" {} more...", parts.join(" "));
+            let counts = format!(" {}", fill(t.rows_out, &[("list", &parts.join(" "))]));
             let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
             let room = (inner + 2).saturating_sub(width(&counts));
             out.push(Line::from(vec![
@@ -1056,7 +1101,9 @@ const FIELD_WINDOW: usize = 2048;
 /// fast as a short one. Text out of view is never hidden silently: the first line then says how
 /// many characters come before, and the last line how many come after. Also gives the index of
 /// the line that holds the cursor (the first text line when not focused).
+#[allow(clippy::too_many_arguments)]
 fn field_lines(
+    t: &Text,
     field: &TextField,
     focused: bool,
     first: &str,
@@ -1155,17 +1202,18 @@ fn field_lines(
     let mut lead_used = false;
     let both = hidden_before > 0 && hidden_after > 0 && max_lines < 3;
     if hidden_before > 0 {
-        let (before, after) = (thousands(hidden_before), thousands(hidden_after));
+        let (before, after) = (t.number(hidden_before), t.number(hidden_after));
+        let values = [("n", before.as_str()), ("a", &before), ("b", &after)];
         let forms = if both {
             [
-                format!("… {before} earlier, {after} more characters"),
-                format!("… {before} earlier, {after} more"),
+                fill(t.chars_both[0].pick(hidden_after), &values),
+                fill(t.chars_both[1].pick(hidden_after), &values),
                 format!("…{hidden_before} …{hidden_after}"),
             ]
         } else {
             [
-                format!("… {before} earlier characters"),
-                format!("… {before} earlier"),
+                fill(t.chars_before[0].pick(hidden_before), &values),
+                fill(t.chars_before[1].pick(hidden_before), &values),
                 format!("…{hidden_before}"),
             ]
         };
@@ -1212,8 +1260,14 @@ fn field_lines(
                 " ".repeat(indent),
                 fit(
                     &[
-                        format!("… {} more characters", thousands(hidden_after)),
-                        format!("… {} more", thousands(hidden_after)),
+                        fill(
+                            t.chars_after[0].pick(hidden_after),
+                            &[("n", &t.number(hidden_after))]
+                        ),
+                        fill(
+                            t.chars_after[1].pick(hidden_after),
+                            &[("n", &t.number(hidden_after))]
+                        ),
                         format!("…{hidden_after}"),
                     ],
                     (inner + 2).saturating_sub(indent),
@@ -1253,6 +1307,7 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
     if max_rows == 0 {
         return Vec::new();
     }
+    let t = state.lang().text();
     let mut missing = Vec::new();
     let entries: Vec<(String, Option<String>)> = state
         .questions()
@@ -1260,7 +1315,7 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .zip(state.pages())
         .enumerate()
         .map(|(i, (question, page))| {
-            let label = tab_label(question, i);
+            let label = tab_label(t, question, i);
             let answer = page.answer.as_ref().map(|answer| {
                 if question.secret {
                     SECRET_SHOWN.to_string()
@@ -1276,17 +1331,14 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .collect();
     let status = if missing.is_empty() {
         Line::styled(
-            format!(
-                "  {}",
-                shorten(
-                    "All answered. Press Enter to submit.",
-                    inner.saturating_sub(2)
-                )
-            ),
+            format!("  {}", shorten(t.all_answered, inner.saturating_sub(2))),
             accent(),
         )
     } else {
-        let text = format!("Not answered yet: {}", missing.join(", "));
+        let text = fill(
+            t.not_answered_yet,
+            &[("list", &missing.join(t.list_separator))],
+        );
         Line::styled(
             format!("  {}", shorten(&text, inner.saturating_sub(2))),
             warning(),
@@ -1295,9 +1347,9 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
     let room = max_rows - 1;
     let mut out = [2, 1]
         .into_iter()
-        .map(|answer_rows| review_blocks(&entries, inner, answer_rows))
+        .map(|answer_rows| review_blocks(t, &entries, inner, answer_rows))
         .find(|lines| lines.len() <= room)
-        .unwrap_or_else(|| review_compact(&entries, inner, room));
+        .unwrap_or_else(|| review_compact(t, &entries, inner, room));
     out.push(status);
     out
 }
@@ -1316,6 +1368,7 @@ fn review_text(answer: &str) -> String {
 
 /// The review with each header on its own line and up to `answer_rows` lines of its answer.
 fn review_blocks(
+    t: &Text,
     entries: &[(String, Option<String>)],
     inner: usize,
     answer_rows: usize,
@@ -1341,7 +1394,7 @@ fn review_blocks(
                     out.push(Line::from(vec![Span::raw("    "), Span::raw(line)]));
                 }
             }
-            None => out.push(Line::styled("    (not answered)", warning())),
+            None => out.push(Line::styled(format!("    {}", t.not_answered), warning())),
         }
     }
     out
@@ -1350,6 +1403,7 @@ fn review_blocks(
 /// The review at one line per question, at most `room` lines: when not every question fits,
 /// the last line says how many more there are.
 fn review_compact(
+    t: &Text,
     entries: &[(String, Option<String>)],
     inner: usize,
     room: usize,
@@ -1365,7 +1419,7 @@ fn review_compact(
         .map(|(label, answer)| {
             let (text, style) = match answer {
                 Some(text) => (text.as_str(), Style::new()),
-                None => ("(not answered)", warning()),
+                None => (t.not_answered, warning()),
             };
             // The header gets at most half the row when it would crowd out the answer.
             let head_max = if width(label) + 2 + 3 > text_width {
@@ -1389,7 +1443,10 @@ fn review_compact(
         .collect();
     if shown < entries.len() && room > 0 {
         out.push(Line::styled(
-            format!("    ... {} more", entries.len() - shown),
+            format!(
+                "    {}",
+                fill(t.review_more, &[("n", &t.number(entries.len() - shown))])
+            ),
             dim(),
         ));
     }
@@ -1398,14 +1455,14 @@ fn review_compact(
 
 /// The help line: one per kind of screen, the same words in a lone question and in a tabbed
 /// call (which adds how to switch tabs), and the scroll keys when a text does not fit.
-fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<&'static str> {
+fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Help> {
     let tabbed = state.is_tabbed();
-    let mut parts: Vec<&str> = Vec::new();
+    let mut parts = Vec::new();
     if tabbed {
         parts.push(if state.is_editing() {
-            "Tab switch"
+            Help::Switch
         } else {
-            "Tab/←→ switch"
+            Help::SwitchArrows
         });
     }
     // A list that scrolls offers the filter.
@@ -1413,137 +1470,125 @@ fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<&'s
         .current()
         .is_some_and(|(question, _)| question.options().len() >= VISIBLE_ROWS);
     if state.is_noting() {
-        parts.extend(["Enter/Esc to keep the note"]);
+        parts.push(Help::KeepNote);
         if scrolling {
-            parts.push("Shift+↑↓ scroll");
+            parts.push(Help::Scroll);
         }
         return parts;
     }
     match (state.screen(), state.is_editing()) {
         (Screen::Choice | Screen::MultiSelect, false) if state.is_filtering() => parts.extend([
-            "type to filter",
-            "↑↓ navigate",
+            Help::Filtering,
+            Help::Navigate,
             if state.screen() == Screen::MultiSelect {
-                "Enter to toggle"
+                Help::ToggleMatch
             } else {
-                "Enter to select"
+                Help::Select
             },
-            "Esc to close filter",
+            Help::CloseFilter,
         ]),
-        (Screen::Submit, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
+        (Screen::Submit, _) => parts.extend([Help::Submit, Help::Cancel]),
         (Screen::FreeText, _) => {
             if state
                 .current()
                 .is_some_and(|(question, _)| question.kind == QuestionKind::Path)
             {
-                parts.push("Ctrl+T complete");
+                parts.push(Help::Complete);
             }
             parts.extend([
-                "Ctrl+N note",
-                if tabbed {
-                    "Enter to confirm"
-                } else {
-                    "Enter to submit"
-                },
-                "Esc to cancel",
+                Help::NoteInField,
+                if tabbed { Help::Confirm } else { Help::Submit },
+                Help::Cancel,
             ]);
         }
         // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
-        (Screen::MultiSelect, true) => parts.extend(["Enter to confirm", "Esc to go back"]),
-        (_, true) if tabbed => parts.extend(["Enter to confirm", "Esc to go back"]),
-        (_, true) => parts.extend(["Enter to submit", "Esc to go back"]),
+        (Screen::MultiSelect, true) => parts.extend([Help::Confirm, Help::Back]),
+        (_, true) if tabbed => parts.extend([Help::Confirm, Help::Back]),
+        (_, true) => parts.extend([Help::Submit, Help::Back]),
         (Screen::Choice, false) => {
-            parts.extend(["↑↓ navigate", "1-9 quick select", "0 Other", "n note"]);
+            parts.extend([Help::Navigate, Help::Quick, Help::Other, Help::Note]);
             if long {
-                parts.push("/ filter");
+                parts.push(Help::Filter);
             }
-            parts.extend(["Enter to select", "Esc to cancel"]);
+            parts.extend([Help::Select, Help::Cancel]);
         }
         (Screen::MultiSelect, false) => {
             parts.extend([
-                "↑↓ navigate",
-                "Space/1-9 toggle",
-                "a all/none",
-                "0 Other",
-                "n note",
+                Help::Navigate,
+                Help::Toggle,
+                Help::All,
+                Help::Other,
+                Help::Note,
             ]);
             if long {
-                parts.push("/ filter");
+                parts.push(Help::Filter);
             }
             parts.extend([
-                if tabbed {
-                    "Enter to confirm"
-                } else {
-                    "Enter to submit"
-                },
-                "Esc to cancel",
+                if tabbed { Help::Confirm } else { Help::Submit },
+                Help::Cancel,
             ]);
         }
     }
     if scrolling {
-        parts.push("Shift+↑↓ scroll");
+        parts.push(Help::Scroll);
     }
     if preview_scrolling {
-        parts.push("[ ] scroll preview");
+        parts.push(Help::ScrollPreview);
     }
     parts
 }
 
 /// The parts of a help line a short terminal drops, in this order.
-const HELP_DROP_ORDER: [&str; 16] = [
-    "0 Other",
-    "n note",
-    "Ctrl+N note",
-    "Ctrl+T complete",
-    "1-9 quick select",
-    "type to filter",
-    "/ filter",
-    "a all/none",
-    "↑↓ navigate",
-    "Tab/←→ switch",
-    "Tab switch",
-    "Space/1-9 toggle",
-    "Enter to select",
-    "Enter to toggle",
-    "Enter to confirm",
-    "Enter to submit",
+const HELP_DROP_ORDER: [Help; 16] = [
+    Help::Other,
+    Help::Note,
+    Help::NoteInField,
+    Help::Complete,
+    Help::Quick,
+    Help::Filtering,
+    Help::Filter,
+    Help::All,
+    Help::Navigate,
+    Help::SwitchArrows,
+    Help::Switch,
+    Help::Toggle,
+    Help::Select,
+    Help::ToggleMatch,
+    Help::Confirm,
+    Help::Submit,
 ];
 
 /// Joins the parts of a help line with ` • `, starting a new line where the next part would not
 /// fit in `max` columns.
-fn help_lines(parts: &[&str], max: usize) -> Vec<String> {
+fn help_lines(t: &Text, parts: &[Help], max: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for part in parts {
+    for part in parts.iter().map(|part| t.help(*part)) {
         match lines.last_mut() {
             Some(line) if width(line) + 3 + width(part) <= max => {
                 line.push_str(" • ");
                 line.push_str(part);
             }
-            _ => lines.push((*part).to_string()),
+            _ => lines.push(part.to_string()),
         }
     }
     lines
 }
 
-fn dialog_text(dialog: Dialog) -> String {
+fn dialog_text(t: &Text, dialog: Dialog) -> String {
     match dialog {
-        Dialog::Discard { answered: 1 } => "Discard 1 answer? [y/N]".to_string(),
-        Dialog::Discard { answered } => format!("Discard {answered} answers? [y/N]"),
-        Dialog::LongAnswer { chars } => format!(
-            "Answer is long ({} chars). Continue anyway? [Y/n]",
-            thousands(chars)
-        ),
+        Dialog::Discard { answered } => {
+            fill(t.discard.pick(answered), &[("n", &t.number(answered))])
+        }
+        Dialog::LongAnswer { chars } => fill(t.long_answer, &[("n", &t.number(chars))]),
     }
 }
 
 fn notice_text(state: &State, notice: Notice) -> String {
+    let t = state.lang().text();
     match notice {
-        Notice::Unanswered(1) => "1 question still needs an answer".to_string(),
-        Notice::Unanswered(n) => format!("{n} questions still need an answer"),
-        Notice::EmptyAnswer if state.screen() == Screen::FreeText => {
-            "Type an answer first".to_string()
-        }
-        Notice::EmptyAnswer => "Type an answer first, or Esc to go back".to_string(),
-        Notice::NoCompletion => "No path starts with that".to_string(),
+        Notice::Unanswered(n) => fill(t.unanswered.pick(n), &[("n", &t.number(n))]),
+        Notice::EmptyAnswer if state.screen() == Screen::FreeText => t.type_first.to_string(),
+        Notice::EmptyAnswer => t.type_first_or_back.to_string(),
+        Notice::NoCompletion => t.no_completion.to_string(),
     }
 }
