@@ -164,9 +164,17 @@ fn lay_out(
     let mut room = height.saturating_sub(fixed);
     // Under the list, the preview box takes up to two fifths of the room (at least three rows:
     // its borders and a line), and scrolls when its text does not fit.
-    let below_rows = match &preview {
-        Some(text) if !side && room >= 5 => {
-            let wanted = preview_content(t, text.as_deref(), inner).len() + 2;
+    // The preview's lines, wrapped once per layout to the width of its box.
+    let preview_lines = preview.as_ref().map(|text| {
+        let box_width = if side { columns - list_columns } else { inner };
+        (
+            text.is_some(),
+            preview_content(t, text.as_deref(), box_width),
+        )
+    });
+    let below_rows = match &preview_lines {
+        Some((_, content)) if !side && room >= 5 => {
+            let wanted = content.len() + 2;
             wanted.min((room * 2 / 5).max(3))
         }
         _ => 0,
@@ -213,18 +221,17 @@ fn lay_out(
     let preview_scroll = state.current().map_or(0, |(_, page)| page.preview_scroll);
     let mut preview_room = 0;
     let mut below_box = Vec::new();
-    if let Some(text) = &preview {
+    if let Some((given, content)) = &preview_lines {
         if side {
             // The box beside the list, as tall as the list's rows.
             let box_width = columns - list_columns;
-            let wanted = preview_content(t, text.as_deref(), box_width).len() + 2;
-            let rows = wanted.min(body_rows).max(3);
-            let (lines, room) = preview_box(t, text.as_deref(), box_width, rows, preview_scroll);
+            let rows = (content.len() + 2).min(body_rows).max(3);
+            let (lines, room) = preview_box(t, *given, content, box_width, rows, preview_scroll);
             preview_room = room;
             body = beside(body, lines, list_columns);
         } else if below_rows > 0 {
             // Indented like the list, so the box sits under the rows it belongs to.
-            let (lines, room) = preview_box(t, text.as_deref(), inner, below_rows, preview_scroll);
+            let (lines, room) = preview_box(t, *given, content, inner, below_rows, preview_scroll);
             preview_room = room;
             below_box = lines
                 .into_iter()
@@ -603,19 +610,19 @@ fn preview_content(t: &Text, text: Option<&str>, columns: usize) -> Vec<String> 
     }
 }
 
-/// The preview in a box `columns` wide and `rows` tall (at least 3), scrolled by `scroll`
-/// lines; a text that does not fit says how many lines are out of view in the bottom border.
+/// The preview's lines (`content`, dim when the row has no preview of its own, `given` false)
+/// in a box `columns` wide and `rows` tall (at least 3), scrolled by `scroll` lines; a text that does not fit says how many lines are out of view in the bottom border.
 /// Also how far it can scroll.
 fn preview_box(
     t: &Text,
-    text: Option<&str>,
+    given: bool,
+    content: &[String],
     columns: usize,
     rows: usize,
     scroll: usize,
 ) -> (Vec<Line<'static>>, usize) {
     let columns = columns.max(6);
     let text_width = columns - 4;
-    let content = preview_content(t, text, columns);
     let shown = rows.max(3) - 2;
     let room = content.len().saturating_sub(shown);
     let offset = scroll.min(room);
@@ -624,7 +631,7 @@ fn preview_box(
         format!("┌─ {title} {}┐", "─".repeat(columns - 5 - width(&title))),
         dim(),
     )];
-    let style = if text.is_some() { Style::new() } else { dim() };
+    let style = if given { Style::new() } else { dim() };
     for line in content.iter().skip(offset).take(shown) {
         out.push(Line::from(vec![
             Span::styled("│ ", dim()),
