@@ -991,3 +991,37 @@ fn secret_in_the_review() {
     keys(&mut state, &[KeyCode::Enter]);
     check("secret_in_the_review", &state);
 }
+
+/// The filter, a preview and a note in German and Japanese (double-width), at 80 and 40
+/// columns and at 120 for the preview beside the list; no row is wider than the terminal.
+#[test]
+fn filter_preview_and_note_in_german_and_japanese() {
+    use unicode_width::UnicodeWidthStr;
+    for lang in [ask_tui::Lang::De, ask_tui::Lang::Ja] {
+        let code = lang.code();
+        let mut filter = State::new(&frameworks()).with_lang(lang);
+        keys(&mut filter, &[KeyCode::Char('/')]);
+        type_text(&mut filter, "js");
+        let mut preview = State::new(&previews(false)).with_lang(lang);
+        keys(
+            &mut preview,
+            &[KeyCode::Down, KeyCode::Down, KeyCode::Char('n')],
+        );
+        type_text(&mut preview, "本番のみ");
+        for (name, state) in [("filter", &filter), ("preview_note", &preview)] {
+            for (width, height) in [(120, 24), (80, 24), (40, 12)] {
+                if name == "filter" && width == 120 {
+                    continue;
+                }
+                let text = screen(state, width, height);
+                for row in text.lines() {
+                    assert!(
+                        row.width() <= usize::from(width),
+                        "{code} {name}: a row wider than {width} columns: {row:?}"
+                    );
+                }
+                insta::assert_snapshot!(format!("{code}_{name}_{width}"), text);
+            }
+        }
+    }
+}
