@@ -161,7 +161,10 @@ fn cancelling_after_an_answer_asks_first() {
     session.wait_for("Which database should we use?");
     session.key(ENTER, "What should we name this service?");
     session.key(ESC, "Discard 1 answer? [y/N]");
-    session.key("n", "Tab switch • Ctrl+N note • Enter to confirm • Esc to cancel");
+    session.key(
+        "n",
+        "Tab switch • Ctrl+N note • Enter to confirm • Esc to cancel",
+    );
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.send("y");
     let (code, stdout) = session.finish();
