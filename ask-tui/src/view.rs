@@ -1351,10 +1351,16 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
             warning(),
         )
     };
+    // The notes, under the answers they belong to, one line each.
+    let notes: Vec<Option<String>> = state
+        .pages()
+        .iter()
+        .map(|page| (!page.note.is_blank()).then(|| review_text(page.note.text())))
+        .collect();
     let room = max_rows - 1;
     let mut out = [2, 1]
         .into_iter()
-        .map(|answer_rows| review_blocks(t, &entries, inner, answer_rows))
+        .map(|answer_rows| review_blocks(t, &entries, &notes, inner, answer_rows))
         .find(|lines| lines.len() <= room)
         .unwrap_or_else(|| review_compact(t, &entries, inner, room));
     out.push(status);
@@ -1377,12 +1383,13 @@ fn review_text(answer: &str) -> String {
 fn review_blocks(
     t: &Text,
     entries: &[(String, Option<String>)],
+    notes: &[Option<String>],
     inner: usize,
     answer_rows: usize,
 ) -> Vec<Line<'static>> {
     let text_width = inner.saturating_sub(4).max(1);
     let mut out = Vec::new();
-    for (label, answer) in entries {
+    for (i, (label, answer)) in entries.iter().enumerate() {
         out.push(Line::from(vec![
             Span::raw("  "),
             Span::raw(answered_mark(answer.is_some())),
@@ -1402,6 +1409,10 @@ fn review_blocks(
                 }
             }
             None => out.push(Line::styled(format!("    {}", t.not_answered), warning())),
+        }
+        if let Some(Some(note)) = notes.get(i) {
+            let line = shorten(&format!("{}{note}", t.note_lead), text_width);
+            out.push(Line::styled(format!("    {line}"), dim()));
         }
     }
     out

@@ -1025,3 +1025,17 @@ fn filter_preview_and_note_in_german_and_japanese() {
         }
     }
 }
+
+#[test]
+fn review_with_a_note() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('n')]);
+    type_text(&mut state, "only for the prototype");
+    keys(&mut state, &[KeyCode::Enter, KeyCode::Enter]);
+    type_text(&mut state, "orders");
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Char('1'), KeyCode::Enter],
+    );
+    check("review_with_a_note", &state);
+}
