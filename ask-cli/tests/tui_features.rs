@@ -109,3 +109,35 @@ fn previews_other_a_note_the_filter_select_all_a_path_and_a_secret() {
         "the model gets the secret"
     );
 }
+
+/// ↑ in a text field recalls the answer given to the same question earlier in the same
+/// session log, and only in that log.
+#[test]
+fn up_recalls_an_earlier_answer_from_the_session_log() {
+    let call =
+        json!({"questions": [{"question": "What should we name this service?"}]}).to_string();
+    let mut session = Session::start(
+        "\"$ASK\" --session log.jsonl --call-id one call.json > first.json && \
+         \"$ASK\" --session other.jsonl --call-id two call.json > second.json && \
+         exec \"$ASK\" --session log.jsonl --call-id three call.json > stdout.json 2> stderr.txt",
+        &[("call.json", &call)],
+    );
+    session.wait_for("What should we name this service?");
+    session.key("orders", "> orders█");
+    session.send(ENTER);
+    session.wait_for_file("first.json");
+    // Another log: nothing to recall, ↑ leaves the field as it is.
+    session.wait_for("> █");
+    session.key("\x1b[A", "> █");
+    session.key("billing", "> billing█");
+    session.send(ENTER);
+    session.wait_for_file("second.json");
+    // The first log again: ↑ brings back "orders", never "billing".
+    session.wait_for("> █");
+    session.key("\x1b[A", "> orders█");
+    session.send(ENTER);
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    let result: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(result["answers"][0]["answer"], "orders");
+}
