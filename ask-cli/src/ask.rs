@@ -8,6 +8,7 @@ use ask_core::{
 };
 use ask_print::{PrintError, PrintFrontend};
 use ask_schema::{Dialect, DialectCall};
+use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
 use crate::events::EventLog;
@@ -367,7 +368,7 @@ pub(crate) async fn drive(
 }
 
 /// Runs `ask-user demo`: the example questions of seed 001 in the terminal UI.
-pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
+pub fn demo(output: OutputArg, no_notify: bool, lang: Option<Lang>) -> Exit {
     let input = match ask_core::validate(ask_tui::demo_input(), &Limits::default()) {
         Ok(input) => input,
         Err(problems) => {
@@ -382,7 +383,9 @@ pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
         return Exit::Failure;
     }
     match run_call(
-        &ask_tui::TuiFrontend::new().with_notify(!no_notify),
+        &ask_tui::TuiFrontend::new()
+            .with_notify(!no_notify)
+            .with_lang(ui_lang(lang)),
         AskCall::new(input),
         None,
         output,
@@ -390,6 +393,12 @@ pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
         Ok(record) => print_record(record, &Shape::plain(output)),
         Err(exit) => exit,
     }
+}
+
+/// The language of the terminal UI: `--lang` when given, else the locale's (POSIX order:
+/// LC_ALL, LC_MESSAGES, LANG), else English.
+pub fn ui_lang(flag: Option<Lang>) -> Lang {
+    flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
 }
 
 /// The frontend for `mode`.
@@ -404,9 +413,20 @@ pub fn frontend_for(
                 .with_call_id(call_id.map(str::to_string))
                 .with_host(args.host),
         )),
-        Mode::Tui => Ok(Box::new(
-            ask_tui::TuiFrontend::new().with_notify(!args.no_notify),
-        )),
+        Mode::Tui => {
+            let mut tui = ask_tui::TuiFrontend::new()
+                .with_notify(!args.no_notify)
+                .with_lang(ui_lang(args.lang));
+            // ↑ in a text field recalls earlier answers to the same question from this session's
+            // log only, never another's.
+            if let Some(session) = &args.session {
+                let log = SessionLog::new(session);
+                tui = tui.with_history(std::sync::Arc::new(move |question: &str| {
+                    log.earlier_answers(question, ask_tui::HISTORY_MAX)
+                }));
+            }
+            Ok(Box::new(tui))
+        }
         Mode::Embedded => Ok(Box::new(crate::embedded::EmbeddedFrontend)),
         Mode::Rpc => {
             // RPC mode takes over stdin and stdout, so only the ask command, which owns them,

@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 
 use ask_core::{Host, Limits, Presenter};
+use ask_tui::Lang;
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 
 /// The end of `ask-user --help`: the exit codes and the environment, which scripts rely on.
@@ -24,7 +25,9 @@ Environment:
   ASK_USER_SUBAGENT=1    the caller is a sub-agent (--sub-agent)
   ASK_USER_HOST          the host whose commands answer pending questions (--host)
   ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
-  ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`";
+  ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`
+  LC_ALL, LC_MESSAGES, LANG  the terminal UI's language without --lang: the first one set decides
+                         (en, de, es, fr, ja, zh; any other language is English)";
 
 /// Ask the person structured questions on behalf of an LLM agent.
 ///
@@ -212,6 +215,10 @@ pub struct AskArgs {
     /// Do not ring the terminal bell or send a desktop notification when the questions appear.
     #[arg(long)]
     pub no_notify: bool,
+    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
+    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
     #[command(flatten)]
     pub dialect: DialectArgs,
     #[command(flatten)]
@@ -399,11 +406,15 @@ pub struct DemoArgs {
     /// Do not ring the terminal bell or send a desktop notification when the questions appear.
     #[arg(long)]
     pub no_notify: bool,
+    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
+    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
 }
 
 /// The flags of the ask command that `demo` takes too, given before the word `demo`
 /// (`ask-user --no-notify demo`).
-pub const DEMO_FLAGS: [&str; 2] = ["output", "no_notify"];
+pub const DEMO_FLAGS: [&str; 3] = ["output", "no_notify", "lang"];
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
@@ -444,6 +455,10 @@ pub struct McpArgs {
     /// No terminal bell or desktop notification when the terminal UI shows questions.
     #[arg(long)]
     pub no_notify: bool,
+    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
+    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

@@ -41,6 +41,7 @@ fn main() -> ExitCode {
         Some(Command::Demo(args)) => ask::demo(
             args.output.unwrap_or(cli.ask.output),
             args.no_notify || cli.ask.no_notify,
+            args.lang.or(cli.ask.lang),
         ),
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => {

@@ -78,7 +78,9 @@ fn server(args: &McpArgs, signal: &Arc<AtomicI32>) -> Result<McpServer, ask_rpc:
         server = match presenter {
             Presenter::Tui => {
                 let tui = Interruptible {
-                    inner: TuiFrontend::new().with_notify(!args.no_notify),
+                    inner: TuiFrontend::new()
+                        .with_notify(!args.no_notify)
+                        .with_lang(crate::ask::ui_lang(args.lang)),
                     stop: stop.clone(),
                     signal: Arc::clone(signal),
                 };

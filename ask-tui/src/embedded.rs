@@ -135,8 +135,14 @@ impl Embedded {
     /// Takes the raw bytes the host's terminal sent; stops at the first key that ends the ask.
     pub fn input(&mut self, bytes: &[u8]) -> Step {
         for msg in self.decode(bytes) {
-            match update(&mut self.state, msg) {
-                Effect::Continue => {}
+            let mut effect = update(&mut self.state, msg);
+            // Path completions are read here as in the terminal; the host's session gives no
+            // history to this backend.
+            while let Effect::Load(load) = effect {
+                effect = update(&mut self.state, crate::terminal::load_msg(load, None));
+            }
+            match effect {
+                Effect::Continue | Effect::Load(_) => {}
                 Effect::Finish(outcome) => return Step::Finish(outcome),
                 Effect::Abort => return Step::Abort,
             }
