@@ -7,7 +7,7 @@ use ask_core::{
     AskCall, AskError, Caller, Frontend, Host, Limits, Record, StateMachine, Status, ToolOutput,
 };
 use ask_print::{PrintError, PrintFrontend};
-use ask_schema::ParsedCall;
+use ask_schema::{Dialect, DialectCall};
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
 use crate::events::EventLog;
@@ -23,6 +23,42 @@ pub enum Mode {
     Print,
     Rpc,
     Embedded,
+}
+
+/// What stdout carries for a finished call: the `--output` form, in the dialect `--dialect`
+/// names (none: the canonical shapes).
+#[derive(Debug, Clone)]
+pub struct Shape {
+    /// `--output`.
+    pub output: OutputArg,
+    /// The dialect named by `--dialect`, unless it is the canonical one.
+    pub dialect: Option<Dialect>,
+    /// Roo Code's mode of each suggestion, when the call carried them.
+    pub modes: Vec<Option<String>>,
+    /// The host whose pass-2 commands pending instructions name (`--host`).
+    pub host: Host,
+}
+
+impl Shape {
+    /// The canonical shape of `output`.
+    pub fn plain(output: OutputArg) -> Shape {
+        Shape {
+            output,
+            dialect: None,
+            modes: Vec::new(),
+            host: Host::AskUser,
+        }
+    }
+
+    /// The shape the flags of `args` ask for.
+    pub fn of(args: &AskArgs) -> Shape {
+        Shape {
+            output: args.output,
+            dialect: args.dialect.answer_dialect(),
+            modes: Vec::new(),
+            host: args.host,
+        }
+    }
 }
 
 /// Resolves `auto`: the terminal UI when a terminal can be opened, else print mode, so that
@@ -99,18 +135,22 @@ pub fn run(args: &AskArgs) -> Exit {
         return Exit::Invalid;
     }
     let max_bytes = args.limits.max_input_bytes();
-    let mut call = match read_call(std::path::Path::new(input), &limits, max_bytes) {
-        Ok(call) => call,
+    let options = args.dialect.read_options();
+    let read = match read_call(std::path::Path::new(input), &limits, max_bytes, options) {
+        Ok(read) => read,
         Err(failure) => return failure.report_for_ask(args.output),
     };
+    let mut shape = Shape::of(args);
+    shape.modes.clone_from(&read.modes);
+    let mut call = read;
     if args.call_id.is_some() {
-        call.call_id.clone_from(&args.call_id);
+        call.call.call_id.clone_from(&args.call_id);
     }
     // With a session, one ask of a call id at a time: a concurrent ask of the same call waits
     // here, then replays the record the first one wrote.
     let mut _call_lock = None;
     if let Some(session) = &args.session {
-        let Some(call_id) = call.call_id.as_deref() else {
+        let Some(call_id) = call.call.call_id.as_deref() else {
             say(
                 "--session needs a call id: pass --call-id ID, or give INPUT as a tool-call envelope with an id",
             );
@@ -137,8 +177,10 @@ pub fn run(args: &AskArgs) -> Exit {
                     ));
                     log.forget_call_lock(call_id);
                     return match mode {
-                        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, args.output),
-                        Mode::Tui | Mode::Print => print_record(record, args.output, args.host),
+                        Mode::Rpc | Mode::Embedded => {
+                            crate::rpc::print_result(record, args.output, &[])
+                        }
+                        Mode::Tui | Mode::Print => print_record(record, &shape),
                     };
                 }
             }
@@ -152,8 +194,9 @@ pub fn run(args: &AskArgs) -> Exit {
         }
     }
     // The call's lock is held until the record is written and printed.
+    let warnings = call.warnings.clone();
     match ask_with(call, caller, mode, args) {
-        Ok(record) => finish_record(record, args, mode),
+        Ok(record) => finish_record(record, args, mode, &shape, &warnings),
         Err(exit) => exit,
     }
 }
@@ -165,7 +208,14 @@ pub fn run(args: &AskArgs) -> Exit {
 ///
 /// A call id has one record: when the log already holds one for this call (another process
 /// answered it first), that record stands and is the one printed.
-pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
+/// In RPC mode, `warnings` (the lenient forms of the call) go into the result line.
+pub fn finish_record(
+    record: Record,
+    args: &AskArgs,
+    mode: Mode,
+    shape: &Shape,
+    warnings: &[ask_schema::Warning],
+) -> Exit {
     let mut saved = true;
     let mut record = record;
     if let Some(session) = &args.session
@@ -209,29 +259,30 @@ pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
         ));
     }
     let exit = match mode {
-        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, args.output),
-        Mode::Tui | Mode::Print => print_record(record, args.output, args.host),
+        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, args.output, warnings),
+        Mode::Tui | Mode::Print => print_record(record, shape),
     };
     if saved { exit } else { Exit::Failure }
 }
 
-/// Asks a parsed call in `mode` and returns the record.
-fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Result<Record, Exit> {
+/// Asks a call read in some dialect in `mode` and returns the record. Answers the call already
+/// carries (Claude Code's `answers`) are shown pre-filled.
+fn ask_with(read: DialectCall, caller: Caller, mode: Mode, args: &AskArgs) -> Result<Record, Exit> {
+    let call = read.call;
     if mode == Mode::Rpc {
-        return crate::rpc::ask(call, caller, args);
+        return crate::rpc::ask(call, read.given, caller, args);
     }
     let frontend: Box<dyn Frontend> = frontend_for(mode, args, call.call_id.as_deref())?;
+    let frontend = ask_core::Given {
+        inner: frontend.as_ref(),
+        given: read.given,
+    };
     let ask_call = AskCall {
         call_id: call.call_id,
         caller,
         input: call.input,
     };
-    run_call(
-        frontend.as_ref(),
-        ask_call,
-        args.events.as_deref(),
-        args.output,
-    )
+    run_call(&frontend, ask_call, args.events.as_deref(), args.output)
 }
 
 /// Runs one call through `frontend` on a new runtime; see [`drive`].
@@ -336,7 +387,7 @@ pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
         None,
         output,
     ) {
-        Ok(record) => print_record(record, output, Host::AskUser),
+        Ok(record) => print_record(record, &Shape::plain(output)),
         Err(exit) => exit,
     }
 }
@@ -367,8 +418,9 @@ pub fn frontend_for(
 }
 
 /// Prints a finished call in the chosen output shape and gives its exit code. Pending
-/// instructions name the pass-2 commands of `host`.
-pub fn print_record(record: Record, output: OutputArg, host: Host) -> Exit {
+/// instructions name the pass-2 commands of the shape's host.
+pub fn print_record(record: Record, shape: &Shape) -> Exit {
+    let host = shape.host;
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
@@ -381,15 +433,25 @@ pub fn print_record(record: Record, output: OutputArg, host: Host) -> Exit {
         }
         Status::Answered => {}
     }
-    emit_record(record, output, host)
+    emit_record(record, shape)
 }
 
 /// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
-/// exit code.
-pub fn emit_record(record: Record, output: OutputArg, host: Host) -> Exit {
+/// exit code. A named dialect prints its own result shape for `--output result` and `answers`,
+/// and its own words in the tool output for `--output tool`.
+pub fn emit_record(record: Record, shape: &Shape) -> Exit {
     let exit = exit_for(record.status);
-    let written = match output {
-        OutputArg::Result => emit(&record.result_for(host)),
+    if let Some(dialect) = shape.dialect {
+        let value = match shape.output {
+            OutputArg::Result | OutputArg::Answers => {
+                ask_schema::result_in(dialect, &record, &shape.modes)
+            }
+            OutputArg::Tool => ask_schema::tool_output_in(dialect, &record, &shape.modes),
+        };
+        return finish(emit(&value), exit);
+    }
+    let written = match shape.output {
+        OutputArg::Result => emit(&record.result_for(shape.host)),
         // While the questions wait, the map is empty; where they wait is said beside it.
         OutputArg::Answers if record.status == Status::Pending => emit(&serde_json::json!({
             "answers": {},
@@ -403,7 +465,7 @@ pub fn emit_record(record: Record, output: OutputArg, host: Host) -> Exit {
             emit(&serde_json::json!({"answers": {}, "connectionLost": true}))
         }
         OutputArg::Answers => emit(&record.result().answer_map()),
-        OutputArg::Tool => emit(&ToolOutput::from_record_for(record, host)),
+        OutputArg::Tool => emit(&ToolOutput::from_record_for(record, shape.host)),
     };
     finish(written, exit)
 }

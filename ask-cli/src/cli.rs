@@ -78,6 +78,76 @@ pub enum OutputArg {
     Tool,
 }
 
+/// Which agent's shape a call is read in (and, when named, answered in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// Detect the shape; answer in the canonical shape.
+    Auto,
+    /// ask_user's own input.
+    Canonical,
+    /// Claude Code's AskUserQuestion.
+    Claude,
+    /// Codex's request_user_input.
+    Codex,
+    /// OpenCode's question.
+    Opencode,
+    /// Gemini CLI's ask_user.
+    Gemini,
+    /// Roo Code's ask_followup_question (`follow_up`).
+    Roo,
+    /// Cline's ask_followup_question (`options` as strings).
+    Cline,
+    /// The simplified form `{question, suggestions}`.
+    Simple,
+}
+
+impl DialectArg {
+    /// The dialect named, or `None` for auto.
+    pub fn dialect(self) -> Option<ask_schema::Dialect> {
+        use ask_schema::Dialect;
+        Some(match self {
+            DialectArg::Auto => return None,
+            DialectArg::Canonical => Dialect::Canonical,
+            DialectArg::Claude => Dialect::Claude,
+            DialectArg::Codex => Dialect::Codex,
+            DialectArg::Opencode => Dialect::OpenCode,
+            DialectArg::Gemini => Dialect::Gemini,
+            DialectArg::Roo => Dialect::Roo,
+            DialectArg::Cline => Dialect::Cline,
+            DialectArg::Simple => Dialect::Simple,
+        })
+    }
+}
+
+/// How a call is read: `--dialect` and `--strict`.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct DialectArgs {
+    /// The agent's shape of the call; a named dialect is also the shape of the answer.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub dialect: DialectArg,
+    /// Accept only the canonical shape (no lenient forms, no detection) unless --dialect names
+    /// another.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+impl DialectArgs {
+    /// The options of `ask_schema::read_call`.
+    pub fn read_options(&self) -> ask_schema::ReadOptions {
+        ask_schema::ReadOptions {
+            dialect: self.dialect.dialect(),
+            strict: self.strict,
+        }
+    }
+
+    /// The dialect the answer is printed in: the one named, if not the canonical one.
+    pub fn answer_dialect(&self) -> Option<ask_schema::Dialect> {
+        self.dialect
+            .dialect()
+            .filter(|d| *d != ask_schema::Dialect::Canonical)
+    }
+}
+
 /// The flags of the ask command (`ask-user [OPTIONS] [INPUT]`).
 #[derive(Debug, Clone, Args)]
 pub struct AskArgs {
@@ -142,6 +212,8 @@ pub struct AskArgs {
     /// Do not ring the terminal bell or send a desktop notification when the questions appear.
     #[arg(long)]
     pub no_notify: bool,
+    #[command(flatten)]
+    pub dialect: DialectArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -293,6 +365,20 @@ pub enum SchemaFormat {
     Mcp,
     /// The JSON Schema of the result.
     Result,
+    /// Claude Code's AskUserQuestion tool, served by ask-user.
+    Claude,
+    /// Codex's request_user_input tool, served by ask-user.
+    Codex,
+    /// OpenCode's question tool, served by ask-user.
+    Opencode,
+    /// Gemini CLI's ask_user tool, served by ask-user.
+    Gemini,
+    /// Roo Code's ask_followup_question tool, served by ask-user.
+    Roo,
+    /// Cline's ask_followup_question tool, served by ask-user.
+    Cline,
+    /// The simplified {question, suggestions} tool.
+    Simple,
 }
 
 #[derive(Debug, Args)]
@@ -325,6 +411,8 @@ pub struct ValidateArgs {
     /// when stdin is a pipe or a file).
     #[arg(value_name = "INPUT")]
     pub input: Option<PathBuf>,
+    #[command(flatten)]
+    pub dialect: DialectArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

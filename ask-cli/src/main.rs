@@ -17,7 +17,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use ask_core::{Limits, Problems};
-use ask_schema::{ParsedCall, ToolFormat};
+use ask_schema::{DialectCall, ReadOptions, ToolFormat};
 use serde_json::json;
 
 use crate::cli::{Cli, Command, SchemaFormat};
@@ -45,9 +45,12 @@ fn main() -> ExitCode {
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => {
             match args.input.as_deref().or(stdin_input().map(Path::new)) {
-                Some(input) => {
-                    validate(input, &args.limits.limits(), args.limits.max_input_bytes())
-                }
+                Some(input) => validate(
+                    input,
+                    &args.limits.limits(),
+                    args.limits.max_input_bytes(),
+                    args.dialect.read_options(),
+                ),
                 None => {
                     say_no_input();
                     Exit::Invalid
@@ -106,25 +109,40 @@ fn parse() -> Result<Cli, clap::Error> {
 }
 
 fn schema(format: SchemaFormat, limits: &Limits) -> Exit {
-    let format = match format {
-        SchemaFormat::JsonSchema => ToolFormat::JsonSchema,
-        SchemaFormat::Anthropic => ToolFormat::Anthropic,
-        SchemaFormat::Openai => ToolFormat::OpenAi,
-        SchemaFormat::Mcp => ToolFormat::Mcp,
-        SchemaFormat::Result => ToolFormat::Result,
+    use ask_schema::Dialect;
+    let dialect = |dialect| ask_schema::dialect_descriptor(dialect, limits);
+    let tool = |format| ask_schema::tool_descriptor(format, limits);
+    let descriptor = match format {
+        SchemaFormat::JsonSchema => tool(ToolFormat::JsonSchema),
+        SchemaFormat::Anthropic => tool(ToolFormat::Anthropic),
+        SchemaFormat::Openai => tool(ToolFormat::OpenAi),
+        SchemaFormat::Mcp => tool(ToolFormat::Mcp),
+        SchemaFormat::Result => tool(ToolFormat::Result),
+        SchemaFormat::Claude => dialect(Dialect::Claude),
+        SchemaFormat::Codex => dialect(Dialect::Codex),
+        SchemaFormat::Opencode => dialect(Dialect::OpenCode),
+        SchemaFormat::Gemini => dialect(Dialect::Gemini),
+        SchemaFormat::Roo => dialect(Dialect::Roo),
+        SchemaFormat::Cline => dialect(Dialect::Cline),
+        SchemaFormat::Simple => dialect(Dialect::Simple),
     };
-    finish(
-        emit_pretty(&ask_schema::tool_descriptor(format, limits)),
-        Exit::Ok,
-    )
+    finish(emit_pretty(&descriptor), Exit::Ok)
 }
 
-fn validate(input: &Path, limits: &Limits, max_bytes: u64) -> Exit {
-    match read_call(input, limits, max_bytes) {
-        Ok(call) => {
-            let mut report = json!({"valid": true, "questions": call.input.questions.len()});
+fn validate(input: &Path, limits: &Limits, max_bytes: u64, options: ReadOptions) -> Exit {
+    match read_call(input, limits, max_bytes, options) {
+        Ok(read) => {
+            let call = read.call;
+            let mut report = json!({
+                "valid": true,
+                "questions": call.input.questions.len(),
+                "dialect": read.dialect.name(),
+            });
             if let Some(id) = call.call_id {
                 report["callId"] = id.into();
+            }
+            if !read.warnings.is_empty() {
+                report["warnings"] = warnings_json(&read.warnings);
             }
             finish(emit(&report), Exit::Ok)
         }
@@ -139,7 +157,7 @@ fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
             warnings.iter().for_each(|w| say(w));
             match found {
                 // Exit 0 whatever the record's status: the query succeeded.
-                Some(record) => match ask::emit_record(record, output, ask_core::Host::AskUser) {
+                Some(record) => match ask::emit_record(record, &ask::Shape::plain(output)) {
                     Exit::Failure => Exit::Failure,
                     _ => Exit::Ok,
                 },
@@ -304,13 +322,24 @@ pub(crate) fn say_invalid(problems: &Problems) {
     }
 }
 
-/// Reads and validates the call in `input` (a path, or `-` for stdin), refusing more than
-/// `max_bytes` as soon as the cap is passed.
+/// The lenient forms of a call as JSON, `[{path, message}]`, for the validate report and the RPC
+/// result.
+pub(crate) fn warnings_json(warnings: &[ask_schema::Warning]) -> serde_json::Value {
+    warnings
+        .iter()
+        .map(|w| json!({"path": ask_core::sanitize_for_display(&w.path), "message": w.message}))
+        .collect()
+}
+
+/// Reads and validates the call in `input` (a path, or `-` for stdin) in the dialect `options`
+/// name or show, refusing more than `max_bytes` as soon as the cap is passed. Each lenient form
+/// read is said on stderr.
 pub(crate) fn read_call(
     input: &Path,
     limits: &Limits,
     max_bytes: u64,
-) -> Result<ParsedCall, ReadFailure> {
+    options: ReadOptions,
+) -> Result<DialectCall, ReadFailure> {
     let (what, reader): (String, Box<dyn Read>) = if input == Path::new("-") {
         ("stdin".into(), Box::new(std::io::stdin().lock()))
     } else {
@@ -343,7 +372,11 @@ pub(crate) fn read_call(
     })?;
     // A byte-order mark, as some editors save one, is not part of the JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    ask_schema::parse_call(text, limits).map_err(ReadFailure::Invalid)
+    let read = ask_schema::read_call(text, options, limits).map_err(ReadFailure::Invalid)?;
+    for warning in &read.warnings {
+        say(&format!("warning: {warning}"));
+    }
+    Ok(read)
 }
 
 /// Why [`read_capped`] failed.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use ask_core::sanitize_for_display;
 use ask_print::{PassTwo, PassTwoStep, PendingFile, PrintError};
 
-use crate::ask::{emit_record, finish_record, print_record};
+use crate::ask::{Shape, emit_record, finish_record, print_record};
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
 use crate::exit::Exit;
 use crate::finish;
@@ -66,7 +66,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
             if !reply && !answering.resumed() {
                 say_custom_answers(&record);
             }
-            let exit = finish_record(record, args, crate::ask::Mode::Print);
+            let exit = finish_record(record, args, crate::ask::Mode::Print, &Shape::of(args), &[]);
             if exit != Exit::Ok {
                 if answering.kept() {
                     say(&format!(
@@ -116,7 +116,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                 ));
             }
             // Not the instructions of pass 1: the questions were not saved again.
-            emit_record(record, args.output, args.host)
+            emit_record(record, &Shape::of(args))
         }
         Err(error) => {
             if matches!(error, PrintError::NoPending { .. })
@@ -143,7 +143,7 @@ fn replay_finished(args: &AskArgs) -> Option<Exit> {
         "no questions are pending; replaying the answer recorded for call {call_id} in {}",
         session.display()
     ));
-    Some(print_record(record, args.output, args.host))
+    Some(print_record(record, &Shape::of(args)))
 }
 
 /// Names the answers that matched no option and were taken as the person's own text, so that a

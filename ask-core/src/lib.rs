@@ -42,12 +42,12 @@ pub use display::{
     CharClass, RECOMMENDED_SUFFIX, classify, classify_in_context, describe_char, is_recommended,
     sanitize_for_display, strip_recommended,
 };
-pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, ask, now_ms};
+pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, Given, ask, now_ms};
 pub use host::Host;
 pub use input::{
     AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
 };
-pub use json::duplicate_key;
+pub use json::{duplicate_key, unique_value};
 pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, Mode, Outcome, Record, SUBAGENT_REFUSAL, Status,
