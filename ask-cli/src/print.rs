@@ -115,7 +115,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                 ));
             }
             // Not the instructions of pass 1: the questions were not saved again.
-            emit_record(record, args.output)
+            emit_record(*record, args.output)
         }
         Err(error) => {
             if matches!(error, PrintError::NoPending { .. })

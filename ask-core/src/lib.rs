@@ -48,8 +48,8 @@ pub use input::{
 pub use json::duplicate_key;
 pub use presenter::Presenter;
 pub use result::{
-    Answer, AnswerMap, AnswerValue, AskUserResult, Mode, Outcome, Record, SUBAGENT_REFUSAL, Status,
-    ToolOutput, pending_instructions,
+    Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, Record,
+    SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, pending_instructions,
 };
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver};
 pub use summary::summary_sentence;

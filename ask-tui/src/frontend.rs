@@ -85,6 +85,7 @@ impl Frontend for TuiFrontend {
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
         let input = request.input.input().clone();
+        let given = request.given.clone();
         let (notify, lang) = (self.notify, self.lang);
         let history = self.history.clone();
         let withdrawn = Arc::new(AtomicBool::new(false));
@@ -94,7 +95,14 @@ impl Frontend for TuiFrontend {
             .name("ask-tui".to_string())
             .spawn(move || {
                 // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
-                let _ = send.send(run_with(&input, notify, lang, &flag, history.as_ref()));
+                let _ = send.send(run_with(
+                    &input,
+                    &given,
+                    notify,
+                    lang,
+                    &flag,
+                    history.as_ref(),
+                ));
             })?;
         let _ui = WithdrawOnDrop {
             withdrawn,

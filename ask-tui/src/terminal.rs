@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Once, OnceLock};
 use std::time::Duration;
 
-use ask_core::{AskUserInput, Outcome};
+use ask_core::{Answer, AskUserInput, Outcome};
 use crossterm::event::{
     self, DisableBracketedPaste, EnableBracketedPaste, Event, KeyCode, KeyEventKind, KeyModifiers,
 };
@@ -69,19 +69,21 @@ static PANIC_HOOK: Once = Once::new();
 /// error, a panic (through a panic hook that runs before the previous one), or SIGTERM, SIGHUP
 /// and SIGINT (noticed within a tenth of a second). The UI's words are in `lang`.
 pub fn run(input: &AskUserInput, notify: bool, lang: Lang) -> Result<Outcome, TuiError> {
-    run_until(input, notify, lang, &AtomicBool::new(false))
+    run_until(input, &[], notify, lang, &AtomicBool::new(false))
 }
 
 /// Like [`run`], and also ends with [`TuiError::Withdrawn`], the terminal restored, within a
 /// tenth of a second of another thread setting `withdrawn`: for a host whose caller can go away
-/// while the questions are shown.
+/// while the questions are shown. `given` holds answers already given elsewhere, shown as the
+/// person's choices (see [`State::with_given`]).
 pub fn run_until(
     input: &AskUserInput,
+    given: &[Option<Answer>],
     notify: bool,
     lang: Lang,
     withdrawn: &AtomicBool,
 ) -> Result<Outcome, TuiError> {
-    run_with(input, notify, lang, withdrawn, None)
+    run_with(input, given, notify, lang, withdrawn, None)
 }
 
 /// Reads the earlier answers to questions with a given text, newest first, at most
@@ -92,6 +94,7 @@ pub type HistoryProvider = Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>;
 /// Like [`run_until`], with the earlier answers that ↑ recalls in a text field.
 pub fn run_with(
     input: &AskUserInput,
+    given: &[Option<Answer>],
     notify: bool,
     lang: Lang,
     withdrawn: &AtomicBool,
@@ -105,8 +108,16 @@ pub fn run_with(
     let signals = Signals::get()?;
     install_panic_hook();
     signals.catch();
-    let result = Guard::enter(tty, notify.then_some((input.questions.len(), lang)))
-        .and_then(|guard| event_loop(input, lang, guard, signals, withdrawn, history));
+    let result =
+        Guard::enter(tty, notify.then_some((input.questions.len(), lang))).and_then(|guard| {
+            event_loop(
+                State::new(input).with_lang(lang).with_given(given),
+                guard,
+                signals,
+                withdrawn,
+                history,
+            )
+        });
     signals.release();
     // A signal that came after the loop's last look, while the terminal was being restored, is
     // not lost: the process still ends as it asks (the terminal is already restored).
@@ -325,8 +336,7 @@ impl Drop for Guard {
 }
 
 fn event_loop(
-    input: &AskUserInput,
-    lang: Lang,
+    mut state: State,
     mut guard: Guard,
     signals: &Signals,
     withdrawn: &AtomicBool,
@@ -345,7 +355,6 @@ fn event_loop(
         number: SIGHUP,
         name: "SIGHUP",
     };
-    let mut state = State::new(input).with_lang(lang);
     loop {
         if let Some(stop) = stopped() {
             return Err(stop);
