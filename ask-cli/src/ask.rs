@@ -171,18 +171,29 @@ pub fn run(args: &AskArgs) -> Exit {
         match log.find(call_id) {
             Ok((found, warnings)) => {
                 warnings.iter().for_each(|w| say(w));
-                if let Some(record) = found {
-                    say(&format!(
-                        "replaying the answer recorded for call {call_id} in {}",
+                // A secret answer is never kept, so a call with a secret question is asked
+                // again rather than replayed.
+                let secret = call.call.input.input().questions.iter().any(|q| q.secret);
+                match found {
+                    Some(record) if secret || record.has_secret() => say(&format!(
+                        "call {call_id} has a record in {}, but it asks a secret question whose \
+                         answer is never kept: asking again",
                         session.display()
-                    ));
-                    log.forget_call_lock(call_id);
-                    return match mode {
-                        Mode::Rpc | Mode::Embedded => {
-                            crate::rpc::print_result(record, args.output, &[])
-                        }
-                        Mode::Tui | Mode::Print => print_record(record, &shape),
-                    };
+                    )),
+                    Some(record) => {
+                        say(&format!(
+                            "replaying the answer recorded for call {call_id} in {}",
+                            session.display()
+                        ));
+                        log.forget_call_lock(call_id);
+                        return match mode {
+                            Mode::Rpc | Mode::Embedded => {
+                                crate::rpc::print_result(record, args.output, &[])
+                            }
+                            Mode::Tui | Mode::Print => print_record(record, &shape),
+                        };
+                    }
+                    None => {}
                 }
             }
             Err(error) => {
@@ -224,14 +235,20 @@ pub fn finish_record(
         && crate::session::is_final(&record)
     {
         let log = SessionLog::new(session);
-        let appended = log.append_once(&record);
+        // The log keeps "[secret]" in place of a secret answer; the answer itself goes to the
+        // model only, in the result printed below.
+        let kept = record.redacted();
+        let appended = log.append_once(&kept);
         if appended.is_ok() {
             log.forget_call_lock(record.call_id.as_deref().unwrap_or_default());
         }
         match appended {
             Ok(Appended::Written) => {}
+            // A call with a secret question is asked again when a record exists (none can be
+            // replayed): the record stays the one there, and the fresh answer is returned.
+            Ok(Appended::Existing(_)) if record.has_secret() => {}
             Ok(Appended::Existing(first)) => {
-                if *first != record {
+                if *first != kept {
                     say(&format!(
                         "call {} already has a record in {}; that answer stands and is the one \
                          returned",

@@ -116,7 +116,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                 ));
             }
             // Not the instructions of pass 1: the questions were not saved again.
-            emit_record(record, &Shape::of(args))
+            emit_record(*record, &Shape::of(args))
         }
         Err(error) => {
             if matches!(error, PrintError::NoPending { .. })

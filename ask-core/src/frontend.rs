@@ -166,6 +166,7 @@ impl Record {
             Outcome::Pending { file } => (Vec::new(), Some(file)),
             Outcome::Cancelled | Outcome::ConnectionLost => (Vec::new(), None),
         };
+        let previews = crate::ChosenPreview::of(&input.questions, &answers);
         Record {
             call_id,
             questions: input.questions,
@@ -176,6 +177,7 @@ impl Record {
             status,
             pending_file,
             reply: None,
+            previews,
         }
     }
 }

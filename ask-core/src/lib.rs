@@ -50,8 +50,9 @@ pub use input::{
 pub use json::{duplicate_key, unique_value};
 pub use presenter::Presenter;
 pub use result::{
-    Answer, AnswerMap, AnswerValue, AskUserResult, Mode, Outcome, Record, SUBAGENT_REFUSAL, Status,
-    ToolOutput, interrupted_text, pending_instructions, pending_instructions_for,
+    Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, Record,
+    SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, interrupted_text,
+    pending_instructions, pending_instructions_for,
 };
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver};
 pub use summary::summary_sentence;

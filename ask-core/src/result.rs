@@ -55,7 +55,8 @@ impl AnswerValue {
 pub struct Answer {
     /// The question, exactly as it was asked.
     pub question: String,
-    /// The answer: a label or typed text, or a list for a multi-select question.
+    /// The answer: a label or typed text, or a list for a multi-select question. The answer to
+    /// a secret question is here, in this result, only: records and logs hold "[secret]".
     pub answer: AnswerValue,
     /// The option label that was chosen, for a single-choice answer that picked an option.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -63,7 +64,14 @@ pub struct Answer {
     /// True when the person typed the answer through "Other" (for a multi-select question: when
     /// typed text is among the answers).
     pub was_custom: bool,
+    /// A note the person attached to this answer: more to say about it, bound to this question
+    /// and its answer, never in place of it. Absent when there is none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
 }
+
+/// What records, logs, events, history and every display hold in place of a secret answer.
+pub const SECRET_PLACEHOLDER: &str = "[secret]";
 
 impl Answer {
     /// The person chose the option `label`.
@@ -74,6 +82,7 @@ impl Answer {
             answer: AnswerValue::Text(label.clone()),
             selected_option: Some(label),
             was_custom: false,
+            notes: None,
         }
     }
 
@@ -84,6 +93,7 @@ impl Answer {
             answer: AnswerValue::Text(text.into()),
             selected_option: None,
             was_custom: true,
+            notes: None,
         }
     }
 
@@ -101,6 +111,44 @@ impl Answer {
             answer: AnswerValue::Choices(choices),
             selected_option: None,
             was_custom,
+            notes: None,
+        }
+    }
+
+    /// The same answer with the person's note attached; a blank note is no note.
+    ///
+    /// ```
+    /// use ask_core::Answer;
+    /// let answer = Answer::selected("Which database?", "SQLite").with_notes(Some("only for tests"));
+    /// assert_eq!(answer.notes.as_deref(), Some("only for tests"));
+    /// assert_eq!(answer.with_notes(Some("  ")).notes, None);
+    /// ```
+    #[must_use]
+    pub fn with_notes(mut self, notes: Option<impl Into<String>>) -> Answer {
+        self.notes = notes
+            .map(Into::into)
+            .filter(|n: &String| !n.trim().is_empty());
+        self
+    }
+
+    /// The answer as records and displays keep a secret one: the answer, the chosen option and
+    /// the note each replaced by [`SECRET_PLACEHOLDER`], the shape (text or list) kept.
+    #[must_use]
+    pub fn redacted(&self) -> Answer {
+        Answer {
+            question: self.question.clone(),
+            answer: match self.answer {
+                AnswerValue::Text(_) => AnswerValue::Text(SECRET_PLACEHOLDER.to_string()),
+                AnswerValue::Choices(_) => {
+                    AnswerValue::Choices(vec![SECRET_PLACEHOLDER.to_string()])
+                }
+            },
+            selected_option: self
+                .selected_option
+                .as_ref()
+                .map(|_| SECRET_PLACEHOLDER.to_string()),
+            was_custom: self.was_custom,
+            notes: self.notes.as_ref().map(|_| SECRET_PLACEHOLDER.to_string()),
         }
     }
 
@@ -310,19 +358,41 @@ impl AskUserResult {
 }
 
 /// The answer map `{"answers": {"question text": "answer"}}`, multi-select joined with `", "`,
-/// in question order.
+/// in question order; with a separate `"notes": {"question text": "note"}` map when the person
+/// attached notes (left out otherwise, so the answer strings and their joins never change).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct AnswerMap(pub Vec<(String, String)>);
+pub struct AnswerMap {
+    /// Each question with its answer as one string.
+    pub answers: Vec<(String, String)>,
+    /// Each question that has a note, with the note.
+    pub notes: Vec<(String, String)>,
+}
 
 impl AnswerMap {
     /// Builds the map from answers.
+    ///
+    /// ```
+    /// use ask_core::{Answer, AnswerMap};
+    /// let answers = [
+    ///     Answer::selected("Which database?", "SQLite").with_notes(Some("tests only")),
+    ///     Answer::multi("Which features?", vec!["Auth".into(), "API".into()], None),
+    /// ];
+    /// assert_eq!(
+    ///     AnswerMap::from_answers(&answers).to_json(),
+    ///     r#"{"answers":{"Which database?":"SQLite","Which features?":"Auth, API"},"notes":{"Which database?":"tests only"}}"#
+    /// );
+    /// ```
     pub fn from_answers(answers: &[Answer]) -> AnswerMap {
-        AnswerMap(
-            answers
+        AnswerMap {
+            answers: answers
                 .iter()
                 .map(|a| (a.question.clone(), a.answer.joined()))
                 .collect(),
-        )
+            notes: answers
+                .iter()
+                .filter_map(|a| Some((a.question.clone(), a.notes.clone()?)))
+                .collect(),
+        }
     }
 
     /// The map as compact JSON text.
@@ -343,8 +413,12 @@ impl Serialize for AnswerMap {
                 map.end()
             }
         }
-        let mut outer = serializer.serialize_map(Some(1))?;
-        outer.serialize_entry("answers", &Inner(&self.0))?;
+        let notes = !self.notes.is_empty();
+        let mut outer = serializer.serialize_map(Some(1 + usize::from(notes)))?;
+        outer.serialize_entry("answers", &Inner(&self.answers))?;
+        if notes {
+            outer.serialize_entry("notes", &Inner(&self.notes))?;
+        }
         outer.end()
     }
 }
@@ -420,6 +494,52 @@ pub struct Record {
     /// The person's one reply to all the questions, when they answered in their own words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reply: Option<String>,
+    /// The preview of each chosen option that has one, in question and option order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub previews: Vec<ChosenPreview>,
+}
+
+/// The preview of an option the person chose, as the record (the tool output's `details`)
+/// keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ChosenPreview {
+    /// The question, as asked.
+    pub question: String,
+    /// The chosen option's label.
+    pub option: String,
+    /// That option's preview, as the call gave it.
+    pub preview: String,
+}
+
+impl ChosenPreview {
+    /// The previews of the options chosen in `answers` to `questions`: the selected option of a
+    /// single choice, each chosen label of a multi-select; typed text has none.
+    pub fn of(questions: &[Question], answers: &[Answer]) -> Vec<ChosenPreview> {
+        let mut out = Vec::new();
+        for answer in answers {
+            let Some(question) = questions.iter().find(|q| q.question == answer.question) else {
+                continue;
+            };
+            let chosen: Vec<&str> = match (&answer.selected_option, &answer.answer) {
+                (Some(label), _) => vec![label.as_str()],
+                (None, AnswerValue::Choices(texts)) => texts.iter().map(String::as_str).collect(),
+                (None, AnswerValue::Text(_)) => Vec::new(),
+            };
+            for option in question.options() {
+                if let Some(preview) = &option.preview
+                    && chosen.contains(&option.label.as_str())
+                {
+                    out.push(ChosenPreview {
+                        question: question.question.clone(),
+                        option: option.label.clone(),
+                        preview: preview.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
 }
 
 impl Record {
@@ -450,6 +570,39 @@ impl Record {
     /// The compaction summary: one sentence per question and answer.
     pub fn summary(&self) -> Vec<String> {
         crate::summary::summarize(self)
+    }
+
+    /// True when a question of the call is secret: its record holds no answer to replay.
+    pub fn has_secret(&self) -> bool {
+        self.questions.iter().any(|question| question.secret)
+    }
+
+    /// The record as it may be kept or shown: the answer of each secret question (with its
+    /// chosen option and note) replaced by [`SECRET_PLACEHOLDER`], and a whole-call reply too
+    /// when a question is secret. Only the result handed to the model holds a secret; every
+    /// session log line, tool-output `details` and display holds this form.
+    #[must_use]
+    pub fn redacted(&self) -> Record {
+        if !self.has_secret() {
+            return self.clone();
+        }
+        let secret = |text: &str| {
+            self.questions
+                .iter()
+                .any(|question| question.secret && question.question == text)
+        };
+        let mut record = self.clone();
+        for answer in &mut record.answers {
+            if secret(&answer.question) {
+                *answer = answer.redacted();
+            }
+        }
+        // The chosen option's preview would tell which option a secret answer is.
+        record.previews.retain(|chosen| !secret(&chosen.question));
+        if record.reply.is_some() {
+            record.reply = Some(SECRET_PLACEHOLDER.to_string());
+        }
+        record
     }
 }
 
@@ -486,6 +639,7 @@ impl ToolOutput {
     ///     status: Status::Answered,
     ///     pending_file: None,
     ///     reply: None,
+    ///     previews: Vec::new(),
     /// };
     /// let output = ToolOutput::from_record(record);
     /// assert_eq!(output.content, r#"{"answers":{"Which database?":"SQLite"}}"#);
@@ -510,7 +664,8 @@ impl ToolOutput {
         };
         ToolOutput {
             content,
-            details: Some(record),
+            // The details are kept by the agent's harness: never a secret.
+            details: Some(record.redacted()),
             is_error: false,
         }
     }
@@ -685,6 +840,7 @@ mod tests {
                 status,
                 pending_file: (status == Status::Pending).then(|| "/tmp/p.json".into()),
                 reply: None,
+                previews: Vec::new(),
             };
             let message = record.result().message;
             assert_eq!(
@@ -705,6 +861,153 @@ mod tests {
         ] {
             assert_eq!(outcome.to_result(1).outcome(), outcome);
         }
+    }
+
+    #[test]
+    fn notes_go_beside_the_answer_and_in_a_separate_map() {
+        let answers = vec![
+            Answer::selected("Which database?", "SQLite").with_notes(Some("only for the tests")),
+            Answer::multi(
+                "Which features?",
+                vec!["Auth".into(), "API".into()],
+                Some("Metrics".into()),
+            )
+            .with_notes(Some("API later")),
+            Answer::custom("Name?", "orders").with_notes(Some(" \n ")),
+        ];
+        let result = Outcome::Answered(answers.clone()).to_result(3);
+        assert_eq!(
+            serde_json::to_value(&result).unwrap()["answers"],
+            json!([
+                {"question": "Which database?", "answer": "SQLite", "selectedOption": "SQLite",
+                 "wasCustom": false, "notes": "only for the tests"},
+                {"question": "Which features?", "answer": ["Auth", "API", "Metrics"],
+                 "wasCustom": true, "notes": "API later"},
+                {"question": "Name?", "answer": "orders", "wasCustom": true}
+            ])
+        );
+        // The answer strings and their joins are the same as without notes.
+        assert_eq!(
+            result.answer_map().to_json(),
+            r#"{"answers":{"Which database?":"SQLite","Which features?":"Auth, API, Metrics","Name?":"orders"},"notes":{"Which database?":"only for the tests","Which features?":"API later"}}"#
+        );
+        let back: AskUserResult =
+            serde_json::from_str(&serde_json::to_string(&result).unwrap()).unwrap();
+        assert_eq!(
+            back.answers,
+            answers[..2]
+                .iter()
+                .cloned()
+                .chain([Answer::custom("Name?", "orders")])
+                .collect::<Vec<_>>()
+        );
+    }
+
+    fn secret_record() -> Record {
+        let token = Question::text("Paste the deploy token").secret();
+        let mut env = Question::choice("Which environment?", ["staging", "production"]);
+        env.options.as_mut().unwrap()[1].preview = Some("prod.example.com".into());
+        let mut hidden = Question::choice("Which key?", ["old", "new"]).secret();
+        hidden.options.as_mut().unwrap()[1].preview = Some("key id 42".into());
+        let answers = vec![
+            Answer::custom("Paste the deploy token", "tok-123").with_notes(Some("expires Friday")),
+            Answer::selected("Which environment?", "production"),
+            Answer::selected("Which key?", "new"),
+        ];
+        Record::new(
+            Some("toolu_1".into()),
+            crate::AskUserInput {
+                questions: vec![token, env, hidden],
+                metadata: None,
+            },
+            Mode::Interactive,
+            Outcome::Answered(answers),
+            7,
+        )
+    }
+
+    #[test]
+    fn a_record_keeps_secret_answers_only_as_a_placeholder() {
+        let record = secret_record();
+        assert!(record.has_secret());
+        let kept = record.redacted();
+        let text = serde_json::to_string(&kept).unwrap();
+        for secret in ["tok-123", "expires Friday"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        // The questions are kept as asked; which option a secret answer chose is not.
+        let chosen = serde_json::to_string(&(&kept.answers, &kept.previews)).unwrap();
+        for secret in ["key id 42", "\"new\""] {
+            assert!(!chosen.contains(secret), "{secret} in {chosen}");
+        }
+        assert_eq!(
+            serde_json::to_value(&kept.answers).unwrap(),
+            json!([
+                {"question": "Paste the deploy token", "answer": "[secret]", "wasCustom": true,
+                 "notes": "[secret]"},
+                {"question": "Which environment?", "answer": "production",
+                 "selectedOption": "production", "wasCustom": false},
+                {"question": "Which key?", "answer": "[secret]", "selectedOption": "[secret]",
+                 "wasCustom": false}
+            ])
+        );
+        // The preview of a chosen option that is not secret stays.
+        assert_eq!(
+            kept.previews,
+            vec![ChosenPreview {
+                question: "Which environment?".into(),
+                option: "production".into(),
+                preview: "prod.example.com".into(),
+            }]
+        );
+        // A record without a secret question is kept whole.
+        let mut plain = secret_record();
+        plain.questions.iter_mut().for_each(|q| q.secret = false);
+        assert_eq!(plain.redacted(), plain);
+    }
+
+    #[test]
+    fn the_model_gets_the_secret_and_the_details_do_not() {
+        let output = ToolOutput::from_record(secret_record());
+        assert!(output.content.contains("tok-123"), "{}", output.content);
+        let details = serde_json::to_string(&output.details).unwrap();
+        assert!(!details.contains("tok-123"), "{details}");
+        assert!(details.contains("[secret]"), "{details}");
+    }
+
+    #[test]
+    fn the_chosen_options_previews_go_into_the_record() {
+        let mut q = features();
+        for (option, preview) in q.options.as_mut().unwrap().iter_mut().zip(["a", "b", "c"]) {
+            option.preview = Some(format!("preview {preview}"));
+        }
+        let previews = ChosenPreview::of(
+            std::slice::from_ref(&q),
+            &[Answer::multi(
+                &q.question,
+                vec![q.options()[0].label.clone(), q.options()[2].label.clone()],
+                Some("typed".into()),
+            )],
+        );
+        let shown: Vec<(&str, &str)> = previews
+            .iter()
+            .map(|p| (p.option.as_str(), p.preview.as_str()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (q.options()[0].label.as_str(), "preview a"),
+                (q.options()[2].label.as_str(), "preview c")
+            ]
+        );
+        // Typed text has no preview.
+        assert!(
+            ChosenPreview::of(
+                std::slice::from_ref(&q),
+                &[Answer::custom(&q.question, "x")]
+            )
+            .is_empty()
+        );
     }
 
     #[test]
@@ -840,6 +1143,7 @@ mod tests {
             status,
             pending_file: (status == Status::Pending).then(|| ".pi/pending-questions.json".into()),
             reply: None,
+            previews: Vec::new(),
         };
         let cancelled = ToolOutput::from_record(record(Status::Cancelled, vec![]));
         assert!(cancelled.content.starts_with("The user cancelled"));
@@ -942,6 +1246,7 @@ mod tests {
             status: Status::Answered,
             pending_file: None,
             reply: None,
+            previews: Vec::new(),
         };
         assert_eq!(
             serde_json::to_value(&record).unwrap(),

@@ -169,6 +169,7 @@ mod tests {
             status: Status::Cancelled,
             pending_file: None,
             reply: None,
+            previews: Vec::new(),
         };
         assert_eq!(
             record.summary(),

@@ -31,6 +31,18 @@ pub enum PrintError {
         /// How many questions wait in it (0 when the file cannot be read).
         count: usize,
     },
+    /// The call has a secret question, which cannot go through a file or a command line.
+    #[error(
+        "print mode cannot ask question {number} (\"{question}\"): it is secret, and a secret \
+         cannot go through a pending file or a command line; ask it in the terminal UI \
+         (--mode tui), or through an RPC client (--rpc)"
+    )]
+    Secret {
+        /// The 1-based number of the first secret question.
+        number: usize,
+        /// That question's text, sanitised for display.
+        question: String,
+    },
     /// Pass 2 found no pending file.
     #[error("no questions are pending: `{}` does not exist", path.display())]
     NoPending {

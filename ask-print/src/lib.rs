@@ -145,6 +145,19 @@ pub fn pass_one_for(
     given: &[Option<Answer>],
     host: Host,
 ) -> Result<Outcome, PrintError> {
+    // Refused before the file is touched: a secret never reaches the disk.
+    if let Some((index, question)) = input
+        .input()
+        .questions
+        .iter()
+        .enumerate()
+        .find(|(_, question)| question.secret)
+    {
+        return Err(PrintError::Secret {
+            number: index + 1,
+            question: ask_core::sanitize_for_display(&question.question).into_owned(),
+        });
+    }
     let store = Store::new(path);
     let _lock = store.lock()?;
     let shown = absolute(path);
@@ -179,6 +192,7 @@ pub fn pass_one_for(
     for (question, answer) in file.questions.iter_mut().zip(given) {
         if let Some(answer) = answer {
             question.answer = serde_json::to_value(&answer.answer).unwrap_or_default();
+            question.notes.clone_from(&answer.notes);
         }
     }
     store.create(&file)?;
@@ -250,7 +264,7 @@ pub enum PassTwoStep {
     /// Some questions are still unanswered; the pending file is left as it was.
     Incomplete {
         /// The pending record (status `pending`) to report.
-        record: Record,
+        record: Box<Record>,
         /// The unanswered questions, as (0-based index, question text).
         unanswered: Vec<(usize, String)>,
     },
@@ -308,9 +322,10 @@ impl Answering {
 pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError> {
     match answer(path, how)? {
         PassTwoStep::Answered(answering) => Ok(PassTwoOutcome::Answered(answering.finish()?)),
-        PassTwoStep::Incomplete { record, unanswered } => {
-            Ok(PassTwoOutcome::Incomplete { record, unanswered })
-        }
+        PassTwoStep::Incomplete { record, unanswered } => Ok(PassTwoOutcome::Incomplete {
+            record: *record,
+            unanswered,
+        }),
     }
 }
 
@@ -366,6 +381,15 @@ pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
             (Progress { answers }, Some(text))
         }
     };
+    // A note written beside an answer in the file goes with that answer.
+    let progress = Progress {
+        answers: progress
+            .answers
+            .into_iter()
+            .zip(&loaded.file.questions)
+            .map(|(answer, in_file)| answer.map(|a| a.with_notes(in_file.notes.clone())))
+            .collect(),
+    };
     let call_id = loaded.file.call_id.clone();
     match progress.complete() {
         Some(answers) => {
@@ -405,7 +429,10 @@ pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
                 file: absolute(path),
             };
             let record = Record::new(call_id, input, Mode::Print, outcome, now_ms());
-            Ok(PassTwoStep::Incomplete { record, unanswered })
+            Ok(PassTwoStep::Incomplete {
+                record: Box::new(record),
+                unanswered,
+            })
         }
     }
 }

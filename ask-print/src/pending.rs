@@ -97,6 +97,10 @@ pub struct PendingQuestion {
     /// words), or a list of strings for a multi-select question.
     #[serde(default)]
     pub answer: Value,
+    /// A note the person may add to the answer (optional; written in by the person, never by
+    /// pass 1): it returns beside the answer as `notes`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
 }
 
 /// The descriptions of a question's options, by label: a JSON object whose keys stay in the
@@ -169,6 +173,7 @@ impl PendingQuestion {
     pub fn fingerprint(&self) -> String {
         let mut asked = PendingQuestion {
             answer: Value::Null,
+            notes: None,
             ..self.clone()
         };
         asked.option_descriptions.0.sort();
@@ -235,6 +240,7 @@ impl PendingFile {
                 placeholder: q.placeholder.clone(),
                 id: q.id.clone(),
                 answer: Value::Null,
+                notes: None,
             })
             .collect();
         let fingerprints = questions.iter().map(PendingQuestion::fingerprint).collect();

@@ -75,7 +75,7 @@ fn to_answer(index: usize, question: &Question, input: &AnswerInput) -> Result<A
     if let Some(named) = &input.selected_option {
         check_selected_option(index, question, input, &answer, named)?;
     }
-    Ok(answer)
+    Ok(answer.with_notes(input.notes.clone()))
 }
 
 /// A `selectedOption` the client sends must name an offered option, and agree with the answer:
@@ -135,6 +135,7 @@ mod tests {
             answer,
             selected_option: Some(selected.to_string()),
             was_custom: None,
+            notes: None,
         }
     }
 
@@ -189,6 +190,7 @@ mod tests {
             answer,
             selected_option: None,
             was_custom: None,
+            notes: None,
         }
     }
 

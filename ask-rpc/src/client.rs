@@ -57,6 +57,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> Client<R, W> {
                 answer,
                 selected_option: None,
                 was_custom: None,
+                notes: None,
             })
             .collect();
         self.send(&ClientMessage::AskUserResponse(AskUserResponse {

@@ -393,16 +393,25 @@ impl McpServer {
             .into();
         }
         // The first listed presenter that can reach the person: the form when the client has
-        // one, a fallback when it is available now.
+        // one, a fallback when it is available now. A secret question never goes into a form
+        // (the MCP specification forbids sensitive data in form elicitation) nor into the
+        // pending file (a secret never reaches the disk), so such a call skips both.
+        let secret = input
+            .input()
+            .questions
+            .iter()
+            .any(|question| question.secret);
         let route = self
             .presenters
             .iter()
             .find_map(|presenter| match presenter {
-                Presenter::Elicitation => form.then_some(None),
+                Presenter::Elicitation => (form && !secret).then_some(None),
+                Presenter::File if secret => None,
                 other => self.usable(*other).map(Some),
             });
         let elicitation;
         let frontend: &dyn Frontend = match route {
+            None if secret => return error_result(self.unreachable_secret()).into(),
             None => return error_result(self.unreachable()).into(),
             Some(Some(fallback)) => fallback,
             Some(None) if stateless => {
@@ -424,6 +433,24 @@ impl McpServer {
         self.settle_with_progress(&frontend, input, context, progress)
             .await
             .into()
+    }
+
+    /// The tool error when a call with a secret question finds no presenter that may ask it.
+    fn unreachable_secret(&self) -> String {
+        let names: Vec<&str> = self.presenters.iter().map(|p| p.as_str()).collect();
+        self.say(&format!(
+            "refused a call with a secret question: none of `{}` may ask it (a form or the \
+             pending file cannot carry a secret; list tui, and have a terminal)",
+            names.join(",")
+        ));
+        format!(
+            "The questions were not shown to the user: a question is secret, and a secret cannot \
+             go through an MCP form (the MCP specification forbids sensitive data there) or a \
+             pending file; only the terminal UI can ask it, and this server ({}) has none that \
+             can reach the user. Proceed without these answers; do not ask for the secret in a \
+             question that is not secret.",
+            names.join(", ")
+        )
     }
 
     /// The tool error when no listed presenter can reach the person.

@@ -149,6 +149,9 @@ pub struct AnswerInput {
     /// Whether the person typed the answer, if the client tracks it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub was_custom: Option<bool>,
+    /// A note the person attached to this answer; a blank note is no note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
 }
 
 /// `ask_user_cancel`: the person cancelled.

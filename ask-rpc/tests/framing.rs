@@ -40,6 +40,7 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
             answer,
             selected_option: None,
             was_custom,
+            notes: None,
         });
     prop_oneof![
         (text(), proptest::collection::vec(input, 0..4)).prop_map(|(request_id, answers)| {
