@@ -4,10 +4,11 @@
 use std::io::IsTerminal;
 
 use ask_core::{
-    AskCall, AskError, Caller, Frontend, Limits, Record, StateMachine, Status, ToolOutput,
+    AskCall, AskError, Caller, Frontend, Host, Limits, Record, StateMachine, Status, ToolOutput,
 };
 use ask_print::{PrintError, PrintFrontend};
 use ask_schema::{Dialect, DialectCall};
+use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
 use crate::events::EventLog;
@@ -22,6 +23,7 @@ pub enum Mode {
     Tui,
     Print,
     Rpc,
+    Embedded,
 }
 
 /// What stdout carries for a finished call: the `--output` form, in the dialect `--dialect`
@@ -34,6 +36,8 @@ pub struct Shape {
     pub dialect: Option<Dialect>,
     /// Roo Code's mode of each suggestion, when the call carried them.
     pub modes: Vec<Option<String>>,
+    /// Whose pass-2 commands pending instructions name (`--host`).
+    pub host: Host,
 }
 
 impl Shape {
@@ -43,6 +47,7 @@ impl Shape {
             output,
             dialect: None,
             modes: Vec::new(),
+            host: Host::AskUser,
         }
     }
 
@@ -52,6 +57,7 @@ impl Shape {
             output: args.output,
             dialect: args.dialect.answer_dialect(),
             modes: Vec::new(),
+            host: args.host,
         }
     }
 }
@@ -63,6 +69,7 @@ pub fn resolve_mode(mode: ModeArg) -> Mode {
         ModeArg::Tui => Mode::Tui,
         ModeArg::Print => Mode::Print,
         ModeArg::Rpc => Mode::Rpc,
+        ModeArg::Embedded => Mode::Embedded,
         ModeArg::Auto if terminal_available() => Mode::Tui,
         ModeArg::Auto => Mode::Print,
     }
@@ -122,6 +129,12 @@ pub fn run(args: &AskArgs) -> Exit {
         );
         return Exit::Invalid;
     }
+    if mode == Mode::Embedded && input == "-" {
+        say(
+            "in embedded mode stdin carries the host's messages, so INPUT must be a file: ask-user --mode embedded call.json",
+        );
+        return Exit::Invalid;
+    }
     let max_bytes = args.limits.max_input_bytes();
     let options = args.dialect.read_options();
     let read = match read_call(std::path::Path::new(input), &limits, max_bytes, options) {
@@ -165,7 +178,9 @@ pub fn run(args: &AskArgs) -> Exit {
                     ));
                     log.forget_call_lock(call_id);
                     return match mode {
-                        Mode::Rpc => crate::rpc::print_result(record, &[]),
+                        Mode::Rpc | Mode::Embedded => {
+                            crate::rpc::print_result(record, &[], args.output)
+                        }
                         Mode::Tui | Mode::Print => print_record(record, &shape),
                     };
                 }
@@ -245,7 +260,7 @@ pub fn finish_record(
         ));
     }
     let exit = match mode {
-        Mode::Rpc => crate::rpc::print_result(record, warnings),
+        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, warnings, args.output),
         Mode::Tui | Mode::Print => print_record(record, shape),
     };
     if saved { exit } else { Exit::Failure }
@@ -317,14 +332,22 @@ pub(crate) async fn drive(
         Ok(record) => Ok(record),
         Err(AskError::Frontend { source, .. }) => {
             say(&source.to_string());
+            // An interrupted UI has no result and no record; with `--output tool`, a host still
+            // gets an explicit error to hand to its agent.
             match source.downcast_ref() {
-                Some(ask_tui::TuiError::Signal { number, .. }) => {
-                    return Err(Exit::for_signal(*number));
+                Some(ask_tui::TuiError::Signal { number, name }) => {
+                    let exit = Exit::for_signal(*number);
+                    return Err(print_error(
+                        ToolOutput::interrupted(Some(name)),
+                        output,
+                        exit,
+                    ));
                 }
                 Some(ask_tui::TuiError::Aborted) => {
                     say("nothing was answered or saved; the call is asked again next time");
-                    // Ends as SIGINT (signal 2) does: 130, nothing printed or saved.
-                    return Err(Exit::for_signal(2));
+                    // Ends as SIGINT (signal 2) does: 130, nothing saved.
+                    let exit = Exit::for_signal(2);
+                    return Err(print_error(ToolOutput::interrupted(None), output, exit));
                 }
                 _ => {}
             }
@@ -345,7 +368,7 @@ pub(crate) async fn drive(
 }
 
 /// Runs `ask-user demo`: the example questions of seed 001 in the terminal UI.
-pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
+pub fn demo(output: OutputArg, no_notify: bool, lang: Option<Lang>) -> Exit {
     let input = match ask_core::validate(ask_tui::demo_input(), &Limits::default()) {
         Ok(input) => input,
         Err(problems) => {
@@ -360,7 +383,9 @@ pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
         return Exit::Failure;
     }
     match run_call(
-        &ask_tui::TuiFrontend::new().with_notify(!no_notify),
+        &ask_tui::TuiFrontend::new()
+            .with_notify(!no_notify)
+            .with_lang(ui_lang(lang)),
         AskCall::new(input),
         None,
         output,
@@ -368,6 +393,12 @@ pub fn demo(output: OutputArg, no_notify: bool) -> Exit {
         Ok(record) => print_record(record, &Shape::plain(output)),
         Err(exit) => exit,
     }
+}
+
+/// The language of the terminal UI: `--lang` when given, else the locale's (POSIX order:
+/// LC_ALL, LC_MESSAGES, LANG), else English.
+pub fn ui_lang(flag: Option<Lang>) -> Lang {
+    flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
 }
 
 /// The frontend for `mode`.
@@ -378,11 +409,25 @@ pub fn frontend_for(
 ) -> Result<Box<dyn Frontend>, Exit> {
     match mode {
         Mode::Print => Ok(Box::new(
-            PrintFrontend::new(&args.pending_file).with_call_id(call_id.map(str::to_string)),
+            PrintFrontend::new(&args.pending_file)
+                .with_call_id(call_id.map(str::to_string))
+                .with_host(args.host),
         )),
-        Mode::Tui => Ok(Box::new(
-            ask_tui::TuiFrontend::new().with_notify(!args.no_notify),
-        )),
+        Mode::Tui => {
+            let mut tui = ask_tui::TuiFrontend::new()
+                .with_notify(!args.no_notify)
+                .with_lang(ui_lang(args.lang));
+            // ↑ in a text field recalls earlier answers to the same question from this session's
+            // log only, never another's.
+            if let Some(session) = &args.session {
+                let log = SessionLog::new(session);
+                tui = tui.with_history(std::sync::Arc::new(move |question: &str| {
+                    log.earlier_answers(question, ask_tui::HISTORY_MAX)
+                }));
+            }
+            Ok(Box::new(tui))
+        }
+        Mode::Embedded => Ok(Box::new(crate::embedded::EmbeddedFrontend)),
         Mode::Rpc => {
             // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
             // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.
@@ -392,14 +437,16 @@ pub fn frontend_for(
     }
 }
 
-/// Prints a finished call in the chosen output shape and gives its exit code.
+/// Prints a finished call in the chosen output shape and gives its exit code. Pending
+/// instructions name the pass-2 commands of the shape's host.
 pub fn print_record(record: Record, shape: &Shape) -> Exit {
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
         Status::Pending => {
             let file = record.pending_file.as_deref().unwrap_or("");
-            for line in ask_core::pending_instructions(file, record.questions.len()).lines() {
+            let questions = record.questions.len();
+            for line in ask_core::pending_instructions_for(shape.host, file, questions).lines() {
                 say(line);
             }
         }
@@ -423,7 +470,7 @@ pub fn emit_record(record: Record, shape: &Shape) -> Exit {
         return finish(emit(&value), exit);
     }
     let written = match shape.output {
-        OutputArg::Result => emit(&record.result()),
+        OutputArg::Result => emit(&record.result_for(shape.host)),
         // While the questions wait, the map is empty; where they wait is said beside it.
         OutputArg::Answers if record.status == Status::Pending => emit(&serde_json::json!({
             "answers": {},
@@ -437,7 +484,7 @@ pub fn emit_record(record: Record, shape: &Shape) -> Exit {
             emit(&serde_json::json!({"answers": {}, "connectionLost": true}))
         }
         OutputArg::Answers => emit(&record.result().answer_map()),
-        OutputArg::Tool => emit(&ToolOutput::from_record(record)),
+        OutputArg::Tool => emit(&ToolOutput::from_record_for(record, shape.host)),
     };
     finish(written, exit)
 }

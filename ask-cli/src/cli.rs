@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use ask_core::{Limits, Presenter};
+use ask_core::{Host, Limits, Presenter};
+use ask_tui::Lang;
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 
 /// The end of `ask-user --help`: the exit codes and the environment, which scripts rely on.
@@ -15,14 +16,18 @@ Exit codes:
   4    pending: the questions wait in the pending file
   5    the client presenting the questions went away
   130  cancelled (the cancelled result on stdout); or interrupted by SIGINT or Ctrl+C twice
-  129, 143  ended by SIGHUP or SIGTERM (nothing on stdout, nothing saved)
+  129, 143  ended by SIGHUP or SIGTERM (nothing saved; nothing on stdout but, with --output
+            tool, an error saying the questions were interrupted)
 
 Environment:
   ASK_USER_PENDING_FILE  the pending-questions file (--pending-file)
   ASK_USER_SESSION       the session log (--session)
   ASK_USER_SUBAGENT=1    the caller is a sub-agent (--sub-agent)
+  ASK_USER_HOST          the host whose commands answer pending questions (--host)
   ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
-  ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`";
+  ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`
+  LC_ALL, LC_MESSAGES, LANG  the terminal UI's language without --lang: the first one set decides
+                         (en, de, es, fr, ja, zh; any other language is English)";
 
 /// Ask the person structured questions on behalf of an LLM agent.
 ///
@@ -61,6 +66,8 @@ pub enum ModeArg {
     Print,
     /// The JSON-lines protocol on stdin/stdout.
     Rpc,
+    /// Frames for a host's own terminal UI, over JSON lines on stdin/stdout.
+    Embedded,
 }
 
 /// What is printed on stdout.
@@ -185,6 +192,16 @@ pub struct AskArgs {
     /// The caller is a sub-agent: the call is refused (also ASK_USER_SUBAGENT=1).
     #[arg(long)]
     pub sub_agent: bool,
+    /// The agent host whose commands answer pending questions, named in print mode's
+    /// instructions and pending file: ask-user or pi.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "ASK_USER_HOST",
+        default_value = "ask-user",
+        value_parser = parse_host
+    )]
+    pub host: Host,
     /// The session log (JSON lines): a call whose id has a record there replays it without
     /// asking; a finished call is recorded.
     #[arg(long, value_name = "FILE", env = "ASK_USER_SESSION")]
@@ -198,6 +215,10 @@ pub struct AskArgs {
     /// Do not ring the terminal bell or send a desktop notification when the questions appear.
     #[arg(long)]
     pub no_notify: bool,
+    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
+    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
     #[command(flatten)]
     pub dialect: DialectArgs,
     #[command(flatten)]
@@ -220,6 +241,11 @@ impl AskArgs {
     pub fn is_sub_agent(&self) -> bool {
         self.sub_agent || sub_agent_by_env()
     }
+}
+
+/// Reads `--host`.
+fn parse_host(text: &str) -> Result<Host, String> {
+    text.parse()
 }
 
 /// True when `ASK_USER_SUBAGENT` says the caller is a sub-agent.
@@ -256,6 +282,17 @@ pub enum SessionCommand {
         /// The session log.
         file: PathBuf,
     },
+    /// The record of one call, by call id, in an output shape (`null` when the log holds no
+    /// record of it): a host renders a finished call without asking again.
+    Get {
+        /// The session log.
+        file: PathBuf,
+        /// The agent's tool-call id.
+        call_id: String,
+        /// What is printed on stdout.
+        #[arg(long, value_enum, default_value = "result")]
+        output: OutputArg,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
@@ -264,6 +301,9 @@ pub enum QuestionsAction {
     Show,
     /// Remove the pending questions.
     Clear,
+    /// Print the state of the pending file as JSON, for a host: whether questions wait, for
+    /// which call id, and whether the answers written into it are complete.
+    State,
 }
 
 #[derive(Debug, Args)]
@@ -366,11 +406,15 @@ pub struct DemoArgs {
     /// Do not ring the terminal bell or send a desktop notification when the questions appear.
     #[arg(long)]
     pub no_notify: bool,
+    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
+    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
 }
 
 /// The flags of the ask command that `demo` takes too, given before the word `demo`
 /// (`ask-user --no-notify demo`).
-pub const DEMO_FLAGS: [&str; 2] = ["output", "no_notify"];
+pub const DEMO_FLAGS: [&str; 3] = ["output", "no_notify", "lang"];
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
@@ -411,6 +455,10 @@ pub struct McpArgs {
     /// No terminal bell or desktop notification when the terminal UI shows questions.
     #[arg(long)]
     pub no_notify: bool,
+    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
+    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

@@ -3,6 +3,7 @@
 
 mod ask;
 mod cli;
+mod embedded;
 mod events;
 mod exit;
 mod mcp;
@@ -40,6 +41,7 @@ fn main() -> ExitCode {
         Some(Command::Demo(args)) => ask::demo(
             args.output.unwrap_or(cli.ask.output),
             args.no_notify || cli.ask.no_notify,
+            args.lang.or(cli.ask.lang),
         ),
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => {
@@ -58,7 +60,15 @@ fn main() -> ExitCode {
         }
         Some(Command::Mcp(args)) => mcp::run(&args),
         Some(Command::Questions(args)) => print::questions(&args),
-        Some(Command::Session(command)) => history(&command),
+        Some(Command::Session(command)) => match command {
+            cli::SessionCommand::Show { file } => history(&file, History::Show),
+            cli::SessionCommand::Summary { file } => history(&file, History::Summary),
+            cli::SessionCommand::Get {
+                file,
+                call_id,
+                output,
+            } => session_get(&file, &call_id, output),
+        },
     };
     exit.into()
 }
@@ -72,9 +82,16 @@ fn parse() -> Result<Cli, clap::Error> {
     let matches = command.try_get_matches_from_mut(std::env::args_os())?;
     if let Some((name, _)) = matches.subcommand() {
         let demo = name == "demo";
+        // A flag the subcommand defines as well (`questions --pending-file`, a global flag of
+        // `questions`) is the subcommand's: clap shows a global flag's value at every level.
+        let own: Vec<clap::Id> = command
+            .find_subcommand(name)
+            .map(|sub| sub.get_arguments().map(|a| a.get_id().clone()).collect())
+            .unwrap_or_default();
         // Only the ask command's own arguments: a subcommand's global flags show up here too.
         let misplaced = command.get_arguments().map(clap::Arg::get_id).find(|id| {
-            matches.try_get_raw(id.as_str()).is_ok()
+            !own.contains(id)
+                && matches.try_get_raw(id.as_str()).is_ok()
                 && matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
                 && !(demo && cli::DEMO_FLAGS.contains(&id.as_str()))
         });
@@ -134,9 +151,41 @@ fn validate(input: &Path, limits: &Limits, max_bytes: u64, options: ReadOptions)
     }
 }
 
+/// `ask-user session get FILE CALL_ID`: the record of one call in an output shape, or `null`.
+fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
+    match session::SessionLog::new(file).find(call_id) {
+        Ok((found, warnings)) => {
+            warnings.iter().for_each(|w| say(w));
+            match found {
+                // Exit 0 whatever the record's status: the query succeeded.
+                Some(record) => match ask::emit_record(record, &ask::Shape::plain(output)) {
+                    Exit::Failure => Exit::Failure,
+                    _ => Exit::Ok,
+                },
+                None => finish(output::write_stdout("null"), Exit::Ok),
+            }
+        }
+        Err(error) => {
+            say(&format!(
+                "cannot read the session log `{}`: {error}",
+                file.display()
+            ));
+            Exit::Failure
+        }
+    }
+}
+
+/// How `history` shows a session log.
+#[derive(Debug, Clone, Copy)]
+enum History {
+    /// `session show`: the records for people.
+    Show,
+    /// `session summary`: one sentence per answer.
+    Summary,
+}
+
 /// `ask-user session show|summary FILE`.
-fn history(command: &cli::SessionCommand) -> Exit {
-    let (cli::SessionCommand::Show { file } | cli::SessionCommand::Summary { file }) = command;
+fn history(file: &Path, how: History) -> Exit {
     let history = match session::SessionLog::new(file).read() {
         Ok(history) => history,
         Err(error) => {
@@ -148,11 +197,11 @@ fn history(command: &cli::SessionCommand) -> Exit {
         }
     };
     history.warnings.iter().for_each(|w| say(w));
-    let text = match command {
-        cli::SessionCommand::Show { .. } => render_history(&history.records),
+    let text = match how {
+        History::Show => render_history(&history.records),
         // One sentence a line, sanitised like everything else for people: the sentences quote
         // the model's questions and the person's answers, which may hold escape sequences.
-        cli::SessionCommand::Summary { .. } => history
+        History::Summary => history
             .records
             .iter()
             .flat_map(|r| r.summary())

@@ -78,7 +78,9 @@ fn server(args: &McpArgs, signal: &Arc<AtomicI32>) -> Result<McpServer, ask_rpc:
         server = match presenter {
             Presenter::Tui => {
                 let tui = Interruptible {
-                    inner: TuiFrontend::new().with_notify(!args.no_notify),
+                    inner: TuiFrontend::new()
+                        .with_notify(!args.no_notify)
+                        .with_lang(crate::ask::ui_lang(args.lang)),
                     stop: stop.clone(),
                     signal: Arc::clone(signal),
                 };
@@ -119,10 +121,7 @@ impl Frontend for Interruptible {
                 self.stop.cancel();
                 format!("The user was not asked: the ask-user server was stopped by {name}.")
             }
-            Some(TuiError::Aborted) => {
-                "The user interrupted the questions with Ctrl+C twice; nothing was answered."
-                    .to_string()
-            }
+            Some(TuiError::Aborted) => ask_core::interrupted_text(None),
             _ => return Err(error),
         };
         say(&error.to_string());

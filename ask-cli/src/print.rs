@@ -9,7 +9,7 @@ use crate::ask::{Shape, emit_record, finish_record, print_record};
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
 use crate::exit::Exit;
 use crate::finish;
-use crate::output::{emit_pretty, say, write_stdout};
+use crate::output::{emit, emit_pretty, say, write_stdout};
 
 /// The pass-2 form the flags ask for, if any: `-c`, `--answers`, or `@PENDING TEXT`.
 pub fn pass_two_form(args: &AskArgs) -> Option<Result<PassTwo, Exit>> {
@@ -102,16 +102,17 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                 ));
             }
             let file = record.pending_file.clone().unwrap_or_default();
+            let edited = args.host.edited_command(&file);
             if inline {
                 say(&format!(
                     "nothing was recorded and {file} is as it was: give every answer in --answers \
                      (null takes the answer written in the file), or write them into the file \
-                     and run ask-user -c --pending-file {file}"
+                     and run {edited}"
                 ));
             } else {
                 say(&format!(
                     "nothing was recorded and {file} is as it was: write the missing answers into \
-                     it and run ask-user -c --pending-file {file} again"
+                     it and run {edited} again"
                 ));
             }
             // Not the instructions of pass 1: the questions were not saved again.
@@ -193,6 +194,10 @@ pub fn questions(args: &QuestionsArgs) -> Exit {
                 say("no questions were pending");
                 Exit::Ok
             }
+            Err(error) => report(&error),
+        },
+        QuestionsAction::State => match ask_print::state(path) {
+            Ok(state) => finish(emit(&state), Exit::Ok),
             Err(error) => report(&error),
         },
         QuestionsAction::Show => match ask_print::show(path) {

@@ -1,12 +1,12 @@
 //! `ask-user --rpc INPUT`: one ask over the process's stdin and stdout with the JSON-lines
 //! protocol of `ask-rpc`; the last stdout line is the `ask_user_result` message.
 
-use ask_core::{Answer, AskCall, Caller, Given, Record};
+use ask_core::{Answer, AskCall, Caller, Given, Record, ToolOutput};
 use ask_rpc::{AskUserResultNotification, Connection, RpcFrontend, ServerMessage};
 use ask_schema::ParsedCall;
 
 use crate::ask::drive;
-use crate::cli::AskArgs;
+use crate::cli::{AskArgs, OutputArg};
 use crate::exit::Exit;
 use crate::finish;
 use crate::output::emit;
@@ -50,12 +50,13 @@ pub fn ask(
 
 /// Prints the final `ask_user_result` line and gives the exit code of the outcome. The lenient
 /// forms the call was read with go in its `details.warnings`, so the model can learn the
-/// canonical shape.
-pub fn print_result(record: Record, warnings: &[ask_schema::Warning]) -> Exit {
+/// canonical shape. With `--output tool` the line also carries the tool output.
+pub fn print_result(record: Record, warnings: &[ask_schema::Warning], output: OutputArg) -> Exit {
     let exit = crate::ask::exit_for(record.status);
     let message = ServerMessage::AskUserResult(AskUserResultNotification {
         request_id: request_id(&record),
         result: record.result(),
+        tool_output: (output == OutputArg::Tool).then(|| Box::new(ToolOutput::from_record(record))),
     });
     if warnings.is_empty() {
         return finish(emit(&message), exit);

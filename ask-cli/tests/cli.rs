@@ -134,6 +134,7 @@ fn short_and_long_help_are_the_same_and_list_exit_codes_and_environment() {
         "ASK_USER_NO_TTY",
         "ASK_USER_SESSION",
         "ASK_USER_SUBAGENT",
+        "LC_ALL, LC_MESSAGES, LANG",
         "ask-user [--no-notify] [--output FORMAT] demo",
     ] {
         assert!(help.contains(needed), "--help lacks {needed:?}:\n{help}");

@@ -28,6 +28,7 @@
 mod caller;
 mod display;
 mod frontend;
+mod host;
 mod input;
 mod json;
 mod presenter;
@@ -42,6 +43,7 @@ pub use display::{
     sanitize_for_display, strip_recommended,
 };
 pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, Given, ask, now_ms};
+pub use host::Host;
 pub use input::{
     AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
 };
@@ -49,7 +51,7 @@ pub use json::{duplicate_key, unique_value};
 pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, Mode, Outcome, Record, SUBAGENT_REFUSAL, Status,
-    ToolOutput, pending_instructions,
+    ToolOutput, interrupted_text, pending_instructions, pending_instructions_for,
 };
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver};
 pub use summary::summary_sentence;

@@ -43,9 +43,9 @@ pub use schema::{
     tool_description, tool_descriptor,
 };
 
-/// The files under `schema/` and their contents for the default limits, as
-/// `(path relative to the repository root, text)`: each tool format, then each agent dialect's
-/// descriptor (`schema/tool.<dialect>.json`).
+/// The generated files and their contents for the default limits, as
+/// `(path relative to the repository root, text)`: each tool format, each agent dialect's
+/// descriptor (`schema/tool.<dialect>.json`), and the pi package's `integrations/pi/tool.json`.
 pub fn generated_files() -> Vec<(String, String)> {
     let limits = Limits::default();
     let formats = ToolFormat::ALL.into_iter().map(|format| {
@@ -63,5 +63,11 @@ pub fn generated_files() -> Vec<(String, String)> {
                 render(&dialect_descriptor(dialect, &limits)),
             )
         });
-    formats.chain(dialects).collect()
+    // The pi package loads the tool from a file of its own folder: it may be installed without
+    // the rest of the repository.
+    let pi = (
+        "integrations/pi/tool.json".to_string(),
+        render(&tool_descriptor(ToolFormat::OpenAi, &limits)),
+    );
+    formats.chain(dialects).chain(std::iter::once(pi)).collect()
 }

@@ -7,7 +7,8 @@ use std::thread::JoinHandle;
 use ask_core::{AskRequest, BoxError, Frontend, Mode, Outcome};
 use async_trait::async_trait;
 
-use crate::terminal::{TuiError, run_until};
+use crate::lang::Lang;
+use crate::terminal::{HistoryProvider, TuiError, run_with};
 
 /// Presents questions in the terminal UI on the controlling terminal.
 ///
@@ -18,15 +19,32 @@ use crate::terminal::{TuiError, run_until};
 ///
 /// When the questions appear it rings the terminal bell and sends a desktop notification, so
 /// that a person working in another window knows the agent waits for them; turn that off with
-/// [`TuiFrontend::with_notify`].
-#[derive(Debug, Clone, Copy)]
+/// [`TuiFrontend::with_notify`]. Its words are English unless [`TuiFrontend::with_lang`] names
+/// another language.
+#[derive(Clone)]
 pub struct TuiFrontend {
     notify: bool,
+    lang: Lang,
+    history: Option<HistoryProvider>,
+}
+
+impl std::fmt::Debug for TuiFrontend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TuiFrontend")
+            .field("notify", &self.notify)
+            .field("lang", &self.lang)
+            .field("history", &self.history.is_some())
+            .finish()
+    }
 }
 
 impl Default for TuiFrontend {
     fn default() -> TuiFrontend {
-        TuiFrontend { notify: true }
+        TuiFrontend {
+            notify: true,
+            lang: Lang::default(),
+            history: None,
+        }
     }
 }
 
@@ -39,7 +57,23 @@ impl TuiFrontend {
     /// Turns the bell and the desktop notification on or off.
     #[must_use]
     pub fn with_notify(self, notify: bool) -> TuiFrontend {
-        TuiFrontend { notify }
+        TuiFrontend { notify, ..self }
+    }
+
+    /// Shows the UI's words (help lines, "Other", confirmations, the notification) in `lang`.
+    #[must_use]
+    pub fn with_lang(self, lang: Lang) -> TuiFrontend {
+        TuiFrontend { lang, ..self }
+    }
+
+    /// Where ↑ in a text field finds earlier answers to the same question (a host passes the
+    /// session log's); without it there are none.
+    #[must_use]
+    pub fn with_history(self, history: HistoryProvider) -> TuiFrontend {
+        TuiFrontend {
+            history: Some(history),
+            ..self
+        }
     }
 }
 
@@ -52,7 +86,8 @@ impl Frontend for TuiFrontend {
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
         let input = request.input.input().clone();
         let given = request.given.clone();
-        let notify = self.notify;
+        let (notify, lang) = (self.notify, self.lang);
+        let history = self.history.clone();
         let withdrawn = Arc::new(AtomicBool::new(false));
         let (send, receive) = tokio::sync::oneshot::channel();
         let flag = Arc::clone(&withdrawn);
@@ -60,7 +95,14 @@ impl Frontend for TuiFrontend {
             .name("ask-tui".to_string())
             .spawn(move || {
                 // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
-                let _ = send.send(run_until(&input, &given, notify, &flag));
+                let _ = send.send(run_with(
+                    &input,
+                    &given,
+                    notify,
+                    lang,
+                    &flag,
+                    history.as_ref(),
+                ));
             })?;
         let _ui = WithdrawOnDrop {
             withdrawn,

@@ -1,7 +1,7 @@
 //! The pure view: [`view`] draws a [`State`] into a frame, laid out as the mock-ups of seed 001
 //! "UI Design". It keeps no state of its own.
 
-use ask_core::{Question, RECOMMENDED_SUFFIX, is_recommended};
+use ask_core::{Question, QuestionKind, RECOMMENDED_SUFFIX, is_recommended};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,11 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
-use crate::layout::{safe, safe_lines, shorten, thousands, width, wrap};
+use crate::lang::{Help, Text, fill};
+use crate::layout::{safe, safe_lines, shorten, width, wrap};
 use crate::state::{Dialog, Notice, Page, Screen, ScrollRoom, State, VISIBLE_ROWS};
 use crate::text::TextField;
-
-const OTHER_LABEL: &str = "Other (type your answer)";
 
 fn dim() -> Style {
     Style::new().add_modifier(Modifier::DIM)
@@ -55,9 +54,15 @@ pub fn render(state: &State, area: Rect, buf: &mut Buffer) {
 /// that does not fit says how many rows are above and below. How far the text can scroll is
 /// recorded in `state` for the next update.
 pub fn screen_lines(state: &State, width: usize, height: usize) -> Vec<Line<'static>> {
-    let mut laid = lay_out(state, width, height, false);
-    if laid.room.total > 0 {
-        laid = lay_out(state, width, height, true);
+    let mut laid = lay_out(state, width, height, false, false);
+    if laid.room.total > 0 || laid.room.preview > 0 {
+        laid = lay_out(
+            state,
+            width,
+            height,
+            laid.room.total > 0,
+            laid.room.preview > 0,
+        );
     }
     state.set_scroll_room(laid.room);
     laid.lines
@@ -69,8 +74,21 @@ struct Laid {
     room: ScrollRoom,
 }
 
-fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Laid {
+fn lay_out(
+    state: &State,
+    columns: usize,
+    height: usize,
+    scrolling: bool,
+    preview_scrolling: bool,
+) -> Laid {
+    let t = state.lang().text();
     let inner = columns.saturating_sub(2).max(1);
+    // A question with previews shows the focused option's preview beside the list on a wide
+    // terminal, else under it.
+    let preview = preview_text(state);
+    let side = preview.is_some() && columns >= SIDE_PREVIEW_COLUMNS;
+    let list_columns = if side { columns / 2 } else { columns };
+    let list_inner = list_columns.saturating_sub(2).max(1);
     let text_width = inner.saturating_sub(2).max(1);
     let rule = Line::styled("─".repeat(columns), dim());
     let title = title_line(state, columns);
@@ -80,11 +98,30 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
                 .iter()
                 .flat_map(|line| wrap(line, columns))
                 .collect(),
-            None => vec!["Review your answers".to_string()],
+            None => vec![t.review_title.to_string()],
         }
     };
     let question_lines = question_at(text_width);
     let mut bottom: Vec<Line<'static>> = Vec::new();
+    if let Some((_, page)) = state.current()
+        && (page.noting || !page.note.is_blank())
+    {
+        // The note on this question's answer, under the list or field it belongs to.
+        let style = if page.noting { Style::new() } else { dim() };
+        bottom.extend(
+            field_lines(
+                t,
+                &page.note,
+                page.noting,
+                &format!("  {}", t.note_lead),
+                2 + width(t.note_lead),
+                inner,
+                3,
+                style,
+            )
+            .0,
+        );
+    }
     if let Some(notice) = state.notice() {
         bottom.extend(
             wrap(&notice_text(state, notice), text_width)
@@ -94,7 +131,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     }
     match state.dialog() {
         Some(dialog) => bottom.extend(
-            wrap(&dialog_text(dialog), text_width)
+            wrap(&dialog_text(t, dialog), text_width)
                 .into_iter()
                 .map(|line| Line::styled(format!("  {line}"), warning())),
         ),
@@ -103,15 +140,15 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
             // question and the list keep at least four rows; Esc is always named.
             let used = 2 + usize::from(title.is_some()) + bottom.len();
             let most = height.saturating_sub(used + 4).max(1);
-            let mut parts = help_text(state, scrolling);
-            let mut lines = help_lines(&parts, text_width);
+            let mut parts = help_text(state, scrolling, preview_scrolling);
+            let mut lines = help_lines(t, &parts, text_width);
             for drop in HELP_DROP_ORDER {
                 if lines.len() <= most {
                     break;
                 }
                 if let Some(i) = parts.iter().position(|part| *part == drop) {
                     parts.remove(i);
-                    lines = help_lines(&parts, text_width);
+                    lines = help_lines(t, &parts, text_width);
                 }
             }
             bottom.extend(
@@ -124,8 +161,26 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
 
     // Rows that are always shown: the two rules, the title and the help line.
     let fixed = 2 + usize::from(title.is_some()) + bottom.len();
-    let room = height.saturating_sub(fixed);
-    let body_wanted = body_lines(state, inner, usize::MAX, 0).0.len();
+    let mut room = height.saturating_sub(fixed);
+    // Under the list, the preview box takes up to two fifths of the room (at least three rows:
+    // its borders and a line), and scrolls when its text does not fit.
+    // The preview's lines, wrapped once per layout to the width of its box.
+    let preview_lines = preview.as_ref().map(|text| {
+        let box_width = if side { columns - list_columns } else { inner };
+        (
+            text.is_some(),
+            preview_content(t, text.as_deref(), box_width),
+        )
+    });
+    let below_rows = match &preview_lines {
+        Some((_, content)) if !side && room >= 5 => {
+            let wanted = content.len() + 2;
+            wanted.min((room * 2 / 5).max(3))
+        }
+        _ => 0,
+    };
+    room -= below_rows;
+    let body_wanted = body_lines(state, list_inner, usize::MAX, 0).0.len();
     // The list keeps at least three rows (a row and the markers around it). When the question
     // is cut anyway, it keeps up to five (a marker above and below, the label, a line of the
     // description and its marker) or half the room, so that a long question cannot crowd out a
@@ -162,7 +217,32 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     };
     let question_room = question_lines.len() - shown;
     let offset = scroll.min(question_room);
-    let (body, description_room) = body_lines(state, inner, body_rows, scroll - offset);
+    let (mut body, description_room) = body_lines(state, list_inner, body_rows, scroll - offset);
+    let preview_scroll = state.current().map_or(0, |(_, page)| page.preview_scroll);
+    let mut preview_room = 0;
+    let mut below_box = Vec::new();
+    if let Some((given, content)) = &preview_lines {
+        if side {
+            // The box beside the list, as tall as the list's rows.
+            let box_width = columns - list_columns;
+            let rows = (content.len() + 2).min(body_rows).max(3);
+            let (lines, room) = preview_box(t, *given, content, box_width, rows, preview_scroll);
+            preview_room = room;
+            body = beside(body, lines, list_columns);
+        } else if below_rows > 0 {
+            // Indented like the list, so the box sits under the rows it belongs to.
+            let (lines, room) = preview_box(t, *given, content, inner, below_rows, preview_scroll);
+            preview_room = room;
+            below_box = lines
+                .into_iter()
+                .map(|line| {
+                    let mut spans = vec![Span::raw("  ")];
+                    spans.extend(line.spans);
+                    Line::from(spans)
+                })
+                .collect();
+        }
+    }
 
     let mut out = Vec::with_capacity(height);
     out.push(rule.clone());
@@ -179,7 +259,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     {
         if cut && question_rows == 1 && i == 0 {
             // One row for the question: its visible part and the marker share it.
-            let marker = more_lines(offset, below, text_width / 2);
+            let marker = more_lines(t, offset, below, text_width / 2);
             let room = text_width.saturating_sub(width(&marker) + 1);
             out.push(Line::from(vec![
                 Span::raw("  "),
@@ -195,7 +275,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     }
     if cut && question_rows > 1 {
         out.push(Line::styled(
-            format!("  {}", more_lines(offset, below, text_width)),
+            format!("  {}", more_lines(t, offset, below, text_width)),
             dim(),
         ));
     }
@@ -203,6 +283,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
         out.push(Line::default());
     }
     out.extend(body);
+    out.extend(below_box);
     if blanks > 0 {
         out.push(Line::default());
     }
@@ -214,27 +295,28 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
         room: ScrollRoom {
             question: question_room,
             total: question_room + description_room,
+            preview: preview_room,
         },
     }
 }
 
 /// The marker of a text cut by the terminal's size: `… 5 more lines`, `… 2 lines above`, or
 /// `… 2 lines above, 5 more`, in shorter words when that does not fit in `room` columns.
-fn more_lines(above: usize, below: usize, room: usize) -> String {
-    let lines = |n: usize| if n == 1 { "line" } else { "lines" };
+fn more_lines(t: &Text, above: usize, below: usize, room: usize) -> String {
+    let (a, b) = (t.number(above), t.number(below));
     let forms = match (above, below) {
         (0, below) => [
-            format!("… {below} more {}", lines(below)),
-            format!("… {below} more"),
+            fill(t.lines_below[0].pick(below), &[("n", &b)]),
+            fill(t.lines_below[1].pick(below), &[("n", &b)]),
             format!("…{below}"),
         ],
         (above, 0) => [
-            format!("… {above} {} above", lines(above)),
-            format!("… {above} above"),
+            fill(t.lines_above[0].pick(above), &[("n", &a)]),
+            fill(t.lines_above[1].pick(above), &[("n", &a)]),
             format!("↑{above}"),
         ],
-        (above, below) => [
-            format!("… {above} {} above, {below} more", lines(above)),
+        (above, _) => [
+            fill(t.lines_both.pick(above), &[("a", &a), ("b", &b)]),
             format!("… ↑{above} ↓{below}"),
             format!("↑{above}↓{below}"),
         ],
@@ -270,10 +352,10 @@ fn title_line(state: &State, width: usize) -> Option<Line<'static>> {
 }
 
 /// The header of `question` as a tab label: its sanitised header, or "Q1", "Q2"….
-fn tab_label(question: &Question, index: usize) -> String {
+fn tab_label(t: &Text, question: &Question, index: usize) -> String {
     match question.header.as_deref() {
         Some(header) if !header.trim().is_empty() => safe(header).into_owned(),
-        _ => format!("Q{}", index + 1),
+        _ => fill(t.question_tab, &[("n", &(index + 1).to_string())]),
     }
 }
 
@@ -283,12 +365,14 @@ fn tab_label(question: &Question, index: usize) -> String {
 /// `+N` for the tabs left out on each side, and "✓ Submit" always shows (from 20 columns; below
 /// that, only the counts and "✓ Submit"). The question itself is shown under the bar anyway.
 fn tab_bar(state: &State, columns: usize) -> Line<'static> {
+    let t = state.lang().text();
     let labels: Vec<String> = state
         .questions()
         .iter()
         .enumerate()
-        .map(|(i, q)| tab_label(q, i))
+        .map(|(i, q)| tab_label(t, q, i))
         .collect();
+    let submit_width = width(t.submit_tab);
     let count = labels.len();
     let more = |n: usize| if n == 0 { 0 } else { width(&format!("+{n} ")) };
     let bar_width = |first: usize, end: usize, max: usize, gap: usize| {
@@ -296,7 +380,7 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
             .iter()
             .map(|l| 2 + width(l).min(max) + gap)
             .sum();
-        3 + more(first) + tabs + more(count - end) + 8 + 2
+        3 + more(first) + tabs + more(count - end) + submit_width + 2
     };
     let longest = labels.iter().map(|l| width(l)).max().unwrap_or(0);
     let mut max = longest;
@@ -370,7 +454,7 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     } else {
         Style::new()
     };
-    spans.push(Span::styled("✓ Submit", submit_style));
+    spans.push(Span::styled(t.submit_tab, submit_style));
     spans.push(Span::styled(" →", dim()));
     Line::from(spans)
 }
@@ -391,9 +475,11 @@ fn body_lines(
 ) -> (Vec<Line<'static>>, usize) {
     match state.current() {
         None => (review_lines(state, inner, max_rows), 0),
-        Some((question, page)) if question.is_free_text() => (
-            field_lines(
-                &page.field,
+        Some((question, page)) if question.is_free_text() => {
+            let field = shown_field(question, &page.field);
+            let mut out = field_lines(
+                state.lang().text(),
+                &field,
                 true,
                 "  > ",
                 4,
@@ -401,11 +487,244 @@ fn body_lines(
                 max_rows.min(6),
                 Style::new(),
             )
-            .0,
-            0,
-        ),
-        Some((question, page)) => list_lines(question, page, inner, max_rows, scroll),
+            .0;
+            // The placeholder: dim text after the cursor of an empty field.
+            if let (Some(placeholder), Some(first)) = (&question.placeholder, out.first_mut())
+                && page.field.text().is_empty()
+            {
+                let room = inner.saturating_sub(5);
+                first.spans.push(Span::styled(
+                    format!(" {}", shorten(&safe(placeholder), room)),
+                    dim(),
+                ));
+            }
+            let room = max_rows.saturating_sub(out.len());
+            out.extend(candidate_lines(
+                state.lang().text(),
+                &page.candidates,
+                inner,
+                room,
+            ));
+            (out, 0)
+        }
+        Some((question, page)) => match &page.filter {
+            Some(filter) => {
+                let mut out = vec![filter_line(state, question, filter, inner)];
+                let (list, room) = list_lines(
+                    state,
+                    question,
+                    page,
+                    inner,
+                    max_rows.saturating_sub(1),
+                    scroll,
+                );
+                out.extend(list);
+                (out, room)
+            }
+            None => list_lines(state, question, page, inner, max_rows, scroll),
+        },
     }
+}
+
+/// The open filter: `  / text█  2 of 8 options`, the text shortened from the left when it
+/// does not fit, so the end being typed stays in view.
+fn filter_line(
+    state: &State,
+    question: &Question,
+    filter: &TextField,
+    inner: usize,
+) -> Line<'static> {
+    let matches = state.visible_rows().len() - 1;
+    let t = state.lang().text();
+    let count = format!(
+        "  {}",
+        fill(
+            t.filter_count,
+            &[
+                ("a", &t.number(matches)),
+                ("b", &t.number(question.options().len()))
+            ]
+        )
+    );
+    let room = (inner + 2).saturating_sub(4 + 1 + width(&count)).max(1);
+    let text = safe(filter.text()).into_owned();
+    let shown = if width(&text) <= room {
+        text
+    } else {
+        let mut tail: Vec<char> = Vec::new();
+        let mut used = 1;
+        for c in text.chars().rev() {
+            let w = width(c.encode_utf8(&mut [0; 4]));
+            if used + w > room {
+                break;
+            }
+            used += w;
+            tail.push(c);
+        }
+        std::iter::once('…').chain(tail.into_iter().rev()).collect()
+    };
+    Line::from(vec![
+        Span::styled("  / ", accent()),
+        Span::raw(shown),
+        Span::raw("█"),
+        Span::styled(count, dim()),
+    ])
+}
+
+/// What the review shows in place of a secret answer.
+const SECRET_SHOWN: &str = "[secret]";
+
+/// What a text field shows: the typed text, or a mask of it for a secret question.
+fn shown_field<'a>(question: &Question, field: &'a TextField) -> std::borrow::Cow<'a, TextField> {
+    if question.secret {
+        std::borrow::Cow::Owned(field.masked())
+    } else {
+        std::borrow::Cow::Borrowed(field)
+    }
+}
+
+/// From this many columns a preview shows beside the list rather than under it.
+pub const SIDE_PREVIEW_COLUMNS: usize = 100;
+
+/// The preview of the focused row, when the open question has previews: `Some(None)` for a
+/// row without one ("Other", or an option the model gave no preview).
+fn preview_text(state: &State) -> Option<Option<String>> {
+    let (question, page) = state.current()?;
+    let options = question.options();
+    if !options.iter().any(|option| option.preview.is_some()) {
+        return None;
+    }
+    Some(options.get(page.cursor).and_then(|o| o.preview.clone()))
+}
+
+/// A preview's lines as the box shows them, `columns` wide with the borders: sanitised line by
+/// line, each wrapped, indentation kept.
+fn preview_content(t: &Text, text: Option<&str>, columns: usize) -> Vec<String> {
+    let text_width = columns.saturating_sub(4).max(1);
+    match text {
+        Some(text) => safe_lines(text)
+            .iter()
+            .flat_map(|line| wrap(line, text_width))
+            .collect(),
+        None => vec![t.no_preview.to_string()],
+    }
+}
+
+/// The preview's lines (`content`, dim when the row has no preview of its own, `given` false)
+/// in a box `columns` wide and `rows` tall (at least 3), scrolled by `scroll` lines; a text that does not fit says how many lines are out of view in the bottom border.
+/// Also how far it can scroll.
+fn preview_box(
+    t: &Text,
+    given: bool,
+    content: &[String],
+    columns: usize,
+    rows: usize,
+    scroll: usize,
+) -> (Vec<Line<'static>>, usize) {
+    let columns = columns.max(6);
+    let text_width = columns - 4;
+    let shown = rows.max(3) - 2;
+    let room = content.len().saturating_sub(shown);
+    let offset = scroll.min(room);
+    let title = shorten(t.preview_title, columns - 5);
+    let mut out = vec![Line::styled(
+        format!("┌─ {title} {}┐", "─".repeat(columns - 5 - width(&title))),
+        dim(),
+    )];
+    let style = if given { Style::new() } else { dim() };
+    for line in content.iter().skip(offset).take(shown) {
+        out.push(Line::from(vec![
+            Span::styled("│ ", dim()),
+            Span::styled(line.clone(), style),
+            Span::raw(" ".repeat(text_width.saturating_sub(width(line)))),
+            Span::styled(" │", dim()),
+        ]));
+    }
+    for _ in out.len()..shown + 1 {
+        out.push(Line::from(vec![
+            Span::styled("│ ", dim()),
+            Span::raw(" ".repeat(text_width)),
+            Span::styled(" │", dim()),
+        ]));
+    }
+    let marker = if room > 0 {
+        format!(" {} ", more_lines(t, offset, room - offset, columns - 6))
+    } else {
+        String::new()
+    };
+    out.push(Line::styled(
+        format!(
+            "└{marker}{}┘",
+            "─".repeat((columns - 2).saturating_sub(width(&marker)))
+        ),
+        dim(),
+    ));
+    (out, room)
+}
+
+/// The list's lines with the preview box's lines beside them, the list padded to
+/// `list_columns`; as many lines as the longer of the two.
+fn beside(
+    list: Vec<Line<'static>>,
+    pane: Vec<Line<'static>>,
+    list_columns: usize,
+) -> Vec<Line<'static>> {
+    let rows = list.len().max(pane.len());
+    let mut list = list.into_iter();
+    let mut pane = pane.into_iter();
+    (0..rows)
+        .map(|_| {
+            let mut spans = list.next().map_or_else(Vec::new, |line| line.spans);
+            let used: usize = spans.iter().map(|span| width(&span.content)).sum();
+            spans.push(Span::raw(" ".repeat(list_columns.saturating_sub(used))));
+            spans.extend(pane.next().map_or_else(Vec::new, |line| line.spans));
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// The paths Ctrl+T found, by their last part, side by side as far as they fit in `rows`
+/// rows; the last row counts the ones left out.
+fn candidate_lines(
+    t: &Text,
+    candidates: &[String],
+    inner: usize,
+    rows: usize,
+) -> Vec<Line<'static>> {
+    if candidates.is_empty() || rows == 0 {
+        return Vec::new();
+    }
+    let text_width = inner.saturating_sub(2).max(1);
+    let names: Vec<String> = candidates
+        .iter()
+        .map(|path| {
+            let trimmed = path.trim_end_matches('/');
+            let start = trimmed.rfind('/').map_or(0, |at| at + 1);
+            safe(&path[start..]).into_owned()
+        })
+        .collect();
+    // Each line with how many names it holds.
+    let mut lines: Vec<(String, usize)> = Vec::new();
+    for name in &names {
+        match lines.last_mut() {
+            Some((line, count)) if width(line) + 2 + width(name) <= text_width => {
+                line.push_str("  ");
+                line.push_str(name);
+                *count += 1;
+            }
+            _ => lines.push((shorten(name, text_width), 1)),
+        }
+    }
+    if lines.len() > rows {
+        let shown: usize = lines[..rows - 1].iter().map(|(_, count)| count).sum();
+        lines.truncate(rows - 1);
+        let more = t.number(names.len() - shown);
+        lines.push((fill(t.review_more, &[("n", &more)]), 0));
+    }
+    lines
+        .into_iter()
+        .map(|(line, _)| Line::styled(format!("    {line}"), dim()))
+        .collect()
 }
 
 /// One option row: its lead (pointer, then the tick box of a multi-select and the number), the
@@ -465,7 +784,7 @@ fn label_lines(label: &str, text_width: usize) -> Vec<(String, Option<String>)> 
 
 /// One option row as lines: the marker and number, the wrapped label, and the description
 /// indented beneath it.
-fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> Block {
+fn option_block(t: &Text, question: &Question, page: &Page, row: usize, inner: usize) -> Block {
     let options = question.options();
     let selected = page.cursor == row;
     let pointer = if selected { "  > " } else { "    " };
@@ -492,10 +811,18 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
 
     let Some(option) = options.get(row) else {
         // The "Other" row, with the typed text in place of the hint once there is some.
-        let first = format!("{pointer}{mark}Other: ");
+        let first = format!("{pointer}{mark}{}", t.other_lead);
         if page.editing {
-            let (label, focus) =
-                field_lines(&page.field, true, &first, indent, inner, 4, Style::new());
+            let (label, focus) = field_lines(
+                t,
+                &shown_field(question, &page.field),
+                true,
+                &first,
+                indent,
+                inner,
+                4,
+                Style::new(),
+            );
             return Block {
                 label,
                 description: Vec::new(),
@@ -505,7 +832,7 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
         }
         if page.field.is_blank() {
             return Block {
-                label: wrap(OTHER_LABEL, text_width)
+                label: wrap(t.other, text_width)
                     .into_iter()
                     .enumerate()
                     .map(|(i, line)| {
@@ -517,15 +844,22 @@ fn option_block(question: &Question, page: &Page, row: usize, inner: usize) -> B
                 focus: 0,
             };
         }
-        let (mut label, _) = field_lines(&page.field, false, &first, indent, inner, 3, label_style);
+        let (mut label, _) = field_lines(
+            t,
+            &shown_field(question, &page.field),
+            false,
+            &first,
+            indent,
+            inner,
+            3,
+            label_style,
+        );
         if !question.multi_select {
             // Say whether the kept text is the answer: in a single question nothing is sent
             // until Enter; in a multi-question call another option may be the answer.
             let hint = match &page.answer {
-                None => Some("(Enter on this row sends it)"),
-                Some(_) if other_not_chosen(page) => {
-                    Some("(not chosen: Enter on this row sends it)")
-                }
+                None => Some(t.other_sends),
+                Some(_) if other_not_chosen(page) => Some(t.other_not_chosen),
                 Some(_) => None,
             };
             if let Some(hint) = hint {
@@ -588,20 +922,28 @@ fn other_not_chosen(page: &Page) -> bool {
 /// its description scrolls by `scroll` lines and ends in a "… N more lines" marker; the second
 /// value is how far it can scroll.
 fn list_lines(
+    state: &State,
     question: &Question,
     page: &Page,
     inner: usize,
     max_rows: usize,
     scroll: usize,
 ) -> (Vec<Line<'static>>, usize) {
-    let rows = question.options().len() + 1;
-    let cursor = page.cursor.min(rows - 1);
+    let t = state.lang().text();
+    // The rows shown, by their place in the list: every option and "Other", or the matches of
+    // the filter and "Other". `start`, `end` and `cursor` count places, not options.
+    let visible = state.visible_rows();
+    let rows = visible.len();
+    let cursor = visible
+        .iter()
+        .position(|&row| row == page.cursor)
+        .unwrap_or(rows - 1);
     let mut start = page.offset.min(cursor);
     let mut end = (start + VISIBLE_ROWS).min(rows).max(cursor + 1);
     let blocks: Vec<Block> = (0..rows)
-        .map(|row| {
-            if row >= start.saturating_sub(VISIBLE_ROWS) && row < end + VISIBLE_ROWS {
-                option_block(question, page, row, inner)
+        .map(|at| {
+            if at >= start.saturating_sub(VISIBLE_ROWS) && at < end + VISIBLE_ROWS {
+                option_block(t, question, page, visible[at], inner)
             } else {
                 Block {
                     label: Vec::new(),
@@ -624,8 +966,14 @@ fn list_lines(
             end -= 1;
         }
     }
-    let above = (start > 0).then(|| Line::styled(format!("    ↑ {start} more..."), dim()));
-    let below = (end < rows).then(|| Line::styled(format!("    ↓ {} more...", rows - end), dim()));
+    let marker = |template: &str, n: usize| {
+        Line::styled(
+            format!("    {}", fill(template, &[("n", &t.number(n))])),
+            dim(),
+        )
+    };
+    let above = (start > 0).then(|| marker(t.rows_above, start));
+    let below = (end < rows).then(|| marker(t.rows_below, rows - end));
     if height(start, end) <= max_rows {
         let mut out = Vec::new();
         out.extend(above);
@@ -654,6 +1002,7 @@ fn list_lines(
                 "{}{}",
                 " ".repeat(block.indent),
                 more_lines(
+                    t,
                     offset,
                     description_room - offset,
                     (inner + 2).saturating_sub(block.indent)
@@ -702,12 +1051,12 @@ fn list_lines(
         // The rows out of view come first: on a terminal this small, they matter most.
         let mut marker = String::from("    ");
         if !parts.is_empty() {
-            marker.push_str(&format!("{} more...", parts.join(" ")));
+            marker.push_str(&fill(t.rows_out, &[("list", &parts.join(" "))]));
         }
         if hidden + above > 0 {
             let gap = if parts.is_empty() { "" } else { " · " };
             let room = (inner + 2).saturating_sub(width(&marker) + width(gap));
-            let lines = more_lines(above, hidden, room);
+            let lines = more_lines(t, above, hidden, room);
             if !lines.is_empty() {
                 marker.push_str(gap);
                 marker.push_str(&lines);
@@ -721,7 +1070,7 @@ fn list_lines(
         if parts.is_empty() {
             out.push(line);
         } else {
-            let counts = format!(" {} more...", parts.join(" "));
+            let counts = format!(" {}", fill(t.rows_out, &[("list", &parts.join(" "))]));
             let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
             let room = (inner + 2).saturating_sub(width(&counts));
             out.push(Line::from(vec![
@@ -759,7 +1108,9 @@ const FIELD_WINDOW: usize = 2048;
 /// fast as a short one. Text out of view is never hidden silently: the first line then says how
 /// many characters come before, and the last line how many come after. Also gives the index of
 /// the line that holds the cursor (the first text line when not focused).
+#[allow(clippy::too_many_arguments)]
 fn field_lines(
+    t: &Text,
     field: &TextField,
     focused: bool,
     first: &str,
@@ -858,17 +1209,18 @@ fn field_lines(
     let mut lead_used = false;
     let both = hidden_before > 0 && hidden_after > 0 && max_lines < 3;
     if hidden_before > 0 {
-        let (before, after) = (thousands(hidden_before), thousands(hidden_after));
+        let (before, after) = (t.number(hidden_before), t.number(hidden_after));
+        let values = [("n", before.as_str()), ("a", &before), ("b", &after)];
         let forms = if both {
             [
-                format!("… {before} earlier, {after} more characters"),
-                format!("… {before} earlier, {after} more"),
+                fill(t.chars_both[0].pick(hidden_after), &values),
+                fill(t.chars_both[1].pick(hidden_after), &values),
                 format!("…{hidden_before} …{hidden_after}"),
             ]
         } else {
             [
-                format!("… {before} earlier characters"),
-                format!("… {before} earlier"),
+                fill(t.chars_before[0].pick(hidden_before), &values),
+                fill(t.chars_before[1].pick(hidden_before), &values),
                 format!("…{hidden_before}"),
             ]
         };
@@ -915,8 +1267,14 @@ fn field_lines(
                 " ".repeat(indent),
                 fit(
                     &[
-                        format!("… {} more characters", thousands(hidden_after)),
-                        format!("… {} more", thousands(hidden_after)),
+                        fill(
+                            t.chars_after[0].pick(hidden_after),
+                            &[("n", &t.number(hidden_after))]
+                        ),
+                        fill(
+                            t.chars_after[1].pick(hidden_after),
+                            &[("n", &t.number(hidden_after))]
+                        ),
                         format!("…{hidden_after}"),
                     ],
                     (inner + 2).saturating_sub(indent),
@@ -956,6 +1314,7 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
     if max_rows == 0 {
         return Vec::new();
     }
+    let t = state.lang().text();
     let mut missing = Vec::new();
     let entries: Vec<(String, Option<String>)> = state
         .questions()
@@ -963,11 +1322,14 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .zip(state.pages())
         .enumerate()
         .map(|(i, (question, page))| {
-            let label = tab_label(question, i);
-            let answer = page
-                .answer
-                .as_ref()
-                .map(|answer| review_text(&answer.answer.joined()));
+            let label = tab_label(t, question, i);
+            let answer = page.answer.as_ref().map(|answer| {
+                if question.secret {
+                    SECRET_SHOWN.to_string()
+                } else {
+                    review_text(&answer.answer.joined())
+                }
+            });
             if answer.is_none() {
                 missing.push(label.clone());
             }
@@ -976,28 +1338,31 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .collect();
     let status = if missing.is_empty() {
         Line::styled(
-            format!(
-                "  {}",
-                shorten(
-                    "All answered. Press Enter to submit.",
-                    inner.saturating_sub(2)
-                )
-            ),
+            format!("  {}", shorten(t.all_answered, inner.saturating_sub(2))),
             accent(),
         )
     } else {
-        let text = format!("Not answered yet: {}", missing.join(", "));
+        let text = fill(
+            t.not_answered_yet,
+            &[("list", &missing.join(t.list_separator))],
+        );
         Line::styled(
             format!("  {}", shorten(&text, inner.saturating_sub(2))),
             warning(),
         )
     };
+    // The notes, under the answers they belong to, one line each.
+    let notes: Vec<Option<String>> = state
+        .pages()
+        .iter()
+        .map(|page| (!page.note.is_blank()).then(|| review_text(page.note.text())))
+        .collect();
     let room = max_rows - 1;
     let mut out = [2, 1]
         .into_iter()
-        .map(|answer_rows| review_blocks(&entries, inner, answer_rows))
+        .map(|answer_rows| review_blocks(t, &entries, &notes, inner, answer_rows))
         .find(|lines| lines.len() <= room)
-        .unwrap_or_else(|| review_compact(&entries, inner, room));
+        .unwrap_or_else(|| review_compact(t, &entries, inner, room));
     out.push(status);
     out
 }
@@ -1016,13 +1381,15 @@ fn review_text(answer: &str) -> String {
 
 /// The review with each header on its own line and up to `answer_rows` lines of its answer.
 fn review_blocks(
+    t: &Text,
     entries: &[(String, Option<String>)],
+    notes: &[Option<String>],
     inner: usize,
     answer_rows: usize,
 ) -> Vec<Line<'static>> {
     let text_width = inner.saturating_sub(4).max(1);
     let mut out = Vec::new();
-    for (label, answer) in entries {
+    for (i, (label, answer)) in entries.iter().enumerate() {
         out.push(Line::from(vec![
             Span::raw("  "),
             Span::raw(answered_mark(answer.is_some())),
@@ -1041,7 +1408,11 @@ fn review_blocks(
                     out.push(Line::from(vec![Span::raw("    "), Span::raw(line)]));
                 }
             }
-            None => out.push(Line::styled("    (not answered)", warning())),
+            None => out.push(Line::styled(format!("    {}", t.not_answered), warning())),
+        }
+        if let Some(Some(note)) = notes.get(i) {
+            let line = shorten(&format!("{}{note}", t.note_lead), text_width);
+            out.push(Line::styled(format!("    {line}"), dim()));
         }
     }
     out
@@ -1050,6 +1421,7 @@ fn review_blocks(
 /// The review at one line per question, at most `room` lines: when not every question fits,
 /// the last line says how many more there are.
 fn review_compact(
+    t: &Text,
     entries: &[(String, Option<String>)],
     inner: usize,
     room: usize,
@@ -1065,7 +1437,7 @@ fn review_compact(
         .map(|(label, answer)| {
             let (text, style) = match answer {
                 Some(text) => (text.as_str(), Style::new()),
-                None => ("(not answered)", warning()),
+                None => (t.not_answered, warning()),
             };
             // The header gets at most half the row when it would crowd out the answer.
             let head_max = if width(label) + 2 + 3 > text_width {
@@ -1089,7 +1461,10 @@ fn review_compact(
         .collect();
     if shown < entries.len() && room > 0 {
         out.push(Line::styled(
-            format!("    ... {} more", entries.len() - shown),
+            format!(
+                "    {}",
+                fill(t.review_more, &[("n", &t.number(entries.len() - shown))])
+            ),
             dim(),
         ));
     }
@@ -1098,96 +1473,140 @@ fn review_compact(
 
 /// The help line: one per kind of screen, the same words in a lone question and in a tabbed
 /// call (which adds how to switch tabs), and the scroll keys when a text does not fit.
-fn help_text(state: &State, scrolling: bool) -> Vec<&'static str> {
+fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Help> {
     let tabbed = state.is_tabbed();
-    let mut parts: Vec<&str> = Vec::new();
+    let mut parts = Vec::new();
     if tabbed {
         parts.push(if state.is_editing() {
-            "Tab switch"
+            Help::Switch
         } else {
-            "Tab/←→ switch"
+            Help::SwitchArrows
         });
     }
+    // A list that scrolls offers the filter.
+    let long = state
+        .current()
+        .is_some_and(|(question, _)| question.options().len() >= VISIBLE_ROWS);
+    if state.is_noting() {
+        parts.push(Help::KeepNote);
+        if scrolling {
+            parts.push(Help::Scroll);
+        }
+        return parts;
+    }
     match (state.screen(), state.is_editing()) {
-        (Screen::Submit, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
-        (Screen::FreeText, _) if tabbed => parts.extend(["Enter to confirm", "Esc to cancel"]),
-        (Screen::FreeText, _) => parts.extend(["Enter to submit", "Esc to cancel"]),
-        // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
-        (Screen::MultiSelect, true) => parts.extend(["Enter to confirm", "Esc to go back"]),
-        (_, true) if tabbed => parts.extend(["Enter to confirm", "Esc to go back"]),
-        (_, true) => parts.extend(["Enter to submit", "Esc to go back"]),
-        (Screen::Choice, false) => parts.extend([
-            "↑↓ navigate",
-            "1-9 quick select",
-            "0 Other",
-            "Enter to select",
-            "Esc to cancel",
-        ]),
-        (Screen::MultiSelect, false) => parts.extend([
-            "↑↓ navigate",
-            "Space/1-9 toggle",
-            "0 Other",
-            if tabbed {
-                "Enter to confirm"
+        (Screen::Choice | Screen::MultiSelect, false) if state.is_filtering() => parts.extend([
+            Help::Filtering,
+            Help::Navigate,
+            if state.screen() == Screen::MultiSelect {
+                Help::ToggleMatch
             } else {
-                "Enter to submit"
+                Help::Select
             },
-            "Esc to cancel",
+            Help::CloseFilter,
         ]),
+        (Screen::Submit, _) => parts.extend([Help::Submit, Help::Cancel]),
+        (Screen::FreeText, _) => {
+            if state
+                .current()
+                .is_some_and(|(question, _)| question.kind == QuestionKind::Path)
+            {
+                parts.push(Help::Complete);
+            }
+            parts.extend([
+                Help::NoteInField,
+                if tabbed { Help::Confirm } else { Help::Submit },
+                Help::Cancel,
+            ]);
+        }
+        // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
+        (Screen::MultiSelect, true) => parts.extend([Help::Confirm, Help::Back]),
+        (_, true) if tabbed => parts.extend([Help::Confirm, Help::Back]),
+        (_, true) => parts.extend([Help::Submit, Help::Back]),
+        (Screen::Choice, false) => {
+            parts.extend([Help::Navigate, Help::Quick, Help::Other, Help::Note]);
+            if long {
+                parts.push(Help::Filter);
+            }
+            parts.extend([Help::Select, Help::Cancel]);
+        }
+        (Screen::MultiSelect, false) => {
+            parts.extend([
+                Help::Navigate,
+                Help::Toggle,
+                Help::All,
+                Help::Other,
+                Help::Note,
+            ]);
+            if long {
+                parts.push(Help::Filter);
+            }
+            parts.extend([
+                if tabbed { Help::Confirm } else { Help::Submit },
+                Help::Cancel,
+            ]);
+        }
     }
     if scrolling {
-        parts.push("Shift+↑↓ scroll");
+        parts.push(Help::Scroll);
+    }
+    if preview_scrolling {
+        parts.push(Help::ScrollPreview);
     }
     parts
 }
 
 /// The parts of a help line a short terminal drops, in this order.
-const HELP_DROP_ORDER: [&str; 9] = [
-    "0 Other",
-    "1-9 quick select",
-    "↑↓ navigate",
-    "Tab/←→ switch",
-    "Tab switch",
-    "Space/1-9 toggle",
-    "Enter to select",
-    "Enter to confirm",
-    "Enter to submit",
+const HELP_DROP_ORDER: [Help; 16] = [
+    Help::Other,
+    Help::Note,
+    Help::NoteInField,
+    Help::Complete,
+    Help::Quick,
+    Help::Filtering,
+    Help::Filter,
+    Help::All,
+    Help::Navigate,
+    Help::SwitchArrows,
+    Help::Switch,
+    Help::Toggle,
+    Help::Select,
+    Help::ToggleMatch,
+    Help::Confirm,
+    Help::Submit,
 ];
 
 /// Joins the parts of a help line with ` • `, starting a new line where the next part would not
 /// fit in `max` columns.
-fn help_lines(parts: &[&str], max: usize) -> Vec<String> {
+fn help_lines(t: &Text, parts: &[Help], max: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for part in parts {
+    for part in parts.iter().map(|part| t.help(*part)) {
         match lines.last_mut() {
             Some(line) if width(line) + 3 + width(part) <= max => {
                 line.push_str(" • ");
                 line.push_str(part);
             }
-            _ => lines.push((*part).to_string()),
+            _ => lines.push(part.to_string()),
         }
     }
     lines
 }
 
-fn dialog_text(dialog: Dialog) -> String {
+fn dialog_text(t: &Text, dialog: Dialog) -> String {
     match dialog {
-        Dialog::Discard { answered: 1 } => "Discard 1 answer? [y/N]".to_string(),
-        Dialog::Discard { answered } => format!("Discard {answered} answers? [y/N]"),
-        Dialog::LongAnswer { chars } => format!(
-            "Answer is long ({} chars). Continue anyway? [Y/n]",
-            thousands(chars)
-        ),
+        Dialog::Discard { answered } => {
+            fill(t.discard.pick(answered), &[("n", &t.number(answered))])
+        }
+        Dialog::LongAnswer { chars } => fill(t.long_answer, &[("n", &t.number(chars))]),
     }
 }
 
 fn notice_text(state: &State, notice: Notice) -> String {
+    let t = state.lang().text();
     match notice {
-        Notice::Unanswered(1) => "1 question still needs an answer".to_string(),
-        Notice::Unanswered(n) => format!("{n} questions still need an answer"),
-        Notice::EmptyAnswer if state.screen() == Screen::FreeText => {
-            "Type an answer first".to_string()
-        }
-        Notice::EmptyAnswer => "Type an answer first, or Esc to go back".to_string(),
+        Notice::Unanswered(n) => fill(t.unanswered.pick(n), &[("n", &t.number(n))]),
+        Notice::EmptyAnswer if state.screen() == Screen::FreeText => t.type_first.to_string(),
+        Notice::EmptyAnswer => t.type_first_or_back.to_string(),
+        Notice::NoCompletion => t.no_completion.to_string(),
     }
 }

@@ -26,6 +26,7 @@ pub fn ask_user() -> Command {
         "ASK_USER_SUBAGENT",
         "ASK_USER_SESSION",
         "ASK_USER_NO_TTY",
+        "ASK_USER_HOST",
     ] {
         command.env_remove(var);
     }
@@ -42,6 +43,7 @@ pub fn ask_user_without_terminal() -> Command {
         "ASK_USER_SUBAGENT",
         "ASK_USER_SESSION",
         "ASK_USER_NO_TTY",
+        "ASK_USER_HOST",
     ] {
         command.env_remove(var);
     }

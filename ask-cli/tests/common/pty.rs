@@ -61,6 +61,10 @@ impl Session {
         command.env("ASK", env!("CARGO_BIN_EXE_ask-user"));
         command.env_remove("ASK_USER_NO_TTY");
         command.env_remove("ASK_USER_SUBAGENT");
+        // The UI speaks English unless a test names a language.
+        for var in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            command.env_remove(var);
+        }
         let child = pair.slave.spawn_command(command).unwrap();
         let screen = Arc::new(Mutex::new(vt100::Parser::new(24, 80, 0)));
         let mut reader = pair.master.try_clone_reader().unwrap();
