@@ -57,7 +57,8 @@ impl Presenter {
             Presenter::Tui => Some(Mode::Interactive),
             Presenter::File => Some(Mode::Print),
             Presenter::Rpc => Some(Mode::Rpc),
-            Presenter::Elicitation | Presenter::Url | Presenter::Web | Presenter::Embedded => None,
+            Presenter::Web => Some(Mode::Web),
+            Presenter::Elicitation | Presenter::Url | Presenter::Embedded => None,
         }
     }
 
@@ -123,6 +124,7 @@ mod tests {
         }
         assert_eq!(Presenter::File.record_mode(), Some(Mode::Print));
         assert_eq!(Presenter::Tui.record_mode(), Some(Mode::Interactive));
+        assert_eq!(Presenter::Web.record_mode(), Some(Mode::Web));
         assert_eq!(Presenter::Elicitation.record_mode(), None);
     }
 

@@ -348,6 +348,8 @@ pub enum Mode {
     Print,
     /// An external client over the JSON-lines protocol.
     Rpc,
+    /// A web page (`ask-user --mode web`).
+    Web,
 }
 
 impl Mode {
@@ -357,6 +359,7 @@ impl Mode {
             Mode::Interactive => "interactive",
             Mode::Print => "print",
             Mode::Rpc => "rpc",
+            Mode::Web => "web",
         }
     }
 }
