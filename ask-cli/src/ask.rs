@@ -22,6 +22,7 @@ pub enum Mode {
     Tui,
     Print,
     Rpc,
+    Web,
 }
 
 /// Resolves `auto`: the terminal UI when a terminal can be opened, else print mode, so that
@@ -31,6 +32,7 @@ pub fn resolve_mode(mode: ModeArg) -> Mode {
         ModeArg::Tui => Mode::Tui,
         ModeArg::Print => Mode::Print,
         ModeArg::Rpc => Mode::Rpc,
+        ModeArg::Web => Mode::Web,
         ModeArg::Auto if terminal_available() => Mode::Tui,
         ModeArg::Auto => Mode::Print,
     }
@@ -130,7 +132,7 @@ pub fn run(args: &AskArgs) -> Exit {
                     log.forget_call_lock(call_id);
                     return match mode {
                         Mode::Rpc => crate::rpc::print_result(record),
-                        Mode::Tui | Mode::Print => print_record(record, args.output),
+                        Mode::Tui | Mode::Print | Mode::Web => print_record(record, args.output),
                     };
                 }
             }
@@ -202,7 +204,7 @@ pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
     }
     let exit = match mode {
         Mode::Rpc => crate::rpc::print_result(record),
-        Mode::Tui | Mode::Print => print_record(record, args.output),
+        Mode::Tui | Mode::Print | Mode::Web => print_record(record, args.output),
     };
     if saved { exit } else { Exit::Failure }
 }
@@ -338,6 +340,9 @@ pub fn frontend_for(
         Mode::Tui => Ok(Box::new(
             ask_tui::TuiFrontend::new().with_notify(!args.no_notify),
         )),
+        Mode::Web => {
+            crate::web::frontend(args.listen).map(|web| Box::new(web) as Box<dyn Frontend>)
+        }
         Mode::Rpc => {
             // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
             // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.

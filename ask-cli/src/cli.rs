@@ -61,6 +61,8 @@ pub enum ModeArg {
     Print,
     /// The JSON-lines protocol on stdin/stdout.
     Rpc,
+    /// A local web page: the link is printed on stderr (see --listen).
+    Web,
 }
 
 /// What is printed on stdout.
@@ -128,6 +130,11 @@ pub struct AskArgs {
     /// Do not ring the terminal bell or send a desktop notification when the questions appear.
     #[arg(long)]
     pub no_notify: bool,
+    /// With --mode web: the address the page listens on. The default, 127.0.0.1:0 (any free
+    /// port), reaches only this machine; another address exposes the page to the network
+    /// (read SECURITY.md first).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub listen: std::net::SocketAddr,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

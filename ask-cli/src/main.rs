@@ -10,6 +10,7 @@ mod output;
 mod print;
 mod rpc;
 mod session;
+mod web;
 
 use std::io::Read;
 use std::path::Path;

@@ -1,0 +1,611 @@
+//! `ask-user --mode web`: the real binary serves the questions on a local page.
+//!
+//! The HTTP tests speak raw HTTP/1.1 to it, as a browser or an attacker would, and need nothing
+//! beyond the Rust toolchain. The browser tests drive Debian's Chromium with Playwright for
+//! Python (`tests/web_browser.py`); they are ignored by a plain `cargo test`, and `.ci/run`
+//! installs both at pinned versions and runs them with `--include-ignored`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{Value, json};
+
+/// Three questions: a single choice with a recommended option, a multi-select and free text.
+fn call() -> Value {
+    json!({"questions": [
+        {"question": "Which database should we use?", "header": "Database", "options": [
+            {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+            {"label": "SQLite", "description": "Lightweight, file-based"}]},
+        {"question": "Which features should we include?", "header": "Features", "multiSelect": true,
+         "options": [{"label": "Authentication", "description": "OAuth2 + JWT"},
+                     {"label": "REST API"}, {"label": "Admin Dashboard"}]},
+        {"question": "What should we name this service?", "header": "Name"}]})
+}
+
+/// A running `ask-user --mode web` and its link.
+struct Web {
+    child: Child,
+    link: String,
+    /// `127.0.0.1:PORT`.
+    host: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Web {
+    fn start(extra: &[&str]) -> Web {
+        let dir = tempfile::tempdir().unwrap();
+        let path: PathBuf = dir.path().join("call.json");
+        std::fs::write(&path, call().to_string()).unwrap();
+        let mut child = common::ask_user()
+            .args(["--mode", "web"])
+            .args(extra)
+            .arg(&path)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        assert!(
+            line.starts_with("ask-user: answer the questions in a browser (the link works once): http://127.0.0.1:"),
+            "{line}"
+        );
+        // Not a terminal: a plain link, no OSC 8 sequence.
+        assert!(!line.contains('\x1b'), "{line:?}");
+        let link = line.trim().rsplit(' ').next().unwrap().to_string();
+        let host = link
+            .strip_prefix("http://")
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .to_string();
+        // Keep reading stderr so the child never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+        Web {
+            child,
+            link,
+            host,
+            _dir: dir,
+        }
+    }
+
+    /// The path and query of the link.
+    fn link_path(&self) -> String {
+        self.link
+            .strip_prefix(&format!("http://{}", self.host))
+            .unwrap()
+            .to_string()
+    }
+
+    /// Spends the link and returns the session cookie (`name=value`).
+    fn session(&self) -> String {
+        let reply = http(
+            &self.host,
+            "GET",
+            &self.link_path(),
+            &[("Host", &self.host)],
+            "",
+        );
+        assert_eq!(reply.status, 303, "{reply:?}");
+        let cookie = reply.header("set-cookie").unwrap();
+        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+            assert!(cookie.contains(attribute), "{cookie}");
+        }
+        cookie.split(';').next().unwrap().to_string()
+    }
+
+    /// Posts `body` to `/api/asks/ask-1/ACTION` as the page does.
+    fn post(&self, cookie: &str, action: &str, body: &Value) -> Reply {
+        let origin = format!("http://{}", self.host);
+        http(
+            &self.host,
+            "POST",
+            &format!("/api/asks/ask-1/{action}"),
+            &[
+                ("Host", &self.host),
+                ("Cookie", cookie),
+                ("Origin", &origin),
+                ("Content-Type", "application/json"),
+            ],
+            &body.to_string(),
+        )
+    }
+
+    /// Waits for the process and returns its exit code and stdout.
+    fn finish(mut self) -> (i32, Value) {
+        let mut out = String::new();
+        self.child
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut out)
+            .unwrap();
+        let status = self.child.wait().unwrap();
+        (
+            status.code().unwrap(),
+            serde_json::from_str(&out).unwrap_or(Value::Null),
+        )
+    }
+}
+
+impl Drop for Web {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[derive(Debug)]
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// One HTTP/1.1 request with exactly `headers` (no Host unless given), read to the end.
+fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    let mut stream = TcpStream::connect(addr).unwrap();
+    let mut request = format!("{method} {path} HTTP/1.1\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut raw = String::new();
+    stream.read_to_string(&mut raw).unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers = lines
+        .filter_map(|line| line.split_once(": "))
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
+    Reply {
+        status,
+        headers,
+        body: body.to_string(),
+    }
+}
+
+#[test]
+fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
+    let web = Web::start(&["--output", "tool"]);
+    let cookie = web.session();
+    let page = http(
+        &web.host,
+        "GET",
+        "/",
+        &[("Host", &web.host), ("Cookie", &cookie)],
+        "",
+    );
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body
+            .contains(r#"<script src="/app.js" defer></script>"#)
+    );
+    let csp = page.header("content-security-policy").unwrap();
+    assert!(
+        csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+        "{csp}"
+    );
+    let asks: Value = serde_json::from_str(
+        &http(
+            &web.host,
+            "GET",
+            "/api/asks",
+            &[("Host", &web.host), ("Cookie", &cookie)],
+            "",
+        )
+        .body,
+    )
+    .unwrap();
+    assert_eq!(asks["asks"][0]["state"], "waiting_for_user");
+    assert_eq!(
+        asks["asks"][0]["questions"][2]["question"],
+        "What should we name this service?"
+    );
+    let reply = web.post(
+        &cookie,
+        "answer",
+        &json!({"answers": [
+            {"question": "Which database should we use?", "answer": "SQLite", "wasCustom": false},
+            {"question": "Which features should we include?", "answer": ["REST API", "Audit log"], "wasCustom": true},
+            {"question": "What should we name this service?", "answer": "order-processor", "wasCustom": true}]}),
+    );
+    assert_eq!(reply.status, 200, "{reply:?}");
+    let (code, out) = web.finish();
+    assert_eq!(code, 0);
+    assert_eq!(out["details"]["mode"], "web");
+    assert_eq!(out["details"]["answers"][0]["selectedOption"], "SQLite");
+    assert_eq!(
+        out["details"]["answers"][1]["answer"],
+        json!(["REST API", "Audit log"])
+    );
+    assert_eq!(out["isError"], false);
+}
+
+#[test]
+fn a_cancel_from_the_page_exits_130_with_the_cancelled_result() {
+    let web = Web::start(&[]);
+    let cookie = web.session();
+    assert_eq!(web.post(&cookie, "cancel", &json!({})).status, 200);
+    let (code, out) = web.finish();
+    assert_eq!(code, 130);
+    assert_eq!(out["cancelled"], true);
+    assert_eq!(out["answered"], false);
+}
+
+#[test]
+fn a_wrong_answer_is_refused_and_the_questions_keep_waiting() {
+    let web = Web::start(&[]);
+    let cookie = web.session();
+    let short = web.post(
+        &cookie,
+        "answer",
+        &json!({"answers": [{"answer": "SQLite"}]}),
+    );
+    assert_eq!(short.status, 422, "{short:?}");
+    assert!(
+        short.body.contains("1 answer given for 3 questions"),
+        "{}",
+        short.body
+    );
+    let not_json = web.post(&cookie, "answer", &json!({"answer": "SQLite"}));
+    assert_eq!(not_json.status, 400, "{not_json:?}");
+    let empty = web.post(
+        &cookie,
+        "answer",
+        &json!({"answers": [{"answer": "SQLite"}, {"answer": []}, {"answer": "x"}]}),
+    );
+    assert_eq!(empty.status, 422, "{empty:?}");
+    let ok = web.post(
+        &cookie,
+        "answer",
+        &json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]}, {"answer": "svc"}]}),
+    );
+    assert_eq!(ok.status, 200, "{ok:?}");
+    // The ask is over: a second answer is refused.
+    let (code, out) = web.finish();
+    assert_eq!(code, 0);
+    assert_eq!(out["answers"][2]["answer"], "svc");
+}
+
+#[test]
+fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() {
+    let web = Web::start(&[]);
+    let host = web.host.clone();
+    let origin = format!("http://{host}");
+    // No cookie: the page, its script and the API are refused.
+    for path in ["/", "/app.js", "/api/asks", "/api/events"] {
+        let reply = http(&host, "GET", path, &[("Host", &host)], "");
+        assert_eq!(reply.status, 401, "{path}: {reply:?}");
+    }
+    // A wrong token is refused and does not spend the link.
+    let wrong = http(&host, "GET", "/?token=00", &[("Host", &host)], "");
+    assert_eq!(wrong.status, 403);
+    // A name that DNS could point here (rebinding) is refused, even with the right token.
+    let rebound = http(
+        &host,
+        "GET",
+        &web.link_path(),
+        &[("Host", "attacker.example")],
+        "",
+    );
+    assert_eq!(rebound.status, 421, "{rebound:?}");
+    let no_host = http(&host, "GET", &web.link_path(), &[], "");
+    assert_eq!(no_host.status, 421);
+    let cookie = web.session();
+    // Spent: the link no longer works, in any browser without the cookie.
+    let spent = http(&host, "GET", &web.link_path(), &[("Host", &host)], "");
+    assert_eq!(spent.status, 403);
+    assert!(spent.body.contains("already used"), "{}", spent.body);
+    // With the cookie, the link leads back to the page.
+    let again = http(
+        &host,
+        "GET",
+        &web.link_path(),
+        &[("Host", &host), ("Cookie", &cookie)],
+        "",
+    );
+    assert_eq!(again.status, 303);
+    // A forged cookie is refused.
+    let forged = http(
+        &host,
+        "GET",
+        "/api/asks",
+        &[("Host", &host), ("Cookie", "ask_user_session=00")],
+        "",
+    );
+    assert_eq!(forged.status, 401);
+    // Cross-site: a foreign Origin, a POST without Origin, a cross-site fetch.
+    let body = json!({}).to_string();
+    let path = "/api/asks/ask-1/cancel";
+    let json_type = ("Content-Type", "application/json");
+    let foreign = http(
+        &host,
+        "POST",
+        path,
+        &[
+            ("Host", &host),
+            ("Cookie", &cookie),
+            ("Origin", "http://attacker.example"),
+            json_type,
+        ],
+        &body,
+    );
+    assert_eq!(foreign.status, 403, "{foreign:?}");
+    let no_origin = http(
+        &host,
+        "POST",
+        path,
+        &[("Host", &host), ("Cookie", &cookie), json_type],
+        &body,
+    );
+    assert_eq!(no_origin.status, 403);
+    let cross = http(
+        &host,
+        "GET",
+        "/api/asks",
+        &[
+            ("Host", &host),
+            ("Cookie", &cookie),
+            ("Sec-Fetch-Site", "cross-site"),
+        ],
+        "",
+    );
+    assert_eq!(cross.status, 403);
+    // A form post (not JSON) is refused, even from the page's origin.
+    let form = http(
+        &host,
+        "POST",
+        path,
+        &[
+            ("Host", &host),
+            ("Cookie", &cookie),
+            ("Origin", &origin),
+            ("Content-Type", "text/plain"),
+        ],
+        &body,
+    );
+    assert_eq!(form.status, 415);
+    // Nothing of that ended the ask.
+    let asks = http(
+        &host,
+        "GET",
+        "/api/asks",
+        &[("Host", &host), ("Cookie", &cookie)],
+        "",
+    );
+    assert!(asks.body.contains("waiting_for_user"), "{}", asks.body);
+    assert_eq!(web.post(&cookie, "cancel", &json!({})).status, 200);
+    assert_eq!(web.finish().0, 130);
+}
+
+#[test]
+fn listening_beyond_this_machine_warns_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("call.json");
+    std::fs::write(&path, call().to_string()).unwrap();
+    let mut child = common::ask_user()
+        .args(["--mode", "web", "--listen", "0.0.0.0:0"])
+        .arg(&path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut warning = String::new();
+    stderr.read_line(&mut warning).unwrap();
+    let mut link = String::new();
+    stderr.read_line(&mut link).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        warning.starts_with("ask-user: warning: the page listens on 0.0.0.0:"),
+        "{warning}"
+    );
+    assert!(warning.contains("SECURITY.md"), "{warning}");
+    assert!(link.contains("http://127.0.0.1:"), "{link}");
+}
+
+#[test]
+fn a_busy_address_is_a_clear_error() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap().to_string();
+    let output = common::ask_user()
+        .args(["--mode", "web", "--listen", &addr])
+        .arg(common::example("project-setup.json"))
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains(&format!("cannot listen on {addr}")),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+/// Runs `tests/web_browser.py SCENARIO VIEWPORT LINK` against a fresh `ask-user --mode web`
+/// and returns what the page showed, the exit code and stdout.
+fn browser(scenario: &str, viewport: &str) -> (Value, i32, Value) {
+    assert!(
+        Path::new("/usr/bin/chromium").exists(),
+        "Debian's chromium is missing: apt-get install chromium, or run `bash .ci/run`"
+    );
+    let probe = Command::new("python3")
+        .args(["-c", "import playwright"])
+        .output()
+        .unwrap();
+    assert!(
+        probe.status.success(),
+        "Playwright for Python is missing; pip install -r ask-cli/tests/requirements.txt in a \
+         virtual environment, or run `bash .ci/run`"
+    );
+    let web = Web::start(&[]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args([scenario, viewport, &web.link])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the browser script failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (code, out) = web.finish();
+    // Every visit: the link became a cookie, and was then spent for anyone else.
+    assert_eq!(seen["firstStatus"], 200);
+    assert!(!seen["url"].as_str().unwrap().contains("token"), "{seen}");
+    assert_eq!(seen["spentStatus"], 403);
+    assert_eq!(seen["strangerApi"], 401);
+    assert_eq!(
+        seen["horizontalScroll"], false,
+        "the page is wider than the {viewport}"
+    );
+    assert_eq!(
+        seen["tabs"],
+        json!(["□ Database", "□ Features", "□ Name", "✓ Submit"])
+    );
+    (seen, code, out)
+}
+
+fn check_answered(viewport: &str) {
+    let (seen, code, out) = browser("answer", viewport);
+    assert_eq!(code, 0);
+    assert_eq!(seen["recommendedBadge"], "Recommended");
+    assert_eq!(
+        seen["review"],
+        "Which database should we use?\nSQLite\nWhich features should we include?\n\
+         Authentication, Audit log\nWhat should we name this service?\norder-processor"
+    );
+    assert_eq!(
+        seen["tabsAfter"],
+        json!(["■ Database", "■ Features", "■ Name", "✓ Submit"])
+    );
+    // The second page saw the transition live.
+    assert_eq!(seen["watcher"], "These questions were answered.");
+    assert_eq!(
+        out,
+        json!({"answered": true, "answers": [
+            {"question": "Which database should we use?", "answer": "SQLite",
+             "selectedOption": "SQLite", "wasCustom": false},
+            {"question": "Which features should we include?",
+             "answer": ["Authentication", "Audit log"], "wasCustom": true},
+            {"question": "What should we name this service?", "answer": "order-processor",
+             "wasCustom": true}]})
+    );
+}
+
+fn check_cancelled(viewport: &str) {
+    let (seen, code, out) = browser("cancel", viewport);
+    assert_eq!(seen["dialog"], "Discard 1 answer?");
+    assert_eq!(seen["stillWaiting"], true, "No keeps the answers");
+    assert_eq!(seen["watcher"], "These questions were cancelled.");
+    assert_eq!(code, 130);
+    assert_eq!(out["cancelled"], true);
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_answers_single_multi_other_and_free_text_on_a_phone() {
+    check_answered("phone");
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_answers_single_multi_other_and_free_text_on_a_desktop() {
+    check_answered("desktop");
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_cancel_asks_before_discarding_answers_on_a_phone() {
+    check_cancelled("phone");
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_cancel_asks_before_discarding_answers_on_a_desktop() {
+    check_cancelled("desktop");
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_every_control_has_a_role_and_a_name_and_the_keyboard_reaches_it() {
+    let (seen, code, out) = browser("keyboard", "desktop");
+    let controls = seen["controls"].as_array().unwrap();
+    assert!(controls.len() >= 10, "{controls:?}");
+    for control in controls {
+        assert_ne!(control["name"], "", "a control without a name: {control}");
+    }
+    let radios: Vec<&str> = controls
+        .iter()
+        .filter(|c| c["role"] == "radio")
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        radios,
+        [
+            "PostgreSQL (Recommended)",
+            "SQLite",
+            "Other (type your answer)"
+        ]
+    );
+    // Tab reaches the open tab, the option group, the Other field, Next and Cancel, in order.
+    let order: Vec<&str> = seen["order"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        order[..5],
+        [
+            "a0-tab0",
+            "a0-q0-o0",
+            "a0-q0-other-text",
+            "null:Next",
+            "null:Cancel"
+        ]
+    );
+    // Answered by keyboard alone: 2, Enter; 1, 3, Enter; typing, Enter; Enter on Submit.
+    assert_eq!(seen["focusedAfterLast"], "Submit answers");
+    assert_eq!(code, 0);
+    assert_eq!(out["answers"][0]["answer"], "SQLite");
+    assert_eq!(
+        out["answers"][1]["answer"],
+        json!(["Authentication", "Admin Dashboard"])
+    );
+    assert_eq!(out["answers"][2]["answer"], "kb-service");
+}
