@@ -110,7 +110,7 @@ fn invalid_examples() {
     check_invalid(
         "unknown-field.json",
         "/questions/0/choices",
-        "unknown field `choices`; the fields allowed here are `question`, `header`, `options` and `multiSelect`",
+        "unknown field `choices`; the fields allowed here are `question`, `header`, `options`, `multiSelect`, `kind`, `placeholder`, `secret` and `id`",
     );
     check_invalid(
         "missing-question.json",

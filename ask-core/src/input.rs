@@ -34,7 +34,7 @@ fn metadata_object<'de, D: serde::Deserializer<'de>>(
 }
 
 /// One question for the person.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Question {
@@ -54,10 +54,67 @@ pub struct Question {
     /// Allow the person to pick several options; the answer is then a list of labels.
     #[serde(default)]
     pub multi_select: bool,
+    /// What kind of answer the question takes: `"choice"` (the default: pick an option, or type
+    /// free text when there are no options), `"yesno"` (the options "Yes" and "No" are added, so
+    /// leave `options` out; the answer is "Yes" or "No") or `"path"` (the person types a file or
+    /// folder path, with completion; no options).
+    #[serde(default, skip_serializing_if = "QuestionKind::is_choice")]
+    pub kind: QuestionKind,
+    /// Dim example text shown in the empty free-text field, such as "e.g. my-project", on one
+    /// line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placeholder: Option<String>,
+    /// The answer is sensitive, such as a token: it is typed masked and never echoed, given to
+    /// you in this result only, never recorded or replayed, and cannot be answered in print mode.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub secret: bool,
+    /// A stable identifier for the question (letters, digits, `_` or `-`), unique within the
+    /// call; answers stay keyed by the question text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
 }
 
+/// What kind of answer a question takes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum QuestionKind {
+    /// Pick among the options (or type free text when there are none).
+    #[default]
+    Choice,
+    /// Yes or no: the options "Yes" and "No" are added.
+    #[serde(rename = "yesno")]
+    YesNo,
+    /// A file or folder path typed by the person, with completion; never checked against the
+    /// disk.
+    Path,
+}
+
+impl QuestionKind {
+    /// True for the default kind, which is left out when a question is written.
+    pub fn is_choice(&self) -> bool {
+        *self == QuestionKind::Choice
+    }
+
+    /// The name used in the JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            QuestionKind::Choice => "choice",
+            QuestionKind::YesNo => "yesno",
+            QuestionKind::Path => "path",
+        }
+    }
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+/// The labels of a yes/no question's options, whatever the language of the UI.
+pub const YES_NO_LABELS: [&str; 2] = ["Yes", "No"];
+
 /// One suggested answer to a question.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct QuestionOption {
@@ -66,6 +123,10 @@ pub struct QuestionOption {
     /// What the choice means or implies, shown under the label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// A longer text shown beside the options while this one is focused, such as a code sample
+    /// or an ASCII mock-up (shown as written, in a monospace box; several lines allowed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<String>,
 }
 
 impl Question {
@@ -73,9 +134,7 @@ impl Question {
     pub fn text(question: impl Into<String>) -> Question {
         Question {
             question: question.into(),
-            header: None,
-            options: None,
-            multi_select: false,
+            ..Question::default()
         }
     }
 
@@ -87,9 +146,8 @@ impl Question {
     {
         Question {
             question: question.into(),
-            header: None,
             options: Some(labels.into_iter().map(QuestionOption::new).collect()),
-            multi_select: false,
+            ..Question::default()
         }
     }
 
@@ -104,6 +162,45 @@ impl Question {
     #[must_use]
     pub fn multi(mut self) -> Question {
         self.multi_select = true;
+        self
+    }
+
+    /// A yes/no question: [`validate`](crate::validate) adds the options "Yes" and "No".
+    pub fn yes_no(question: impl Into<String>) -> Question {
+        Question {
+            question: question.into(),
+            kind: QuestionKind::YesNo,
+            ..Question::default()
+        }
+    }
+
+    /// A question whose answer is a path typed by the person.
+    pub fn path(question: impl Into<String>) -> Question {
+        Question {
+            question: question.into(),
+            kind: QuestionKind::Path,
+            ..Question::default()
+        }
+    }
+
+    /// Sets the placeholder shown in an empty free-text field.
+    #[must_use]
+    pub fn with_placeholder(mut self, placeholder: impl Into<String>) -> Question {
+        self.placeholder = Some(placeholder.into());
+        self
+    }
+
+    /// Makes the answer secret: masked, never recorded.
+    #[must_use]
+    pub fn secret(mut self) -> Question {
+        self.secret = true;
+        self
+    }
+
+    /// Sets the question's identifier.
+    #[must_use]
+    pub fn with_id(mut self, id: impl Into<String>) -> Question {
+        self.id = Some(id.into());
         self
     }
 
@@ -156,7 +253,7 @@ impl QuestionOption {
     pub fn new(label: impl Into<String>) -> QuestionOption {
         QuestionOption {
             label: label.into(),
-            description: None,
+            ..QuestionOption::default()
         }
     }
 
@@ -164,6 +261,13 @@ impl QuestionOption {
     #[must_use]
     pub fn with_description(mut self, description: impl Into<String>) -> QuestionOption {
         self.description = Some(description.into());
+        self
+    }
+
+    /// Sets the preview shown while the option is focused.
+    #[must_use]
+    pub fn with_preview(mut self, preview: impl Into<String>) -> QuestionOption {
+        self.preview = Some(preview.into());
         self
     }
 }
@@ -219,6 +323,10 @@ pub struct Limits {
     pub max_label_chars: usize,
     /// Longest option description, in characters.
     pub max_description_chars: usize,
+    /// Longest option preview, in characters.
+    pub max_preview_chars: usize,
+    /// Longest placeholder, in characters.
+    pub max_placeholder_chars: usize,
     /// Largest metadata object, in bytes of compact JSON.
     pub max_metadata_bytes: usize,
 }
@@ -254,6 +362,8 @@ impl Default for Limits {
             max_header_chars: 60,
             max_label_chars: 200,
             max_description_chars: 1000,
+            max_preview_chars: 4000,
+            max_placeholder_chars: 200,
             max_metadata_bytes: 16 * 1024,
         }
     }

@@ -42,7 +42,9 @@ pub use display::{
     sanitize_for_display, strip_recommended,
 };
 pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, ask, now_ms};
-pub use input::{AskUserInput, Limits, Question, QuestionOption, normalize_label};
+pub use input::{
+    AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
+};
 pub use json::duplicate_key;
 pub use presenter::Presenter;
 pub use result::{

@@ -12,7 +12,8 @@ use crate::display::{
     CharClass, classify, classify_in_context, describe_char, sanitize_for_display as clean,
 };
 use crate::input::{
-    AskUserInput, Limits, Question, QuestionOption, normalize_label, without_recommended,
+    AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
+    without_recommended,
 };
 
 /// A call that passed validation. Only [`validate`] (and parsers built on it) make one.
@@ -50,6 +51,10 @@ pub enum TextField {
     Label,
     /// `questions[i].options[j].description`
     Description,
+    /// `questions[i].options[j].preview`
+    Preview,
+    /// `questions[i].placeholder`
+    Placeholder,
 }
 
 impl TextField {
@@ -60,6 +65,8 @@ impl TextField {
             TextField::Header => "header",
             TextField::Label => "label",
             TextField::Description => "description",
+            TextField::Preview => "preview",
+            TextField::Placeholder => "placeholder",
         }
     }
 
@@ -69,7 +76,17 @@ impl TextField {
             TextField::Header => limits.max_header_chars,
             TextField::Label => limits.max_label_chars,
             TextField::Description => limits.max_description_chars,
+            TextField::Preview => limits.max_preview_chars,
+            TextField::Placeholder => limits.max_placeholder_chars,
         }
+    }
+
+    /// True for the fields that are one line: headers, labels and placeholders.
+    fn is_one_line(self) -> bool {
+        matches!(
+            self,
+            TextField::Header | TextField::Label | TextField::Placeholder
+        )
     }
 }
 
@@ -258,6 +275,29 @@ pub enum ProblemKind {
     ReservedLabel,
     /// `multiSelect` is true on a question without options.
     MultiSelectWithoutOptions,
+    /// A `yesno` or `path` question has options other than its kind allows.
+    OptionsForKind {
+        /// The question's kind.
+        kind: QuestionKind,
+    },
+    /// `multiSelect` is true on a `yesno` or `path` question.
+    MultiSelectForKind {
+        /// The question's kind.
+        kind: QuestionKind,
+    },
+    /// A question `id` is empty, too long, or holds a character other than ASCII letters,
+    /// digits, `_` and `-`.
+    InvalidId,
+    /// `kind` names no known kind.
+    UnknownKind {
+        /// The value given, as JSON.
+        given: String,
+    },
+    /// The question `id` repeats an earlier question's.
+    DuplicateId {
+        /// The index of the earlier question.
+        first: usize,
+    },
     /// The metadata object is too large.
     MetadataTooLarge {
         /// Its size in bytes of compact JSON.
@@ -393,11 +433,10 @@ impl fmt::Display for ProblemKind {
                     field.name(),
                     describe_char(*character)
                 )?;
-                match field {
-                    TextField::Question | TextField::Description => {
-                        f.write_str(" (only newline and tab are allowed)")
-                    }
-                    TextField::Header | TextField::Label => f.write_str(" (only tab is allowed)"),
+                if field.is_one_line() {
+                    f.write_str(" (only tab is allowed)")
+                } else {
+                    f.write_str(" (only newline and tab are allowed)")
                 }
             }
             ProblemKind::LineBreak { field, position } => {
@@ -406,10 +445,12 @@ impl fmt::Display for ProblemKind {
                     "the {} contains a line break at character {position}; ",
                     field.name()
                 )?;
-                f.write_str(if *field == TextField::Label {
-                    "a label is one line, so put the detail in the option's description"
-                } else {
-                    "a header is one short line, so put the detail in the question"
+                f.write_str(match field {
+                    TextField::Label => {
+                        "a label is one line, so put the detail in the option's description"
+                    }
+                    TextField::Placeholder => "a placeholder is one short line of example text",
+                    _ => "a header is one short line, so put the detail in the question",
                 })
             }
             ProblemKind::DuplicateQuestion { first } => write!(
@@ -453,6 +494,37 @@ impl fmt::Display for ProblemKind {
             ProblemKind::MultiSelectWithoutOptions => f.write_str(
                 "multiSelect is true but the question has no options; add options or set \
                  multiSelect to false",
+            ),
+            ProblemKind::OptionsForKind {
+                kind: QuestionKind::YesNo,
+            } => f.write_str(
+                "a yesno question gets the options \"Yes\" and \"No\" added; leave options out, \
+                 or give exactly those two labels in that order",
+            ),
+            ProblemKind::OptionsForKind { kind } => write!(
+                f,
+                "a {} question takes typed text, not options; remove options, or make it a \
+                 choice question",
+                kind.as_str()
+            ),
+            ProblemKind::MultiSelectForKind { kind } => write!(
+                f,
+                "a {} question takes one answer; set multiSelect to false",
+                kind.as_str()
+            ),
+            ProblemKind::InvalidId => f.write_str(
+                "the id must be 1 to 64 characters of ASCII letters, digits, `_` or `-`, such as \
+                 \"database_engine\"",
+            ),
+            ProblemKind::UnknownKind { given } => write!(
+                f,
+                "unknown kind {}; use \"choice\" (the default, also for free text), \"yesno\" \
+                 or \"path\"",
+                clean(given)
+            ),
+            ProblemKind::DuplicateId { first } => write!(
+                f,
+                "this id repeats question {first}'s; give each question its own id"
             ),
             ProblemKind::MetadataTooLarge { bytes, max } => write!(
                 f,
@@ -614,12 +686,25 @@ impl<'a> IntoIterator for &'a Problems {
 /// };
 /// assert!(validate(input, &Limits::default()).is_ok());
 /// ```
-pub fn validate(input: AskUserInput, limits: &Limits) -> Result<ValidatedInput, Problems> {
+pub fn validate(mut input: AskUserInput, limits: &Limits) -> Result<ValidatedInput, Problems> {
     let mut problems = Vec::new();
     check_input(&input, limits, &mut problems);
     match Problems::from_vec(problems) {
-        None => Ok(ValidatedInput(input)),
+        None => {
+            complete_yes_no(&mut input);
+            Ok(ValidatedInput(input))
+        }
         Some(problems) => Err(problems),
+    }
+}
+
+/// Gives each yes/no question that left its options out the options "Yes" and "No", so that
+/// every later layer sees an ordinary two-option question.
+fn complete_yes_no(input: &mut AskUserInput) {
+    for question in &mut input.questions {
+        if question.kind == QuestionKind::YesNo && question.options.is_none() {
+            question.options = Some(YES_NO_LABELS.map(QuestionOption::new).to_vec());
+        }
     }
 }
 
@@ -649,8 +734,19 @@ pub fn check_input(input: &AskUserInput, limits: &Limits, out: &mut Vec<Problem>
 /// Parsers that could read only some questions of a call use this to check those.
 pub fn check_questions(questions: &[(usize, &Question)], limits: &Limits, out: &mut Vec<Problem>) {
     let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
     for &(index, question) in questions {
         check_question(index, question, limits, out);
+        if let Some(id) = question.id.as_deref().filter(|id| is_valid_id(id)) {
+            if let Some(&first) = ids.get(id) {
+                out.push(Problem::new(
+                    format!("/questions/{index}/id"),
+                    ProblemKind::DuplicateId { first },
+                ));
+            } else {
+                ids.insert(id, index);
+            }
+        }
         let key = normalize_label(&question.question);
         if key.is_empty() {
             continue;
@@ -702,8 +798,27 @@ fn check_question(index: usize, question: &Question, limits: &Limits, out: &mut 
     if let Some(header) = &question.header {
         check_text(|| at("/header"), TextField::Header, header, limits, out);
     }
+    if let Some(placeholder) = &question.placeholder {
+        check_text(
+            || at("/placeholder"),
+            TextField::Placeholder,
+            placeholder,
+            limits,
+            out,
+        );
+    }
+    if question.id.as_deref().is_some_and(|id| !is_valid_id(id)) {
+        out.push(Problem::new(at("/id"), ProblemKind::InvalidId));
+    }
+    if question.kind != QuestionKind::Choice {
+        check_kind(&at, question, out);
+    }
     match &question.options {
-        None if question.multi_select => {
+        // A yes/no question without options gets "Yes" and "No"; one with options was checked
+        // above to hold exactly those.
+        None if question.kind == QuestionKind::YesNo => {}
+        // `check_kind` already refused multiSelect on the other kinds.
+        None if question.multi_select && question.kind == QuestionKind::Choice => {
             out.push(Problem::new(
                 at("/multiSelect"),
                 ProblemKind::MultiSelectWithoutOptions,
@@ -754,6 +869,11 @@ fn check_labels(
         if let Some(description) = option.description.as_ref().filter(|d| !d.trim().is_empty()) {
             let path = || at(&format!("/options/{j}/description"));
             check_text(path, TextField::Description, description, limits, out);
+        }
+        // Like a description, an empty preview is the same as none.
+        if let Some(preview) = option.preview.as_ref().filter(|p| !p.trim().is_empty()) {
+            let path = || at(&format!("/options/{j}/preview"));
+            check_text(path, TextField::Preview, preview, limits, out);
         }
         let key = normalize_label(&option.label);
         if key.is_empty() {
@@ -1032,6 +1152,40 @@ fn imitates_other(key: &str) -> bool {
     })
 }
 
+/// Appends the problems of a `yesno` or `path` question's options and `multiSelect` to `out`.
+fn check_kind(at: &impl Fn(&str) -> String, question: &Question, out: &mut Vec<Problem>) {
+    let kind = question.kind;
+    if question.multi_select {
+        out.push(Problem::new(
+            at("/multiSelect"),
+            ProblemKind::MultiSelectForKind { kind },
+        ));
+    }
+    let Some(options) = &question.options else {
+        return;
+    };
+    let allowed = kind == QuestionKind::YesNo
+        && options.len() == YES_NO_LABELS.len()
+        && options
+            .iter()
+            .zip(YES_NO_LABELS)
+            .all(|(option, label)| option.label == label);
+    if !allowed {
+        out.push(Problem::new(
+            at("/options"),
+            ProblemKind::OptionsForKind { kind },
+        ));
+    }
+}
+
+/// True for an id of 1 to 64 ASCII letters, digits, `_` and `-`.
+fn is_valid_id(id: &str) -> bool {
+    (1..=64).contains(&id.len())
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
 fn check_text(
     path: impl Fn() -> String,
     field: TextField,
@@ -1046,8 +1200,9 @@ fn check_text(
         return;
     }
     let max = field.max(limits);
-    // Headers and labels are one line: a line break there would push the rest out of sight.
-    if matches!(field, TextField::Header | TextField::Label)
+    // Headers, labels and placeholders are one line: a line break there would push the rest out
+    // of sight.
+    if field.is_one_line()
         && let Some(position) = text.chars().position(|c| c == '\n')
     {
         out.push(Problem::new(
@@ -1570,6 +1725,119 @@ mod tests {
     }
 
     #[test]
+    fn a_yes_no_question_gets_yes_and_no() {
+        let input = call(vec![Question::yes_no("Ship it?")]);
+        let valid = validate(input, &Limits::default()).unwrap();
+        let labels: Vec<&str> = valid.questions[0]
+            .options()
+            .iter()
+            .map(|o| o.label.as_str())
+            .collect();
+        assert_eq!(labels, ["Yes", "No"]);
+        // The completed call validates again unchanged, as a replay or a pending file does.
+        let again = validate(valid.input().clone(), &Limits::default()).unwrap();
+        assert_eq!(again, valid);
+        // Yes and No may carry descriptions.
+        let mut described = Question::yes_no("Deploy?");
+        described.options = Some(vec![
+            QuestionOption::new("Yes").with_description("Deploy now"),
+            QuestionOption::new("No").with_description("Wait for review"),
+        ]);
+        assert!(validate(call(vec![described]), &Limits::default()).is_ok());
+    }
+
+    #[test]
+    fn yes_no_and_path_questions_refuse_other_options_and_multi_select() {
+        let mut swapped = Question::yes_no("Ship it?").multi();
+        swapped.options = Some(vec![QuestionOption::new("No"), QuestionOption::new("Yes")]);
+        let mut path = Question::path("Which folder?");
+        path.options = Some(vec![QuestionOption::new("src"), QuestionOption::new("lib")]);
+        check(
+            call(vec![swapped, path]),
+            &[
+                "/questions/0/multiSelect: a yesno question takes one answer; set multiSelect to \
+                 false",
+                "/questions/0/options: a yesno question gets the options \"Yes\" and \"No\" \
+                 added; leave options out, or give exactly those two labels in that order",
+                "/questions/1/options: a path question takes typed text, not options; remove \
+                 options, or make it a choice question",
+            ],
+        );
+        check(
+            call(vec![Question::path("Which folder?").multi()]),
+            &[
+                "/questions/0/multiSelect: a path question takes one answer; set multiSelect to \
+               false",
+            ],
+        );
+    }
+
+    #[test]
+    fn ids_are_short_plain_and_unique() {
+        let ok = call(vec![
+            Question::text("A?").with_id("db_engine-2"),
+            Question::text("B?").with_id("Name"),
+            Question::text("C?"),
+        ]);
+        assert!(validate(ok, &Limits::default()).is_ok());
+        check(
+            call(vec![
+                Question::text("A?").with_id("db engine"),
+                Question::text("B?").with_id(""),
+                Question::text("C?").with_id("x".repeat(65)),
+                Question::text("D?").with_id("same"),
+            ]),
+            &[
+                "/questions/0/id: the id must be 1 to 64 characters of ASCII letters, digits, `_` \
+                 or `-`, such as \"database_engine\"",
+                "/questions/1/id: the id must be 1 to 64 characters of ASCII letters, digits, `_` \
+                 or `-`, such as \"database_engine\"",
+                "/questions/2/id: the id must be 1 to 64 characters of ASCII letters, digits, `_` \
+                 or `-`, such as \"database_engine\"",
+            ],
+        );
+        check(
+            call(vec![
+                Question::text("A?").with_id("same"),
+                Question::text("B?").with_id("other"),
+                Question::text("C?").with_id("same"),
+            ]),
+            &["/questions/2/id: this id repeats question 0's; give each question its own id"],
+        );
+    }
+
+    #[test]
+    fn previews_and_placeholders_follow_the_text_rules() {
+        let mut q = Question::choice("Which layout?", ["A", "B"]).with_placeholder("e.g. grid");
+        q.options = Some(vec![
+            QuestionOption::new("A").with_preview("+---+\n| A |\n+---+"),
+            QuestionOption::new("B").with_preview("x".repeat(4000)),
+        ]);
+        assert!(validate(call(vec![q]), &Limits::default()).is_ok());
+        let mut bad = Question::text("Name?").with_placeholder("two\nlines");
+        bad.options = Some(vec![
+            QuestionOption::new("A").with_preview("hidden\u{202e}text"),
+            QuestionOption::new("B").with_preview("x".repeat(4001)),
+        ]);
+        check(
+            call(vec![
+                bad,
+                Question::text("Other name?").with_placeholder(" "),
+            ]),
+            &[
+                "/questions/0/placeholder: the placeholder contains a line break at character 3; \
+                 a placeholder is one short line of example text",
+                "/questions/0/options/0/preview: the preview contains the bidi control U+202E \
+                 (RIGHT-TO-LEFT OVERRIDE) at character 6; remove it (only newline and tab are \
+                 allowed)",
+                "/questions/0/options/1/preview: the preview is 4001 characters long; shorten it \
+                 to 4000",
+                "/questions/1/placeholder: the placeholder is empty; write some text",
+            ],
+        );
+    }
+
+    #[test]
     fn five_mistakes_five_problems() {
         let input = call(vec![
             Question::choice("Pick?", ["only"]),
@@ -1578,7 +1846,7 @@ mod tests {
                 question: "Third?".into(),
                 header: Some("\u{7}".into()),
                 options: Some(vec![QuestionOption::new("Other"), QuestionOption::new("x")]),
-                multi_select: false,
+                ..Question::default()
             },
         ]);
         let problems = validate(input, &Limits::default()).unwrap_err();

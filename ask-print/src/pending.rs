@@ -2,7 +2,7 @@
 //!
 //! Nothing here touches the disk; `store.rs` does.
 
-use ask_core::{AskUserInput, Question, QuestionOption, Record};
+use ask_core::{AskUserInput, Question, QuestionKind, QuestionOption, Record};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -78,9 +78,21 @@ pub struct PendingQuestion {
     /// The descriptions of the options that have one, by label, in option order.
     #[serde(default, skip_serializing_if = "Descriptions::is_empty")]
     pub option_descriptions: Descriptions,
+    /// The previews of the options that have one, by label, in option order.
+    #[serde(default, skip_serializing_if = "Descriptions::is_empty")]
+    pub option_previews: Descriptions,
     /// True when several options may be chosen.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub multi_select: bool,
+    /// The kind of answer: absent for a choice or free-text question, `yesno` or `path`.
+    #[serde(default, skip_serializing_if = "QuestionKind::is_choice")]
+    pub kind: QuestionKind,
+    /// The example text the call gave for the answer, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placeholder: Option<String>,
+    /// The question's identifier, if the call gave one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// The answer: `null` until answered, then a string (an option label or the person's own
     /// words), or a list of strings for a multi-select question.
     #[serde(default)]
@@ -154,6 +166,7 @@ impl PendingQuestion {
             ..self.clone()
         };
         asked.option_descriptions.0.sort();
+        asked.option_previews.0.sort();
         let text = serde_json::to_string(&asked).unwrap_or_default();
         let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
             (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
@@ -205,7 +218,16 @@ impl PendingFile {
                         .filter_map(|o| Some((o.label.clone(), o.description.clone()?)))
                         .collect(),
                 ),
+                option_previews: Descriptions(
+                    q.options()
+                        .iter()
+                        .filter_map(|o| Some((o.label.clone(), o.preview.clone()?)))
+                        .collect(),
+                ),
                 multi_select: q.multi_select,
+                kind: q.kind,
+                placeholder: q.placeholder.clone(),
+                id: q.id.clone(),
                 answer: Value::Null,
             })
             .collect();
@@ -250,10 +272,15 @@ impl PendingFile {
                         .map(|label| QuestionOption {
                             label: label.clone(),
                             description: q.option_descriptions.get(label).map(str::to_string),
+                            preview: q.option_previews.get(label).map(str::to_string),
                         })
                         .collect()
                 }),
                 multi_select: q.multi_select,
+                kind: q.kind,
+                placeholder: q.placeholder.clone(),
+                secret: false,
+                id: q.id.clone(),
             })
             .collect();
         AskUserInput {

@@ -372,8 +372,17 @@ fn path_key(path: &str) -> Vec<(u8, usize, &str)> {
 }
 
 const ROOT_FIELDS: &[&str] = &["questions", "metadata"];
-const QUESTION_FIELDS: &[&str] = &["question", "header", "options", "multiSelect"];
-const OPTION_FIELDS: &[&str] = &["label", "description"];
+const QUESTION_FIELDS: &[&str] = &[
+    "question",
+    "header",
+    "options",
+    "multiSelect",
+    "kind",
+    "placeholder",
+    "secret",
+    "id",
+];
+const OPTION_FIELDS: &[&str] = &["label", "description", "preview"];
 
 /// The fields allowed in the object at `path`.
 fn allowed_fields(path: &str) -> &'static [&'static str] {
@@ -404,6 +413,8 @@ fn text_field(path: &str) -> Option<TextField> {
         "header" => TextField::Header,
         "label" => TextField::Label,
         "description" => TextField::Description,
+        "preview" => TextField::Preview,
+        "placeholder" => TextField::Placeholder,
         _ => return None,
     })
 }
@@ -483,6 +494,12 @@ fn map_schema_error(
             }),
             None => one(schema_problem("maxLength")),
         },
+        ValidationErrorKind::Pattern { .. } if path.ends_with("/id") => one(ProblemKind::InvalidId),
+        ValidationErrorKind::Enum { .. } if path.ends_with("/kind") => {
+            one(ProblemKind::UnknownKind {
+                given: instance.to_string(),
+            })
+        }
         other => one(schema_problem(keyword_name(other))),
     }
 }
@@ -613,14 +630,14 @@ mod tests {
         check(
             r#"{"questions": [{"question": "Q?", "choices": ["a"]}], "tool": 1}"#,
             &[
-                "/questions/0/choices: unknown field `choices`; the fields allowed here are `question`, `header`, `options` and `multiSelect`",
+                "/questions/0/choices: unknown field `choices`; the fields allowed here are `question`, `header`, `options`, `multiSelect`, `kind`, `placeholder`, `secret` and `id`",
                 "/tool: unknown field `tool`; the fields allowed here are `questions` and `metadata`",
             ],
         );
         check(
             r#"{"questions": [{"question": "Q?", "options": [{"label": "a", "value": 1}, {"label": "b"}]}]}"#,
             &[
-                "/questions/0/options/0/value: unknown field `value`; the fields allowed here are `label` and `description`",
+                "/questions/0/options/0/value: unknown field `value`; the fields allowed here are `label`, `description` and `preview`",
             ],
         );
     }
@@ -649,6 +666,38 @@ mod tests {
                 "/questions/0/question: expected a string, found a number",
             ],
         );
+    }
+
+    #[test]
+    fn canonical_optional_fields_are_named_in_the_callers_words() {
+        check(
+            r#"{"questions":[{"question":"Ship?","kind":"text"}]}"#,
+            &[
+                "/questions/0/kind: unknown kind \"text\"; use \"choice\" (the default, also for \
+                 free text), \"yesno\" or \"path\"",
+            ],
+        );
+        // With another structural problem the schema reads the id too: one problem, not two.
+        check(
+            r#"{"questions":[{"question":"Where?","kind":"path","id":"my id","secret":"yes"}]}"#,
+            &[
+                "/questions/0/id: the id must be 1 to 64 characters of ASCII letters, digits, `_` \
+                 or `-`, such as \"database_engine\"",
+                "/questions/0/secret: expected a boolean, found a string",
+            ],
+        );
+        check(
+            r#"{"questions":[{"question":"Which?","options":[{"label":"A","preview":7},{"label":"B"}]}]}"#,
+            &["/questions/0/options/0/preview: expected a string, found a number"],
+        );
+        let valid = parse(
+            r#"{"questions":[{"question":"Ship?","kind":"yesno","id":"ship","secret":false,
+                "placeholder":"say yes"}]}"#,
+            &Limits::default(),
+        )
+        .unwrap();
+        assert_eq!(valid.questions[0].options().len(), 2);
+        assert_eq!(valid.questions[0].id.as_deref(), Some("ship"));
     }
 
     #[test]
@@ -706,7 +755,7 @@ mod tests {
                 "/questions/1/question: expected a string, found a number",
                 "/questions/2/multiSelect: multiSelect is true but the question has no options; add options or set multiSelect to false",
                 "/questions/2/question: this question repeats question 0; answers are keyed by the question text, so make each one unique",
-                "/questions/3/extra: unknown field `extra`; the fields allowed here are `question`, `header`, `options` and `multiSelect`",
+                "/questions/3/extra: unknown field `extra`; the fields allowed here are `question`, `header`, `options`, `multiSelect`, `kind`, `placeholder`, `secret` and `id`",
                 "/questions/3/options/0/label: this label reads as \"Other\", which is added automatically so the person can type their own answer; remove this option",
             ],
         );

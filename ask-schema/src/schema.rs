@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use ask_core::{AskUserInput, AskUserResult, Limits};
+use ask_core::{AskUserInput, AskUserResult, Limits, QuestionKind};
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
@@ -113,6 +113,42 @@ fn apply_limits(schema: &mut Value, limits: &Limits) {
         "maxLength",
         json!(limits.max_description_chars),
     );
+    set(
+        &mut option["preview"],
+        "maxLength",
+        json!(limits.max_preview_chars),
+    );
+    set(&mut question["placeholder"], "minLength", json!(1));
+    set(
+        &mut question["placeholder"],
+        "maxLength",
+        json!(limits.max_placeholder_chars),
+    );
+    set(
+        &mut question["id"],
+        "pattern",
+        json!("^[A-Za-z0-9_-]{1,64}$"),
+    );
+    // A plain `enum` rather than the generated `oneOf` of constants: every model API's tool
+    // schema subset understands `enum`.
+    let kind = &mut question["kind"];
+    if let Some(object) = kind.as_object_mut() {
+        object.remove("oneOf");
+    }
+    set(kind, "type", json!("string"));
+    set(
+        kind,
+        "enum",
+        json!(
+            [
+                QuestionKind::Choice,
+                QuestionKind::YesNo,
+                QuestionKind::Path
+            ]
+            .map(QuestionKind::as_str)
+        ),
+    );
+    set(kind, "default", json!(QuestionKind::Choice.as_str()));
 }
 
 /// Joins the lines of each description that come from wrapped doc comments, keeping paragraph

@@ -32,8 +32,16 @@ fn printable(max: usize, newlines: bool) -> impl Strategy<Value = String> {
 }
 
 fn option() -> impl Strategy<Value = QuestionOption> {
-    (line(30), proptest::option::of(text(60)))
-        .prop_map(|(label, description)| QuestionOption { label, description })
+    (
+        line(30),
+        proptest::option::of(text(60)),
+        proptest::option::of(text(200)),
+    )
+        .prop_map(|(label, description, preview)| QuestionOption {
+            label,
+            description,
+            preview,
+        })
 }
 
 fn question() -> impl Strategy<Value = Question> {
@@ -42,13 +50,20 @@ fn question() -> impl Strategy<Value = Question> {
         proptest::option::of(line(11)),
         proptest::option::of(proptest::collection::vec(option(), 2..=4)),
         any::<bool>(),
+        proptest::option::of(line(40)),
+        any::<bool>(),
     )
-        .prop_map(|(question, header, options, multi)| Question {
-            question,
-            header,
-            multi_select: multi && options.is_some(),
-            options,
-        })
+        .prop_map(
+            |(question, header, options, multi, placeholder, secret)| Question {
+                question,
+                header,
+                multi_select: multi && options.is_some(),
+                options,
+                placeholder,
+                secret,
+                ..Question::default()
+            },
+        )
 }
 
 /// A valid call: question texts and labels are made unique by numbering them.
@@ -57,6 +72,7 @@ fn call() -> impl Strategy<Value = AskUserInput> {
         |(mut questions, meta)| {
             for (i, q) in questions.iter_mut().enumerate() {
                 q.question = format!("{i}. {}", q.question);
+                q.id = (i % 2 == 0).then(|| format!("q_{i}"));
                 if let Some(options) = &mut q.options {
                     for (j, o) in options.iter_mut().enumerate() {
                         o.label = format!("{j} {}", o.label);

@@ -26,6 +26,7 @@ fn input(options: usize) -> AskUserInput {
                     .collect(),
             ),
             multi_select: false,
+            ..Question::default()
         }],
         metadata: None,
     }
@@ -79,6 +80,7 @@ fn typing_into_a_long_field(bencher: divan::Bencher<'_, '_>, chars: usize) {
             header: Some("Service Name".into()),
             options: None,
             multi_select: false,
+            ..Question::default()
         }],
         metadata: None,
     };

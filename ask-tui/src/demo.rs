@@ -29,6 +29,7 @@ pub fn demo_input() -> AskUserInput {
                     option("MongoDB", Some("Document store")),
                 ]),
                 multi_select: false,
+                ..Question::default()
             },
             Question::text("What should we name this service?").with_header("Service Name"),
             Question {
@@ -40,6 +41,7 @@ pub fn demo_input() -> AskUserInput {
                     option("Admin Dashboard", None),
                 ]),
                 multi_select: true,
+                ..Question::default()
             },
         ],
         metadata: Some(metadata),

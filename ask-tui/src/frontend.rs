@@ -51,6 +51,7 @@ impl Frontend for TuiFrontend {
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
         let input = request.input.input().clone();
+        let given = request.given.clone();
         let notify = self.notify;
         let withdrawn = Arc::new(AtomicBool::new(false));
         let (send, receive) = tokio::sync::oneshot::channel();
@@ -59,7 +60,7 @@ impl Frontend for TuiFrontend {
             .name("ask-tui".to_string())
             .spawn(move || {
                 // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
-                let _ = send.send(run_until(&input, notify, &flag));
+                let _ = send.send(run_until(&input, &given, notify, &flag));
             })?;
         let _ui = WithdrawOnDrop {
             withdrawn,

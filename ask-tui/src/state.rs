@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use ask_core::{Answer, AskUserInput, Limits, Outcome, Question};
+use ask_core::{Answer, AnswerValue, AskUserInput, Limits, Outcome, Question};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::text::TextField;
@@ -187,6 +187,38 @@ impl State {
             notice: None,
             scroll_room: Cell::new(None),
         }
+    }
+
+    /// The state with answers already given elsewhere (`given[i]` for question `i`, as
+    /// [`ask_core::AskRequest::given`] carries them: a form answered before this presenter took
+    /// over, or answers the call itself proposes) shown as the person's choices, so they can be
+    /// kept with Enter or changed.
+    ///
+    /// Each given answer moves the highlight to its option, ticks its options, or fills the
+    /// typed text; in a multi-question call it is also the question's answer, and the first tab
+    /// without one opens (the Submit tab when every question has one).
+    #[must_use]
+    pub fn with_given(mut self, given: &[Option<Answer>]) -> State {
+        let tabbed = self.is_tabbed();
+        let mut any = false;
+        for ((question, page), answer) in self.questions.iter().zip(&mut self.pages).zip(given) {
+            let Some(answer) = answer.as_ref().filter(|a| !a.answer.is_empty()) else {
+                continue;
+            };
+            any = true;
+            show_given(question, page, answer);
+            if tabbed {
+                page.answer = Some(answer.clone());
+            }
+        }
+        if tabbed && any {
+            self.tab = self
+                .pages
+                .iter()
+                .position(|page| page.answer.is_none())
+                .unwrap_or(self.questions.len());
+        }
+        self
     }
 
     /// Records how far the open tab's text can scroll at the size of the frame just drawn.
@@ -571,6 +603,31 @@ impl State {
 }
 
 /// Keeps the highlighted row inside the window of [`VISIBLE_ROWS`] rows.
+/// Puts a given answer on `question`'s page: the highlight on its option or on "Other", its
+/// options ticked, its typed text in the field.
+fn show_given(question: &Question, page: &mut Page, answer: &Answer) {
+    let texts = match &answer.answer {
+        AnswerValue::Text(text) => std::slice::from_ref(text),
+        AnswerValue::Choices(texts) => texts.as_slice(),
+    };
+    let other_row = question.options().len();
+    for text in texts.iter().filter(|t| !t.trim().is_empty()) {
+        match question.find_option(text) {
+            Some(index) if question.multi_select => page.checked[index] = true,
+            Some(index) => page.cursor = index,
+            None => {
+                page.field = TextField::with_text(text.as_str());
+                page.other_checked = question.multi_select;
+                page.cursor = other_row;
+            }
+        }
+    }
+    if question.multi_select && !page.other_checked {
+        page.cursor = page.checked.iter().position(|on| *on).unwrap_or(0);
+    }
+    scroll_into_view(page, other_row + 1);
+}
+
 fn scroll_into_view(page: &mut Page, rows: usize) {
     if page.cursor < page.offset {
         page.offset = page.cursor;

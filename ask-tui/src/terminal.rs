@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Once, OnceLock};
 use std::time::Duration;
 
-use ask_core::{AskUserInput, Outcome};
+use ask_core::{Answer, AskUserInput, Outcome};
 use crossterm::event::{
     self, DisableBracketedPaste, EnableBracketedPaste, Event, KeyCode, KeyEventKind, KeyModifiers,
 };
@@ -68,14 +68,16 @@ static PANIC_HOOK: Once = Once::new();
 /// error, a panic (through a panic hook that runs before the previous one), or SIGTERM, SIGHUP
 /// and SIGINT (noticed within a tenth of a second).
 pub fn run(input: &AskUserInput, notify: bool) -> Result<Outcome, TuiError> {
-    run_until(input, notify, &AtomicBool::new(false))
+    run_until(input, &[], notify, &AtomicBool::new(false))
 }
 
 /// Like [`run`], and also ends with [`TuiError::Withdrawn`], the terminal restored, within a
 /// tenth of a second of another thread setting `withdrawn`: for a host whose caller can go away
-/// while the questions are shown.
+/// while the questions are shown. `given` holds answers already given elsewhere, shown as the
+/// person's choices (see [`State::with_given`]).
 pub fn run_until(
     input: &AskUserInput,
+    given: &[Option<Answer>],
     notify: bool,
     withdrawn: &AtomicBool,
 ) -> Result<Outcome, TuiError> {
@@ -87,8 +89,14 @@ pub fn run_until(
     let signals = Signals::get()?;
     install_panic_hook();
     signals.catch();
-    let result = Guard::enter(tty, notify.then_some(input.questions.len()))
-        .and_then(|guard| event_loop(input, guard, signals, withdrawn));
+    let result = Guard::enter(tty, notify.then_some(input.questions.len())).and_then(|guard| {
+        event_loop(
+            State::new(input).with_given(given),
+            guard,
+            signals,
+            withdrawn,
+        )
+    });
     signals.release();
     // A signal that came after the loop's last look, while the terminal was being restored, is
     // not lost: the process still ends as it asks (the terminal is already restored).
@@ -308,7 +316,7 @@ impl Drop for Guard {
 }
 
 fn event_loop(
-    input: &AskUserInput,
+    mut state: State,
     mut guard: Guard,
     signals: &Signals,
     withdrawn: &AtomicBool,
@@ -326,7 +334,6 @@ fn event_loop(
         number: SIGHUP,
         name: "SIGHUP",
     };
-    let mut state = State::new(input);
     loop {
         if let Some(stop) = stopped() {
             return Err(stop);

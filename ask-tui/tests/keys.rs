@@ -786,3 +786,60 @@ fn enter_on_an_emptied_free_text_tab_takes_its_answer_away() {
     assert_eq!(state.notice(), Some(ask_tui::Notice::EmptyAnswer));
     assert_eq!(state.pages()[1].answer, None);
 }
+
+/// Answers given before the UI took over (an MCP form, answers the call proposes) are shown as
+/// the person's choices: Enter keeps them, and they can be changed.
+#[test]
+fn given_answers_are_shown_and_kept_or_changed() {
+    let given = vec![
+        Some(Answer::selected(DB, "SQLite")),
+        None,
+        Some(Answer::multi(
+            FEATURES,
+            vec!["REST API".into()],
+            Some("GraphQL".into()),
+        )),
+    ];
+    let mut state = State::new(&demo()).with_given(&given);
+    // The first question without an answer opens.
+    assert_eq!(state.tab(), 1);
+    assert_eq!(state.pages()[0].cursor, 1);
+    assert_eq!(state.pages()[2].checked, [false, true, false]);
+    assert!(state.pages()[2].other_checked);
+    assert_eq!(state.pages()[2].field.text(), "GraphQL");
+    type_text(&mut state, "billing");
+    keys(&mut state, &[KeyCode::Tab, KeyCode::Tab]);
+    assert_eq!(state.screen(), Screen::Submit);
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(
+        answers,
+        [
+            Answer::selected(DB, "SQLite"),
+            Answer::custom(NAME, "billing"),
+            Answer::multi(FEATURES, vec!["REST API".into()], Some("GraphQL".into())),
+        ]
+    );
+
+    // A lone question: the highlight is on the given option, and ↑ changes it.
+    let mut state = State::new(&single(0)).with_given(&[Some(Answer::selected(DB, "MongoDB"))]);
+    assert_eq!(
+        answered(keys(&mut state, &[KeyCode::Up, KeyCode::Enter])),
+        [Answer::selected(DB, "SQLite")]
+    );
+    // Typed text goes to "Other", where Enter sends it.
+    let mut state = State::new(&single(0)).with_given(&[Some(Answer::custom(DB, "CockroachDB"))]);
+    assert_eq!(
+        answered(keys(&mut state, &[KeyCode::Enter])),
+        [Answer::custom(DB, "CockroachDB")]
+    );
+    // Every question given: the review opens.
+    let all = vec![
+        Some(Answer::selected(DB, "SQLite")),
+        Some(Answer::custom(NAME, "billing")),
+        Some(Answer::multi(FEATURES, vec!["REST API".into()], None)),
+    ];
+    assert_eq!(
+        State::new(&demo()).with_given(&all).screen(),
+        Screen::Submit
+    );
+}

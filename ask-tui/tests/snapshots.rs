@@ -515,6 +515,7 @@ fn a_long_description_scrolls() {
                 ask_core::QuestionOption::new("Pro"),
             ]),
             multi_select: false,
+            ..ask_core::Question::default()
         }],
         metadata: None,
     };
@@ -721,6 +722,7 @@ fn a_long_question_and_a_long_description_both_scroll_to_their_ends() {
                 ask_core::QuestionOption::new("Pro"),
             ]),
             multi_select: false,
+            ..ask_core::Question::default()
         }],
         metadata: None,
     };

@@ -56,6 +56,7 @@ pub fn unusual() -> AskUserInput {
                 QuestionOption::new("SQLite\u{202e}evil"),
             ]),
             multi_select: false,
+            ..Question::default()
         }],
         metadata: None,
     }
