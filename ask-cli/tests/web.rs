@@ -39,9 +39,13 @@ struct Web {
 
 impl Web {
     fn start(extra: &[&str]) -> Web {
+        Web::start_with(&call(), extra)
+    }
+
+    fn start_with(call: &Value, extra: &[&str]) -> Web {
         let dir = tempfile::tempdir().unwrap();
         let path: PathBuf = dir.path().join("call.json");
-        std::fs::write(&path, call().to_string()).unwrap();
+        std::fs::write(&path, call.to_string()).unwrap();
         let mut child = common::ask_user()
             .args(["--mode", "web"])
             .args(extra)
@@ -456,6 +460,11 @@ fn a_busy_address_is_a_clear_error() {
 /// Runs `tests/web_browser.py SCENARIO VIEWPORT LINK` against a fresh `ask-user --mode web`
 /// and returns what the page showed, the exit code and stdout.
 fn browser(scenario: &str, viewport: &str) -> (Value, i32, Value) {
+    browser_with(&call(), scenario, viewport)
+}
+
+/// [`browser`] for any call.
+fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Value) {
     assert!(
         Path::new("/usr/bin/chromium").exists(),
         "Debian's chromium is missing: apt-get install chromium, or run `bash .ci/run`"
@@ -469,7 +478,7 @@ fn browser(scenario: &str, viewport: &str) -> (Value, i32, Value) {
         "Playwright for Python is missing; pip install -r ask-cli/tests/requirements.txt in a \
          virtual environment, or run `bash .ci/run`"
     );
-    let web = Web::start(&[]);
+    let web = Web::start_with(call, &[]);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
     let output = Command::new("python3")
         .arg(script)
@@ -493,15 +502,15 @@ fn browser(scenario: &str, viewport: &str) -> (Value, i32, Value) {
         seen["horizontalScroll"], false,
         "the page is wider than the {viewport}"
     );
-    assert_eq!(
-        seen["tabs"],
-        json!(["□ Database", "□ Features", "□ Name", "✓ Submit"])
-    );
     (seen, code, out)
 }
 
 fn check_answered(viewport: &str) {
     let (seen, code, out) = browser("answer", viewport);
+    assert_eq!(
+        seen["tabs"],
+        json!(["□ Database", "□ Features", "□ Name", "✓ Submit"])
+    );
     assert_eq!(code, 0);
     assert_eq!(seen["recommendedBadge"], "Recommended");
     assert_eq!(
@@ -608,4 +617,38 @@ fn browser_every_control_has_a_role_and_a_name_and_the_keyboard_reaches_it() {
         json!(["Authentication", "Admin Dashboard"])
     );
     assert_eq!(out["answers"][2]["answer"], "kb-service");
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_shows_previews_as_text_and_asks_yes_no_paths_and_secrets() {
+    let call = json!({"questions": [
+        {"question": "Which layout?", "header": "Layout", "options": [
+            {"label": "Sidebar", "preview": "<script>window.pwned = 1</script>\n+------+----+\n| nav  |    |"},
+            {"label": "Top bar", "description": "<b>not bold</b>"}]},
+        {"question": "Deploy now?", "header": "Deploy", "kind": "yesno"},
+        {"question": "Where is the config?", "header": "Config", "kind": "path",
+         "placeholder": "e.g. ./config.toml"},
+        {"question": "What is the API token?", "header": "Token", "secret": true}]});
+    let (seen, code, out) = browser_with(&call, "fields", "phone");
+    // Agent text is text: the markup shows as written and no script ran.
+    assert_eq!(
+        seen["preview"],
+        "<script>window.pwned = 1</script>\n+------+----+\n| nav  |    |"
+    );
+    assert_eq!(seen["pwned"], false);
+    assert_eq!(seen["boldElements"], 0);
+    assert_eq!(seen["yesNoRadios"], json!(["Yes", "No"]));
+    assert_eq!(seen["pathPlaceholder"], "e.g. ./config.toml");
+    assert_eq!(seen["secretType"], "password");
+    assert_eq!(
+        seen["review"],
+        "Which layout?\nSidebar\nDeploy now?\nNo\nWhere is the config?\n./conf/app.toml\nWhat is the API token?\n(secret answer, hidden)"
+    );
+    assert_eq!(code, 0);
+    assert_eq!(out["answers"][0]["answer"], "Sidebar");
+    assert_eq!(out["answers"][1]["answer"], "No");
+    assert_eq!(out["answers"][2]["answer"], "./conf/app.toml");
+    // The secret reaches the model in the result.
+    assert_eq!(out["answers"][3]["answer"], "tok-123");
 }

@@ -1,12 +1,13 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/web.rs.
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK
-  SCENARIO  answer | cancel | keyboard
+  SCENARIO  answer | cancel | keyboard | fields
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
 
 Prints one JSON object with what the page showed; tests/web.rs checks it and ask-user's stdout.
-The page must hold the three example questions of tests/web.rs (Database, Features, Name).
+The page holds the three example questions of tests/web.rs (Database, Features, Name), or for
+`fields` the call of its canonical-fields test (Layout, Deploy, Config, Token).
 """
 
 import json
@@ -128,6 +129,27 @@ def main():
             page.keyboard.press("Enter")
             seen["focusedAfterLast"] = page.evaluate("document.activeElement.textContent")
             page.keyboard.press("Enter")
+            page.get_by_text("Your answers were sent").first.wait_for()
+        elif scenario == "fields":
+            seen["preview"] = page.locator("pre.preview").inner_text()
+            seen["pwned"] = page.evaluate("window.pwned === 1")
+            seen["boldElements"] = page.locator("b").count()
+            page.get_by_role("radio", name="Sidebar").check()
+            page.get_by_role("tab", name="Deploy, not answered").click()
+            seen["yesNoRadios"] = [r.get_attribute("aria-labelledby") and r.evaluate("r => document.getElementById(r.getAttribute('aria-labelledby')).textContent")
+                                   for r in page.get_by_role("radio").all()]
+            page.get_by_role("radio", name="No").check()
+            page.get_by_role("tab", name="Config, not answered").click()
+            path = page.get_by_role("textbox", name="Where is the config?")
+            seen["pathPlaceholder"] = path.get_attribute("placeholder")
+            path.fill("./conf/app.toml")
+            page.get_by_role("tab", name="Token, not answered").click()
+            secret = page.get_by_label("What is the API token?")
+            seen["secretType"] = secret.get_attribute("type")
+            secret.fill("tok-123")
+            page.get_by_role("tab", name="Submit").click()
+            seen["review"] = page.locator(".review").inner_text()
+            page.get_by_role("button", name="Submit answers").click()
             page.get_by_text("Your answers were sent").first.wait_for()
         browser.close()
     print(json.dumps(seen))

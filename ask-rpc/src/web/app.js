@@ -60,7 +60,15 @@ function questionPanel(ask, question, qi) {
   const read = {};
   if (options.length === 0) {
     const label = el("label", { for: `${id}-text`, class: "question-text", text: question.question });
-    const area = el("textarea", { id: `${id}-text`, rows: 4 });
+    // A secret is typed masked; a path is one line, never checked or completed by the page.
+    const oneLine = question.secret || question.kind === "path";
+    const area = oneLine
+      ? el("input", {
+        type: question.secret ? "password" : "text", id: `${id}-text`, class: "other-text",
+        autocomplete: "off", spellcheck: "false", autocapitalize: "off",
+      })
+      : el("textarea", { id: `${id}-text`, rows: 4 });
+    if (question.placeholder) area.placeholder = question.placeholder;
     const count = el("div", { class: "count", "aria-live": "polite", id: `${id}-count` });
     area.setAttribute("aria-describedby", count.id);
     area.addEventListener("input", () => {
@@ -76,7 +84,7 @@ function questionPanel(ask, question, qi) {
     panel.append(el("div", { class: "field" }, label, area, count));
     read.answer = () => {
       const text = area.value;
-      return text.trim() === "" ? null : { answer: text, wasCustom: true };
+      return text.trim() === "" ? null : { answer: text, wasCustom: true, secret: question.secret };
     };
     read.focus = () => area.focus();
     return { panel, read };
@@ -96,22 +104,52 @@ function questionPanel(ask, question, qi) {
     const label = el("label", { for: inputId, class: "option" }, input);
     const body = el("span", {}, text);
     if (RECOMMENDED.test(option.label)) body.append(el("span", { class: "badge", text: "Recommended", "aria-hidden": "true" }));
+    const described = [];
     if (option.description) {
       const desc = el("span", { class: "desc", id: `${inputId}-desc`, text: option.description });
-      input.setAttribute("aria-describedby", desc.id);
+      described.push(desc.id);
       body.append(desc);
     }
+    if (option.preview) {
+      // Shown as written, as text, in a monospace box.
+      const preview = el("pre", { class: "preview", id: `${inputId}-preview`, text: option.preview });
+      described.push(preview.id);
+      body.append(preview);
+    }
+    if (described.length > 0) input.setAttribute("aria-describedby", described.join(" "));
     label.append(body);
     input.addEventListener("change", () => ask.changed());
     inputs.push(input);
     fieldset.append(label);
   });
+  panel.append(fieldset);
+  if (question.kind === "yesno") {
+    // Yes or No: the answer is one of the two, with no "Other".
+    fieldset.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" && event.target.type === type) {
+        event.preventDefault();
+        ask.next(qi);
+      } else if (/^[12]$/.test(event.key)) {
+        event.preventDefault();
+        inputs[Number(event.key) - 1].checked = true;
+        inputs[Number(event.key) - 1].focus();
+        ask.changed();
+      }
+    });
+    read.answer = () => {
+      const picked = inputs.find((i) => i.checked);
+      return picked ? { answer: options[Number(picked.value)].label, wasCustom: false } : null;
+    };
+    read.focus = () => (inputs.find((i) => i.checked) || inputs[0]).focus();
+    return { panel, read };
+  }
   const otherId = `${id}-other`;
   const otherInput = el("input", { type, name: id, id: otherId, value: "other" });
   const otherLabel = el("label", { for: otherId, class: "option" }, otherInput,
     el("span", {}, el("span", { class: "label", text: "Other (type your answer)" })));
   const otherText = el("input", {
-    type: "text", class: "other-text", id: `${otherId}-text`,
+    type: question.secret ? "password" : "text", class: "other-text", id: `${otherId}-text`,
+    autocomplete: question.secret ? "off" : null, placeholder: question.placeholder || null,
     "aria-label": `Your own answer to: ${question.question}`,
   });
   const count = el("div", { class: "count", "aria-live": "polite", id: `${otherId}-count` });
@@ -151,7 +189,6 @@ function questionPanel(ask, question, qi) {
       ask.next(qi);
     }
   });
-  panel.append(fieldset);
   read.answer = () => {
     const other = otherInput.checked ? otherText.value : "";
     if (multi) {
@@ -159,7 +196,7 @@ function questionPanel(ask, question, qi) {
       if (other.trim() !== "") chosen.push(other);
       return chosen.length === 0 ? null : { answer: chosen, wasCustom: other.trim() !== "" };
     }
-    if (otherInput.checked) return other.trim() === "" ? null : { answer: other, wasCustom: true };
+    if (otherInput.checked) return other.trim() === "" ? null : { answer: other, wasCustom: true, secret: question.secret };
     const picked = inputs.find((i) => i.checked);
     return picked ? { answer: options[Number(picked.value)].label, wasCustom: false } : null;
   };
@@ -227,7 +264,7 @@ function askForm(view, index) {
       list.append(el("dt", { text: questions[i].question }));
       list.append(a === null
         ? el("dd", { class: "open", text: "Not answered yet" })
-        : el("dd", { text: answerText(a) }));
+        : el("dd", { text: a.secret ? "(secret answer, hidden)" : answerText(a) }));
     });
     review.append(list);
     const open = given.filter((a) => a === null).length;
