@@ -305,9 +305,10 @@ pub struct ValidateArgs {
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// The presenters to try, in order, comma-separated: elicitation (a form in the client),
-    /// tui (the terminal UI; only for a client that does not draw on the terminal itself),
-    /// file (the pending-questions file).
+    /// The presenters to try, in order, comma-separated: elicitation (a form in the client, or
+    /// the web page for a client that can only open a page), url (the web page, sent by URL
+    /// elicitation), tui (the terminal UI; only for a client that does not draw on the terminal
+    /// itself), file (the pending-questions file).
     #[arg(
         long,
         value_name = "LIST",
