@@ -27,8 +27,10 @@ pub enum Mode {
 
 /// Resolves `auto`: the terminal UI when a terminal can be opened, else print mode, so that
 /// nothing ever waits for a person who cannot be reached.
-pub fn resolve_mode(mode: ModeArg) -> Mode {
+pub fn resolve_mode(mode: ModeArg, via: bool) -> Mode {
     match mode {
+        // `--via` replaces the local presenter (the terminal UI or print mode).
+        ModeArg::Auto | ModeArg::Tui | ModeArg::Print if via => Mode::Web,
         ModeArg::Tui => Mode::Tui,
         ModeArg::Print => Mode::Print,
         ModeArg::Rpc => Mode::Rpc,
@@ -85,7 +87,7 @@ pub fn run(args: &AskArgs) -> Exit {
         crate::say_no_input();
         return Exit::Invalid;
     };
-    let mode = resolve_mode(args.mode());
+    let mode = resolve_mode(args.mode(), args.via.is_some());
     if mode == Mode::Rpc && input == "-" {
         say(
             "in RPC mode stdin carries the protocol, so INPUT must be a file: ask-user --rpc call.json",
@@ -340,9 +342,7 @@ pub fn frontend_for(
         Mode::Tui => Ok(Box::new(
             ask_tui::TuiFrontend::new().with_notify(!args.no_notify),
         )),
-        Mode::Web => {
-            crate::web::frontend(args.listen).map(|web| Box::new(web) as Box<dyn Frontend>)
-        }
+        Mode::Web => crate::web::frontend(args),
         Mode::Rpc => {
             // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
             // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.

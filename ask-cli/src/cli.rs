@@ -22,6 +22,9 @@ Environment:
   ASK_USER_SESSION       the session log (--session)
   ASK_USER_SUBAGENT=1    the caller is a sub-agent (--sub-agent)
   ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
+  ASK_USER_VIA           the inbox of `ask-user serve` to send the questions to (--via)
+  ASK_USER_VIA_TOKEN     the agent token of that inbox (else its token file)
+  ASK_USER_VIA_TOKEN_FILE  the inbox's token file (--token-file)
   ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`";
 
 /// Ask the person structured questions on behalf of an LLM agent.
@@ -135,6 +138,18 @@ pub struct AskArgs {
     /// (read SECURITY.md first).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
     pub listen: std::net::SocketAddr,
+    /// Send the questions to the inbox of `ask-user serve` at URL (http://host:port) instead
+    /// of a local presenter, and wait there for the answer (token: ASK_USER_VIA_TOKEN, else the
+    /// inbox's token file).
+    #[arg(long, value_name = "URL", env = "ASK_USER_VIA", conflicts_with_all = ["rpc", "print"])]
+    pub via: Option<String>,
+    /// With --via: the agent's name shown in the inbox [default: the parent process's name].
+    #[arg(long, value_name = "NAME")]
+    pub agent_name: Option<String>,
+    /// With --via: the file holding the agent token (ASK_USER_VIA_TOKEN_FILE) [default: that
+    /// of `ask-user serve`].
+    #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
+    pub token_file: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -172,6 +187,9 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Serve ask_user to an MCP client over stdio.
     Mcp(McpArgs),
+    /// Run an inbox: one web page where people answer the asks of many agents
+    /// (`ask-user --via URL`).
+    Serve(ServeArgs),
     /// Show or clear the questions pending in the pending-questions file.
     Questions(QuestionsArgs),
     /// Read a session log.
@@ -274,6 +292,28 @@ pub struct SchemaArgs {
     /// The shape to print.
     #[arg(long, value_enum, default_value = "json-schema")]
     pub format: SchemaFormat,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// The flags of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where the inbox listens. The default reaches only this machine; another address exposes
+    /// it to the network (read SECURITY.md first).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8765")]
+    pub listen: std::net::SocketAddr,
+    /// The file holding the agent token, written readable by this user only [default:
+    /// $XDG_RUNTIME_DIR/ask-user/serve-token, else ~/.ask-user/serve-token].
+    #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Print a fresh one-time link for people from the running inbox at --via (default
+    /// http://127.0.0.1:8765), and exit.
+    #[arg(long)]
+    pub link: bool,
+    /// With --link: the running inbox.
+    #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:8765")]
+    pub via: String,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

@@ -55,6 +55,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Mcp(args)) => mcp::run(&args),
+        Some(Command::Serve(args)) => web::serve(&args),
         Some(Command::Questions(args)) => print::questions(&args),
         Some(Command::Session(command)) => history(&command),
     };

@@ -1,7 +1,7 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/web.rs.
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK
-  SCENARIO  answer | cancel | keyboard | fields
+  SCENARIO  answer | cancel | keyboard | fields | inbox
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
 
@@ -71,6 +71,23 @@ def main():
         page = context.new_page()
         response = page.goto(link)
         seen["firstStatus"] = response.status
+        if scenario == "inbox":
+            # Two agents wait in `ask-user serve`: answer the second one's questions.
+            page.get_by_text("2 asks are waiting for your answers.").wait_for()
+            seen["askers"] = [t.split(" · ")[0] for t in page.locator(".asker").all_inner_texts()]
+            beta = page.get_by_role("region", name="Questions 2 from beta")
+            beta.get_by_role("radio", name="SQLite").check()
+            beta.get_by_role("button", name="Next").first.click()
+            beta.get_by_role("checkbox", name="REST API").check()
+            beta.get_by_role("button", name="Next").first.click()
+            beta.get_by_role("textbox", name="What should we name this service?").fill("from-the-page")
+            beta.get_by_role("tab", name="Submit").click()
+            beta.get_by_role("button", name="Submit answers").click()
+            page.get_by_text("Your answers were sent").first.wait_for()
+            page.get_by_text("Your agent is waiting for your answers.").wait_for()
+            browser.close()
+            print(json.dumps(seen))
+            return
         seen["url"] = page.url
         page.get_by_text("Your agent is waiting for your answers.").wait_for()
         seen["headers"] = {k: v for k, v in response.all_headers().items() if k == "content-security-policy"}

@@ -22,7 +22,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use ask_core::{Frontend, Mode, Outcome, Question};
+use ask_core::{Answer, AskUserInput, BoxError, Frontend, Limits, Mode, Outcome, Question};
 use async_trait::async_trait;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -40,6 +40,10 @@ pub const COOKIE: &str = "ask_user_session";
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
                        connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; \
                        frame-ancestors 'none'";
+
+/// How often a held agent request gets a blank line while its ask waits: a closed connection
+/// is found at the next one, and ends the ask as connection lost.
+pub const HEARTBEAT: Duration = Duration::from_secs(1);
 
 /// How long the server waits, once the ask is over, for open pages to receive the final state.
 const LINGER: Duration = Duration::from_secs(2);
@@ -66,6 +70,38 @@ pub enum WebError {
     /// The server failed.
     #[error("the web server failed: {0}")]
     Serve(#[source] std::io::Error),
+    /// `--via` names no `http://host:port` address.
+    #[error("--via needs an address such as http://127.0.0.1:8080, not `{0}`")]
+    ViaAddress(String),
+    /// The inbox could not be reached.
+    #[error("cannot reach the ask-user inbox at {addr}: {source}")]
+    ViaConnect {
+        /// The inbox.
+        addr: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The inbox refused the ask.
+    #[error("the ask-user inbox refused the questions ({status}): {message}")]
+    ViaRefused {
+        /// The HTTP status.
+        status: u16,
+        /// The inbox's sentence.
+        message: String,
+    },
+}
+
+/// Who asks, as the inbox page shows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Asker {
+    /// The agent's name (`--agent-name`, by default the parent process's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The agent's working folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
 }
 
 /// One ask as the page sees it.
@@ -78,6 +114,11 @@ pub struct AskView {
     pub state: WireState,
     /// The questions, as the model asked them.
     pub questions: Vec<Question>,
+    /// Who asks.
+    #[serde(flatten)]
+    pub asker: Asker,
+    /// When the ask arrived, in milliseconds since the Unix epoch.
+    pub since: u64,
 }
 
 /// Everything the page is told: the asks, in the order they arrived.
@@ -99,15 +140,95 @@ struct Inner {
     sessions: HashSet<String>,
     /// Where the answer of the waiting ask goes, by request id.
     waiting: Vec<(String, oneshot::Sender<Outcome>)>,
+    /// The number of asks the inbox has taken, for their request ids.
+    taken: u64,
 }
 
 #[derive(Debug)]
 struct Shared {
     inner: Mutex<Inner>,
     snapshot: watch::Sender<Snapshot>,
+    /// The token agents send (`Authorization: Bearer …`); `None` for the single-ask page.
+    agent_token: Option<String>,
+    /// The limits an agent's call is checked against.
+    limits: Limits,
+    /// `http://host:port` of the links.
+    base: String,
 }
 
 impl Shared {
+    fn new(
+        bound: SocketAddr,
+        agent_token: Option<String>,
+        limits: Limits,
+    ) -> Result<Shared, WebError> {
+        let host = if bound.ip().is_unspecified() {
+            // Listening on every address: the link names this machine's loopback, which works
+            // here; people elsewhere put this machine's address in its place.
+            SocketAddr::new(IpAddr::from([127, 0, 0, 1]), bound.port())
+        } else {
+            bound
+        };
+        let (snapshot, _) = watch::channel(Snapshot::default());
+        Ok(Shared {
+            inner: Mutex::new(Inner {
+                token: Some(random_token()?),
+                ..Inner::default()
+            }),
+            snapshot,
+            agent_token,
+            limits,
+            base: format!("http://{host}"),
+        })
+    }
+
+    /// The link of the current token.
+    fn link(&self) -> String {
+        let token = self.lock().token.clone().unwrap_or_default();
+        format!("{}/?token={token}", self.base)
+    }
+
+    /// A fresh one-time link; any earlier link that was not used stops working.
+    fn fresh_link(&self) -> Result<String, WebError> {
+        let token = random_token()?;
+        self.lock().token = Some(token.clone());
+        Ok(format!("{}/?token={token}", self.base))
+    }
+
+    /// Shows an ask on the page and gives the receiver of its outcome.
+    fn open(
+        &self,
+        request_id: String,
+        questions: Vec<Question>,
+        asker: Asker,
+    ) -> oneshot::Receiver<Outcome> {
+        let (answer_tx, answer_rx) = oneshot::channel();
+        self.lock().waiting.push((request_id.clone(), answer_tx));
+        self.snapshot.send_modify(|snapshot| {
+            snapshot.closing = false;
+            snapshot.asks.push(AskView {
+                request_id,
+                state: WireState::WaitingForUser,
+                questions,
+                asker,
+                since: ask_core::now_ms(),
+            });
+        });
+        answer_rx
+    }
+
+    /// Ends a waiting ask as connection lost: its agent went away.
+    fn lost(&self, request_id: &str) {
+        let removed = {
+            let mut inner = self.lock();
+            let at = inner.waiting.iter().position(|(id, _)| id == request_id);
+            at.map(|at| inner.waiting.swap_remove(at))
+        };
+        if removed.is_some() {
+            self.set_state(request_id, WireState::ConnectionLost);
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         // A panic while the lock is held leaves data that is still consistent (every change is
         // one assignment), so a poisoned lock is taken as it is.
@@ -150,26 +271,12 @@ impl WebFrontend {
         let bound = listener
             .local_addr()
             .map_err(|source| WebError::Bind { addr, source })?;
-        let token = random_token()?;
-        let host = if bound.ip().is_unspecified() {
-            // Listening on every address: the link names this machine's loopback, which works
-            // here; people elsewhere put this machine's address in its place.
-            SocketAddr::new(IpAddr::from([127, 0, 0, 1]), bound.port())
-        } else {
-            bound
-        };
-        let link = format!("http://{host}/?token={token}");
-        let (snapshot, _) = watch::channel(Snapshot::default());
+        let shared = Shared::new(bound, None, Limits::default())?;
+        let link = shared.link();
         Ok(WebFrontend {
             listener,
             addr: bound,
-            shared: Arc::new(Shared {
-                inner: Mutex::new(Inner {
-                    token: Some(token),
-                    ..Inner::default()
-                }),
-                snapshot,
-            }),
+            shared: Arc::new(shared),
             link,
         })
     }
@@ -193,20 +300,11 @@ impl Frontend for WebFrontend {
 
     async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, ask_core::BoxError> {
         let listener = tokio::net::TcpListener::from_std(self.listener.try_clone()?)?;
-        let (answer_tx, answer_rx) = oneshot::channel();
-        let request_id = request.request_id.clone();
-        self.shared
-            .lock()
-            .waiting
-            .push((request_id.clone(), answer_tx));
-        self.shared.snapshot.send_modify(|snapshot| {
-            snapshot.closing = false;
-            snapshot.asks.push(AskView {
-                request_id: request_id.clone(),
-                state: WireState::WaitingForUser,
-                questions: request.input.questions.clone(),
-            });
-        });
+        let answer_rx = self.shared.open(
+            request.request_id.clone(),
+            request.input.questions.clone(),
+            Asker::default(),
+        );
         let shared = Arc::clone(&self.shared);
         let app = axum::Router::new().fallback(move |req| handle(Arc::clone(&shared), req));
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
@@ -391,6 +489,9 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
         Ok(host) => host.to_string(),
         Err(refusal) => return refusal.response(),
     };
+    if parts.uri.path().starts_with("/api/agent/") {
+        return agent(&shared, &parts, body).await;
+    }
     if let Err(refusal) = check_origin(&parts.method, &parts.headers, &host) {
         return refusal.response();
     }
@@ -451,6 +552,335 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
             settle(&shared, request_id, action, &body)
         }
         _ => error_response(StatusCode::NOT_FOUND, "no such address"),
+    }
+}
+
+/// An agent's request to the inbox: `Authorization: Bearer TOKEN`, and never a browser's
+/// (no `Origin`, no `Sec-Fetch-Site`).
+async fn agent(shared: &Arc<Shared>, parts: &axum::http::request::Parts, body: Body) -> Response {
+    if parts.headers.contains_key(header::ORIGIN) || parts.headers.contains_key("sec-fetch-site") {
+        return Refusal::Origin.response();
+    }
+    let sent = parts
+        .headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "));
+    let allowed = match (&shared.agent_token, sent) {
+        (Some(expected), Some(sent)) => same_secret(expected, sent),
+        _ => false,
+    };
+    if !allowed {
+        return error_response(
+            StatusCode::UNAUTHORIZED,
+            "refused: send the agent token of `ask-user serve` as Authorization: Bearer TOKEN",
+        );
+    }
+    if parts.method != Method::POST {
+        return error_response(StatusCode::METHOD_NOT_ALLOWED, "use POST");
+    }
+    match parts.uri.path() {
+        "/api/agent/link" => match shared.fresh_link() {
+            Ok(link) => json_response(StatusCode::OK, &serde_json::json!({ "link": link })),
+            Err(error) => error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
+        },
+        "/api/agent/asks" => {
+            let body = match axum::body::to_bytes(body, MAX_BODY).await {
+                Ok(body) => body,
+                Err(_) => {
+                    return error_response(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        "the request body is larger than 4 MiB",
+                    );
+                }
+            };
+            let ask = match serde_json::from_slice::<AgentAsk>(&body) {
+                Ok(ask) => ask,
+                Err(error) => {
+                    return error_response(
+                        StatusCode::BAD_REQUEST,
+                        &format!("the body is not an ask: {error}"),
+                    );
+                }
+            };
+            let input = match ask_core::validate(ask.input, &shared.limits) {
+                Ok(input) => input,
+                Err(problems) => {
+                    return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problems.to_string());
+                }
+            };
+            let request_id = {
+                let mut inner = shared.lock();
+                inner.taken += 1;
+                format!("ask-{}", inner.taken)
+            };
+            let receiver = shared.open(request_id.clone(), input.into_inner().questions, ask.asker);
+            held(Arc::clone(shared), request_id, receiver)
+        }
+        _ => error_response(StatusCode::NOT_FOUND, "no such address"),
+    }
+}
+
+/// The body of `POST /api/agent/asks`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct AgentAsk {
+    #[serde(flatten)]
+    asker: Asker,
+    input: AskUserInput,
+}
+
+/// What the agent reads at the end of its held request: one JSON line.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentOutcome {
+    /// `answered`, `cancelled` or `connection_lost`.
+    pub state: WireState,
+    /// The answers, when answered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub answers: Vec<Answer>,
+}
+
+/// Ends the ask as connection lost when the held response is dropped before its outcome was
+/// sent (the agent closed the connection).
+struct Holding {
+    shared: Arc<Shared>,
+    request_id: String,
+    done: bool,
+}
+
+impl Drop for Holding {
+    fn drop(&mut self) {
+        if !self.done {
+            self.shared.lost(&self.request_id);
+        }
+    }
+}
+
+/// The held response of an agent's ask: a blank line every [`HEARTBEAT`] while it waits (a
+/// closed connection fails the write and ends the ask), then the outcome as one JSON line.
+fn held(shared: Arc<Shared>, request_id: String, receiver: oneshot::Receiver<Outcome>) -> Response {
+    let holding = Holding {
+        shared,
+        request_id,
+        done: false,
+    };
+    let stream = futures_util::stream::unfold(Some((receiver, holding)), |state| async move {
+        let (mut receiver, mut holding) = state?;
+        tokio::select! {
+            outcome = &mut receiver => {
+                holding.done = true;
+                let outcome = match outcome {
+                    Ok(Outcome::Answered(answers)) => AgentOutcome { state: WireState::Answered, answers },
+                    Ok(Outcome::Cancelled) => AgentOutcome { state: WireState::Cancelled, answers: Vec::new() },
+                    _ => AgentOutcome { state: WireState::ConnectionLost, answers: Vec::new() },
+                };
+                let line = serde_json::to_string(&outcome).unwrap_or_default() + "\n";
+                Some((Ok::<_, std::convert::Infallible>(Bytes::from(line)), None))
+            }
+            () = tokio::time::sleep(HEARTBEAT) => {
+                Some((Ok(Bytes::from_static(b"\n")), Some((receiver, holding))))
+            }
+        }
+    });
+    with_headers(
+        (
+            [(header::CONTENT_TYPE, "application/x-ndjson")],
+            Body::from_stream(stream),
+        )
+            .into_response(),
+    )
+}
+
+/// The inbox of `ask-user serve`: one page for the asks of many agents, which send them with
+/// [`ViaFrontend`].
+#[derive(Debug)]
+pub struct Inbox {
+    listener: std::net::TcpListener,
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+}
+
+impl Inbox {
+    /// Binds `addr` and makes the agent token and the first one-time link; the agents' calls
+    /// are checked against `limits`.
+    pub fn bind(addr: SocketAddr, limits: Limits) -> Result<Inbox, WebError> {
+        let listener =
+            std::net::TcpListener::bind(addr).map_err(|source| WebError::Bind { addr, source })?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|source| WebError::Bind { addr, source })?;
+        let bound = listener
+            .local_addr()
+            .map_err(|source| WebError::Bind { addr, source })?;
+        let shared = Shared::new(bound, Some(random_token()?), limits)?;
+        Ok(Inbox {
+            listener,
+            addr: bound,
+            shared: Arc::new(shared),
+        })
+    }
+
+    /// The address the inbox listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://host:port`, the address agents give to `--via`.
+    pub fn base_url(&self) -> &str {
+        &self.shared.base
+    }
+
+    /// The token agents must send.
+    pub fn agent_token(&self) -> &str {
+        self.shared.agent_token.as_deref().unwrap_or_default()
+    }
+
+    /// The current one-time link for people.
+    pub fn link(&self) -> String {
+        self.shared.link()
+    }
+
+    /// A fresh one-time link; the earlier one stops working if it was not used.
+    pub fn fresh_link(&self) -> Result<String, WebError> {
+        self.shared.fresh_link()
+    }
+
+    /// Serves until the process ends.
+    pub async fn serve(&self) -> Result<(), WebError> {
+        let listener = self
+            .listener
+            .try_clone()
+            .and_then(tokio::net::TcpListener::from_std)
+            .map_err(WebError::Serve)?;
+        let shared = Arc::clone(&self.shared);
+        let app = axum::Router::new().fallback(move |req| handle(Arc::clone(&shared), req));
+        axum::serve(listener, app).await.map_err(WebError::Serve)
+    }
+}
+
+/// Sends each ask to an inbox (`ask-user serve`) and waits, on the held request, for its
+/// outcome: the agent side of `ask-user --via URL`.
+#[derive(Debug, Clone)]
+pub struct ViaFrontend {
+    addr: String,
+    token: String,
+    asker: Asker,
+}
+
+impl ViaFrontend {
+    /// The inbox at `url` (`http://host:port`), with the agent token and who asks.
+    pub fn new(url: &str, token: String, asker: Asker) -> Result<ViaFrontend, WebError> {
+        let addr = url
+            .strip_prefix("http://")
+            .map(|rest| rest.trim_end_matches('/'))
+            .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+            .ok_or_else(|| WebError::ViaAddress(url.to_string()))?;
+        Ok(ViaFrontend {
+            addr: addr.to_string(),
+            token,
+            asker,
+        })
+    }
+
+    /// Asks the inbox for a fresh one-time link for people.
+    pub async fn fresh_link(&self) -> Result<String, BoxError> {
+        let (status, mut lines) = self.post("/api/agent/link", "{}").await?;
+        let body = lines.next_line().await?.unwrap_or_default();
+        let reply: serde_json::Value = serde_json::from_str(&body)?;
+        if status != 200 {
+            return Err(self.refused(status, &reply));
+        }
+        Ok(reply["link"].as_str().unwrap_or_default().to_string())
+    }
+
+    fn refused(&self, status: u16, reply: &serde_json::Value) -> BoxError {
+        Box::new(WebError::ViaRefused {
+            status,
+            message: reply["error"]
+                .as_str()
+                .unwrap_or("no reason given")
+                .to_string(),
+        })
+    }
+
+    /// Sends one HTTP/1.0 POST (the answer is then delimited by the end of the connection) and
+    /// gives the status and the lines of the body.
+    async fn post(
+        &self,
+        path: &str,
+        body: &str,
+    ) -> Result<
+        (
+            u16,
+            tokio::io::Lines<tokio::io::BufReader<tokio::net::TcpStream>>,
+        ),
+        BoxError,
+    > {
+        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+        let mut stream = tokio::net::TcpStream::connect(&self.addr)
+            .await
+            .map_err(|source| WebError::ViaConnect {
+                addr: self.addr.clone(),
+                source,
+            })?;
+        let request = format!(
+            "POST {path} HTTP/1.0\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            self.token,
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).await?;
+        let mut lines = tokio::io::BufReader::new(stream).lines();
+        let status_line = lines.next_line().await?.unwrap_or_default();
+        let status = status_line
+            .split(' ')
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0);
+        while let Some(line) = lines.next_line().await? {
+            if line.trim().is_empty() {
+                break;
+            }
+        }
+        Ok((status, lines))
+    }
+}
+
+#[async_trait]
+impl Frontend for ViaFrontend {
+    fn mode(&self) -> Mode {
+        Mode::Web
+    }
+
+    async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, ask_core::BoxError> {
+        let body = serde_json::json!({
+            "agent": self.asker.agent,
+            "cwd": self.asker.cwd,
+            "input": request.input.input(),
+        })
+        .to_string();
+        let (status, mut lines) = self.post("/api/agent/asks", &body).await?;
+        if status != 200 {
+            let text = lines.next_line().await?.unwrap_or_default();
+            let reply = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
+            return Err(self.refused(status, &reply));
+        }
+        // Blank lines keep the request alive; the one JSON line is the outcome. The end of
+        // the connection before it is a lost inbox.
+        while let Some(line) = lines.next_line().await? {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let outcome: AgentOutcome = serde_json::from_str(&line)?;
+            return Ok(match outcome.state {
+                WireState::Answered => Outcome::Answered(outcome.answers),
+                WireState::Cancelled => Outcome::Cancelled,
+                WireState::ConnectionLost | WireState::WaitingForUser => Outcome::ConnectionLost,
+            });
+        }
+        Ok(Outcome::ConnectionLost)
     }
 }
 

@@ -204,6 +204,23 @@ function questionPanel(ask, question, qi) {
   return { panel, read };
 }
 
+// "tester in /home/me/project · asked 3 min ago", for the inbox of many agents.
+function askerLine(view) {
+  if (!view.agent && !view.cwd) return null;
+  const line = el("p", { class: "asker" });
+  const who = [view.agent, view.cwd && `in ${view.cwd}`].filter(Boolean).join(" ");
+  line.append(el("span", { text: who }));
+  const age = el("span", { class: "age", "data-since": String(view.since) });
+  updateAge(age);
+  line.append(age);
+  return line;
+}
+
+function updateAge(node) {
+  const minutes = Math.floor((Date.now() - Number(node.dataset.since)) / 60000);
+  node.textContent = minutes < 1 ? " · asked just now" : ` · asked ${minutes} min ago`;
+}
+
 function updateCount(node, text) {
   const n = [...text].length;
   node.textContent = n > LONG_ANSWER ? `${n.toLocaleString("en")} characters: a long answer` : "";
@@ -217,8 +234,10 @@ function answerText(answer) {
 // Builds the form of one waiting ask.
 function askForm(view, index) {
   const questions = view.questions;
-  const root = el("section", { class: "ask", "aria-label": `Questions ${index + 1}` });
+  const root = el("section", { class: "ask", "aria-label": `Questions ${index + 1}${view.agent ? ` from ${view.agent}` : ""}` });
   const ask = { index, view, root, state: view.state, panels: [] };
+  const asker = askerLine(view);
+  if (asker) root.append(asker);
   const tabbed = questions.length > 1;
   const tablist = el("div", { class: "tabs", role: "tablist", "aria-label": "Questions" });
   const tabs = [];
@@ -381,7 +400,7 @@ function askForm(view, index) {
   }
   ask.finish = (text) => {
     root.classList.add("final");
-    root.replaceChildren(el("p", { text }));
+    root.replaceChildren(...[askerLine(view), el("p", { text })].filter(Boolean));
   };
   return ask;
 }
@@ -473,4 +492,5 @@ function listen() {
 }
 
 statusLine.tabIndex = -1;
+setInterval(() => document.querySelectorAll(".age").forEach(updateAge), 30000);
 listen();
