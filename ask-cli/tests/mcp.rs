@@ -609,20 +609,25 @@ fn read_reply(lines: &mut impl Iterator<Item = std::io::Result<String>>, id: i64
     }
 }
 
-/// Opens `link` as a browser would and answers the one question of the page with `answer`;
-/// returns the HTTP status of the answer.
-fn answer_on_page(link: &str, answer: &str) -> u16 {
+/// Opens `link` as a browser would (the first time; then with the cookie it got) and answers
+/// the one question of the waiting ask with `answer`; returns the HTTP status of the answer.
+fn answer_on_page(link: &str, cookie: &mut Option<String>, answer: &str) -> u16 {
     let rest = link.strip_prefix("http://").unwrap();
     let (host, path) = rest.split_at(rest.find('/').unwrap());
-    let visit = common::http(host, "GET", path, &[("Host", host)], "");
-    assert_eq!(visit.status, 303, "{visit:?}");
-    let cookie = visit
-        .header("set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
+    if cookie.is_none() {
+        let visit = common::http(host, "GET", path, &[("Host", host)], "");
+        assert_eq!(visit.status, 303, "{visit:?}");
+        *cookie = Some(
+            visit
+                .header("set-cookie")
+                .unwrap()
+                .split(';')
+                .next()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let cookie = cookie.clone().unwrap();
     let origin = format!("http://{host}");
     let asks: Value = serde_json::from_str(
         &common::http(
@@ -635,7 +640,13 @@ fn answer_on_page(link: &str, answer: &str) -> u16 {
         .body,
     )
     .unwrap();
-    let id = asks["asks"][0]["requestId"].as_str().unwrap().to_string();
+    let waiting = asks["asks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|ask| ask["state"] == "waiting_for_user")
+        .unwrap();
+    let id = waiting["requestId"].as_str().unwrap().to_string();
     common::http(
         host,
         "POST",
@@ -679,12 +690,35 @@ fn a_client_with_only_url_elicitation_is_sent_to_the_web_page() {
         &mut stdin,
         &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "accept"}}),
     );
-    assert_eq!(answer_on_page(&link, "No"), 200);
+    let mut cookie = None;
+    assert_eq!(answer_on_page(&link, &mut cookie, "No"), 200);
     let result = read_reply(&mut lines, 2);
     let structured = &result["result"]["structuredContent"];
     assert_eq!(structured["answered"], true, "{result}");
     assert_eq!(structured["answers"][0]["answer"], "No");
     assert_eq!(structured["answers"][0]["selectedOption"], "No");
+    // A second call of the session: the same page, a new ask with questions of its own.
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "ask_user",
+            "arguments": {"questions": [{"question": "Which region?", "options": [{"label": "EU"}, {"label": "US"}]}]}
+        }}),
+    );
+    let elicitation = read_message(&mut lines);
+    assert_eq!(elicitation["params"]["url"], link.as_str());
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "accept"}}),
+    );
+    assert_eq!(answer_on_page(&link, &mut cookie, "EU"), 200);
+    let result = read_reply(&mut lines, 3);
+    let structured = &result["result"]["structuredContent"];
+    assert_eq!(
+        structured["answers"][0]["question"], "Which region?",
+        "{result}"
+    );
+    assert_eq!(structured["answers"][0]["selectedOption"], "EU");
     drop(stdin);
     assert!(server.wait().unwrap().success());
 }

@@ -140,7 +140,7 @@ struct Inner {
     sessions: HashSet<String>,
     /// Where the answer of the waiting ask goes, by request id.
     waiting: Vec<(String, oneshot::Sender<Outcome>)>,
-    /// The number of asks the inbox has taken, for their request ids.
+    /// The number of asks shown so far, for their request ids.
     taken: u64,
 }
 
@@ -215,6 +215,13 @@ impl Shared {
             });
         });
         answer_rx
+    }
+
+    /// The id of the next ask: `ask-1`, `ask-2`, ….
+    fn next_id(&self) -> String {
+        let mut inner = self.lock();
+        inner.taken += 1;
+        format!("ask-{}", inner.taken)
     }
 
     /// Ends a waiting ask as connection lost: its agent went away.
@@ -300,8 +307,10 @@ impl Frontend for WebFrontend {
 
     async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, ask_core::BoxError> {
         let listener = tokio::net::TcpListener::from_std(self.listener.try_clone()?)?;
+        // The page names asks `ask-1`, `ask-2`, … in the order they came: an MCP session that
+        // asks again gets a new id, never one of an earlier ask.
         let answer_rx = self.shared.open(
-            request.request_id.clone(),
+            self.shared.next_id(),
             request.input.questions.clone(),
             Asker::default(),
         );
@@ -609,11 +618,7 @@ async fn agent(shared: &Arc<Shared>, parts: &axum::http::request::Parts, body: B
                     return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problems.to_string());
                 }
             };
-            let request_id = {
-                let mut inner = shared.lock();
-                inner.taken += 1;
-                format!("ask-{}", inner.taken)
-            };
+            let request_id = shared.next_id();
             let receiver = shared.open(request_id.clone(), input.into_inner().questions, ask.asker);
             held(Arc::clone(shared), request_id, receiver)
         }
