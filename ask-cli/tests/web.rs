@@ -979,3 +979,18 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     alpha.kill().unwrap();
     alpha.wait().unwrap();
 }
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_asks_before_sending_an_answer_over_2000_characters() {
+    let call = json!({"questions": [{"question": "What should we name this service?"}]});
+    let (seen, code, out) = browser_with(&call, "long", "desktop");
+    assert_eq!(seen["count"], "2,001 characters: a long answer");
+    assert_eq!(
+        seen["dialog"],
+        "Answer is long (2,001 chars). Continue anyway?"
+    );
+    assert_eq!(seen["stillWaiting"], true, "No keeps the question open");
+    assert_eq!(code, 0);
+    assert_eq!(out["answers"][0]["answer"].as_str().unwrap().len(), 2001);
+}

@@ -1,7 +1,7 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/web.rs.
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK
-  SCENARIO  answer | cancel | keyboard | fields | inbox
+  SCENARIO  answer | cancel | keyboard | fields | inbox | long
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
 
@@ -146,6 +146,16 @@ def main():
             page.keyboard.press("Enter")
             seen["focusedAfterLast"] = page.evaluate("document.activeElement.textContent")
             page.keyboard.press("Enter")
+            page.get_by_text("Your answers were sent").first.wait_for()
+        elif scenario == "long":
+            page.get_by_role("textbox").fill("x" * 2001)
+            seen["count"] = page.locator(".count").inner_text()
+            page.get_by_role("button", name="Submit").click()
+            seen["dialog"] = page.locator("#confirm-text").inner_text()
+            page.get_by_role("button", name="No").click()
+            seen["stillWaiting"] = page.get_by_role("button", name="Submit").is_visible()
+            page.get_by_role("button", name="Submit").click()
+            page.get_by_role("button", name="Yes").click()
             page.get_by_text("Your answers were sent").first.wait_for()
         elif scenario == "fields":
             seen["preview"] = page.locator("pre.preview").inner_text()
