@@ -24,6 +24,7 @@ pub enum Mode {
     Print,
     Rpc,
     Embedded,
+    Web,
 }
 
 /// What stdout carries for a finished call: the `--output` form, in the dialect `--dialect`
@@ -64,12 +65,15 @@ impl Shape {
 
 /// Resolves `auto`: the terminal UI when a terminal can be opened, else print mode, so that
 /// nothing ever waits for a person who cannot be reached.
-pub fn resolve_mode(mode: ModeArg) -> Mode {
+pub fn resolve_mode(mode: ModeArg, via: bool) -> Mode {
     match mode {
+        // `--via` replaces the local presenter (the terminal UI or print mode).
+        ModeArg::Auto | ModeArg::Tui | ModeArg::Print if via => Mode::Web,
         ModeArg::Tui => Mode::Tui,
         ModeArg::Print => Mode::Print,
         ModeArg::Rpc => Mode::Rpc,
         ModeArg::Embedded => Mode::Embedded,
+        ModeArg::Web => Mode::Web,
         ModeArg::Auto if terminal_available() => Mode::Tui,
         ModeArg::Auto => Mode::Print,
     }
@@ -122,7 +126,7 @@ pub fn run(args: &AskArgs) -> Exit {
         crate::say_no_input();
         return Exit::Invalid;
     };
-    let mode = resolve_mode(args.mode());
+    let mode = resolve_mode(args.mode(), args.via.is_some());
     if mode == Mode::Rpc && input == "-" {
         say(
             "in RPC mode stdin carries the protocol, so INPUT must be a file: ask-user --rpc call.json",
@@ -190,7 +194,7 @@ pub fn run(args: &AskArgs) -> Exit {
                             Mode::Rpc | Mode::Embedded => {
                                 crate::rpc::print_result(record, args.output, &[])
                             }
-                            Mode::Tui | Mode::Print => print_record(record, &shape),
+                            Mode::Tui | Mode::Print | Mode::Web => print_record(record, &shape),
                         };
                     }
                     None => {}
@@ -278,7 +282,7 @@ pub fn finish_record(
     }
     let exit = match mode {
         Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, args.output, warnings),
-        Mode::Tui | Mode::Print => print_record(record, shape),
+        Mode::Tui | Mode::Print | Mode::Web => print_record(record, shape),
     };
     if saved { exit } else { Exit::Failure }
 }
@@ -445,6 +449,7 @@ pub fn frontend_for(
             Ok(Box::new(tui))
         }
         Mode::Embedded => Ok(Box::new(crate::embedded::EmbeddedFrontend)),
+        Mode::Web => crate::web::frontend(args),
         Mode::Rpc => {
             // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
             // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.

@@ -25,6 +25,9 @@ Environment:
   ASK_USER_SUBAGENT=1    the caller is a sub-agent (--sub-agent)
   ASK_USER_HOST          the host whose commands answer pending questions (--host)
   ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
+  ASK_USER_VIA           the inbox of `ask-user serve` to send the questions to (--via)
+  ASK_USER_VIA_TOKEN     the agent token of that inbox (else its token file)
+  ASK_USER_VIA_TOKEN_FILE  the inbox's token file (--token-file)
   ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`
   LC_ALL, LC_MESSAGES, LANG  the terminal UI's language without --lang: the first one set decides
                          (en, de, es, fr, ja, zh; any other language is English)";
@@ -68,6 +71,8 @@ pub enum ModeArg {
     Rpc,
     /// Frames for a host's own terminal UI, over JSON lines on stdin/stdout.
     Embedded,
+    /// A local web page: the link is printed on stderr (see --listen).
+    Web,
 }
 
 /// What is printed on stdout.
@@ -221,6 +226,23 @@ pub struct AskArgs {
     pub lang: Option<Lang>,
     #[command(flatten)]
     pub dialect: DialectArgs,
+    /// With --mode web: the address the page listens on. The default, 127.0.0.1:0 (any free
+    /// port), reaches only this machine; another address exposes the page to the network
+    /// (read SECURITY.md first).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub listen: std::net::SocketAddr,
+    /// Send the questions to the inbox of `ask-user serve` at URL (http://host:port) instead
+    /// of a local presenter, and wait there for the answer (token: ASK_USER_VIA_TOKEN, else the
+    /// inbox's token file).
+    #[arg(long, value_name = "URL", env = "ASK_USER_VIA", conflicts_with_all = ["rpc", "print"])]
+    pub via: Option<String>,
+    /// With --via: the agent's name shown in the inbox [default: the parent process's name].
+    #[arg(long, value_name = "NAME")]
+    pub agent_name: Option<String>,
+    /// With --via: the file holding the agent token (ASK_USER_VIA_TOKEN_FILE) [default: that
+    /// of `ask-user serve`].
+    #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
+    pub token_file: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -263,6 +285,9 @@ pub enum Command {
     Validate(ValidateArgs),
     /// Serve ask_user to an MCP client over stdio.
     Mcp(McpArgs),
+    /// Run an inbox: one web page where people answer the asks of many agents
+    /// (`ask-user --via URL`).
+    Serve(ServeArgs),
     /// Show or clear the questions pending in the pending-questions file.
     Questions(QuestionsArgs),
     /// Read a session log.
@@ -397,6 +422,28 @@ pub struct SchemaArgs {
     pub limits: LimitArgs,
 }
 
+/// The flags of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Where the inbox listens. The default reaches only this machine; another address exposes
+    /// it to the network (read SECURITY.md first).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8765")]
+    pub listen: std::net::SocketAddr,
+    /// The file holding the agent token, written readable by this user only [default:
+    /// $XDG_RUNTIME_DIR/ask-user/serve-token, else ~/.ask-user/serve-token].
+    #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Print a fresh one-time link for people from the running inbox at --via (default
+    /// http://127.0.0.1:8765), and exit.
+    #[arg(long)]
+    pub link: bool,
+    /// With --link: the running inbox.
+    #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:8765")]
+    pub via: String,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
 /// The flags of `demo`, which may also come before the word `demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
@@ -430,9 +477,10 @@ pub struct ValidateArgs {
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
-    /// The presenters to try, in order, comma-separated: elicitation (a form in the client),
-    /// tui (the terminal UI; only for a client that does not draw on the terminal itself),
-    /// file (the pending-questions file).
+    /// The presenters to try, in order, comma-separated: elicitation (a form in the client, or
+    /// the web page for a client that can only open a page), url (the web page, sent by URL
+    /// elicitation), tui (the terminal UI; only for a client that does not draw on the terminal
+    /// itself), file (the pending-questions file).
     #[arg(
         long,
         value_name = "LIST",

@@ -11,6 +11,7 @@ mod output;
 mod print;
 mod rpc;
 mod session;
+mod web;
 
 use std::io::Read;
 use std::path::Path;
@@ -59,6 +60,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Mcp(args)) => mcp::run(&args),
+        Some(Command::Serve(args)) => web::serve(&args),
         Some(Command::Questions(args)) => print::questions(&args),
         Some(Command::Session(command)) => match command {
             cli::SessionCommand::Show { file } => history(&file, History::Show),

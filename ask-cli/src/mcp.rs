@@ -12,6 +12,7 @@ use std::time::Duration;
 use ask_core::{AskRequest, BoxError, Frontend, Mode as RecordMode, Outcome, Presenter};
 use ask_print::PrintFrontend;
 use ask_rpc::mcp::{Ended, McpServer, Unasked};
+use ask_rpc::web::WebFrontend;
 use ask_tui::{TuiError, TuiFrontend};
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
@@ -92,6 +93,25 @@ fn server(args: &McpArgs, signal: &Arc<AtomicI32>) -> Result<McpServer, ask_rpc:
             ),
             _ => server,
         };
+    }
+    // The page of URL-mode elicitation, for `url`, and for `elicitation` with a client that
+    // can only open a page. It listens on 127.0.0.1 only; its link goes to the client, never to
+    // stdout or stderr.
+    if presenters
+        .iter()
+        .any(|p| matches!(p, Presenter::Url | Presenter::Elicitation))
+    {
+        match WebFrontend::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0))) {
+            Ok(web) => {
+                let link = web.link().to_string();
+                server = server.url_page(Box::new(web), link);
+            }
+            Err(error) if presenters.contains(&Presenter::Url) => {
+                say(&error.to_string());
+                return Err(ask_rpc::mcp::McpError::Unsupported(Presenter::Url));
+            }
+            Err(error) => say(&format!("URL elicitation is off: {error}")),
+        }
     }
     Ok(server)
 }

@@ -50,3 +50,16 @@ fn say_lines(prefix: &str, message: &str) {
         let _ = writeln!(stderr, "{prefix}{}", sanitize_for_display(line));
     }
 }
+
+/// Writes `text` and a link to stderr, with the `ask-user: ` prefix. On a terminal the link is
+/// also an OSC 8 hyperlink; elsewhere (a log file) it is plain text. `url` must be the
+/// program's own text, never the model's: it goes into an escape sequence.
+pub fn say_link(text: &str, url: &str) {
+    let mut stderr = io::stderr().lock();
+    let shown = if io::IsTerminal::is_terminal(&stderr) {
+        format!("\x1b]8;;{url}\x1b\\{url}\x1b]8;;\x1b\\")
+    } else {
+        url.to_string()
+    };
+    let _ = writeln!(stderr, "ask-user: {}{shown}", sanitize_for_display(text));
+}

@@ -540,3 +540,157 @@ fn a_call_whose_arguments_repeat_a_key_is_refused() {
     );
     server.wait().unwrap();
 }
+
+/// Reads messages until the one with `id` (skipping notifications).
+fn read_reply(lines: &mut impl Iterator<Item = std::io::Result<String>>, id: i64) -> Value {
+    loop {
+        let message = read_message(lines);
+        if message["id"] == id && message.get("method").is_none() {
+            return message;
+        }
+    }
+}
+
+/// Opens `link` as a browser would (the first time; then with the cookie it got) and answers
+/// the one question of the waiting ask with `answer`; returns the HTTP status of the answer.
+fn answer_on_page(link: &str, cookie: &mut Option<String>, answer: &str) -> u16 {
+    let rest = link.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_at(rest.find('/').unwrap());
+    if cookie.is_none() {
+        let visit = common::http(host, "GET", path, &[("Host", host)], "");
+        assert_eq!(visit.status, 303, "{visit:?}");
+        *cookie = Some(
+            visit
+                .header("set-cookie")
+                .unwrap()
+                .split(';')
+                .next()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    let cookie = cookie.clone().unwrap();
+    let origin = format!("http://{host}");
+    let asks: Value = serde_json::from_str(
+        &common::http(
+            host,
+            "GET",
+            "/api/asks",
+            &[("Host", host), ("Cookie", &cookie)],
+            "",
+        )
+        .body,
+    )
+    .unwrap();
+    let waiting = asks["asks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|ask| ask["state"] == "waiting_for_user")
+        .unwrap();
+    let id = waiting["requestId"].as_str().unwrap().to_string();
+    common::http(
+        host,
+        "POST",
+        &format!("/api/asks/{id}/answer"),
+        &[
+            ("Host", host),
+            ("Cookie", &cookie),
+            ("Origin", &origin),
+            ("Content-Type", "application/json"),
+        ],
+        &json!({"answers": [{"answer": answer}]}).to_string(),
+    )
+    .status
+}
+
+#[test]
+fn a_client_with_only_url_elicitation_is_sent_to_the_web_page() {
+    let dir = tempfile::tempdir().unwrap();
+    // The default presenters (elicitation,file): a client that can open a page and show no
+    // form gets the page.
+    let (mut server, mut stdin, mut lines) =
+        raw_session(&[], dir.path(), json!({"elicitation": {"url": {}}}));
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "ask_user",
+            "arguments": {"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}
+        }}),
+    );
+    let elicitation = read_message(&mut lines);
+    assert_eq!(elicitation["method"], "elicitation/create", "{elicitation}");
+    assert_eq!(elicitation["params"]["mode"], "url", "{elicitation}");
+    assert_eq!(
+        elicitation["params"]["message"],
+        "The agent asks you 1 question: open the page to answer."
+    );
+    let link = elicitation["params"]["url"].as_str().unwrap().to_string();
+    assert!(link.starts_with("http://127.0.0.1:"), "{link}");
+    // The client opened the page; the person answers there.
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "accept"}}),
+    );
+    let mut cookie = None;
+    assert_eq!(answer_on_page(&link, &mut cookie, "No"), 200);
+    let result = read_reply(&mut lines, 2);
+    let structured = &result["result"]["structuredContent"];
+    assert_eq!(structured["answered"], true, "{result}");
+    assert_eq!(structured["answers"][0]["answer"], "No");
+    assert_eq!(structured["answers"][0]["selectedOption"], "No");
+    // A second call of the session: the same page, a new ask with questions of its own.
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "ask_user",
+            "arguments": {"questions": [{"question": "Which region?", "options": [{"label": "EU"}, {"label": "US"}]}]}
+        }}),
+    );
+    let elicitation = read_message(&mut lines);
+    assert_eq!(elicitation["params"]["url"], link.as_str());
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "accept"}}),
+    );
+    assert_eq!(answer_on_page(&link, &mut cookie, "EU"), 200);
+    let result = read_reply(&mut lines, 3);
+    let structured = &result["result"]["structuredContent"];
+    assert_eq!(
+        structured["answers"][0]["question"], "Which region?",
+        "{result}"
+    );
+    assert_eq!(structured["answers"][0]["selectedOption"], "EU");
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
+}
+
+#[test]
+fn present_url_sends_the_page_even_to_a_client_with_forms_and_a_decline_cancels() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, mut stdin, mut lines) = raw_session(
+        &["--present", "url,file"],
+        dir.path(),
+        json!({"elicitation": {"form": {}, "url": {}}}),
+    );
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "ask_user",
+            "arguments": {"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}
+        }}),
+    );
+    let elicitation = read_message(&mut lines);
+    assert_eq!(elicitation["params"]["mode"], "url", "{elicitation}");
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "decline"}}),
+    );
+    let result = read_reply(&mut lines, 2);
+    assert_eq!(
+        result["result"]["structuredContent"]["cancelled"], true,
+        "{result}"
+    );
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
+}

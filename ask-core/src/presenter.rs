@@ -58,7 +58,8 @@ impl Presenter {
             Presenter::File => Some(Mode::Print),
             Presenter::Rpc => Some(Mode::Rpc),
             Presenter::Embedded => Some(Mode::Embedded),
-            Presenter::Elicitation | Presenter::Url | Presenter::Web => None,
+            Presenter::Web => Some(Mode::Web),
+            Presenter::Elicitation | Presenter::Url => None,
         }
     }
 
@@ -124,6 +125,7 @@ mod tests {
         }
         assert_eq!(Presenter::File.record_mode(), Some(Mode::Print));
         assert_eq!(Presenter::Tui.record_mode(), Some(Mode::Interactive));
+        assert_eq!(Presenter::Web.record_mode(), Some(Mode::Web));
         assert_eq!(Presenter::Elicitation.record_mode(), None);
     }
 

@@ -436,6 +436,8 @@ pub enum Mode {
     Rpc,
     /// Frames drawn inside a host's own terminal UI.
     Embedded,
+    /// A web page (`ask-user --mode web`).
+    Web,
 }
 
 impl Mode {
@@ -446,6 +448,7 @@ impl Mode {
             Mode::Print => "print",
             Mode::Rpc => "rpc",
             Mode::Embedded => "embedded",
+            Mode::Web => "web",
         }
     }
 }

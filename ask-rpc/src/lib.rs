@@ -46,6 +46,8 @@ mod framing;
 pub mod mcp;
 mod message;
 mod server;
+#[cfg(feature = "web")]
+pub mod web;
 
 pub use answers::to_answers;
 pub use client::Client;

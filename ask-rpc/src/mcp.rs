@@ -70,7 +70,9 @@ const FORM_REQUEST: &str = "ask_user";
 #[derive(Debug, thiserror::Error)]
 pub enum McpError {
     /// A presenter in the list that this server cannot use.
-    #[error("the presenter `{0}` is not available in the MCP server; use elicitation, tui or file")]
+    #[error(
+        "the presenter `{0}` is not available in the MCP server; use elicitation, url, tui or file"
+    )]
     Unsupported(Presenter),
     /// The tool descriptor could not be built.
     #[error("cannot build the ask_user tool descriptor: {0}")]
@@ -139,6 +141,8 @@ pub struct McpServer {
     sub_agent: bool,
     presenters: Vec<Presenter>,
     fallbacks: Vec<Fallback>,
+    /// The page sent by URL-mode elicitation: the frontend that serves it and its link.
+    url_page: Option<(Box<dyn Frontend>, String)>,
     progress_every: Duration,
     max_message_bytes: u64,
     log: Log,
@@ -181,6 +185,7 @@ impl McpServer {
             sub_agent: false,
             presenters: DEFAULT_PRESENTERS.to_vec(),
             fallbacks: Vec::new(),
+            url_page: None,
             progress_every: PROGRESS_EVERY,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             log: Box::new(|_| {}),
@@ -191,12 +196,15 @@ impl McpServer {
         })
     }
 
-    /// The presenters to try, in order. Only `elicitation`, `tui` and `file` are available here.
+    /// The presenters to try, in order. Only `elicitation`, `url`, `tui` and `file` are
+    /// available here.
     pub fn presenters(mut self, list: &[Presenter]) -> Result<McpServer, McpError> {
-        if let Some(other) = list
-            .iter()
-            .find(|p| !matches!(p, Presenter::Elicitation | Presenter::Tui | Presenter::File))
-        {
+        if let Some(other) = list.iter().find(|p| {
+            !matches!(
+                p,
+                Presenter::Elicitation | Presenter::Url | Presenter::Tui | Presenter::File
+            )
+        }) {
             return Err(McpError::Unsupported(*other));
         }
         self.presenters = list.to_vec();
@@ -230,6 +238,16 @@ impl McpServer {
             frontend,
             available: Box::new(available),
         });
+        self
+    }
+
+    /// The page that URL-mode elicitation sends the person to: `frontend` serves it (the web
+    /// presenter) and `link` is the address sent to the client. It is used for `url` when the
+    /// client declares URL elicitation, and for `elicitation` when the client declares URL
+    /// elicitation and not form elicitation.
+    #[must_use]
+    pub fn url_page(mut self, frontend: Box<dyn Frontend>, link: String) -> McpServer {
+        self.url_page = Some((frontend, link));
         self
     }
 
@@ -384,6 +402,19 @@ impl McpServer {
         let stateless = context
             .protocol_version()
             .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
+        // URL mode needs the server to send a request of its own, so not on the stateless
+        // protocol.
+        let url_page = self.url_page.as_ref().filter(|_| {
+            !stateless
+                && context
+                    .client_capabilities()
+                    .is_some_and(|capabilities| url_elicitation(&capabilities))
+        });
+        let url = url_page.map(|(frontend, link)| UrlFrontend {
+            peer: context.peer.clone(),
+            page: frontend.as_ref(),
+            link: link.clone(),
+        });
         let progress = context.meta.get_progress_token();
         let _turn = self.turn.lock().await;
         if self.stop.is_cancelled() {
@@ -405,7 +436,10 @@ impl McpServer {
             .presenters
             .iter()
             .find_map(|presenter| match presenter {
-                Presenter::Elicitation => (form && !secret).then_some(None),
+                Presenter::Elicitation if form && !secret => Some(None),
+                Presenter::Elicitation | Presenter::Url => {
+                    url.as_ref().map(|url| Some(url as &dyn Frontend))
+                }
                 Presenter::File if secret => None,
                 other => self.usable(*other).map(Some),
             });
@@ -635,6 +669,56 @@ fn form_elicitation(capabilities: &ClientCapabilities) -> bool {
         .elicitation
         .as_ref()
         .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none())
+}
+
+/// True when the client can send the person to a page (URL-mode elicitation).
+fn url_elicitation(capabilities: &ClientCapabilities) -> bool {
+    capabilities
+        .elicitation
+        .as_ref()
+        .is_some_and(|elicitation| elicitation.url.is_some())
+}
+
+/// Sends the person to a page by URL-mode elicitation while `page` serves it: the page's
+/// outcome is the call's; a client that declines or cancels the elicitation cancels the call.
+struct UrlFrontend<'a> {
+    peer: Peer<RoleServer>,
+    page: &'a dyn Frontend,
+    link: String,
+}
+
+#[async_trait]
+impl Frontend for UrlFrontend<'_> {
+    fn mode(&self) -> RecordMode {
+        self.page.mode()
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+        let count = request.input.questions.len();
+        let params = ElicitRequestParams::UrlElicitationParams {
+            meta: None,
+            message: format!(
+                "The agent asks you {count} {}: open the page to answer.",
+                if count == 1 { "question" } else { "questions" }
+            ),
+            url: self.link.clone(),
+            elicitation_id: request.request_id.clone(),
+        };
+        let page = self.page.present(request);
+        tokio::pin!(page);
+        tokio::select! {
+            outcome = &mut page => return outcome,
+            reply = self.peer.create_elicitation(params) => match reply {
+                // The client opened the page (or showed the link): the page answers.
+                Ok(reply) if reply.action == ElicitationAction::Accept => {}
+                Ok(_) => return Ok(Outcome::Cancelled),
+                Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)
+                    | ServiceError::Cancelled { .. }) => return Ok(Outcome::ConnectionLost),
+                Err(error) => return Err(Box::new(error)),
+            },
+        }
+        page.await
+    }
 }
 
 impl ServerHandler for McpServer {
@@ -1335,7 +1419,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             error.to_string(),
-            "the presenter `web` is not available in the MCP server; use elicitation, tui or file"
+            "the presenter `web` is not available in the MCP server; use elicitation, url, tui or file"
         );
     }
 }

@@ -11,7 +11,9 @@ usage: cargo xtask <task>
 tasks:
   schema [--check]      write schema/*.json from the code (or check that they are fresh)
   snapshots [--accept]  run the snapshot tests and list the pending snapshots (or accept them)
-  bench [--runs N]      build with the dist profile and print the benchmark table (bench/run.py)";
+  bench [--runs N]      build with the dist profile and print the benchmark table (bench/run.py)
+  screenshots           save the main screens of the web page under docs/screenshots/ (needs
+                        chromium and Playwright for Python, as the browser tests do)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -22,6 +24,7 @@ fn main() -> ExitCode {
         ["snapshots"] => snapshots(false),
         ["snapshots", "--accept"] => snapshots(true),
         ["bench", rest @ ..] => bench(rest),
+        ["screenshots"] => screenshots(),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             Ok(())
@@ -78,6 +81,22 @@ fn bench(extra: &[&str]) -> Result<(), String> {
     let mut args = vec!["bench/run.py"];
     args.extend_from_slice(extra);
     run(&root, "python3", &args)
+}
+
+/// Builds ask-user and saves the main screens of its web page under `docs/screenshots/`
+/// (`xtask/screenshots.py`: Debian's chromium and Playwright for Python).
+fn screenshots() -> Result<(), String> {
+    let root = project_root();
+    run(&root, "cargo", &["build", "--quiet", "-p", "ask-cli"])?;
+    run(
+        &root,
+        "python3",
+        &[
+            "xtask/screenshots.py",
+            "target/debug/ask-user",
+            "docs/screenshots",
+        ],
+    )
 }
 
 fn run(dir: &Path, program: &str, args: &[&str]) -> Result<(), String> {

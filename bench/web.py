@@ -1,0 +1,79 @@
+"""Memory per waiting ask in the inbox of `ask-user serve`.
+
+Starts `ask-user serve` on a free port with its token in a temporary folder, holds N asks open
+through the agents' API (raw HTTP/1.0 on sockets, as `ask-user --via` sends them), and prints
+the growth of the server's resident memory divided by N, as one Markdown table row.
+
+Usage: python3 bench/web.py [--bin PATH] [--asks N]
+Standard library only.
+"""
+
+import argparse
+import json
+import os
+import re
+import resource
+import socket
+import subprocess
+import tempfile
+import time
+
+CALL = {"questions": [{"question": "Which database should we use?", "header": "Database",
+                       "options": [{"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+                                   {"label": "SQLite", "description": "Lightweight, file-based"}]}]}
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS"):
+                return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default="target/dist/ask-user")
+    parser.add_argument("--asks", type=int, default=1000)
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.asks + 100)), hard))
+    with tempfile.TemporaryDirectory() as runtime:
+        env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
+        env.pop("ASK_USER_VIA_TOKEN", None)
+        server = subprocess.Popen([args.bin, "serve", "--listen", "127.0.0.1:0"], env=env,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True)
+        try:
+            first = server.stderr.readline()
+            base = re.search(r"inbox at (http://[0-9.]+:[0-9]+)", first).group(1)
+            host = base[len("http://"):]
+            address, port = host.split(":")
+            with open(os.path.join(runtime, "ask-user", "serve-token")) as file:
+                token = file.read().strip()
+            time.sleep(0.2)
+            before = rss_kib(server.pid)
+            held = []
+            for i in range(args.asks):
+                body = json.dumps({"agent": f"agent-{i}", "cwd": "/tmp", "input": CALL})
+                connection = socket.create_connection((address, int(port)))
+                connection.sendall((f"POST /api/agent/asks HTTP/1.0\r\nHost: {host}\r\n"
+                                    f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+                                    f"Content-Length: {len(body)}\r\n\r\n{body}").encode())
+                held.append(connection)
+            for connection in held:
+                # The response head: the ask is registered and held.
+                connection.recv(64)
+            time.sleep(0.5)
+            after = rss_kib(server.pid)
+            per_ask = (after - before) * 1024 / args.asks
+            print(f"| serve: memory per waiting ask ({args.asks:,} held) | {per_ask / 1024:.1f} KiB |  |  | — |  |")
+            for connection in held:
+                connection.close()
+        finally:
+            server.kill()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()
