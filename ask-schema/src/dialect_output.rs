@@ -74,8 +74,9 @@ fn unanswered_message(dialect: Dialect, record: &Record) -> Option<String> {
 /// its one question (empty when unknown).
 ///
 /// - Claude Code: `{questions, answers: {question: "label, label"}, annotations?}`, the
-///   `updatedInput` an Agent SDK host returns from `canUseTool`.
-/// - Codex: `{answers: {id: {answers: [...]}}}`.
+///   `updatedInput` an Agent SDK host returns from `canUseTool`; `annotations` holds, per
+///   question, the chosen option's `preview` and the person's `notes`.
+/// - Codex: `{answers: {id: {answers: [...]}}}`, a note as a last `"user_note: …"` entry.
 /// - OpenCode: `{answers: [[labels], …]}` in question order.
 /// - Gemini CLI: `{answers: {"0": "answer", …}}` keyed by question index.
 /// - Roo Code, Cline, simplified form: `{answer}` (Roo: `mode` of the chosen suggestion).
@@ -108,6 +109,9 @@ pub fn result_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) ->
                 {
                     note.insert("preview".into(), Value::String(preview));
                 }
+                if let Some(notes) = answer.and_then(|a| a.notes.clone()) {
+                    note.insert("notes".into(), Value::String(notes));
+                }
                 if !note.is_empty() {
                     annotations.insert(question.question.clone(), Value::Object(note));
                 }
@@ -124,11 +128,15 @@ pub fn result_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) ->
         Dialect::Codex => {
             let mut map = Map::new();
             for (i, (question, answer)) in record.questions.iter().zip(&each).enumerate() {
-                let list = match (&record.reply, answer) {
+                let mut list = match (&record.reply, answer) {
                     (Some(reply), _) => vec![reply.clone()],
                     (None, Some(answer)) => texts(answer),
                     (None, None) => continue,
                 };
+                // Codex carries a note as one more entry of the list.
+                if let Some(notes) = answer.and_then(|a| a.notes.as_deref()) {
+                    list.push(format!("user_note: {notes}"));
+                }
                 let id = question.id.clone().unwrap_or_else(|| i.to_string());
                 map.insert(id, json!({ "answers": list }));
             }
@@ -491,6 +499,29 @@ mod tests {
         assert_eq!(
             tool_text_in(Dialect::OpenCode, &r, &[]),
             "User has answered your questions: \"Which database?\"=\"SQLite\", \"Which features?\"=\"Auth, SSO\". You can now continue with the user's answers in mind."
+        );
+    }
+
+    #[test]
+    fn notes_go_where_each_agent_keeps_them() {
+        let r = answered();
+        let mut answers = r.answers;
+        answers[0] = answers[0]
+            .clone()
+            .with_notes(Some("only for the prototype"));
+        let r = record(Outcome::Answered(answers));
+        // Claude Code: beside the chosen option's preview, keyed by the question; the answer
+        // string is unchanged.
+        let claude = result_in(Dialect::Claude, &r, &[]);
+        assert_eq!(claude["answers"]["Which database?"], "SQLite");
+        assert_eq!(
+            claude["annotations"],
+            json!({"Which database?": {"preview": "sqlite3 app.db", "notes": "only for the prototype"}})
+        );
+        // Codex: a last "user_note: …" entry of that question's answers.
+        assert_eq!(
+            result_in(Dialect::Codex, &r, &[])["answers"]["db"],
+            json!({"answers": ["SQLite", "user_note: only for the prototype"]})
         );
     }
 
