@@ -4,10 +4,10 @@
 use std::io::IsTerminal;
 
 use ask_core::{
-    AskCall, AskError, Caller, Frontend, Limits, Record, StateMachine, Status, ToolOutput,
+    AskCall, AskError, Caller, Frontend, Host, Limits, Record, StateMachine, Status, ToolOutput,
 };
 use ask_print::{PrintError, PrintFrontend};
-use ask_schema::ParsedCall;
+use ask_schema::{Dialect, DialectCall};
 use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
@@ -23,6 +23,43 @@ pub enum Mode {
     Tui,
     Print,
     Rpc,
+    Embedded,
+}
+
+/// What stdout carries for a finished call: the `--output` form, in the dialect `--dialect`
+/// names (none: the canonical shapes).
+#[derive(Debug, Clone)]
+pub struct Shape {
+    /// `--output`.
+    pub output: OutputArg,
+    /// The dialect named by `--dialect`, unless it is the canonical one.
+    pub dialect: Option<Dialect>,
+    /// Roo Code's mode of each suggestion, when the call carried them.
+    pub modes: Vec<Option<String>>,
+    /// Whose pass-2 commands pending instructions name (`--host`).
+    pub host: Host,
+}
+
+impl Shape {
+    /// The canonical shape of `output`.
+    pub fn plain(output: OutputArg) -> Shape {
+        Shape {
+            output,
+            dialect: None,
+            modes: Vec::new(),
+            host: Host::AskUser,
+        }
+    }
+
+    /// The shape the flags of `args` ask for.
+    pub fn of(args: &AskArgs) -> Shape {
+        Shape {
+            output: args.output,
+            dialect: args.dialect.answer_dialect(),
+            modes: Vec::new(),
+            host: args.host,
+        }
+    }
 }
 
 /// Resolves `auto`: the terminal UI when a terminal can be opened, else print mode, so that
@@ -32,6 +69,7 @@ pub fn resolve_mode(mode: ModeArg) -> Mode {
         ModeArg::Tui => Mode::Tui,
         ModeArg::Print => Mode::Print,
         ModeArg::Rpc => Mode::Rpc,
+        ModeArg::Embedded => Mode::Embedded,
         ModeArg::Auto if terminal_available() => Mode::Tui,
         ModeArg::Auto => Mode::Print,
     }
@@ -91,19 +129,29 @@ pub fn run(args: &AskArgs) -> Exit {
         );
         return Exit::Invalid;
     }
+    if mode == Mode::Embedded && input == "-" {
+        say(
+            "in embedded mode stdin carries the host's messages, so INPUT must be a file: ask-user --mode embedded call.json",
+        );
+        return Exit::Invalid;
+    }
     let max_bytes = args.limits.max_input_bytes();
-    let mut call = match read_call(std::path::Path::new(input), &limits, max_bytes) {
-        Ok(call) => call,
+    let options = args.dialect.read_options();
+    let read = match read_call(std::path::Path::new(input), &limits, max_bytes, options) {
+        Ok(read) => read,
         Err(failure) => return failure.report_for_ask(args.output),
     };
+    let mut shape = Shape::of(args);
+    shape.modes.clone_from(&read.modes);
+    let mut call = read;
     if args.call_id.is_some() {
-        call.call_id.clone_from(&args.call_id);
+        call.call.call_id.clone_from(&args.call_id);
     }
     // With a session, one ask of a call id at a time: a concurrent ask of the same call waits
     // here, then replays the record the first one wrote.
     let mut _call_lock = None;
     if let Some(session) = &args.session {
-        let Some(call_id) = call.call_id.as_deref() else {
+        let Some(call_id) = call.call.call_id.as_deref() else {
             say(
                 "--session needs a call id: pass --call-id ID, or give INPUT as a tool-call envelope with an id",
             );
@@ -125,7 +173,7 @@ pub fn run(args: &AskArgs) -> Exit {
                 warnings.iter().for_each(|w| say(w));
                 // A secret answer is never kept, so a call with a secret question is asked
                 // again rather than replayed.
-                let secret = call.input.input().questions.iter().any(|q| q.secret);
+                let secret = call.call.input.input().questions.iter().any(|q| q.secret);
                 match found {
                     Some(record) if secret || record.has_secret() => say(&format!(
                         "call {call_id} has a record in {}, but it asks a secret question whose \
@@ -139,8 +187,10 @@ pub fn run(args: &AskArgs) -> Exit {
                         ));
                         log.forget_call_lock(call_id);
                         return match mode {
-                            Mode::Rpc => crate::rpc::print_result(record),
-                            Mode::Tui | Mode::Print => print_record(record, args.output),
+                            Mode::Rpc | Mode::Embedded => {
+                                crate::rpc::print_result(record, &[], args.output)
+                            }
+                            Mode::Tui | Mode::Print => print_record(record, &shape),
                         };
                     }
                     None => {}
@@ -156,8 +206,9 @@ pub fn run(args: &AskArgs) -> Exit {
         }
     }
     // The call's lock is held until the record is written and printed.
+    let warnings = call.warnings.clone();
     match ask_with(call, caller, mode, args) {
-        Ok(record) => finish_record(record, args, mode),
+        Ok(record) => finish_record(record, args, mode, &shape, &warnings),
         Err(exit) => exit,
     }
 }
@@ -169,7 +220,14 @@ pub fn run(args: &AskArgs) -> Exit {
 ///
 /// A call id has one record: when the log already holds one for this call (another process
 /// answered it first), that record stands and is the one printed.
-pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
+/// In RPC mode, `warnings` (the lenient forms of the call) go into the result line.
+pub fn finish_record(
+    record: Record,
+    args: &AskArgs,
+    mode: Mode,
+    shape: &Shape,
+    warnings: &[ask_schema::Warning],
+) -> Exit {
     let mut saved = true;
     let mut record = record;
     if let Some(session) = &args.session
@@ -219,29 +277,30 @@ pub fn finish_record(record: Record, args: &AskArgs, mode: Mode) -> Exit {
         ));
     }
     let exit = match mode {
-        Mode::Rpc => crate::rpc::print_result(record),
-        Mode::Tui | Mode::Print => print_record(record, args.output),
+        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, warnings, args.output),
+        Mode::Tui | Mode::Print => print_record(record, shape),
     };
     if saved { exit } else { Exit::Failure }
 }
 
-/// Asks a parsed call in `mode` and returns the record.
-fn ask_with(call: ParsedCall, caller: Caller, mode: Mode, args: &AskArgs) -> Result<Record, Exit> {
+/// Asks a call read in some dialect in `mode` and returns the record. Answers the call already
+/// carries (Claude Code's `answers`) are shown pre-filled.
+fn ask_with(read: DialectCall, caller: Caller, mode: Mode, args: &AskArgs) -> Result<Record, Exit> {
+    let call = read.call;
     if mode == Mode::Rpc {
-        return crate::rpc::ask(call, caller, args);
+        return crate::rpc::ask(call, read.given, caller, args);
     }
     let frontend: Box<dyn Frontend> = frontend_for(mode, args, call.call_id.as_deref())?;
+    let frontend = ask_core::Given {
+        inner: frontend.as_ref(),
+        given: read.given,
+    };
     let ask_call = AskCall {
         call_id: call.call_id,
         caller,
         input: call.input,
     };
-    run_call(
-        frontend.as_ref(),
-        ask_call,
-        args.events.as_deref(),
-        args.output,
-    )
+    run_call(&frontend, ask_call, args.events.as_deref(), args.output)
 }
 
 /// Runs one call through `frontend` on a new runtime; see [`drive`].
@@ -290,14 +349,22 @@ pub(crate) async fn drive(
         Ok(record) => Ok(record),
         Err(AskError::Frontend { source, .. }) => {
             say(&source.to_string());
+            // An interrupted UI has no result and no record; with `--output tool`, a host still
+            // gets an explicit error to hand to its agent.
             match source.downcast_ref() {
-                Some(ask_tui::TuiError::Signal { number, .. }) => {
-                    return Err(Exit::for_signal(*number));
+                Some(ask_tui::TuiError::Signal { number, name }) => {
+                    let exit = Exit::for_signal(*number);
+                    return Err(print_error(
+                        ToolOutput::interrupted(Some(name)),
+                        output,
+                        exit,
+                    ));
                 }
                 Some(ask_tui::TuiError::Aborted) => {
                     say("nothing was answered or saved; the call is asked again next time");
-                    // Ends as SIGINT (signal 2) does: 130, nothing printed or saved.
-                    return Err(Exit::for_signal(2));
+                    // Ends as SIGINT (signal 2) does: 130, nothing saved.
+                    let exit = Exit::for_signal(2);
+                    return Err(print_error(ToolOutput::interrupted(None), output, exit));
                 }
                 _ => {}
             }
@@ -340,7 +407,7 @@ pub fn demo(output: OutputArg, no_notify: bool, lang: Option<Lang>) -> Exit {
         None,
         output,
     ) {
-        Ok(record) => print_record(record, output),
+        Ok(record) => print_record(record, &Shape::plain(output)),
         Err(exit) => exit,
     }
 }
@@ -359,13 +426,25 @@ pub fn frontend_for(
 ) -> Result<Box<dyn Frontend>, Exit> {
     match mode {
         Mode::Print => Ok(Box::new(
-            PrintFrontend::new(&args.pending_file).with_call_id(call_id.map(str::to_string)),
+            PrintFrontend::new(&args.pending_file)
+                .with_call_id(call_id.map(str::to_string))
+                .with_host(args.host),
         )),
-        Mode::Tui => Ok(Box::new(
-            ask_tui::TuiFrontend::new()
+        Mode::Tui => {
+            let mut tui = ask_tui::TuiFrontend::new()
                 .with_notify(!args.no_notify)
-                .with_lang(ui_lang(args.lang)),
-        )),
+                .with_lang(ui_lang(args.lang));
+            // ↑ in a text field recalls earlier answers to the same question from this session's
+            // log only, never another's.
+            if let Some(session) = &args.session {
+                let log = SessionLog::new(session);
+                tui = tui.with_history(std::sync::Arc::new(move |question: &str| {
+                    log.earlier_answers(question, ask_tui::HISTORY_MAX)
+                }));
+            }
+            Ok(Box::new(tui))
+        }
+        Mode::Embedded => Ok(Box::new(crate::embedded::EmbeddedFrontend)),
         Mode::Rpc => {
             // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
             // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.
@@ -375,28 +454,40 @@ pub fn frontend_for(
     }
 }
 
-/// Prints a finished call in the chosen output shape and gives its exit code.
-pub fn print_record(record: Record, output: OutputArg) -> Exit {
+/// Prints a finished call in the chosen output shape and gives its exit code. Pending
+/// instructions name the pass-2 commands of the shape's host.
+pub fn print_record(record: Record, shape: &Shape) -> Exit {
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
         Status::Pending => {
             let file = record.pending_file.as_deref().unwrap_or("");
-            for line in ask_core::pending_instructions(file, record.questions.len()).lines() {
+            let questions = record.questions.len();
+            for line in ask_core::pending_instructions_for(shape.host, file, questions).lines() {
                 say(line);
             }
         }
         Status::Answered => {}
     }
-    emit_record(record, output)
+    emit_record(record, shape)
 }
 
 /// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
-/// exit code.
-pub fn emit_record(record: Record, output: OutputArg) -> Exit {
+/// exit code. A named dialect prints its own result shape for `--output result` and `answers`,
+/// and its own words in the tool output for `--output tool`.
+pub fn emit_record(record: Record, shape: &Shape) -> Exit {
     let exit = exit_for(record.status);
-    let written = match output {
-        OutputArg::Result => emit(&record.result()),
+    if let Some(dialect) = shape.dialect {
+        let value = match shape.output {
+            OutputArg::Result | OutputArg::Answers => {
+                ask_schema::result_in(dialect, &record, &shape.modes)
+            }
+            OutputArg::Tool => ask_schema::tool_output_in(dialect, &record, &shape.modes),
+        };
+        return finish(emit(&value), exit);
+    }
+    let written = match shape.output {
+        OutputArg::Result => emit(&record.result_for(shape.host)),
         // While the questions wait, the map is empty; where they wait is said beside it.
         OutputArg::Answers if record.status == Status::Pending => emit(&serde_json::json!({
             "answers": {},
@@ -410,7 +501,7 @@ pub fn emit_record(record: Record, output: OutputArg) -> Exit {
             emit(&serde_json::json!({"answers": {}, "connectionLost": true}))
         }
         OutputArg::Answers => emit(&record.result().answer_map()),
-        OutputArg::Tool => emit(&ToolOutput::from_record(record)),
+        OutputArg::Tool => emit(&ToolOutput::from_record_for(record, shape.host)),
     };
     finish(written, exit)
 }

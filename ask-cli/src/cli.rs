@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ask_core::{Limits, Presenter};
+use ask_core::{Host, Limits, Presenter};
 use ask_tui::Lang;
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 
@@ -16,12 +16,14 @@ Exit codes:
   4    pending: the questions wait in the pending file
   5    the client presenting the questions went away
   130  cancelled (the cancelled result on stdout); or interrupted by SIGINT or Ctrl+C twice
-  129, 143  ended by SIGHUP or SIGTERM (nothing on stdout, nothing saved)
+  129, 143  ended by SIGHUP or SIGTERM (nothing saved; nothing on stdout but, with --output
+            tool, an error saying the questions were interrupted)
 
 Environment:
   ASK_USER_PENDING_FILE  the pending-questions file (--pending-file)
   ASK_USER_SESSION       the session log (--session)
   ASK_USER_SUBAGENT=1    the caller is a sub-agent (--sub-agent)
+  ASK_USER_HOST          the host whose commands answer pending questions (--host)
   ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
   ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`
   LC_ALL, LC_MESSAGES, LANG  the terminal UI's language without --lang: the first one set decides
@@ -64,6 +66,8 @@ pub enum ModeArg {
     Print,
     /// The JSON-lines protocol on stdin/stdout.
     Rpc,
+    /// Frames for a host's own terminal UI, over JSON lines on stdin/stdout.
+    Embedded,
 }
 
 /// What is printed on stdout.
@@ -75,6 +79,76 @@ pub enum OutputArg {
     Answers,
     /// The tool output: `{content, details, isError}`.
     Tool,
+}
+
+/// Which agent's shape a call is read in (and, when named, answered in).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DialectArg {
+    /// Detect the shape; answer in the canonical shape.
+    Auto,
+    /// ask_user's own input.
+    Canonical,
+    /// Claude Code's AskUserQuestion.
+    Claude,
+    /// Codex's request_user_input.
+    Codex,
+    /// OpenCode's question.
+    Opencode,
+    /// Gemini CLI's ask_user.
+    Gemini,
+    /// Roo Code's ask_followup_question (`follow_up`).
+    Roo,
+    /// Cline's ask_followup_question (`options` as strings).
+    Cline,
+    /// The simplified form `{question, suggestions}`.
+    Simple,
+}
+
+impl DialectArg {
+    /// The dialect named, or `None` for auto.
+    pub fn dialect(self) -> Option<ask_schema::Dialect> {
+        use ask_schema::Dialect;
+        Some(match self {
+            DialectArg::Auto => return None,
+            DialectArg::Canonical => Dialect::Canonical,
+            DialectArg::Claude => Dialect::Claude,
+            DialectArg::Codex => Dialect::Codex,
+            DialectArg::Opencode => Dialect::OpenCode,
+            DialectArg::Gemini => Dialect::Gemini,
+            DialectArg::Roo => Dialect::Roo,
+            DialectArg::Cline => Dialect::Cline,
+            DialectArg::Simple => Dialect::Simple,
+        })
+    }
+}
+
+/// How a call is read: `--dialect` and `--strict`.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct DialectArgs {
+    /// The agent's shape of the call; a named dialect is also the shape of the answer.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub dialect: DialectArg,
+    /// Accept only the canonical shape (no lenient forms, no detection) unless --dialect names
+    /// another.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+impl DialectArgs {
+    /// The options of `ask_schema::read_call`.
+    pub fn read_options(&self) -> ask_schema::ReadOptions {
+        ask_schema::ReadOptions {
+            dialect: self.dialect.dialect(),
+            strict: self.strict,
+        }
+    }
+
+    /// The dialect the answer is printed in: the one named, if not the canonical one.
+    pub fn answer_dialect(&self) -> Option<ask_schema::Dialect> {
+        self.dialect
+            .dialect()
+            .filter(|d| *d != ask_schema::Dialect::Canonical)
+    }
 }
 
 /// The flags of the ask command (`ask-user [OPTIONS] [INPUT]`).
@@ -118,6 +192,16 @@ pub struct AskArgs {
     /// The caller is a sub-agent: the call is refused (also ASK_USER_SUBAGENT=1).
     #[arg(long)]
     pub sub_agent: bool,
+    /// The agent host whose commands answer pending questions, named in print mode's
+    /// instructions and pending file: ask-user or pi.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "ASK_USER_HOST",
+        default_value = "ask-user",
+        value_parser = parse_host
+    )]
+    pub host: Host,
     /// The session log (JSON lines): a call whose id has a record there replays it without
     /// asking; a finished call is recorded.
     #[arg(long, value_name = "FILE", env = "ASK_USER_SESSION")]
@@ -135,6 +219,8 @@ pub struct AskArgs {
     /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
     #[arg(long, value_name = "LANG")]
     pub lang: Option<Lang>,
+    #[command(flatten)]
+    pub dialect: DialectArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -155,6 +241,11 @@ impl AskArgs {
     pub fn is_sub_agent(&self) -> bool {
         self.sub_agent || sub_agent_by_env()
     }
+}
+
+/// Reads `--host`.
+fn parse_host(text: &str) -> Result<Host, String> {
+    text.parse()
 }
 
 /// True when `ASK_USER_SUBAGENT` says the caller is a sub-agent.
@@ -191,6 +282,17 @@ pub enum SessionCommand {
         /// The session log.
         file: PathBuf,
     },
+    /// The record of one call, by call id, in an output shape (`null` when the log holds no
+    /// record of it): a host renders a finished call without asking again.
+    Get {
+        /// The session log.
+        file: PathBuf,
+        /// The agent's tool-call id.
+        call_id: String,
+        /// What is printed on stdout.
+        #[arg(long, value_enum, default_value = "result")]
+        output: OutputArg,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
@@ -199,6 +301,9 @@ pub enum QuestionsAction {
     Show,
     /// Remove the pending questions.
     Clear,
+    /// Print the state of the pending file as JSON, for a host: whether questions wait, for
+    /// which call id, and whether the answers written into it are complete.
+    State,
 }
 
 #[derive(Debug, Args)]
@@ -267,6 +372,20 @@ pub enum SchemaFormat {
     Mcp,
     /// The JSON Schema of the result.
     Result,
+    /// Claude Code's AskUserQuestion tool, served by ask-user.
+    Claude,
+    /// Codex's request_user_input tool, served by ask-user.
+    Codex,
+    /// OpenCode's question tool, served by ask-user.
+    Opencode,
+    /// Gemini CLI's ask_user tool, served by ask-user.
+    Gemini,
+    /// Roo Code's ask_followup_question tool, served by ask-user.
+    Roo,
+    /// Cline's ask_followup_question tool, served by ask-user.
+    Cline,
+    /// The simplified {question, suggestions} tool.
+    Simple,
 }
 
 #[derive(Debug, Args)]
@@ -303,6 +422,8 @@ pub struct ValidateArgs {
     /// when stdin is a pipe or a file).
     #[arg(value_name = "INPUT")]
     pub input: Option<PathBuf>,
+    #[command(flatten)]
+    pub dialect: DialectArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

@@ -3,6 +3,7 @@
 
 mod ask;
 mod cli;
+mod embedded;
 mod events;
 mod exit;
 mod mcp;
@@ -16,7 +17,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use ask_core::{Limits, Problems};
-use ask_schema::{ParsedCall, ToolFormat};
+use ask_schema::{DialectCall, ReadOptions, ToolFormat};
 use serde_json::json;
 
 use crate::cli::{Cli, Command, SchemaFormat};
@@ -45,9 +46,12 @@ fn main() -> ExitCode {
         Some(Command::Schema(args)) => schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => {
             match args.input.as_deref().or(stdin_input().map(Path::new)) {
-                Some(input) => {
-                    validate(input, &args.limits.limits(), args.limits.max_input_bytes())
-                }
+                Some(input) => validate(
+                    input,
+                    &args.limits.limits(),
+                    args.limits.max_input_bytes(),
+                    args.dialect.read_options(),
+                ),
                 None => {
                     say_no_input();
                     Exit::Invalid
@@ -56,7 +60,15 @@ fn main() -> ExitCode {
         }
         Some(Command::Mcp(args)) => mcp::run(&args),
         Some(Command::Questions(args)) => print::questions(&args),
-        Some(Command::Session(command)) => history(&command),
+        Some(Command::Session(command)) => match command {
+            cli::SessionCommand::Show { file } => history(&file, History::Show),
+            cli::SessionCommand::Summary { file } => history(&file, History::Summary),
+            cli::SessionCommand::Get {
+                file,
+                call_id,
+                output,
+            } => session_get(&file, &call_id, output),
+        },
     };
     exit.into()
 }
@@ -70,9 +82,16 @@ fn parse() -> Result<Cli, clap::Error> {
     let matches = command.try_get_matches_from_mut(std::env::args_os())?;
     if let Some((name, _)) = matches.subcommand() {
         let demo = name == "demo";
+        // A flag the subcommand defines as well (`questions --pending-file`, a global flag of
+        // `questions`) is the subcommand's: clap shows a global flag's value at every level.
+        let own: Vec<clap::Id> = command
+            .find_subcommand(name)
+            .map(|sub| sub.get_arguments().map(|a| a.get_id().clone()).collect())
+            .unwrap_or_default();
         // Only the ask command's own arguments: a subcommand's global flags show up here too.
         let misplaced = command.get_arguments().map(clap::Arg::get_id).find(|id| {
-            matches.try_get_raw(id.as_str()).is_ok()
+            !own.contains(id)
+                && matches.try_get_raw(id.as_str()).is_ok()
                 && matches.value_source(id.as_str()) == Some(clap::parser::ValueSource::CommandLine)
                 && !(demo && cli::DEMO_FLAGS.contains(&id.as_str()))
         });
@@ -91,25 +110,40 @@ fn parse() -> Result<Cli, clap::Error> {
 }
 
 fn schema(format: SchemaFormat, limits: &Limits) -> Exit {
-    let format = match format {
-        SchemaFormat::JsonSchema => ToolFormat::JsonSchema,
-        SchemaFormat::Anthropic => ToolFormat::Anthropic,
-        SchemaFormat::Openai => ToolFormat::OpenAi,
-        SchemaFormat::Mcp => ToolFormat::Mcp,
-        SchemaFormat::Result => ToolFormat::Result,
+    use ask_schema::Dialect;
+    let dialect = |dialect| ask_schema::dialect_descriptor(dialect, limits);
+    let tool = |format| ask_schema::tool_descriptor(format, limits);
+    let descriptor = match format {
+        SchemaFormat::JsonSchema => tool(ToolFormat::JsonSchema),
+        SchemaFormat::Anthropic => tool(ToolFormat::Anthropic),
+        SchemaFormat::Openai => tool(ToolFormat::OpenAi),
+        SchemaFormat::Mcp => tool(ToolFormat::Mcp),
+        SchemaFormat::Result => tool(ToolFormat::Result),
+        SchemaFormat::Claude => dialect(Dialect::Claude),
+        SchemaFormat::Codex => dialect(Dialect::Codex),
+        SchemaFormat::Opencode => dialect(Dialect::OpenCode),
+        SchemaFormat::Gemini => dialect(Dialect::Gemini),
+        SchemaFormat::Roo => dialect(Dialect::Roo),
+        SchemaFormat::Cline => dialect(Dialect::Cline),
+        SchemaFormat::Simple => dialect(Dialect::Simple),
     };
-    finish(
-        emit_pretty(&ask_schema::tool_descriptor(format, limits)),
-        Exit::Ok,
-    )
+    finish(emit_pretty(&descriptor), Exit::Ok)
 }
 
-fn validate(input: &Path, limits: &Limits, max_bytes: u64) -> Exit {
-    match read_call(input, limits, max_bytes) {
-        Ok(call) => {
-            let mut report = json!({"valid": true, "questions": call.input.questions.len()});
+fn validate(input: &Path, limits: &Limits, max_bytes: u64, options: ReadOptions) -> Exit {
+    match read_call(input, limits, max_bytes, options) {
+        Ok(read) => {
+            let call = read.call;
+            let mut report = json!({
+                "valid": true,
+                "questions": call.input.questions.len(),
+                "dialect": read.dialect.name(),
+            });
             if let Some(id) = call.call_id {
                 report["callId"] = id.into();
+            }
+            if !read.warnings.is_empty() {
+                report["warnings"] = warnings_json(&read.warnings);
             }
             finish(emit(&report), Exit::Ok)
         }
@@ -117,9 +151,41 @@ fn validate(input: &Path, limits: &Limits, max_bytes: u64) -> Exit {
     }
 }
 
+/// `ask-user session get FILE CALL_ID`: the record of one call in an output shape, or `null`.
+fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
+    match session::SessionLog::new(file).find(call_id) {
+        Ok((found, warnings)) => {
+            warnings.iter().for_each(|w| say(w));
+            match found {
+                // Exit 0 whatever the record's status: the query succeeded.
+                Some(record) => match ask::emit_record(record, &ask::Shape::plain(output)) {
+                    Exit::Failure => Exit::Failure,
+                    _ => Exit::Ok,
+                },
+                None => finish(output::write_stdout("null"), Exit::Ok),
+            }
+        }
+        Err(error) => {
+            say(&format!(
+                "cannot read the session log `{}`: {error}",
+                file.display()
+            ));
+            Exit::Failure
+        }
+    }
+}
+
+/// How `history` shows a session log.
+#[derive(Debug, Clone, Copy)]
+enum History {
+    /// `session show`: the records for people.
+    Show,
+    /// `session summary`: one sentence per answer.
+    Summary,
+}
+
 /// `ask-user session show|summary FILE`.
-fn history(command: &cli::SessionCommand) -> Exit {
-    let (cli::SessionCommand::Show { file } | cli::SessionCommand::Summary { file }) = command;
+fn history(file: &Path, how: History) -> Exit {
     let history = match session::SessionLog::new(file).read() {
         Ok(history) => history,
         Err(error) => {
@@ -131,11 +197,11 @@ fn history(command: &cli::SessionCommand) -> Exit {
         }
     };
     history.warnings.iter().for_each(|w| say(w));
-    let text = match command {
-        cli::SessionCommand::Show { .. } => render_history(&history.records),
+    let text = match how {
+        History::Show => render_history(&history.records),
         // One sentence a line, sanitised like everything else for people: the sentences quote
         // the model's questions and the person's answers, which may hold escape sequences.
-        cli::SessionCommand::Summary { .. } => history
+        History::Summary => history
             .records
             .iter()
             .flat_map(|r| r.summary())
@@ -257,13 +323,24 @@ pub(crate) fn say_invalid(problems: &Problems) {
     }
 }
 
-/// Reads and validates the call in `input` (a path, or `-` for stdin), refusing more than
-/// `max_bytes` as soon as the cap is passed.
+/// The lenient forms of a call as JSON, `[{path, message}]`, for the validate report and the RPC
+/// result.
+pub(crate) fn warnings_json(warnings: &[ask_schema::Warning]) -> serde_json::Value {
+    warnings
+        .iter()
+        .map(|w| json!({"path": ask_core::sanitize_for_display(&w.path), "message": w.message}))
+        .collect()
+}
+
+/// Reads and validates the call in `input` (a path, or `-` for stdin) in the dialect `options`
+/// name or show, refusing more than `max_bytes` as soon as the cap is passed. Each lenient form
+/// read is said on stderr.
 pub(crate) fn read_call(
     input: &Path,
     limits: &Limits,
     max_bytes: u64,
-) -> Result<ParsedCall, ReadFailure> {
+    options: ReadOptions,
+) -> Result<DialectCall, ReadFailure> {
     let (what, reader): (String, Box<dyn Read>) = if input == Path::new("-") {
         ("stdin".into(), Box::new(std::io::stdin().lock()))
     } else {
@@ -296,7 +373,11 @@ pub(crate) fn read_call(
     })?;
     // A byte-order mark, as some editors save one, is not part of the JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    ask_schema::parse_call(text, limits).map_err(ReadFailure::Invalid)
+    let read = ask_schema::read_call(text, options, limits).map_err(ReadFailure::Invalid)?;
+    for warning in &read.warnings {
+        say(&format!("warning: {warning}"));
+    }
+    Ok(read)
 }
 
 /// Why [`read_capped`] failed.

@@ -121,10 +121,7 @@ impl Frontend for Interruptible {
                 self.stop.cancel();
                 format!("The user was not asked: the ask-user server was stopped by {name}.")
             }
-            Some(TuiError::Aborted) => {
-                "The user interrupted the questions with Ctrl+C twice; nothing was answered."
-                    .to_string()
-            }
+            Some(TuiError::Aborted) => ask_core::interrupted_text(None),
             _ => return Err(error),
         };
         say(&error.to_string());

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use ask_core::sanitize_for_display;
 use ask_print::{PassTwo, PassTwoStep, PendingFile, PrintError};
 
-use crate::ask::{emit_record, finish_record, print_record};
+use crate::ask::{Shape, emit_record, finish_record, print_record};
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
 use crate::exit::Exit;
 use crate::finish;
-use crate::output::{emit_pretty, say, write_stdout};
+use crate::output::{emit, emit_pretty, say, write_stdout};
 
 /// The pass-2 form the flags ask for, if any: `-c`, `--answers`, or `@PENDING TEXT`.
 pub fn pass_two_form(args: &AskArgs) -> Option<Result<PassTwo, Exit>> {
@@ -66,7 +66,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
             if !reply && !answering.resumed() {
                 say_custom_answers(&record);
             }
-            let exit = finish_record(record, args, crate::ask::Mode::Print);
+            let exit = finish_record(record, args, crate::ask::Mode::Print, &Shape::of(args), &[]);
             if exit != Exit::Ok {
                 if answering.kept() {
                     say(&format!(
@@ -102,20 +102,21 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                 ));
             }
             let file = record.pending_file.clone().unwrap_or_default();
+            let edited = args.host.edited_command(&file);
             if inline {
                 say(&format!(
                     "nothing was recorded and {file} is as it was: give every answer in --answers \
                      (null takes the answer written in the file), or write them into the file \
-                     and run ask-user -c --pending-file {file}"
+                     and run {edited}"
                 ));
             } else {
                 say(&format!(
                     "nothing was recorded and {file} is as it was: write the missing answers into \
-                     it and run ask-user -c --pending-file {file} again"
+                     it and run {edited} again"
                 ));
             }
             // Not the instructions of pass 1: the questions were not saved again.
-            emit_record(*record, args.output)
+            emit_record(*record, &Shape::of(args))
         }
         Err(error) => {
             if matches!(error, PrintError::NoPending { .. })
@@ -142,7 +143,7 @@ fn replay_finished(args: &AskArgs) -> Option<Exit> {
         "no questions are pending; replaying the answer recorded for call {call_id} in {}",
         session.display()
     ));
-    Some(print_record(record, args.output))
+    Some(print_record(record, &Shape::of(args)))
 }
 
 /// Names the answers that matched no option and were taken as the person's own text, so that a
@@ -193,6 +194,10 @@ pub fn questions(args: &QuestionsArgs) -> Exit {
                 say("no questions were pending");
                 Exit::Ok
             }
+            Err(error) => report(&error),
+        },
+        QuestionsAction::State => match ask_print::state(path) {
+            Ok(state) => finish(emit(&state), Exit::Ok),
             Err(error) => report(&error),
         },
         QuestionsAction::Show => match ask_print::show(path) {

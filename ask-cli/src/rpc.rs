@@ -1,12 +1,12 @@
 //! `ask-user --rpc INPUT`: one ask over the process's stdin and stdout with the JSON-lines
 //! protocol of `ask-rpc`; the last stdout line is the `ask_user_result` message.
 
-use ask_core::{AskCall, Caller, Record};
+use ask_core::{Answer, AskCall, Caller, Given, Record, ToolOutput};
 use ask_rpc::{AskUserResultNotification, Connection, RpcFrontend, ServerMessage};
 use ask_schema::ParsedCall;
 
 use crate::ask::drive;
-use crate::cli::AskArgs;
+use crate::cli::{AskArgs, OutputArg};
 use crate::exit::Exit;
 use crate::finish;
 use crate::output::emit;
@@ -21,11 +21,17 @@ fn request_id(record: &Record) -> String {
 
 /// Asks `call` over stdin and stdout and returns the record. Everything written on stdout until
 /// then is a protocol frame.
-pub fn ask(call: ParsedCall, caller: Caller, args: &AskArgs) -> Result<Record, Exit> {
+pub fn ask(
+    call: ParsedCall,
+    given: Vec<Option<Answer>>,
+    caller: Caller,
+    args: &AskArgs,
+) -> Result<Record, Exit> {
     let runtime = crate::ask::runtime()?;
     let connection =
         runtime.block_on(async { Connection::new(tokio::io::stdin(), tokio::io::stdout()) });
-    let frontend = RpcFrontend::new(connection.clone());
+    let rpc = RpcFrontend::new(connection.clone());
+    let frontend = Given { inner: &rpc, given };
     let ask_call = AskCall {
         call_id: call.call_id,
         caller,
@@ -42,12 +48,20 @@ pub fn ask(call: ParsedCall, caller: Caller, args: &AskArgs) -> Result<Record, E
     record
 }
 
-/// Prints the final `ask_user_result` line and gives the exit code of the outcome.
-pub fn print_result(record: Record) -> Exit {
+/// Prints the final `ask_user_result` line and gives the exit code of the outcome. The lenient
+/// forms the call was read with go in its `details.warnings`, so the model can learn the
+/// canonical shape. With `--output tool` the line also carries the tool output.
+pub fn print_result(record: Record, warnings: &[ask_schema::Warning], output: OutputArg) -> Exit {
     let exit = crate::ask::exit_for(record.status);
     let message = ServerMessage::AskUserResult(AskUserResultNotification {
         request_id: request_id(&record),
         result: record.result(),
+        tool_output: (output == OutputArg::Tool).then(|| Box::new(ToolOutput::from_record(record))),
     });
-    finish(emit(&message), exit)
+    if warnings.is_empty() {
+        return finish(emit(&message), exit);
+    }
+    let mut line = serde_json::to_value(&message).unwrap_or_default();
+    line["details"] = serde_json::json!({"warnings": crate::warnings_json(warnings)});
+    finish(emit(&line), exit)
 }

@@ -58,6 +58,45 @@ impl SessionLog {
         )
     }
 
+    /// The answers given earlier in this log to questions whose text is `question`, newest
+    /// first, at most `max`, each once: what ↑ recalls in the terminal UI's text fields.
+    ///
+    /// Only answered records count; a secret answer (kept as `"[secret]"`) never does. The log
+    /// is streamed and only lines that hold the question's text are parsed; a log that cannot
+    /// be read has no earlier answers.
+    pub fn earlier_answers(&self, question: &str, max: usize) -> Vec<String> {
+        let Ok(file) = File::open(&self.path) else {
+            return Vec::new();
+        };
+        let Ok(needle) = serde_json::to_string(question) else {
+            return Vec::new();
+        };
+        let finder = memchr::memmem::Finder::new(needle.as_bytes());
+        let mut reader = BufReader::with_capacity(64 * 1024, file);
+        let mut found: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+        let mut line = Vec::new();
+        while matches!(reader.read_until(b'\n', &mut line), Ok(n) if n > 0) {
+            if finder.find(&line).is_some()
+                && let Ok(record) = serde_json::from_slice::<Record>(&line)
+                && record.status == Status::Answered
+            {
+                for answer in record.answers.iter().filter(|a| a.question == question) {
+                    let text = answer.answer.joined();
+                    if text.is_empty() || text == SECRET_MASK {
+                        continue;
+                    }
+                    found.retain(|earlier| *earlier != text);
+                    found.push_back(text);
+                    if found.len() > max {
+                        found.pop_front();
+                    }
+                }
+            }
+            line.clear();
+        }
+        found.into_iter().rev().collect()
+    }
+
     /// Takes the lock of the call `call_id` (a file in `<log>.calls/`), waiting while another
     /// process holds it: concurrent asks of one call wait for the first one, which then has a
     /// record to replay. This is not the log's own lock, which is held only for the moment of
@@ -148,6 +187,9 @@ pub enum Appended {
 pub struct CallLock {
     _file: File,
 }
+
+/// What records hold in place of a secret answer.
+const SECRET_MASK: &str = "[secret]";
 
 /// FNV-1a, 64 bits: a call id becomes a file name of hex digits, whatever the id holds.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -273,6 +315,35 @@ mod tests {
             Outcome::Answered(answers),
             1,
         )
+    }
+
+    #[test]
+    fn earlier_answers_are_newest_first_once_each_and_never_a_secret() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = SessionLog::new(dir.path().join("log.jsonl"));
+        assert!(log.earlier_answers("Name?", 100).is_empty(), "no log yet");
+        for id in ["alpha", "beta", "alpha", "[secret]", "gamma"] {
+            log.append_once(&record(id)).unwrap();
+        }
+        let other = Record::new(
+            Some("other".into()),
+            AskUserInput {
+                questions: vec![Question::text("Port?")],
+                metadata: None,
+            },
+            Mode::Print,
+            Outcome::Answered(vec![Answer::custom("Port?", "8080")]),
+            1,
+        );
+        log.append_once(&other).unwrap();
+        // "alpha" was appended once only (one record per call id), and "[secret]" is a mask.
+        assert_eq!(
+            log.earlier_answers("Name?", 100),
+            ["gamma", "beta", "alpha"]
+        );
+        assert_eq!(log.earlier_answers("Name?", 2), ["gamma", "beta"]);
+        assert_eq!(log.earlier_answers("Port?", 100), ["8080"]);
+        assert!(log.earlier_answers("Other?", 100).is_empty());
     }
 
     #[test]

@@ -7,7 +7,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::{BufRead, BufReader, Write};
+mod common;
+
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
@@ -15,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use ask_core::{Limits, SUBAGENT_REFUSAL, ToolOutput};
 use ask_schema::ToolFormat;
+use common::mcp_raw::{raw_session, read_message, send_line};
 use serde_json::{Value, json};
 
 const CANCELLED: &str = "The user cancelled the questions without answering.";
@@ -387,65 +390,6 @@ fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
     let result: Value = serde_json::from_slice(&answered.stdout).unwrap();
     assert_eq!(result["answers"][0]["answer"], "SQLite");
     assert_eq!(result["answers"][1]["answer"], json!(["REST API"]));
-}
-
-/// One line of the server's stdout as JSON; every line must be an MCP message.
-fn read_message(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Value {
-    let line = lines.next().expect("a message").expect("a line");
-    let message: Value = serde_json::from_str(&line)
-        .unwrap_or_else(|e| panic!("stdout carries a line that is not JSON ({e}): {line}"));
-    assert_eq!(message["jsonrpc"], "2.0", "{line}");
-    message
-}
-
-/// Sends one message as a JSON line.
-fn send_line(stdin: &mut impl Write, message: &Value) {
-    writeln!(stdin, "{message}").unwrap();
-    stdin.flush().unwrap();
-}
-
-/// `ask-user mcp ARGS` in `dir`, without a terminal, after the initialize handshake of a
-/// plain JSON-lines client that declares `capabilities`: the server, its stdin and its stdout's
-/// lines.
-fn raw_session(
-    args: &[&str],
-    dir: &Path,
-    capabilities: Value,
-) -> (
-    std::process::Child,
-    std::process::ChildStdin,
-    std::io::Lines<BufReader<std::process::ChildStdout>>,
-) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_ask-user"))
-        .arg("mcp")
-        .args(args)
-        .current_dir(dir)
-        .env("ASK_USER_NO_TTY", "1")
-        .env_remove("ASK_USER_SUBAGENT")
-        .env_remove("ASK_USER_PENDING_FILE")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the server starts");
-    let mut stdin = server.stdin.take().unwrap();
-    let mut lines = BufReader::new(server.stdout.take().unwrap()).lines();
-    send_line(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": capabilities,
-            "clientInfo": {"name": "raw", "version": "1"}
-        }}),
-    );
-    let init = read_message(&mut lines);
-    assert_eq!(init["id"], 1);
-    assert_eq!(init["result"]["serverInfo"]["name"], "ask-user");
-    send_line(
-        &mut stdin,
-        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-    );
-    (server, stdin, lines)
 }
 
 #[test]

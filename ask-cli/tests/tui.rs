@@ -61,7 +61,7 @@ const DEMO_ANSWERS: &str = r#"{"answers":{"Which database should we use?":"Postg
 fn arrow_and_enter_answer_a_single_question() {
     let db = database_call();
     let mut session = Session::ask("--mode tui call.json", &[("call.json", &db)]);
-    session.wait_for("↑↓ navigate • 1-9 quick select • 0 Other • Enter to select • Esc to cancel");
+    session.wait_for("↑↓ navigate • 1-9 quick select • 0 Other • n note • Enter to select");
     session.wait_for("> 1. PostgreSQL (Recommended)");
     session.key(DOWN, "> 2. SQLite");
     session.send(ENTER);
@@ -119,7 +119,7 @@ fn other_takes_a_typed_answer() {
 fn multi_select_ticks_with_space() {
     let features = features_call();
     let mut session = Session::ask("call.json", &[("call.json", &features)]);
-    session.wait_for("↑↓ navigate • Space/1-9 toggle • 0 Other • Enter to submit • Esc to cancel");
+    session.wait_for("↑↓ navigate • Space/1-9 toggle • a all/none • 0 Other • n note");
     session.key(" ", "> [x] 1. Authentication");
     session.key(DOWN, "> [ ] 2. REST API");
     session.key(DOWN, "> [ ] 3. Admin Dashboard");
@@ -139,7 +139,7 @@ fn multi_select_ticks_with_space() {
 fn demo_walks_the_tabs_and_submits() {
     let mut session = Session::ask("demo --output answers", &[]);
     session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
-    session.wait_for("Tab/←→ switch • ↑↓ navigate • 1-9 quick select • 0 Other • Enter to select");
+    session.wait_for("Tab/←→ switch • ↑↓ navigate • 1-9 quick select • 0 Other • n note");
     session.key(ENTER, "← ■ Database  □ Service Name");
     session.wait_for("What should we name this service?");
     session.key("order-processor", "> order-processor");
@@ -161,7 +161,10 @@ fn cancelling_after_an_answer_asks_first() {
     session.wait_for("Which database should we use?");
     session.key(ENTER, "What should we name this service?");
     session.key(ESC, "Discard 1 answer? [y/N]");
-    session.key("n", "Tab switch • Enter to confirm • Esc to cancel");
+    session.key(
+        "n",
+        "Tab switch • Ctrl+N note • Enter to confirm • Esc to cancel",
+    );
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.send("y");
     let (code, stdout) = session.finish();

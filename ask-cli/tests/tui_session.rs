@@ -302,9 +302,7 @@ fn valid_corpus_entries_render_as_plain_text() {
         assert_eq!(hidden, None, "{name}: reached the terminal");
         let screen = session.contents();
         assert!(
-            screen.contains(
-                "↑↓ navigate • 1-9 quick select • 0 Other • Enter to select • Esc to cancel"
-            ),
+            screen.contains("↑↓ navigate • 1-9 quick select • 0 Other • n note"),
             "{name}:\n{screen}"
         );
         session.send(ESC);
@@ -328,4 +326,49 @@ fn look_alike_escapes_are_shown_literally() {
     session.wait_for("<b>bold</b>");
     session.send(ESC);
     assert_eq!(session.exit_code(), 130);
+}
+
+#[test]
+fn with_output_tool_an_interrupted_call_prints_an_explicit_error_and_records_nothing() {
+    let call = json!({"questions": [
+        {"question": "Which database should we use?", "header": "Database",
+         "options": [{"label": "PostgreSQL (Recommended)"}, {"label": "SQLite"}]},
+        {"question": "Which cache should we use?", "header": "Cache",
+         "options": [{"label": "Redis"}, {"label": "None"}]}]})
+    .to_string();
+    let ask = "\"$ASK\" --mode tui --no-notify --output tool --session s.jsonl --call-id toolu_4 call.json";
+    // First run: Ctrl+C twice. Second run: SIGTERM.
+    let script = format!(
+        "{ask} > out1.json 2> err1.txt; echo $? > code1.txt; \
+         {ask} > out2.json 2> err2.txt & echo $! > pid.txt; wait $!; echo $? > code2.txt"
+    );
+    let mut session = Session::start(&script, &[("call.json", &call)]);
+    session.wait_for("Which database should we use?");
+    session.key("1", "Which cache should we use?");
+    session.key("\x03", "Discard 1 answer? [y/N]");
+    session.send("\x03");
+    assert_eq!(session.wait_for_file("code1.txt").trim(), "130");
+    let out1: Value =
+        serde_json::from_str(&std::fs::read_to_string(session.path("out1.json")).unwrap()).unwrap();
+    assert_eq!(
+        out1,
+        json!({"content": "The user interrupted the questions with Ctrl+C twice; nothing was answered.",
+               "isError": true})
+    );
+
+    session.wait_for("> 1. PostgreSQL (Recommended)");
+    session.kill("-TERM");
+    assert_eq!(session.wait_for_file("code2.txt").trim(), "143");
+    let out2: Value =
+        serde_json::from_str(&std::fs::read_to_string(session.path("out2.json")).unwrap()).unwrap();
+    assert_eq!(out2["isError"], true);
+    assert_eq!(
+        out2["content"],
+        "The questions were interrupted by SIGTERM before the user answered; nothing was answered."
+    );
+    assert!(out2.get("details").is_none(), "no record: {out2}");
+    assert!(
+        !session.path("s.jsonl").exists(),
+        "an interrupted call leaves no record"
+    );
 }

@@ -48,7 +48,7 @@ fn envelope_reports_its_call_id() {
     ]);
     assert_eq!(
         stdout_json(&output),
-        serde_json::json!({"valid": true, "questions": 1, "callId": "toolu_01A09q90qw90lq917835lq9"})
+        serde_json::json!({"valid": true, "dialect": "canonical", "questions": 1, "callId": "toolu_01A09q90qw90lq917835lq9"})
     );
 }
 
@@ -184,7 +184,7 @@ fn validate_reads_stdin() {
     assert_eq!(output.status.code(), Some(0));
     assert_eq!(
         stdout_json(&output),
-        serde_json::json!({"valid": true, "questions": 1})
+        serde_json::json!({"valid": true, "dialect": "canonical", "questions": 1})
     );
 }
 
@@ -244,7 +244,7 @@ fn openai_chat_completions_tool_calls_are_read() {
     assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
     assert_eq!(
         stdout_json(&output),
-        serde_json::json!({"valid": true, "questions": 2, "callId": "call_abc"})
+        serde_json::json!({"valid": true, "dialect": "canonical", "questions": 2, "callId": "call_abc"})
     );
 }
 
@@ -280,9 +280,11 @@ fn common_shape_mistakes_show_the_expected_shape() {
             "/questions/0/header: the header is empty; write some text, or leave the header out",
         ),
     ] {
-        let validated = common::run_with_stdin(&["validate"], call.as_bytes());
+        // Without --strict the first three are read as lenient forms, with warnings (tested
+        // with the dialects); --strict keeps to the canonical shape and shows it.
+        let validated = common::run_with_stdin(&["validate", "--strict"], call.as_bytes());
         let asked = common::run_with_stdin(
-            &["-p", "--pending-file", "/nonexistent/p.json"],
+            &["-p", "--strict", "--pending-file", "/nonexistent/p.json"],
             call.as_bytes(),
         );
         for output in [&validated, &asked] {

@@ -39,6 +39,37 @@ pub trait Frontend: Send + Sync {
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError>;
 }
 
+/// A frontend shown with answers the person already gave elsewhere (an incomplete form, the
+/// answers a call carries): each ask through it gets them in [`AskRequest::given`].
+pub struct Given<'a> {
+    /// The frontend that presents the questions.
+    pub inner: &'a dyn Frontend,
+    /// The answers already given, in question order.
+    pub given: Vec<Option<Answer>>,
+}
+
+impl std::fmt::Debug for Given<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Given")
+            .field("mode", &self.inner.mode())
+            .field("given", &self.given)
+            .finish()
+    }
+}
+
+#[async_trait]
+impl Frontend for Given<'_> {
+    fn mode(&self) -> Mode {
+        self.inner.mode()
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+        let mut request = request.clone();
+        request.given.clone_from(&self.given);
+        self.inner.present(&request).await
+    }
+}
+
 /// Why [`ask`] failed.
 #[derive(Debug, thiserror::Error)]
 pub enum AskError {

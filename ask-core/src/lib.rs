@@ -28,6 +28,7 @@
 mod caller;
 mod display;
 mod frontend;
+mod host;
 mod input;
 mod json;
 mod presenter;
@@ -41,15 +42,17 @@ pub use display::{
     CharClass, RECOMMENDED_SUFFIX, classify, classify_in_context, describe_char, is_recommended,
     sanitize_for_display, strip_recommended,
 };
-pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, ask, now_ms};
+pub use frontend::{AskCall, AskError, AskRequest, BoxError, Frontend, Given, ask, now_ms};
+pub use host::Host;
 pub use input::{
     AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
 };
-pub use json::duplicate_key;
+pub use json::{duplicate_key, unique_value};
 pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, Record,
-    SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, pending_instructions,
+    SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, interrupted_text,
+    pending_instructions, pending_instructions_for,
 };
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver};
 pub use summary::summary_sentence;

@@ -57,7 +57,8 @@ impl Presenter {
             Presenter::Tui => Some(Mode::Interactive),
             Presenter::File => Some(Mode::Print),
             Presenter::Rpc => Some(Mode::Rpc),
-            Presenter::Elicitation | Presenter::Url | Presenter::Web | Presenter::Embedded => None,
+            Presenter::Embedded => Some(Mode::Embedded),
+            Presenter::Elicitation | Presenter::Url | Presenter::Web => None,
         }
     }
 

@@ -4,6 +4,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
+use crate::host::Host;
 use crate::input::Question;
 
 /// The answer to one question: a string, or a list of labels for a multi-select question.
@@ -245,6 +246,12 @@ pub enum Outcome {
 impl Outcome {
     /// The wire result for this outcome of a call of `questions` questions.
     pub fn to_result(&self, questions: usize) -> AskUserResult {
+        self.to_result_for(Host::AskUser, questions)
+    }
+
+    /// The wire result for this outcome, with the pass-2 commands of `host` in the pending
+    /// instructions.
+    pub fn to_result_for(&self, host: Host, questions: usize) -> AskUserResult {
         let mut result = AskUserResult {
             answered: false,
             answers: Vec::new(),
@@ -252,7 +259,7 @@ impl Outcome {
             connection_lost: false,
             pending_file: None,
             reply: None,
-            message: self.message(questions),
+            message: self.message_for(host, questions),
         };
         match self {
             Outcome::Answered(answers) => {
@@ -271,11 +278,16 @@ impl Outcome {
     /// answered: the answers speak for themselves. `questions` is the number of questions
     /// asked (the pending instructions give one example answer per question).
     pub fn message(&self, questions: usize) -> Option<String> {
+        self.message_for(Host::AskUser, questions)
+    }
+
+    /// [`Outcome::message`], with the pass-2 commands of `host` in the pending instructions.
+    pub fn message_for(&self, host: Host, questions: usize) -> Option<String> {
         match self {
             Outcome::Answered(_) => None,
             Outcome::Cancelled => Some(CANCELLED.to_string()),
             Outcome::ConnectionLost => Some(CONNECTION_LOST.to_string()),
-            Outcome::Pending { file } => Some(pending_instructions(file, questions)),
+            Outcome::Pending { file } => Some(pending_instructions_for(host, file, questions)),
         }
     }
 
@@ -422,6 +434,8 @@ pub enum Mode {
     Print,
     /// An external client over the JSON-lines protocol.
     Rpc,
+    /// Frames drawn inside a host's own terminal UI.
+    Embedded,
 }
 
 impl Mode {
@@ -431,6 +445,7 @@ impl Mode {
             Mode::Interactive => "interactive",
             Mode::Print => "print",
             Mode::Rpc => "rpc",
+            Mode::Embedded => "embedded",
         }
     }
 }
@@ -542,7 +557,12 @@ impl Record {
 
     /// The wire result this record replays.
     pub fn result(&self) -> AskUserResult {
-        let mut result = self.outcome().to_result(self.questions.len());
+        self.result_for(Host::AskUser)
+    }
+
+    /// [`Record::result`], with the pass-2 commands of `host` in the pending instructions.
+    pub fn result_for(&self, host: Host) -> AskUserResult {
+        let mut result = self.outcome().to_result_for(host, self.questions.len());
         result.reply = self.reply.clone();
         result
     }
@@ -626,6 +646,12 @@ impl ToolOutput {
     /// assert!(!output.is_error);
     /// ```
     pub fn from_record(record: Record) -> ToolOutput {
+        ToolOutput::from_record_for(record, Host::AskUser)
+    }
+
+    /// [`ToolOutput::from_record`], with the pass-2 commands of `host` in the pending
+    /// instructions.
+    pub fn from_record_for(record: Record, host: Host) -> ToolOutput {
         let content = match record.status {
             Status::Answered => match &record.reply {
                 Some(reply) => reply_content(&record.questions, reply),
@@ -633,7 +659,7 @@ impl ToolOutput {
             },
             Status::Cancelled | Status::ConnectionLost | Status::Pending => record
                 .outcome()
-                .message(record.questions.len())
+                .message_for(host, record.questions.len())
                 .unwrap_or_default(),
         };
         ToolOutput {
@@ -653,6 +679,17 @@ impl ToolOutput {
         }
     }
 
+    /// The output for a call whose questions were interrupted before an outcome: Ctrl+C twice
+    /// in the terminal UI (`signal` is `None`), or a signal such as SIGTERM (its name). Nothing
+    /// was answered and nothing is recorded, so there are no details.
+    pub fn interrupted(signal: Option<&str>) -> ToolOutput {
+        ToolOutput {
+            content: interrupted_text(signal),
+            details: None,
+            is_error: true,
+        }
+    }
+
     /// The output for an invalid call: every problem, one per line.
     pub fn invalid(problems: &crate::Problems) -> ToolOutput {
         ToolOutput {
@@ -660,6 +697,19 @@ impl ToolOutput {
             details: None,
             is_error: true,
         }
+    }
+}
+
+/// The sentence for the model when the questions were interrupted before an outcome: by Ctrl+C
+/// twice (`signal` is `None`) or by the named signal.
+pub fn interrupted_text(signal: Option<&str>) -> String {
+    match signal {
+        None => "The user interrupted the questions with Ctrl+C twice; nothing was answered."
+            .to_string(),
+        Some(name) => format!(
+            "The questions were interrupted by {name} before the user answered; nothing was \
+             answered."
+        ),
     }
 }
 
@@ -689,6 +739,11 @@ fn reply_content(questions: &[Question], reply: &str) -> String {
 /// The instructions shown to the model when `questions` questions are left in a pending file.
 /// The example `--answers` array has one entry per question.
 pub fn pending_instructions(pending_file: &str, questions: usize) -> String {
+    pending_instructions_for(Host::AskUser, pending_file, questions)
+}
+
+/// [`pending_instructions`] naming the pass-2 commands of `host`.
+pub fn pending_instructions_for(host: Host, pending_file: &str, questions: usize) -> String {
     let file = shell_quote(pending_file);
     let example = if questions <= 1 {
         "\"your answer\"".to_string()
@@ -702,15 +757,18 @@ pub fn pending_instructions(pending_file: &str, questions: usize) -> String {
         "Questions pending. User input required.\n\
          \n\
          To answer, re-run with:\n\
-         \x20 ask-user -p @{file} \"your answers\"\n\
+         \x20 {reply}\n\
          \n\
          Or edit the JSON file and run:\n\
-         \x20 ask-user -c --pending-file {file}\n\
+         \x20 {edited}\n\
          \n\
          Or give the answers in question order:\n\
-         \x20 ask-user -p --answers '[{example}]' --pending-file {file}\n\
+         \x20 {inline}\n\
          \n\
-         Questions saved to: {pending_file}"
+         Questions saved to: {pending_file}",
+        reply = host.reply_command(&file),
+        edited = host.edited_command(&file),
+        inline = host.inline_command(&file, &example),
     )
 }
 
@@ -1112,6 +1170,62 @@ mod tests {
             serde_json::to_value(&refused).unwrap(),
             json!({"content": SUBAGENT_REFUSAL, "isError": true})
         );
+    }
+
+    #[test]
+    fn pending_instructions_under_pi_name_only_pi_commands() {
+        let text = pending_instructions_for(Host::Pi, "/w/.pi/pending-questions.json", 2);
+        assert_eq!(
+            text,
+            "Questions pending. User input required.\n\
+             \n\
+             To answer, re-run with:\n\
+             \x20 pi -c -p @/w/.pi/pending-questions.json \"your answers\"\n\
+             \n\
+             Or edit the JSON file and run:\n\
+             \x20 pi -c -p \"continue\"\n\
+             \n\
+             Or give the answers in question order:\n\
+             \x20 pi -c -p --answers '[\"answer 1\", \"answer 2\"]' \"continue\"\n\
+             \n\
+             Questions saved to: /w/.pi/pending-questions.json"
+        );
+        let record = Record::new(
+            Some("call_1".into()),
+            crate::AskUserInput {
+                questions: vec![features()],
+                metadata: None,
+            },
+            Mode::Print,
+            Outcome::Pending {
+                file: "/w/.pi/pending-questions.json".into(),
+            },
+            0,
+        );
+        let output = ToolOutput::from_record_for(record.clone(), Host::Pi);
+        assert!(output.content.contains("pi -c -p \"continue\""));
+        assert!(!output.content.contains("ask-user"));
+        assert_eq!(
+            record.result_for(Host::Pi).message.as_deref(),
+            Some(output.content.as_str())
+        );
+        // Without a host, the commands stay ask-user's.
+        assert!(record.result().message.unwrap().contains("ask-user -c"));
+    }
+
+    #[test]
+    fn interrupted_output_is_an_error_without_a_record() {
+        assert_eq!(
+            serde_json::to_value(ToolOutput::interrupted(None)).unwrap(),
+            json!({"content": "The user interrupted the questions with Ctrl+C twice; nothing was answered.",
+                   "isError": true})
+        );
+        let by_signal = ToolOutput::interrupted(Some("SIGTERM"));
+        assert_eq!(
+            by_signal.content,
+            "The questions were interrupted by SIGTERM before the user answered; nothing was answered."
+        );
+        assert!(by_signal.is_error && by_signal.details.is_none());
     }
 
     #[test]

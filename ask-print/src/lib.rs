@@ -26,14 +26,15 @@ mod store;
 use std::path::{Path, PathBuf};
 
 use ask_core::{
-    Answer, AskRequest, AskUserInput, BoxError, Frontend, Limits, Mode, Outcome, Record,
+    Answer, AskRequest, AskUserInput, BoxError, Frontend, Host, Limits, Mode, Outcome, Record,
     ValidatedInput, now_ms,
 };
 
 pub use answers::{Progress, parse_inline, read_answer, read_file_answers};
 pub use error::PrintError;
 pub use pending::{
-    Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion, how_to_answer, rfc3339,
+    Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion, how_to_answer,
+    how_to_answer_for, rfc3339,
 };
 pub use store::{FAILPOINT_VARIABLE, Loaded, Lock, Store, failpoint, parse, write_atomic};
 
@@ -46,6 +47,7 @@ pub struct PrintFrontend {
     path: PathBuf,
     call_id: Option<String>,
     session_id: String,
+    host: Host,
 }
 
 impl PrintFrontend {
@@ -55,6 +57,7 @@ impl PrintFrontend {
             path: path.into(),
             call_id: None,
             session_id: generated_session_id(),
+            host: Host::AskUser,
         }
     }
 
@@ -62,6 +65,13 @@ impl PrintFrontend {
     #[must_use]
     pub fn with_call_id(mut self, call_id: Option<String>) -> PrintFrontend {
         self.call_id = call_id;
+        self
+    }
+
+    /// Names the pass-2 command of `host` in the pending file's `howToAnswer` note.
+    #[must_use]
+    pub fn with_host(mut self, host: Host) -> PrintFrontend {
+        self.host = host;
         self
     }
 
@@ -80,12 +90,13 @@ impl Frontend for PrintFrontend {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
-        let outcome = pass_one_given(
+        let outcome = pass_one_for(
             &self.path,
             &request.input,
             self.call_id.clone(),
             &self.session_id,
             &request.given,
+            self.host,
         )?;
         Ok(outcome)
     }
@@ -120,6 +131,19 @@ pub fn pass_one_given(
     call_id: Option<String>,
     session_id: &str,
     given: &[Option<Answer>],
+) -> Result<Outcome, PrintError> {
+    pass_one_for(path, input, call_id, session_id, given, Host::AskUser)
+}
+
+/// [`pass_one_given`] for a call whose pending questions are answered with the commands of
+/// `host` (named in the file's `howToAnswer` note).
+pub fn pass_one_for(
+    path: &Path,
+    input: &ValidatedInput,
+    call_id: Option<String>,
+    session_id: &str,
+    given: &[Option<Answer>],
+    host: Host,
 ) -> Result<Outcome, PrintError> {
     // Refused before the file is touched: a secret never reaches the disk.
     if let Some((index, question)) = input
@@ -164,6 +188,7 @@ pub fn pass_one_given(
         rfc3339(now_ms()),
         &shown,
     );
+    file.how_to_answer = Some(how_to_answer_for(host, &shown));
     for (question, answer) in file.questions.iter_mut().zip(given) {
         if let Some(answer) = answer {
             question.answer = serde_json::to_value(&answer.answer).unwrap_or_default();
@@ -328,18 +353,7 @@ pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
             _lock: lock,
         })));
     }
-    if let Some(edited) = loaded.file.edited() {
-        let question = match edited {
-            pending::Edited::Question(index) => loaded.file.questions[index].question.clone(),
-            pending::Edited::Count { .. } => String::new(),
-        };
-        return Err(PrintError::QuestionsEdited {
-            path: path.to_path_buf(),
-            edited,
-            question,
-        });
-    }
-    let input = rebuilt_call(path, &loaded.file)?;
+    let input = checked_call(path, &loaded.file)?;
     let file_values: Vec<&serde_json::Value> =
         loaded.file.questions.iter().map(|q| &q.answer).collect();
     let (progress, reply) = match how {
@@ -432,6 +446,23 @@ fn absolute(path: &Path) -> String {
         .to_string()
 }
 
+/// The call held in a pending file, refused when its questions differ from the ones asked
+/// (their fingerprints) or no longer form a valid call.
+fn checked_call(path: &Path, file: &PendingFile) -> Result<AskUserInput, PrintError> {
+    if let Some(edited) = file.edited() {
+        let question = match edited {
+            pending::Edited::Question(index) => file.questions[index].question.clone(),
+            pending::Edited::Count { .. } => String::new(),
+        };
+        return Err(PrintError::QuestionsEdited {
+            path: path.to_path_buf(),
+            edited,
+            question,
+        });
+    }
+    rebuilt_call(path, file)
+}
+
 /// The call held in a pending file, checked again: the person may have edited the questions.
 fn rebuilt_call(path: &Path, file: &PendingFile) -> Result<AskUserInput, PrintError> {
     let input = file.to_input();
@@ -455,6 +486,81 @@ fn rebuilt_call(path: &Path, file: &PendingFile) -> Result<AskUserInput, PrintEr
 /// The pending questions at `path`, if any (`ask-user questions`).
 pub fn show(path: &Path) -> Result<Option<PendingFile>, PrintError> {
     Ok(Store::new(path).read()?.map(|loaded| loaded.file))
+}
+
+/// What a host needs to know about a pending file without answering it
+/// (`ask-user questions state`): whether questions wait, for which call, and whether the
+/// answers written into the file are complete, so that `ask-user -c` would deliver them.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PendingState {
+    /// True when the file exists.
+    pub pending: bool,
+    /// The pending file, absolute.
+    pub pending_file: String,
+    /// The call id the questions belong to, when the file names one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call_id: Option<String>,
+    /// The number of questions waiting.
+    pub questions: usize,
+    /// The 0-based indexes of the questions the file leaves unanswered.
+    pub unanswered: Vec<usize>,
+    /// True when every question has an answer in the file (or the file is in the `answered`
+    /// state): a pass 2 from the edited file would deliver them.
+    pub complete: bool,
+    /// True when an earlier pass 2 took the answers (the `answered` state) and was ended before
+    /// it could deliver them; any pass 2 delivers that record.
+    pub answered: bool,
+    /// Why a pass 2 from the file would be refused (edited questions, an answer of the wrong
+    /// type), when it would.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// The state of the pending file at `path`; reads it and nothing else.
+pub fn state(path: &Path) -> Result<PendingState, PrintError> {
+    let pending_file = absolute(path);
+    let Some(loaded) = Store::new(path).read()? else {
+        return Ok(PendingState {
+            pending: false,
+            pending_file,
+            call_id: None,
+            questions: 0,
+            unanswered: Vec::new(),
+            complete: false,
+            answered: false,
+            problem: None,
+        });
+    };
+    let file = loaded.file;
+    let mut state = PendingState {
+        pending: true,
+        pending_file,
+        call_id: file.call_id.clone(),
+        questions: file.questions.len(),
+        unanswered: Vec::new(),
+        complete: false,
+        answered: file.answered.is_some(),
+        problem: None,
+    };
+    if state.answered {
+        state.complete = true;
+        return Ok(state);
+    }
+    let values: Vec<&serde_json::Value> = file.questions.iter().map(|q| &q.answer).collect();
+    match checked_call(path, &file).and_then(|input| read_file_answers(&input, &values)) {
+        Ok(progress) => {
+            state.unanswered = progress.unanswered();
+            state.complete = state.unanswered.is_empty();
+        }
+        Err(error) => {
+            state.unanswered = (0..file.questions.len())
+                .filter(|&i| file.questions[i].answer.is_null())
+                .collect();
+            state.problem = Some(error.to_string());
+        }
+    }
+    Ok(state)
 }
 
 /// Removes the pending questions at `path` (`ask-user questions clear`). Returns whether there

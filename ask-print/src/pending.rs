@@ -2,7 +2,7 @@
 //!
 //! Nothing here touches the disk; `store.rs` does.
 
-use ask_core::{AskUserInput, Question, QuestionKind, QuestionOption, Record};
+use ask_core::{AskUserInput, Host, Question, QuestionKind, QuestionOption, Record};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -154,9 +154,15 @@ impl<'de> Deserialize<'de> for Descriptions {
 
 /// The note written into each new pending file.
 pub fn how_to_answer(path: &str) -> String {
+    how_to_answer_for(Host::AskUser, path)
+}
+
+/// [`how_to_answer`], naming the pass-2 command of `host`.
+pub fn how_to_answer_for(host: Host, path: &str) -> String {
     format!(
         "Replace each null answer with your answer: an option label or your own words (a list of \
-         labels for a multiSelect question). Then run: ask-user -c --pending-file {path}"
+         labels for a multiSelect question). Then run: {}",
+        host.edited_command(path)
     )
 }
 

@@ -142,3 +142,93 @@ fn answers_given_elsewhere_are_written_into_the_file_and_count_in_pass_two() {
         ]
     );
 }
+
+#[test]
+fn state_follows_the_file_from_pass_one_to_the_answered_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pending.json");
+    let state = ask_print::state(&path).unwrap();
+    assert!(!state.pending && !state.complete);
+    assert_eq!(state.pending_file, path.display().to_string());
+
+    pass_one(&path, &call(), Some("toolu_3".into()), "s").unwrap();
+    let state = ask_print::state(&path).unwrap();
+    assert_eq!(
+        serde_json::to_value(&state).unwrap(),
+        serde_json::json!({"pending": true, "pendingFile": path.display().to_string(),
+                           "callId": "toolu_3", "questions": 2, "unanswered": [0, 1],
+                           "complete": false, "answered": false})
+    );
+
+    // One answer written: one still open. Both: complete, and the file is untouched by reading.
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replacen("\"answer\": null", "\"answer\": \"sqlite\"", 1),
+    )
+    .unwrap();
+    assert_eq!(ask_print::state(&path).unwrap().unanswered, [1]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replacen("\"answer\": null", "\"answer\": \"orders\"", 1),
+    )
+    .unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let state = ask_print::state(&path).unwrap();
+    assert!(state.complete && state.unanswered.is_empty() && state.problem.is_none());
+    assert_eq!(std::fs::read(&path).unwrap(), before);
+
+    // An edited question: a pass 2 would be refused, and the state says why.
+    std::fs::write(
+        &path,
+        String::from_utf8(before.clone())
+            .unwrap()
+            .replace("Which database?", "Which DB?"),
+    )
+    .unwrap();
+    let state = ask_print::state(&path).unwrap();
+    assert!(!state.complete);
+    assert!(state.problem.unwrap().contains("question 1"), "names it");
+
+    // The answered state (a pass 2 ended before delivering) is complete and says so.
+    std::fs::write(&path, &before).unwrap();
+    let ask_print::PassTwoStep::Answered(answering) =
+        ask_print::answer(&path, PassTwo::Edited).unwrap()
+    else {
+        panic!("complete");
+    };
+    drop(answering);
+    let state = ask_print::state(&path).unwrap();
+    assert!(state.answered && state.complete);
+}
+
+#[test]
+fn a_host_names_its_own_pass_two_command_in_the_file() {
+    use ask_core::{AskCall, Host, StateMachine};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pending.json");
+    let frontend = ask_print::PrintFrontend::new(&path).with_host(Host::Pi);
+    let mut machine = StateMachine::new();
+    let future = ask_core::ask(&frontend, AskCall::new(call()), &mut machine);
+    let record = futures_lite_block_on(future).unwrap();
+    assert_eq!(record.status, ask_core::Status::Pending);
+    let file = ask_print::show(&path).unwrap().unwrap();
+    assert!(
+        file.how_to_answer
+            .unwrap()
+            .ends_with("Then run: pi -c -p \"continue\"")
+    );
+}
+
+/// Runs a future that never waits on anything outside itself.
+fn futures_lite_block_on<F: std::future::Future>(future: F) -> F::Output {
+    use std::task::{Context, Poll, Waker};
+    let mut future = std::pin::pin!(future);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+}

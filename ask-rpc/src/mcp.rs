@@ -542,7 +542,7 @@ impl McpServer {
             return error_result(gave_up_text()).into();
         };
         let frontend = UntilDisconnect {
-            inner: &Given { inner: next, given },
+            inner: &ask_core::Given { inner: next, given },
             withdrawn: context.ct.clone(),
             gone: self.gone.clone(),
         };
@@ -715,25 +715,6 @@ impl Frontend for UntilDisconnect<'_> {
             () = self.withdrawn.cancelled() => Ok(Outcome::ConnectionLost),
             () = self.gone.cancelled() => Ok(Outcome::ConnectionLost),
         }
-    }
-}
-
-/// A frontend shown with answers the person already gave.
-struct Given<'a> {
-    inner: &'a dyn Frontend,
-    given: Vec<Option<Answer>>,
-}
-
-#[async_trait]
-impl Frontend for Given<'_> {
-    fn mode(&self) -> RecordMode {
-        self.inner.mode()
-    }
-
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
-        let mut request = request.clone();
-        request.given.clone_from(&self.given);
-        self.inner.present(&request).await
     }
 }
 

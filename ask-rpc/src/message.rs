@@ -1,6 +1,6 @@
 //! The wire messages: one JSON object per line, camelCase fields, a snake_case `type` tag.
 
-use ask_core::{AnswerValue, AskUserResult, Question};
+use ask_core::{AnswerValue, AskUserResult, Question, ToolOutput};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -111,6 +111,10 @@ pub struct AskUserResultNotification {
     pub request_id: String,
     /// The structured result.
     pub result: AskUserResult,
+    /// The tool output `{content, details, isError}`, when asked for (`ask-user --rpc --output
+    /// tool`), so that a host bridging the protocol hands it to its agent as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_output: Option<Box<ToolOutput>>,
 }
 
 /// `ask_user_response`: the person's answers, one per question.

@@ -27,26 +27,47 @@
 
 pub use ask_core::Limits;
 
+mod dialect;
+mod dialect_output;
 mod parse;
 mod schema;
 
+pub use dialect::{Dialect, DialectCall, ReadOptions, Warning, read_call, read_value};
+pub use dialect_output::{
+    CLAUDE_REJECTED, CODEX_CANCELLED, GEMINI_DISMISSED, OPENCODE_DISMISSED, dialect_descriptor,
+    result_in, tool_output_in, tool_text_in,
+};
 pub use parse::{JsonSource, ParsedCall, parse, parse_call, warm_up};
 pub use schema::{
     TOOL_NAME, TOOL_TITLE, ToolFormat, UnknownFormat, input_schema, render, result_schema,
     tool_description, tool_descriptor,
 };
 
-/// The files under `schema/` and their contents for the default limits, as
-/// `(path relative to the repository root, text)`.
+/// The generated files and their contents for the default limits, as
+/// `(path relative to the repository root, text)`: each tool format, each agent dialect's
+/// descriptor (`schema/tool.<dialect>.json`), and the pi package's `integrations/pi/tool.json`.
 pub fn generated_files() -> Vec<(String, String)> {
     let limits = Limits::default();
-    ToolFormat::ALL
+    let formats = ToolFormat::ALL.into_iter().map(|format| {
+        (
+            format!("schema/{}", format.file_name()),
+            render(&tool_descriptor(format, &limits)),
+        )
+    });
+    let dialects = Dialect::ALL
         .into_iter()
-        .map(|format| {
+        .filter(|d| *d != Dialect::Canonical)
+        .map(|dialect| {
             (
-                format!("schema/{}", format.file_name()),
-                render(&tool_descriptor(format, &limits)),
+                format!("schema/tool.{}.json", dialect.name()),
+                render(&dialect_descriptor(dialect, &limits)),
             )
-        })
-        .collect()
+        });
+    // The pi package loads the tool from a file of its own folder: it may be installed without
+    // the rest of the repository.
+    let pi = (
+        "integrations/pi/tool.json".to_string(),
+        render(&tool_descriptor(ToolFormat::OpenAi, &limits)),
+    );
+    formats.chain(dialects).chain(std::iter::once(pi)).collect()
 }

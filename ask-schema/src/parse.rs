@@ -70,7 +70,9 @@ fn is_envelope(value: &Value) -> bool {
 /// Where an envelope keeps the call's input, as a JSON pointer, and the input itself: `input`
 /// (Anthropic's `tool_use`), `arguments` (MCP's `tools/call`, OpenAI's Responses API) or
 /// `function.arguments` (OpenAI's Chat Completions `tool_calls` entries).
-fn envelope_input(object: &serde_json::Map<String, Value>) -> Option<(&'static str, &Value)> {
+pub(crate) fn envelope_input(
+    object: &serde_json::Map<String, Value>,
+) -> Option<(&'static str, &Value)> {
     if object.contains_key("questions") {
         return None;
     }
@@ -179,7 +181,7 @@ pub fn parse_call<S: JsonSource>(source: S, limits: &Limits) -> Result<ParsedCal
     source.parse_call(limits)
 }
 
-fn parse_value_at(
+pub(crate) fn parse_value_at(
     value: &Value,
     limits: &Limits,
     prefix: &str,
@@ -195,7 +197,7 @@ fn parse_value_at(
     }
 }
 
-fn parse_json(text: &str) -> Result<Value, Problems> {
+pub(crate) fn parse_json(text: &str) -> Result<Value, Problems> {
     serde_json::from_str::<Value>(text).map_err(|error| {
         let reason = error.to_string();
         let reason = match reason.rfind(" at line ") {
@@ -212,7 +214,7 @@ fn parse_json(text: &str) -> Result<Value, Problems> {
 }
 
 /// Refuses JSON text that repeats a key in one object, naming the object (below `prefix`).
-fn refuse_duplicate_key(text: &str, prefix: &str) -> Result<(), Problems> {
+pub(crate) fn refuse_duplicate_key(text: &str, prefix: &str) -> Result<(), Problems> {
     match ask_core::duplicate_key(text) {
         None => Ok(()),
         Some((path, key)) => {
@@ -224,7 +226,7 @@ fn refuse_duplicate_key(text: &str, prefix: &str) -> Result<(), Problems> {
 }
 
 /// `Problems::from_vec` of a non-empty list never fails; this keeps the code free of panics.
-fn unreachable_problems() -> Problems {
+pub(crate) fn unreachable_problems() -> Problems {
     Problems::from_vec(vec![Problem::new(
         "",
         ProblemKind::Schema {
@@ -235,7 +237,7 @@ fn unreachable_problems() -> Problems {
     .unwrap_or_else(|| unreachable!())
 }
 
-fn prefixed(problems: Problems, prefix: &str) -> Problems {
+pub(crate) fn prefixed(problems: Problems, prefix: &str) -> Problems {
     if prefix.is_empty() {
         return problems;
     }
@@ -355,7 +357,7 @@ fn duplicate_field(message: &str) -> Option<&str> {
 
 /// Removes repeated problems and puts them in document order (array indexes compared as
 /// numbers), keeping the order of problems at the same path.
-fn dedup_and_sort(problems: &mut Vec<Problem>) {
+pub(crate) fn dedup_and_sort(problems: &mut Vec<Problem>) {
     let mut seen = std::collections::HashSet::new();
     problems.retain(|p| seen.insert(p.clone()));
     problems.sort_by(|a, b| path_key(&a.path).cmp(&path_key(&b.path)));

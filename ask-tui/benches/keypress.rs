@@ -105,3 +105,69 @@ fn typing_into_a_long_field(bencher: divan::Bencher<'_, '_>, chars: usize) {
         divan::black_box(&buf);
     });
 }
+
+/// One ↓ keypress and the frame that follows it in a question whose options carry previews of
+/// 40 lines each (code, as models send), at 80 columns (the box under the list) and at 120 (the
+/// box beside it). The target is under 1 ms.
+#[divan::bench(args = [80, 120])]
+fn keypress_to_frame_with_previews(bencher: divan::Bencher<'_, '_>, columns: u16) {
+    let area = Rect::new(0, 0, columns, 24);
+    let preview: String = (0..40)
+        .map(|i| format!("    let value_{i} = compute(\"option\", {i}); // line {i}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let input = AskUserInput {
+        questions: vec![Question {
+            options: Some(
+                (0..4)
+                    .map(|i| {
+                        QuestionOption::new(format!("Option number {i}"))
+                            .with_preview(preview.clone())
+                    })
+                    .collect(),
+            ),
+            ..Question::text("Which one should we use?").with_header("Choice")
+        }],
+        metadata: None,
+    };
+    let mut state = State::new(&input);
+    let mut buf = Buffer::empty(area);
+    let mut down = true;
+    bencher.bench_local(|| {
+        let cursor = state.pages()[0].cursor;
+        if cursor == 4 {
+            down = false;
+        } else if cursor == 0 {
+            down = true;
+        }
+        update(&mut state, if down { Msg::Down } else { Msg::Up });
+        buf.reset();
+        render(&state, area, &mut buf);
+        divan::black_box(&buf);
+    });
+}
+
+/// One character typed into the `/` filter of a 100-option list (and deleted again on the next
+/// keypress, so the filter alternates between 1 and 2 characters), and the frame that follows
+/// it. The target is under 1 ms.
+#[divan::bench]
+fn filter_keypress_100_options(bencher: divan::Bencher<'_, '_>) {
+    let area = Rect::new(0, 0, 80, 24);
+    let mut state = State::new(&input(100));
+    update(&mut state, Msg::Filter);
+    update(&mut state, Msg::Input('1'));
+    let mut buf = Buffer::empty(area);
+    let mut typed = false;
+    bencher.bench_local(|| {
+        let msg = if typed {
+            Msg::Backspace
+        } else {
+            Msg::Input('2')
+        };
+        typed = !typed;
+        update(&mut state, msg);
+        buf.reset();
+        render(&state, area, &mut buf);
+        divan::black_box(&buf);
+    });
+}

@@ -8,7 +8,7 @@ use ask_core::{AskRequest, BoxError, Frontend, Mode, Outcome};
 use async_trait::async_trait;
 
 use crate::lang::Lang;
-use crate::terminal::{TuiError, run_until};
+use crate::terminal::{HistoryProvider, TuiError, run_with};
 
 /// Presents questions in the terminal UI on the controlling terminal.
 ///
@@ -21,10 +21,21 @@ use crate::terminal::{TuiError, run_until};
 /// that a person working in another window knows the agent waits for them; turn that off with
 /// [`TuiFrontend::with_notify`]. Its words are English unless [`TuiFrontend::with_lang`] names
 /// another language.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone)]
 pub struct TuiFrontend {
     notify: bool,
     lang: Lang,
+    history: Option<HistoryProvider>,
+}
+
+impl std::fmt::Debug for TuiFrontend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TuiFrontend")
+            .field("notify", &self.notify)
+            .field("lang", &self.lang)
+            .field("history", &self.history.is_some())
+            .finish()
+    }
 }
 
 impl Default for TuiFrontend {
@@ -32,6 +43,7 @@ impl Default for TuiFrontend {
         TuiFrontend {
             notify: true,
             lang: Lang::default(),
+            history: None,
         }
     }
 }
@@ -53,6 +65,16 @@ impl TuiFrontend {
     pub fn with_lang(self, lang: Lang) -> TuiFrontend {
         TuiFrontend { lang, ..self }
     }
+
+    /// Where ↑ in a text field finds earlier answers to the same question (a host passes the
+    /// session log's); without it there are none.
+    #[must_use]
+    pub fn with_history(self, history: HistoryProvider) -> TuiFrontend {
+        TuiFrontend {
+            history: Some(history),
+            ..self
+        }
+    }
 }
 
 #[async_trait]
@@ -65,6 +87,7 @@ impl Frontend for TuiFrontend {
         let input = request.input.input().clone();
         let given = request.given.clone();
         let (notify, lang) = (self.notify, self.lang);
+        let history = self.history.clone();
         let withdrawn = Arc::new(AtomicBool::new(false));
         let (send, receive) = tokio::sync::oneshot::channel();
         let flag = Arc::clone(&withdrawn);
@@ -72,7 +95,14 @@ impl Frontend for TuiFrontend {
             .name("ask-tui".to_string())
             .spawn(move || {
                 // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
-                let _ = send.send(run_until(&input, &given, notify, lang, &flag));
+                let _ = send.send(run_with(
+                    &input,
+                    &given,
+                    notify,
+                    lang,
+                    &flag,
+                    history.as_ref(),
+                ));
             })?;
         let _ui = WithdrawOnDrop {
             withdrawn,

@@ -29,6 +29,7 @@
 //! ```
 
 mod demo;
+mod embedded;
 mod frontend;
 mod lang;
 mod layout;
@@ -39,12 +40,14 @@ mod text;
 mod view;
 
 pub use demo::demo_input;
+pub use embedded::{Embedded, Step, THEME_ROLES, Theme};
 pub use frontend::TuiFrontend;
 pub use lang::{Counted, Help, Lang, Text};
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
-    Dialog, Effect, Msg, Notice, Page, Screen, State, VISIBLE_ROWS, msg_for_key, update,
+    Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, VISIBLE_ROWS,
+    completion_folder, completions, msg_for_key, update,
 };
-pub use terminal::TuiError;
+pub use terminal::{HistoryProvider, TuiError};
 pub use text::TextField;
 pub use view::{render, screen_lines, view};

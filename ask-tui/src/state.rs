@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use ask_core::{Answer, AnswerValue, AskUserInput, Limits, Outcome, Question};
+use ask_core::{Answer, AnswerValue, AskUserInput, Limits, Outcome, Question, QuestionKind};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::lang::Lang;
@@ -38,6 +38,8 @@ pub(crate) struct ScrollRoom {
     pub(crate) question: usize,
     /// The lines of the question and of the highlighted description that do not fit.
     pub(crate) total: usize,
+    /// The lines of the focused option's preview that do not fit in its box.
+    pub(crate) preview: usize,
 }
 
 /// The person's work on one question.
@@ -60,6 +62,25 @@ pub struct Page {
     /// How many lines of the question (and then of the highlighted option's description) are
     /// scrolled out of view at the top, when they do not fit on the screen.
     pub scroll: usize,
+    /// How many lines of the focused option's preview are scrolled out of view at the top.
+    pub preview_scroll: usize,
+    /// The open `/` filter of the option list and its text; `None` when closed. While it is
+    /// open the list shows only the options whose label holds the text (case ignored), and
+    /// "Other" always.
+    pub filter: Option<TextField>,
+    /// Earlier answers to a question with the same text, newest first, once the terminal has
+    /// handed them in ([`Msg::History`]); `None` until the field first asks for them.
+    pub history: Option<Vec<String>>,
+    /// While ↑/↓ recall earlier answers: the one shown, and the text typed before recalling.
+    pub recalled: Option<(usize, String)>,
+    /// The paths that Ctrl+T found for the typed text when several match, shown under the
+    /// field until the next key.
+    pub candidates: Vec<String>,
+    /// The person's note on this question's answer (n, or Ctrl+N in a text field): it goes
+    /// back beside the answer, never in its place.
+    pub note: TextField,
+    /// Whether the note's editor has the keyboard.
+    pub noting: bool,
 }
 
 /// A question put to the person over the current screen.
@@ -85,6 +106,8 @@ pub enum Notice {
     Unanswered(usize),
     /// Enter on an empty text field.
     EmptyAnswer,
+    /// Ctrl+T found no path that starts with the typed text.
+    NoCompletion,
 }
 
 /// What the person asked for, decoded from a key or a paste.
@@ -140,6 +163,30 @@ pub enum Msg {
     CursorHome,
     /// Move the text cursor to the end.
     CursorEnd,
+    /// Scroll the focused option's preview up ([).
+    PreviewUp,
+    /// Scroll the focused option's preview down (]).
+    PreviewDown,
+    /// Open the filter of a long option list (/).
+    Filter,
+    /// Tick every option of a multi-select question, or untick them all when all are ticked (a).
+    ToggleAll,
+    /// The earlier answers to the open question, newest first, as the terminal read them after
+    /// [`Effect::Load`] asked for them; the recall that asked then happens.
+    History(Vec<String>),
+    /// Complete the typed path (Ctrl+T in a path question).
+    Complete,
+    /// Open the note on the open question's answer (n, or Ctrl+N in a text field).
+    Note,
+    /// The paths that start with `typed`, as the terminal read them from the disk after
+    /// [`Load::Complete`] asked: one is taken whole, several fill in what they share and are
+    /// listed.
+    Completions {
+        /// The text they complete.
+        typed: String,
+        /// The matching paths, sorted; a folder ends in `/`.
+        candidates: Vec<String>,
+    },
     /// The terminal changed size: nothing changes but the next frame.
     Resize,
 }
@@ -155,7 +202,30 @@ pub enum Effect {
     /// process had been interrupted, so nothing is answered or saved and the call is asked
     /// again from the beginning next time (seed 001 "Session Interruption").
     Abort,
+    /// The state needs something only the terminal module can read: it reads it, hands it in
+    /// as the message named in [`Load`], and draws the next frame.
+    Load(Load),
 }
+
+/// What the terminal module reads for the pure state.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Load {
+    /// The earlier answers to questions with this text in the session log (at most
+    /// [`HISTORY_MAX`], newest first), answered with [`Msg::History`].
+    History {
+        /// The question's text.
+        question: String,
+    },
+    /// The paths that start with the typed text, from the working folder (an absolute path
+    /// from the root), answered with [`Msg::Completions`].
+    Complete {
+        /// The typed text.
+        typed: String,
+    },
+}
+
+/// How many earlier answers a field can recall.
+pub const HISTORY_MAX: usize = 100;
 
 /// Which screen the current tab shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,18 +263,6 @@ impl State {
         }
     }
 
-    /// The same state, showing the UI's words in `lang`.
-    #[must_use]
-    pub fn with_lang(mut self, lang: Lang) -> State {
-        self.lang = lang;
-        self
-    }
-
-    /// The language of the UI's words.
-    pub fn lang(&self) -> Lang {
-        self.lang
-    }
-
     /// The state with answers already given elsewhere (`given[i]` for question `i`, as
     /// [`ask_core::AskRequest::given`] carries them: a form answered before this presenter took
     /// over, or answers the call itself proposes) shown as the person's choices, so they can be
@@ -235,6 +293,18 @@ impl State {
                 .unwrap_or(self.questions.len());
         }
         self
+    }
+
+    /// The same state, showing the UI's words in `lang`.
+    #[must_use]
+    pub fn with_lang(mut self, lang: Lang) -> State {
+        self.lang = lang;
+        self
+    }
+
+    /// The language of the UI's words.
+    pub fn lang(&self) -> Lang {
+        self.lang
     }
 
     /// Records how far the open tab's text can scroll at the size of the frame just drawn.
@@ -324,21 +394,146 @@ impl State {
             .map_or(0, |q| q.options().len() + 1)
     }
 
+    /// The rows the open list shows, in order: every option and "Other", or, while the filter
+    /// holds text, the options whose label holds it (case ignored) and "Other".
+    pub fn visible_rows(&self) -> Vec<usize> {
+        let Some((question, page)) = self.current() else {
+            return Vec::new();
+        };
+        let options = question.options();
+        match page.filter.as_ref().filter(|f| !f.text().is_empty()) {
+            Some(filter) => {
+                let needle = filter.text().to_lowercase();
+                options
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, option)| option.label.to_lowercase().contains(&needle))
+                    .map(|(i, _)| i)
+                    .chain([options.len()])
+                    .collect()
+            }
+            None => (0..=options.len()).collect(),
+        }
+    }
+
+    /// True when the note's editor of the open question has the keyboard.
+    pub fn is_noting(&self) -> bool {
+        self.current().is_some_and(|(_, page)| page.noting)
+    }
+
+    /// True when the open list's filter is open.
+    pub fn is_filtering(&self) -> bool {
+        self.current()
+            .is_some_and(|(_, page)| page.filter.is_some())
+    }
+
     fn move_cursor(&mut self, to: impl FnOnce(usize, usize) -> usize) {
-        let rows = self.rows();
+        let visible = self.visible_rows();
         if let Some(page) = self.pages.get_mut(self.tab) {
-            if rows == 0 || page.editing {
+            if visible.is_empty() || page.editing {
                 return;
             }
             let before = page.cursor;
-            page.cursor = to(page.cursor, rows - 1).min(rows - 1);
-            scroll_into_view(page, rows);
+            let last = visible.len() - 1;
+            let at = visible
+                .iter()
+                .position(|&row| row == page.cursor)
+                .unwrap_or(0);
+            let at = to(at, last).min(last);
+            page.cursor = visible[at];
+            scroll_into_view(page, at, visible.len());
             if page.cursor != before {
+                page.preview_scroll = 0;
                 // Another option's description: scroll back to its start.
                 let question = self.scroll_room.get().map_or(0, |room| room.question);
                 page.scroll = page.scroll.min(question);
             }
         }
+    }
+
+    /// Opens the filter of the open list, empty.
+    fn open_filter(&mut self) {
+        if let Some(page) = self.page_mut()
+            && !page.editing
+        {
+            page.filter = Some(TextField::new());
+        }
+    }
+
+    /// Closes the filter, keeping the highlighted option, and shows it in the whole list.
+    fn close_filter(&mut self) {
+        let rows = self.rows();
+        if let Some(page) = self.page_mut()
+            && page.filter.take().is_some()
+        {
+            let cursor = page.cursor;
+            scroll_into_view(page, cursor, rows);
+        }
+    }
+
+    /// After the filter's text changed: the highlight goes to the first match (or to "Other"
+    /// when nothing matches) and the list to its top.
+    fn refilter(&mut self) {
+        let first = self.visible_rows().first().copied().unwrap_or(0);
+        if let Some(page) = self.page_mut() {
+            page.cursor = first;
+            page.offset = 0;
+            page.scroll = 0;
+        }
+    }
+
+    /// ↑ or ↓ in a text field on its first or last line: the next older (or newer) earlier
+    /// answer replaces the text; past the newest, the text typed before comes back. Returns
+    /// `None` when there is nothing to recall that way, and asks the terminal for the earlier
+    /// answers the first time.
+    fn recall(&mut self, older: bool) -> Option<Effect> {
+        let (question, page) = self.current()?;
+        // A secret answer is never recalled, nor offered for recall.
+        if question.secret {
+            return None;
+        }
+        let Some(history) = &page.history else {
+            let question = question.question.clone();
+            return older.then_some(Effect::Load(Load::History { question }));
+        };
+        let next = match (&page.recalled, older) {
+            (None, true) => 0,
+            (None, false) => return None,
+            (Some((at, _)), true) => at + 1,
+            (Some((0, _)), false) => usize::MAX,
+            (Some((at, _)), false) => at - 1,
+        };
+        if next != usize::MAX && next >= history.len() {
+            return None;
+        }
+        let text = history.get(next).cloned();
+        let page = self.page_mut()?;
+        match text {
+            Some(text) => {
+                let draft = match page.recalled.take() {
+                    Some((_, draft)) => draft,
+                    None => page.field.text().to_string(),
+                };
+                page.field = TextField::with_text(text);
+                page.recalled = Some((next, draft));
+            }
+            None => {
+                let (_, draft) = page.recalled.take()?;
+                page.field = TextField::with_text(draft);
+            }
+        }
+        Some(Effect::Continue)
+    }
+
+    /// Ticks every option, or unticks them all when every one is ticked; "Other" and its text
+    /// stay as they are.
+    fn toggle_all(&mut self) {
+        let Some(page) = self.page_mut() else {
+            return;
+        };
+        let all = page.checked.iter().all(|&on| on);
+        page.checked.iter_mut().for_each(|on| *on = !all);
+        self.sync_multi();
     }
 
     fn scroll_text(&mut self, down: bool) {
@@ -359,6 +554,7 @@ impl State {
             return;
         }
         self.leave_field();
+        self.close_filter();
         self.tab = if forward {
             (self.tab + 1) % tabs
         } else {
@@ -439,6 +635,10 @@ impl State {
     /// answer, or, for a lone question, out.
     fn commit(&mut self, answer: Answer) -> Effect {
         if !self.is_tabbed() {
+            let answer = match self.pages.first() {
+                Some(page) => with_note(answer, page),
+                None => answer,
+            };
             return Effect::Finish(Outcome::Answered(vec![answer]));
         }
         let Some(page) = self.page_mut() else {
@@ -540,7 +740,8 @@ impl State {
         if let Some(page) = self.page_mut() {
             page.cursor = rows.saturating_sub(1);
             page.editing = true;
-            scroll_into_view(page, rows);
+            page.filter = None;
+            scroll_into_view(page, rows.saturating_sub(1), rows);
         }
         Effect::Continue
     }
@@ -578,7 +779,8 @@ impl State {
             return Effect::Continue;
         };
         page.cursor = row.min(options);
-        scroll_into_view(page, rows);
+        let cursor = page.cursor;
+        scroll_into_view(page, cursor, rows);
         if row < options {
             page.checked[row] = !page.checked[row];
         } else if page.other_checked {
@@ -613,12 +815,15 @@ impl State {
             }
             return Effect::Continue;
         }
-        let answers = self.pages.iter().filter_map(|p| p.answer.clone()).collect();
+        let answers = self
+            .pages
+            .iter()
+            .filter_map(|p| p.answer.clone().map(|answer| with_note(answer, p)))
+            .collect();
         Effect::Finish(Outcome::Answered(answers))
     }
 }
 
-/// Keeps the highlighted row inside the window of [`VISIBLE_ROWS`] rows.
 /// Puts a given answer on `question`'s page: the highlight on its option or on "Other", its
 /// options ticked, its typed text in the field.
 fn show_given(question: &Question, page: &mut Page, answer: &Answer) {
@@ -641,14 +846,22 @@ fn show_given(question: &Question, page: &mut Page, answer: &Answer) {
     if question.multi_select && !page.other_checked {
         page.cursor = page.checked.iter().position(|on| *on).unwrap_or(0);
     }
-    scroll_into_view(page, other_row + 1);
+    let at = page.cursor;
+    scroll_into_view(page, at, other_row + 1);
 }
 
-fn scroll_into_view(page: &mut Page, rows: usize) {
-    if page.cursor < page.offset {
-        page.offset = page.cursor;
-    } else if page.cursor >= page.offset + VISIBLE_ROWS {
-        page.offset = page.cursor + 1 - VISIBLE_ROWS;
+/// `answer` with the page's note beside it, when the note holds more than whitespace.
+fn with_note(answer: Answer, page: &Page) -> Answer {
+    answer.with_notes(Some(page.note.text()))
+}
+
+/// Keeps the highlighted row, at position `at` of a list of `rows` rows, inside the window of
+/// [`VISIBLE_ROWS`] rows.
+fn scroll_into_view(page: &mut Page, at: usize, rows: usize) {
+    if at < page.offset {
+        page.offset = at;
+    } else if at >= page.offset + VISIBLE_ROWS {
+        page.offset = at + 1 - VISIBLE_ROWS;
     }
     page.offset = page.offset.min(rows.saturating_sub(VISIBLE_ROWS));
 }
@@ -658,11 +871,35 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
     if !matches!(msg, Msg::Resize) {
         state.notice = None;
     }
+    if let Msg::History(answers) = msg {
+        return take_history(state, answers);
+    }
+    if let Msg::Completions { typed, candidates } = msg {
+        take_completions(state, &typed, candidates);
+        return Effect::Continue;
+    }
+    if let Some(page) = state.page_mut() {
+        page.candidates.clear();
+    }
     if let Some(dialog) = state.dialog {
         return update_dialog(state, dialog, msg);
     }
+    if state.is_noting() {
+        return update_note(state, &msg);
+    }
+    if matches!(msg, Msg::Note) && state.screen() != Screen::Submit {
+        if let Some(page) = state.page_mut() {
+            page.noting = true;
+        }
+        return Effect::Continue;
+    }
     if state.is_editing()
         && let Some(effect) = update_field(state, &msg)
+    {
+        return effect;
+    }
+    if state.is_filtering()
+        && let Some(effect) = update_filter(state, &msg)
     {
         return effect;
     }
@@ -676,6 +913,16 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
         Msg::PageDown => state.move_cursor(|c, _| c + VISIBLE_ROWS),
         Msg::ScrollUp => state.scroll_text(false),
         Msg::ScrollDown => state.scroll_text(true),
+        Msg::PreviewUp | Msg::PreviewDown => {
+            let room = state.scroll_room.get().map_or(0, |room| room.preview);
+            if let Some(page) = state.page_mut() {
+                page.preview_scroll = if msg == Msg::PreviewDown {
+                    (page.preview_scroll + 1).min(room)
+                } else {
+                    page.preview_scroll.min(room).saturating_sub(1)
+                };
+            }
+        }
         Msg::Quick(digit) => {
             let options = state.current().map_or(0, |(q, _)| q.options().len());
             if options == 0 {
@@ -720,8 +967,22 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
                 }
             }
         }
+        Msg::Filter => {
+            if matches!(screen, Screen::Choice | Screen::MultiSelect) {
+                state.open_filter();
+            }
+        }
+        Msg::ToggleAll => {
+            if screen == Screen::MultiSelect {
+                state.toggle_all();
+            }
+        }
         Msg::Yes
         | Msg::No
+        | Msg::History(_)
+        | Msg::Complete
+        | Msg::Note
+        | Msg::Completions { .. }
         | Msg::Input(_)
         | Msg::Backspace
         | Msg::Delete
@@ -737,7 +998,42 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
 /// Messages for an open text field; `None` passes the message on to the list.
 fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
     let screen = state.screen();
+    let (on_first, on_last) = state.current().map_or((false, false), |(_, page)| {
+        let text = page.field.text();
+        let cursor = page.field.cursor();
+        (
+            !text[..cursor].contains('\n'),
+            !text[cursor..].contains('\n'),
+        )
+    });
     match msg {
+        Msg::Up if on_first => {
+            if let Some(effect) = state.recall(true) {
+                return Some(effect);
+            }
+        }
+        Msg::Down if on_last => {
+            if let Some(effect) = state.recall(false) {
+                return Some(effect);
+            }
+        }
+        _ => {}
+    }
+    if !matches!(msg, Msg::Up | Msg::Down | Msg::ScrollUp | Msg::ScrollDown)
+        && let Some(page) = state.page_mut()
+    {
+        // An edit (or a cursor move) keeps the recalled text as the person's own.
+        page.recalled = None;
+    }
+    match msg {
+        Msg::Complete => {
+            return Some(match state.current() {
+                Some((question, page)) if is_path(question) => Effect::Load(Load::Complete {
+                    typed: page.field.text().to_string(),
+                }),
+                _ => Effect::Continue,
+            });
+        }
         Msg::Enter => return Some(state.commit_text(false)),
         // Esc in the "Other" field goes back to the list, keeping the text; a free-text
         // question has nothing to go back to, so it cancels (asking first about typed text).
@@ -770,6 +1066,157 @@ fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
         Msg::CursorEnd => page.field.end(),
         _ => {}
     }
+    Some(Effect::Continue)
+}
+
+/// The paths for Ctrl+T arrive: ignored when the text changed meanwhile; one is taken whole;
+/// several fill in the part they all share and are listed under the field; none is said.
+fn take_completions(state: &mut State, typed: &str, candidates: Vec<String>) {
+    let Some(page) = state.page_mut() else {
+        return;
+    };
+    if !page.editing || page.field.text() != typed {
+        return;
+    }
+    match candidates.as_slice() {
+        [] => state.notice = Some(Notice::NoCompletion),
+        [only] => page.field = TextField::with_text(only.clone()),
+        [first, rest @ ..] => {
+            let mut shared = first.len();
+            for other in rest {
+                shared = first
+                    .char_indices()
+                    .zip(other.chars())
+                    .find(|((_, a), b)| a != b)
+                    .map_or(shared.min(other.len()), |((at, _), _)| at.min(shared));
+            }
+            if shared > typed.len() {
+                page.field = TextField::with_text(&first[..shared]);
+            }
+            page.candidates = candidates;
+        }
+    }
+}
+
+/// The paths in a folder's listing that complete `typed`: `entries` are the names in the
+/// folder that `typed` names up to its last `/` (the working folder when it has none), each
+/// with whether it is a folder. Hidden names show only when the typed name starts with a dot.
+/// Sorted; a folder ends in `/`.
+pub fn completions(typed: &str, entries: impl IntoIterator<Item = (String, bool)>) -> Vec<String> {
+    let (folder, prefix) = match typed.rfind('/') {
+        Some(at) => typed.split_at(at + 1),
+        None => ("", typed),
+    };
+    let mut out: Vec<String> = entries
+        .into_iter()
+        .filter(|(name, _)| {
+            name.starts_with(prefix) && (prefix.starts_with('.') || !name.starts_with('.'))
+        })
+        .map(|(name, dir)| format!("{folder}{name}{}", if dir { "/" } else { "" }))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The folder whose listing completes `typed`: its part up to the last `/`, or the working
+/// folder.
+pub fn completion_folder(typed: &str) -> &str {
+    match typed.rfind('/') {
+        Some(0) => "/",
+        Some(at) => &typed[..at],
+        None => ".",
+    }
+}
+
+/// True for a question whose answer is a path (Ctrl+T completes it).
+fn is_path(question: &Question) -> bool {
+    question.kind == QuestionKind::Path
+}
+
+/// Keys for the note's editor: Enter or Esc close it, keeping the note (an emptied note is
+/// no note).
+fn update_note(state: &mut State, msg: &Msg) -> Effect {
+    let Some(page) = state.page_mut() else {
+        return Effect::Continue;
+    };
+    match msg {
+        Msg::Enter | Msg::Cancel | Msg::Interrupt | Msg::Note => page.noting = false,
+        Msg::Input(c) => page.note.insert(c.encode_utf8(&mut [0; 4])),
+        Msg::Paste(text) => page.note.insert(text),
+        Msg::Backspace => page.note.backspace(),
+        Msg::Delete => page.note.delete(),
+        Msg::CursorLeft => page.note.left(),
+        Msg::CursorRight => page.note.right(),
+        Msg::CursorHome => page.note.home(),
+        Msg::CursorEnd => page.note.end(),
+        _ => {}
+    }
+    Effect::Continue
+}
+
+/// The earlier answers arrive: they are kept for the page, and the ↑ that asked for them
+/// recalls the newest. With none, that ↑ does what it does without history (in "Other", it
+/// goes back to the list).
+fn take_history(state: &mut State, answers: Vec<String>) -> Effect {
+    let editing = state.is_editing();
+    let Some(page) = state.page_mut() else {
+        return Effect::Continue;
+    };
+    page.history = Some(answers);
+    if !editing {
+        return Effect::Continue;
+    }
+    match state.recall(true) {
+        Some(effect) => effect,
+        None if state.screen() != Screen::FreeText => {
+            state.leave_field();
+            state.move_cursor(|c, _| c.saturating_sub(1));
+            Effect::Continue
+        }
+        None => Effect::Continue,
+    }
+}
+
+/// Messages for an open filter; `None` passes the message on to the list, whose moves then go
+/// through the matching rows only.
+fn update_filter(state: &mut State, msg: &Msg) -> Option<Effect> {
+    let screen = state.screen();
+    match msg {
+        Msg::Input(c) => {
+            if let Some(filter) = state.page_mut().and_then(|p| p.filter.as_mut()) {
+                filter.insert(c.encode_utf8(&mut [0; 4]));
+            }
+        }
+        Msg::Paste(text) => {
+            // A filter is one line: a pasted line end would match no label.
+            let line = text.lines().next().unwrap_or_default().to_string();
+            if let Some(filter) = state.page_mut().and_then(|p| p.filter.as_mut()) {
+                filter.insert(&line);
+            }
+        }
+        Msg::Backspace => {
+            if let Some(filter) = state.page_mut().and_then(|p| p.filter.as_mut()) {
+                filter.backspace();
+            }
+        }
+        // Esc (or Ctrl+C) closes the filter; the highlighted option stays highlighted.
+        Msg::Cancel | Msg::Interrupt => {
+            state.close_filter();
+            return Some(Effect::Continue);
+        }
+        // Enter picks the highlighted match: in a multi-select it ticks it (or opens "Other")
+        // and goes back to the whole list.
+        Msg::Enter => {
+            let cursor = state.current().map_or(0, |(_, p)| p.cursor);
+            state.close_filter();
+            return Some(match screen {
+                Screen::MultiSelect => state.toggle(cursor),
+                _ => state.choose(cursor),
+            });
+        }
+        _ => return None,
+    }
+    state.refilter();
     Some(Effect::Continue)
 }
 
@@ -835,9 +1282,26 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
     if common.is_some() {
         return common;
     }
-    if state.is_editing() {
+    if (state.is_noting() || state.is_editing())
+        && ctrl
+        && matches!(key.code, KeyCode::Char('n' | 'N'))
+    {
+        return Some(Msg::Note);
+    }
+    if state.is_filtering() {
+        return match key.code {
+            KeyCode::Char(_) if ctrl => None,
+            KeyCode::Char(c) => Some(Msg::Input(c)),
+            KeyCode::Backspace => Some(Msg::Backspace),
+            KeyCode::Home => Some(Msg::First),
+            KeyCode::End => Some(Msg::Last),
+            _ => None,
+        };
+    }
+    if state.is_editing() || state.is_noting() {
         return match key.code {
             KeyCode::Char('a') if ctrl => Some(Msg::CursorHome),
+            KeyCode::Char('t') if ctrl => Some(Msg::Complete),
             KeyCode::Char('e') if ctrl => Some(Msg::CursorEnd),
             KeyCode::Char(_) if ctrl => None,
             KeyCode::Char(c) => Some(Msg::Input(c)),
@@ -854,6 +1318,11 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
         KeyCode::Char('k') => Some(Msg::Up),
         KeyCode::Char('j') => Some(Msg::Down),
         KeyCode::Char(' ') => Some(Msg::Toggle),
+        KeyCode::Char('/') => Some(Msg::Filter),
+        KeyCode::Char('[') => Some(Msg::PreviewUp),
+        KeyCode::Char(']') => Some(Msg::PreviewDown),
+        KeyCode::Char('a') => Some(Msg::ToggleAll),
+        KeyCode::Char('n') => Some(Msg::Note),
         KeyCode::Char(c @ '0'..='9') => Some(Msg::Quick(c as u8 - b'0')),
         KeyCode::Left => Some(Msg::PrevTab),
         KeyCode::Right => Some(Msg::NextTab),

@@ -27,7 +27,7 @@ use signal_hook::consts::{
 };
 
 use crate::lang::{Lang, fill};
-use crate::state::{Effect, Msg, State, msg_for_key, update};
+use crate::state::{Effect, Load, Msg, State, completion_folder, completions, msg_for_key, update};
 use crate::view::view;
 
 /// Why the terminal UI could not finish.
@@ -83,6 +83,23 @@ pub fn run_until(
     lang: Lang,
     withdrawn: &AtomicBool,
 ) -> Result<Outcome, TuiError> {
+    run_with(input, given, notify, lang, withdrawn, None)
+}
+
+/// Reads the earlier answers to questions with a given text, newest first, at most
+/// [`HISTORY_MAX`](crate::HISTORY_MAX): a host hands in the session log's (the terminal module
+/// calls it the first time a field asks, never while drawing).
+pub type HistoryProvider = Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>;
+
+/// Like [`run_until`], with the earlier answers that ↑ recalls in a text field.
+pub fn run_with(
+    input: &AskUserInput,
+    given: &[Option<Answer>],
+    notify: bool,
+    lang: Lang,
+    withdrawn: &AtomicBool,
+    history: Option<&HistoryProvider>,
+) -> Result<Outcome, TuiError> {
     let tty = OpenOptions::new()
         .read(true)
         .write(true)
@@ -91,15 +108,9 @@ pub fn run_until(
     let signals = Signals::get()?;
     install_panic_hook();
     signals.catch();
-    let result =
-        Guard::enter(tty, notify.then_some((input.questions.len(), lang))).and_then(|guard| {
-            event_loop(
-                State::new(input).with_lang(lang).with_given(given),
-                guard,
-                signals,
-                withdrawn,
-            )
-        });
+    let state = State::new(input).with_lang(lang).with_given(given);
+    let result = Guard::enter(tty, notify.then_some((input.questions.len(), lang)))
+        .and_then(|guard| event_loop(state, guard, signals, withdrawn, history));
     signals.release();
     // A signal that came after the loop's last look, while the terminal was being restored, is
     // not lost: the process still ends as it asks (the terminal is already restored).
@@ -322,6 +333,7 @@ fn event_loop(
     mut guard: Guard,
     signals: &Signals,
     withdrawn: &AtomicBool,
+    history: Option<&HistoryProvider>,
 ) -> Result<Outcome, TuiError> {
     // A signal wins over a withdrawal that happens at the same time: the process must still
     // end as the signal asks.
@@ -378,13 +390,49 @@ fn event_loop(
                 break msg;
             }
         };
-        match update(&mut state, msg) {
-            Effect::Continue => {}
+        let mut effect = update(&mut state, msg);
+        // What the state asks to read is read here and handed back as a message.
+        while let Effect::Load(load) = effect {
+            effect = update(&mut state, load_msg(load, history));
+        }
+        match effect {
+            Effect::Continue | Effect::Load(_) => {}
             Effect::Finish(outcome) => return Ok(outcome),
             Effect::Abort => return Err(TuiError::Aborted),
         }
     }
 }
+
+/// Reads what [`Effect::Load`] asks for.
+pub(crate) fn load_msg(load: Load, history: Option<&HistoryProvider>) -> Msg {
+    match load {
+        Load::History { question } => {
+            let mut answers = history.map_or_else(Vec::new, |read| read(&question));
+            answers.truncate(crate::HISTORY_MAX);
+            Msg::History(answers)
+        }
+        Load::Complete { typed } => {
+            let entries = std::fs::read_dir(completion_folder(&typed))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .take(MAX_LISTED)
+                .filter_map(|entry| {
+                    let name = entry.file_name().into_string().ok()?;
+                    // A link to a folder completes as a folder.
+                    let dir = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+                    Some((name, dir))
+                });
+            Msg::Completions {
+                candidates: completions(&typed, entries),
+                typed,
+            }
+        }
+    }
+}
+
+/// How many names of one folder Ctrl+T looks at, so a huge folder cannot stall a keypress.
+const MAX_LISTED: usize = 10_000;
 
 /// Puts the terminal back as it was: leaves the alternate screen, turns bracketed paste off,
 /// shows the cursor and leaves raw mode. It does nothing when the terminal is not in the UI's

@@ -117,6 +117,20 @@ impl TextField {
         self.cursor_chars = 0;
     }
 
+    /// The field as a secret shows it: one `•` per grapheme, the cursor in the same place, so
+    /// nothing typed is echoed. (It walks the text: secrets are short.)
+    pub fn masked(&self) -> TextField {
+        let before = self.text[..self.cursor].graphemes(true).count();
+        let after = self.text[self.cursor..].graphemes(true).count();
+        let text = "•".repeat(before + after);
+        TextField {
+            cursor: before * '•'.len_utf8(),
+            chars: before + after,
+            cursor_chars: before,
+            text,
+        }
+    }
+
     /// Moves the cursor to the end.
     pub fn end(&mut self) {
         self.cursor = self.text.len();

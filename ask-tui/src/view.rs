@@ -1,7 +1,7 @@
 //! The pure view: [`view`] draws a [`State`] into a frame, laid out as the mock-ups of seed 001
 //! "UI Design". It keeps no state of its own.
 
-use ask_core::{Question, RECOMMENDED_SUFFIX, is_recommended};
+use ask_core::{Question, QuestionKind, RECOMMENDED_SUFFIX, is_recommended};
 use ratatui::Frame;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -54,9 +54,15 @@ pub fn render(state: &State, area: Rect, buf: &mut Buffer) {
 /// that does not fit says how many rows are above and below. How far the text can scroll is
 /// recorded in `state` for the next update.
 pub fn screen_lines(state: &State, width: usize, height: usize) -> Vec<Line<'static>> {
-    let mut laid = lay_out(state, width, height, false);
-    if laid.room.total > 0 {
-        laid = lay_out(state, width, height, true);
+    let mut laid = lay_out(state, width, height, false, false);
+    if laid.room.total > 0 || laid.room.preview > 0 {
+        laid = lay_out(
+            state,
+            width,
+            height,
+            laid.room.total > 0,
+            laid.room.preview > 0,
+        );
     }
     state.set_scroll_room(laid.room);
     laid.lines
@@ -68,9 +74,21 @@ struct Laid {
     room: ScrollRoom,
 }
 
-fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Laid {
+fn lay_out(
+    state: &State,
+    columns: usize,
+    height: usize,
+    scrolling: bool,
+    preview_scrolling: bool,
+) -> Laid {
     let t = state.lang().text();
     let inner = columns.saturating_sub(2).max(1);
+    // A question with previews shows the focused option's preview beside the list on a wide
+    // terminal, else under it.
+    let preview = preview_text(state);
+    let side = preview.is_some() && columns >= SIDE_PREVIEW_COLUMNS;
+    let list_columns = if side { columns / 2 } else { columns };
+    let list_inner = list_columns.saturating_sub(2).max(1);
     let text_width = inner.saturating_sub(2).max(1);
     let rule = Line::styled("─".repeat(columns), dim());
     let title = title_line(state, columns);
@@ -85,6 +103,25 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     };
     let question_lines = question_at(text_width);
     let mut bottom: Vec<Line<'static>> = Vec::new();
+    if let Some((_, page)) = state.current()
+        && (page.noting || !page.note.is_blank())
+    {
+        // The note on this question's answer, under the list or field it belongs to.
+        let style = if page.noting { Style::new() } else { dim() };
+        bottom.extend(
+            field_lines(
+                t,
+                &page.note,
+                page.noting,
+                &format!("  {}", t.note_lead),
+                2 + width(t.note_lead),
+                inner,
+                3,
+                style,
+            )
+            .0,
+        );
+    }
     if let Some(notice) = state.notice() {
         bottom.extend(
             wrap(&notice_text(state, notice), text_width)
@@ -103,7 +140,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
             // question and the list keep at least four rows; Esc is always named.
             let used = 2 + usize::from(title.is_some()) + bottom.len();
             let most = height.saturating_sub(used + 4).max(1);
-            let mut parts = help_text(state, scrolling);
+            let mut parts = help_text(state, scrolling, preview_scrolling);
             let mut lines = help_lines(t, &parts, text_width);
             for drop in HELP_DROP_ORDER {
                 if lines.len() <= most {
@@ -124,8 +161,26 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
 
     // Rows that are always shown: the two rules, the title and the help line.
     let fixed = 2 + usize::from(title.is_some()) + bottom.len();
-    let room = height.saturating_sub(fixed);
-    let body_wanted = body_lines(state, inner, usize::MAX, 0).0.len();
+    let mut room = height.saturating_sub(fixed);
+    // Under the list, the preview box takes up to two fifths of the room (at least three rows:
+    // its borders and a line), and scrolls when its text does not fit.
+    // The preview's lines, wrapped once per layout to the width of its box.
+    let preview_lines = preview.as_ref().map(|text| {
+        let box_width = if side { columns - list_columns } else { inner };
+        (
+            text.is_some(),
+            preview_content(t, text.as_deref(), box_width),
+        )
+    });
+    let below_rows = match &preview_lines {
+        Some((_, content)) if !side && room >= 5 => {
+            let wanted = content.len() + 2;
+            wanted.min((room * 2 / 5).max(3))
+        }
+        _ => 0,
+    };
+    room -= below_rows;
+    let body_wanted = body_lines(state, list_inner, usize::MAX, 0).0.len();
     // The list keeps at least three rows (a row and the markers around it). When the question
     // is cut anyway, it keeps up to five (a marker above and below, the label, a line of the
     // description and its marker) or half the room, so that a long question cannot crowd out a
@@ -162,7 +217,32 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
     };
     let question_room = question_lines.len() - shown;
     let offset = scroll.min(question_room);
-    let (body, description_room) = body_lines(state, inner, body_rows, scroll - offset);
+    let (mut body, description_room) = body_lines(state, list_inner, body_rows, scroll - offset);
+    let preview_scroll = state.current().map_or(0, |(_, page)| page.preview_scroll);
+    let mut preview_room = 0;
+    let mut below_box = Vec::new();
+    if let Some((given, content)) = &preview_lines {
+        if side {
+            // The box beside the list, as tall as the list's rows.
+            let box_width = columns - list_columns;
+            let rows = (content.len() + 2).min(body_rows).max(3);
+            let (lines, room) = preview_box(t, *given, content, box_width, rows, preview_scroll);
+            preview_room = room;
+            body = beside(body, lines, list_columns);
+        } else if below_rows > 0 {
+            // Indented like the list, so the box sits under the rows it belongs to.
+            let (lines, room) = preview_box(t, *given, content, inner, below_rows, preview_scroll);
+            preview_room = room;
+            below_box = lines
+                .into_iter()
+                .map(|line| {
+                    let mut spans = vec![Span::raw("  ")];
+                    spans.extend(line.spans);
+                    Line::from(spans)
+                })
+                .collect();
+        }
+    }
 
     let mut out = Vec::with_capacity(height);
     out.push(rule.clone());
@@ -203,6 +283,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
         out.push(Line::default());
     }
     out.extend(body);
+    out.extend(below_box);
     if blanks > 0 {
         out.push(Line::default());
     }
@@ -214,6 +295,7 @@ fn lay_out(state: &State, columns: usize, height: usize, scrolling: bool) -> Lai
         room: ScrollRoom {
             question: question_room,
             total: question_room + description_room,
+            preview: preview_room,
         },
     }
 }
@@ -393,10 +475,11 @@ fn body_lines(
 ) -> (Vec<Line<'static>>, usize) {
     match state.current() {
         None => (review_lines(state, inner, max_rows), 0),
-        Some((question, page)) if question.is_free_text() => (
-            field_lines(
+        Some((question, page)) if question.is_free_text() => {
+            let field = shown_field(question, &page.field);
+            let mut out = field_lines(
                 state.lang().text(),
-                &page.field,
+                &field,
                 true,
                 "  > ",
                 4,
@@ -404,11 +487,244 @@ fn body_lines(
                 max_rows.min(6),
                 Style::new(),
             )
-            .0,
-            0,
-        ),
-        Some((question, page)) => list_lines(state, question, page, inner, max_rows, scroll),
+            .0;
+            // The placeholder: dim text after the cursor of an empty field.
+            if let (Some(placeholder), Some(first)) = (&question.placeholder, out.first_mut())
+                && page.field.text().is_empty()
+            {
+                let room = inner.saturating_sub(5);
+                first.spans.push(Span::styled(
+                    format!(" {}", shorten(&safe(placeholder), room)),
+                    dim(),
+                ));
+            }
+            let room = max_rows.saturating_sub(out.len());
+            out.extend(candidate_lines(
+                state.lang().text(),
+                &page.candidates,
+                inner,
+                room,
+            ));
+            (out, 0)
+        }
+        Some((question, page)) => match &page.filter {
+            Some(filter) => {
+                let mut out = vec![filter_line(state, question, filter, inner)];
+                let (list, room) = list_lines(
+                    state,
+                    question,
+                    page,
+                    inner,
+                    max_rows.saturating_sub(1),
+                    scroll,
+                );
+                out.extend(list);
+                (out, room)
+            }
+            None => list_lines(state, question, page, inner, max_rows, scroll),
+        },
     }
+}
+
+/// The open filter: `  / text█  2 of 8 options`, the text shortened from the left when it
+/// does not fit, so the end being typed stays in view.
+fn filter_line(
+    state: &State,
+    question: &Question,
+    filter: &TextField,
+    inner: usize,
+) -> Line<'static> {
+    let matches = state.visible_rows().len() - 1;
+    let t = state.lang().text();
+    let count = format!(
+        "  {}",
+        fill(
+            t.filter_count,
+            &[
+                ("a", &t.number(matches)),
+                ("b", &t.number(question.options().len()))
+            ]
+        )
+    );
+    let room = (inner + 2).saturating_sub(4 + 1 + width(&count)).max(1);
+    let text = safe(filter.text()).into_owned();
+    let shown = if width(&text) <= room {
+        text
+    } else {
+        let mut tail: Vec<char> = Vec::new();
+        let mut used = 1;
+        for c in text.chars().rev() {
+            let w = width(c.encode_utf8(&mut [0; 4]));
+            if used + w > room {
+                break;
+            }
+            used += w;
+            tail.push(c);
+        }
+        std::iter::once('…').chain(tail.into_iter().rev()).collect()
+    };
+    Line::from(vec![
+        Span::styled("  / ", accent()),
+        Span::raw(shown),
+        Span::raw("█"),
+        Span::styled(count, dim()),
+    ])
+}
+
+/// What the review shows in place of a secret answer.
+const SECRET_SHOWN: &str = "[secret]";
+
+/// What a text field shows: the typed text, or a mask of it for a secret question.
+fn shown_field<'a>(question: &Question, field: &'a TextField) -> std::borrow::Cow<'a, TextField> {
+    if question.secret {
+        std::borrow::Cow::Owned(field.masked())
+    } else {
+        std::borrow::Cow::Borrowed(field)
+    }
+}
+
+/// From this many columns a preview shows beside the list rather than under it.
+pub const SIDE_PREVIEW_COLUMNS: usize = 100;
+
+/// The preview of the focused row, when the open question has previews: `Some(None)` for a
+/// row without one ("Other", or an option the model gave no preview).
+fn preview_text(state: &State) -> Option<Option<String>> {
+    let (question, page) = state.current()?;
+    let options = question.options();
+    if !options.iter().any(|option| option.preview.is_some()) {
+        return None;
+    }
+    Some(options.get(page.cursor).and_then(|o| o.preview.clone()))
+}
+
+/// A preview's lines as the box shows them, `columns` wide with the borders: sanitised line by
+/// line, each wrapped, indentation kept.
+fn preview_content(t: &Text, text: Option<&str>, columns: usize) -> Vec<String> {
+    let text_width = columns.saturating_sub(4).max(1);
+    match text {
+        Some(text) => safe_lines(text)
+            .iter()
+            .flat_map(|line| wrap(line, text_width))
+            .collect(),
+        None => vec![t.no_preview.to_string()],
+    }
+}
+
+/// The preview's lines (`content`, dim when the row has no preview of its own, `given` false)
+/// in a box `columns` wide and `rows` tall (at least 3), scrolled by `scroll` lines; a text that does not fit says how many lines are out of view in the bottom border.
+/// Also how far it can scroll.
+fn preview_box(
+    t: &Text,
+    given: bool,
+    content: &[String],
+    columns: usize,
+    rows: usize,
+    scroll: usize,
+) -> (Vec<Line<'static>>, usize) {
+    let columns = columns.max(6);
+    let text_width = columns - 4;
+    let shown = rows.max(3) - 2;
+    let room = content.len().saturating_sub(shown);
+    let offset = scroll.min(room);
+    let title = shorten(t.preview_title, columns - 5);
+    let mut out = vec![Line::styled(
+        format!("┌─ {title} {}┐", "─".repeat(columns - 5 - width(&title))),
+        dim(),
+    )];
+    let style = if given { Style::new() } else { dim() };
+    for line in content.iter().skip(offset).take(shown) {
+        out.push(Line::from(vec![
+            Span::styled("│ ", dim()),
+            Span::styled(line.clone(), style),
+            Span::raw(" ".repeat(text_width.saturating_sub(width(line)))),
+            Span::styled(" │", dim()),
+        ]));
+    }
+    for _ in out.len()..shown + 1 {
+        out.push(Line::from(vec![
+            Span::styled("│ ", dim()),
+            Span::raw(" ".repeat(text_width)),
+            Span::styled(" │", dim()),
+        ]));
+    }
+    let marker = if room > 0 {
+        format!(" {} ", more_lines(t, offset, room - offset, columns - 6))
+    } else {
+        String::new()
+    };
+    out.push(Line::styled(
+        format!(
+            "└{marker}{}┘",
+            "─".repeat((columns - 2).saturating_sub(width(&marker)))
+        ),
+        dim(),
+    ));
+    (out, room)
+}
+
+/// The list's lines with the preview box's lines beside them, the list padded to
+/// `list_columns`; as many lines as the longer of the two.
+fn beside(
+    list: Vec<Line<'static>>,
+    pane: Vec<Line<'static>>,
+    list_columns: usize,
+) -> Vec<Line<'static>> {
+    let rows = list.len().max(pane.len());
+    let mut list = list.into_iter();
+    let mut pane = pane.into_iter();
+    (0..rows)
+        .map(|_| {
+            let mut spans = list.next().map_or_else(Vec::new, |line| line.spans);
+            let used: usize = spans.iter().map(|span| width(&span.content)).sum();
+            spans.push(Span::raw(" ".repeat(list_columns.saturating_sub(used))));
+            spans.extend(pane.next().map_or_else(Vec::new, |line| line.spans));
+            Line::from(spans)
+        })
+        .collect()
+}
+
+/// The paths Ctrl+T found, by their last part, side by side as far as they fit in `rows`
+/// rows; the last row counts the ones left out.
+fn candidate_lines(
+    t: &Text,
+    candidates: &[String],
+    inner: usize,
+    rows: usize,
+) -> Vec<Line<'static>> {
+    if candidates.is_empty() || rows == 0 {
+        return Vec::new();
+    }
+    let text_width = inner.saturating_sub(2).max(1);
+    let names: Vec<String> = candidates
+        .iter()
+        .map(|path| {
+            let trimmed = path.trim_end_matches('/');
+            let start = trimmed.rfind('/').map_or(0, |at| at + 1);
+            safe(&path[start..]).into_owned()
+        })
+        .collect();
+    // Each line with how many names it holds.
+    let mut lines: Vec<(String, usize)> = Vec::new();
+    for name in &names {
+        match lines.last_mut() {
+            Some((line, count)) if width(line) + 2 + width(name) <= text_width => {
+                line.push_str("  ");
+                line.push_str(name);
+                *count += 1;
+            }
+            _ => lines.push((shorten(name, text_width), 1)),
+        }
+    }
+    if lines.len() > rows {
+        let shown: usize = lines[..rows - 1].iter().map(|(_, count)| count).sum();
+        lines.truncate(rows - 1);
+        let more = t.number(names.len() - shown);
+        lines.push((fill(t.review_more, &[("n", &more)]), 0));
+    }
+    lines
+        .into_iter()
+        .map(|(line, _)| Line::styled(format!("    {line}"), dim()))
+        .collect()
 }
 
 /// One option row: its lead (pointer, then the tick box of a multi-select and the number), the
@@ -497,8 +813,16 @@ fn option_block(t: &Text, question: &Question, page: &Page, row: usize, inner: u
         // The "Other" row, with the typed text in place of the hint once there is some.
         let first = format!("{pointer}{mark}{}", t.other_lead);
         if page.editing {
-            let (label, focus) =
-                field_lines(t, &page.field, true, &first, indent, inner, 4, Style::new());
+            let (label, focus) = field_lines(
+                t,
+                &shown_field(question, &page.field),
+                true,
+                &first,
+                indent,
+                inner,
+                4,
+                Style::new(),
+            );
             return Block {
                 label,
                 description: Vec::new(),
@@ -520,8 +844,16 @@ fn option_block(t: &Text, question: &Question, page: &Page, row: usize, inner: u
                 focus: 0,
             };
         }
-        let (mut label, _) =
-            field_lines(t, &page.field, false, &first, indent, inner, 3, label_style);
+        let (mut label, _) = field_lines(
+            t,
+            &shown_field(question, &page.field),
+            false,
+            &first,
+            indent,
+            inner,
+            3,
+            label_style,
+        );
         if !question.multi_select {
             // Say whether the kept text is the answer: in a single question nothing is sent
             // until Enter; in a multi-question call another option may be the answer.
@@ -598,14 +930,20 @@ fn list_lines(
     scroll: usize,
 ) -> (Vec<Line<'static>>, usize) {
     let t = state.lang().text();
-    let rows = question.options().len() + 1;
-    let cursor = page.cursor.min(rows - 1);
+    // The rows shown, by their place in the list: every option and "Other", or the matches of
+    // the filter and "Other". `start`, `end` and `cursor` count places, not options.
+    let visible = state.visible_rows();
+    let rows = visible.len();
+    let cursor = visible
+        .iter()
+        .position(|&row| row == page.cursor)
+        .unwrap_or(rows - 1);
     let mut start = page.offset.min(cursor);
     let mut end = (start + VISIBLE_ROWS).min(rows).max(cursor + 1);
     let blocks: Vec<Block> = (0..rows)
-        .map(|row| {
-            if row >= start.saturating_sub(VISIBLE_ROWS) && row < end + VISIBLE_ROWS {
-                option_block(t, question, page, row, inner)
+        .map(|at| {
+            if at >= start.saturating_sub(VISIBLE_ROWS) && at < end + VISIBLE_ROWS {
+                option_block(t, question, page, visible[at], inner)
             } else {
                 Block {
                     label: Vec::new(),
@@ -985,10 +1323,13 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .enumerate()
         .map(|(i, (question, page))| {
             let label = tab_label(t, question, i);
-            let answer = page
-                .answer
-                .as_ref()
-                .map(|answer| review_text(&answer.answer.joined()));
+            let answer = page.answer.as_ref().map(|answer| {
+                if question.secret {
+                    SECRET_SHOWN.to_string()
+                } else {
+                    review_text(&answer.answer.joined())
+                }
+            });
             if answer.is_none() {
                 missing.push(label.clone());
             }
@@ -1010,10 +1351,16 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
             warning(),
         )
     };
+    // The notes, under the answers they belong to, one line each.
+    let notes: Vec<Option<String>> = state
+        .pages()
+        .iter()
+        .map(|page| (!page.note.is_blank()).then(|| review_text(page.note.text())))
+        .collect();
     let room = max_rows - 1;
     let mut out = [2, 1]
         .into_iter()
-        .map(|answer_rows| review_blocks(t, &entries, inner, answer_rows))
+        .map(|answer_rows| review_blocks(t, &entries, &notes, inner, answer_rows))
         .find(|lines| lines.len() <= room)
         .unwrap_or_else(|| review_compact(t, &entries, inner, room));
     out.push(status);
@@ -1036,12 +1383,13 @@ fn review_text(answer: &str) -> String {
 fn review_blocks(
     t: &Text,
     entries: &[(String, Option<String>)],
+    notes: &[Option<String>],
     inner: usize,
     answer_rows: usize,
 ) -> Vec<Line<'static>> {
     let text_width = inner.saturating_sub(4).max(1);
     let mut out = Vec::new();
-    for (label, answer) in entries {
+    for (i, (label, answer)) in entries.iter().enumerate() {
         out.push(Line::from(vec![
             Span::raw("  "),
             Span::raw(answered_mark(answer.is_some())),
@@ -1061,6 +1409,10 @@ fn review_blocks(
                 }
             }
             None => out.push(Line::styled(format!("    {}", t.not_answered), warning())),
+        }
+        if let Some(Some(note)) = notes.get(i) {
+            let line = shorten(&format!("{}{note}", t.note_lead), text_width);
+            out.push(Line::styled(format!("    {line}"), dim()));
         }
     }
     out
@@ -1121,7 +1473,7 @@ fn review_compact(
 
 /// The help line: one per kind of screen, the same words in a lone question and in a tabbed
 /// call (which adds how to switch tabs), and the scroll keys when a text does not fit.
-fn help_text(state: &State, scrolling: bool) -> Vec<Help> {
+fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Help> {
     let tabbed = state.is_tabbed();
     let mut parts = Vec::new();
     if tabbed {
@@ -1131,44 +1483,95 @@ fn help_text(state: &State, scrolling: bool) -> Vec<Help> {
             Help::SwitchArrows
         });
     }
+    // A list that scrolls offers the filter.
+    let long = state
+        .current()
+        .is_some_and(|(question, _)| question.options().len() >= VISIBLE_ROWS);
+    if state.is_noting() {
+        parts.push(Help::KeepNote);
+        if scrolling {
+            parts.push(Help::Scroll);
+        }
+        return parts;
+    }
     match (state.screen(), state.is_editing()) {
+        (Screen::Choice | Screen::MultiSelect, false) if state.is_filtering() => parts.extend([
+            Help::Filtering,
+            Help::Navigate,
+            if state.screen() == Screen::MultiSelect {
+                Help::ToggleMatch
+            } else {
+                Help::Select
+            },
+            Help::CloseFilter,
+        ]),
         (Screen::Submit, _) => parts.extend([Help::Submit, Help::Cancel]),
-        (Screen::FreeText, _) if tabbed => parts.extend([Help::Confirm, Help::Cancel]),
-        (Screen::FreeText, _) => parts.extend([Help::Submit, Help::Cancel]),
+        (Screen::FreeText, _) => {
+            if state
+                .current()
+                .is_some_and(|(question, _)| question.kind == QuestionKind::Path)
+            {
+                parts.push(Help::Complete);
+            }
+            parts.extend([
+                Help::NoteInField,
+                if tabbed { Help::Confirm } else { Help::Submit },
+                Help::Cancel,
+            ]);
+        }
         // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
         (Screen::MultiSelect, true) => parts.extend([Help::Confirm, Help::Back]),
         (_, true) if tabbed => parts.extend([Help::Confirm, Help::Back]),
         (_, true) => parts.extend([Help::Submit, Help::Back]),
-        (Screen::Choice, false) => parts.extend([
-            Help::Navigate,
-            Help::Quick,
-            Help::Other,
-            Help::Select,
-            Help::Cancel,
-        ]),
-        (Screen::MultiSelect, false) => parts.extend([
-            Help::Navigate,
-            Help::Toggle,
-            Help::Other,
-            if tabbed { Help::Confirm } else { Help::Submit },
-            Help::Cancel,
-        ]),
+        (Screen::Choice, false) => {
+            parts.extend([Help::Navigate, Help::Quick, Help::Other, Help::Note]);
+            if long {
+                parts.push(Help::Filter);
+            }
+            parts.extend([Help::Select, Help::Cancel]);
+        }
+        (Screen::MultiSelect, false) => {
+            parts.extend([
+                Help::Navigate,
+                Help::Toggle,
+                Help::All,
+                Help::Other,
+                Help::Note,
+            ]);
+            if long {
+                parts.push(Help::Filter);
+            }
+            parts.extend([
+                if tabbed { Help::Confirm } else { Help::Submit },
+                Help::Cancel,
+            ]);
+        }
     }
     if scrolling {
         parts.push(Help::Scroll);
+    }
+    if preview_scrolling {
+        parts.push(Help::ScrollPreview);
     }
     parts
 }
 
 /// The parts of a help line a short terminal drops, in this order.
-const HELP_DROP_ORDER: [Help; 9] = [
+const HELP_DROP_ORDER: [Help; 16] = [
     Help::Other,
+    Help::Note,
+    Help::NoteInField,
+    Help::Complete,
     Help::Quick,
+    Help::Filtering,
+    Help::Filter,
+    Help::All,
     Help::Navigate,
     Help::SwitchArrows,
     Help::Switch,
     Help::Toggle,
     Help::Select,
+    Help::ToggleMatch,
     Help::Confirm,
     Help::Submit,
 ];
@@ -1204,5 +1607,6 @@ fn notice_text(state: &State, notice: Notice) -> String {
         Notice::Unanswered(n) => fill(t.unanswered.pick(n), &[("n", &t.number(n))]),
         Notice::EmptyAnswer if state.screen() == Screen::FreeText => t.type_first.to_string(),
         Notice::EmptyAnswer => t.type_first_or_back.to_string(),
+        Notice::NoCompletion => t.no_completion.to_string(),
     }
 }

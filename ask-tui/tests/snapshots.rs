@@ -844,3 +844,198 @@ fn a_question_on_one_row_scrolls_through_every_word() {
     scroll_to_end(&mut state, 40, 8);
     insta::assert_snapshot!("question_on_one_row_scrolled_40x8", fitted(&state, 40, 8));
 }
+
+#[test]
+fn filter_open() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::Char('/')]);
+    check("filter_open", &state);
+}
+
+#[test]
+fn filter_typed() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::Char('/')]);
+    type_text(&mut state, "js");
+    keys(&mut state, &[KeyCode::Down]);
+    check("filter_typed", &state);
+}
+
+#[test]
+fn filter_of_a_hundred_multi_select() {
+    let mut state = State::new(&hundred(true));
+    keys(&mut state, &[KeyCode::Char('a'), KeyCode::Char('/')]);
+    type_text(&mut state, "5");
+    check("filter_of_a_hundred_multi_select", &state);
+}
+
+#[test]
+fn filter_matching_nothing() {
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::Char('/')]);
+    type_text(&mut state, "django");
+    check("filter_matching_nothing", &state);
+}
+
+#[test]
+fn multi_select_all_ticked() {
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Char('a')]);
+    check("multi_select_all_ticked", &state);
+}
+
+#[test]
+fn note_open() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Char('n')]);
+    type_text(&mut state, "only for the prototype");
+    check("note_open", &state);
+}
+
+#[test]
+fn note_kept_in_a_tabbed_call() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('n')]);
+    type_text(&mut state, "only for the prototype");
+    keys(&mut state, &[KeyCode::Enter]);
+    check("note_kept_in_a_tabbed_call", &state);
+}
+
+/// Snapshots `state` also at 120×24, where a preview shows beside the list.
+#[track_caller]
+fn check_wide(name: &str, state: &State) {
+    check(name, state);
+    insta::assert_snapshot!(format!("{name}_120"), screen(state, 120, 24));
+}
+
+#[test]
+fn preview_of_the_first_option() {
+    check_wide("preview_first", &State::new(&previews(false)));
+}
+
+#[test]
+fn preview_long_scrolled() {
+    let mut state = State::new(&previews(false));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Down]);
+    screen(&state, 80, 24);
+    keys(&mut state, &[KeyCode::Char(']'), KeyCode::Char(']')]);
+    check("preview_long_scrolled", &state);
+    let mut state = State::new(&previews(false));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Down]);
+    screen(&state, 120, 24);
+    keys(&mut state, &[KeyCode::Char(']'), KeyCode::Char(']')]);
+    insta::assert_snapshot!("preview_long_scrolled_120", screen(&state, 120, 24));
+}
+
+#[test]
+fn preview_on_other_in_a_multi_select() {
+    let mut state = State::new(&previews(true));
+    keys(&mut state, &[KeyCode::Char('1'), KeyCode::End]);
+    check_wide("preview_other_multi", &state);
+}
+
+#[test]
+fn yes_no() {
+    check("yes_no", &State::new(&kinds()));
+}
+
+#[test]
+fn path_with_placeholder() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Tab]);
+    check("path_with_placeholder", &state);
+}
+
+#[test]
+fn path_candidates() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Tab]);
+    type_text(&mut state, "src/");
+    let candidates: Vec<String> = [
+        "main.rs",
+        "lib.rs",
+        "layout.rs",
+        "lang.rs",
+        "state.rs",
+        "view.rs",
+    ]
+    .iter()
+    .map(|name| format!("src/{name}"))
+    .collect();
+    ask_tui::update(
+        &mut state,
+        ask_tui::Msg::Completions {
+            typed: "src/".into(),
+            candidates,
+        },
+    );
+    check("path_candidates", &state);
+}
+
+#[test]
+fn secret_typed() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Tab, KeyCode::Tab]);
+    type_text(&mut state, "hunter2-token");
+    keys(&mut state, &[KeyCode::Left, KeyCode::Left]);
+    check("secret_typed", &state);
+}
+
+#[test]
+fn secret_in_the_review() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Char('2')]);
+    type_text(&mut state, "app.toml");
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "hunter2-token");
+    keys(&mut state, &[KeyCode::Enter]);
+    check("secret_in_the_review", &state);
+}
+
+/// The filter, a preview and a note in German and Japanese (double-width), at 80 and 40
+/// columns and at 120 for the preview beside the list; no row is wider than the terminal.
+#[test]
+fn filter_preview_and_note_in_german_and_japanese() {
+    use unicode_width::UnicodeWidthStr;
+    for lang in [ask_tui::Lang::De, ask_tui::Lang::Ja] {
+        let code = lang.code();
+        let mut filter = State::new(&frameworks()).with_lang(lang);
+        keys(&mut filter, &[KeyCode::Char('/')]);
+        type_text(&mut filter, "js");
+        let mut preview = State::new(&previews(false)).with_lang(lang);
+        keys(
+            &mut preview,
+            &[KeyCode::Down, KeyCode::Down, KeyCode::Char('n')],
+        );
+        type_text(&mut preview, "本番のみ");
+        for (name, state) in [("filter", &filter), ("preview_note", &preview)] {
+            for (width, height) in [(120, 24), (80, 24), (40, 12)] {
+                if name == "filter" && width == 120 {
+                    continue;
+                }
+                let text = screen(state, width, height);
+                for row in text.lines() {
+                    assert!(
+                        row.width() <= usize::from(width),
+                        "{code} {name}: a row wider than {width} columns: {row:?}"
+                    );
+                }
+                insta::assert_snapshot!(format!("{code}_{name}_{width}"), text);
+            }
+        }
+    }
+}
+
+#[test]
+fn review_with_a_note() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('n')]);
+    type_text(&mut state, "only for the prototype");
+    keys(&mut state, &[KeyCode::Enter, KeyCode::Enter]);
+    type_text(&mut state, "orders");
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Char('1'), KeyCode::Enter],
+    );
+    check("review_with_a_note", &state);
+}

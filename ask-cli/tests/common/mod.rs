@@ -2,6 +2,7 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod mcp_raw;
 pub mod pty;
 
 use std::io::Write;
@@ -25,6 +26,7 @@ pub fn ask_user() -> Command {
         "ASK_USER_SUBAGENT",
         "ASK_USER_SESSION",
         "ASK_USER_NO_TTY",
+        "ASK_USER_HOST",
     ] {
         command.env_remove(var);
     }
@@ -41,6 +43,7 @@ pub fn ask_user_without_terminal() -> Command {
         "ASK_USER_SUBAGENT",
         "ASK_USER_SESSION",
         "ASK_USER_NO_TTY",
+        "ASK_USER_HOST",
     ] {
         command.env_remove(var);
     }

@@ -80,12 +80,17 @@ pub fn ctrl(c: char) -> KeyEvent {
     }
 }
 
-/// Feeds one key through `msg_for_key` and `update`.
+/// Feeds one key through `msg_for_key` and `update`, answering what it asks to load as the
+/// terminal module does without a session log: no earlier answers.
 pub fn press(state: &mut State, event: KeyEvent) -> Effect {
-    match msg_for_key(state, event) {
+    let mut effect = match msg_for_key(state, event) {
         Some(msg) => update(state, msg),
         None => Effect::Continue,
+    };
+    while let Effect::Load(_) = effect {
+        effect = update(state, ask_tui::Msg::History(Vec::new()));
     }
+    effect
 }
 
 /// Feeds keys; panics if the ask ends before the last one.
@@ -131,4 +136,81 @@ pub fn buffer_text(buf: &Buffer) -> String {
         out.push(line.trim_end().to_string());
     }
     out.join("\n")
+}
+
+/// A multi-select of a hundred numbered options, for the filter and select-all.
+pub fn hundred(multi: bool) -> AskUserInput {
+    let labels: Vec<String> = (1..=100).map(|i| format!("Option {i:03}")).collect();
+    let question = Question::choice("Which options should we use?", labels).with_header("Hundred");
+    AskUserInput {
+        questions: vec![if multi { question.multi() } else { question }],
+        metadata: None,
+    }
+}
+
+/// A question whose options carry previews: two short mock-ups, and a long one that scrolls.
+pub fn previews(multi: bool) -> AskUserInput {
+    let with_preview = |label: &str, preview: String| {
+        let mut option = QuestionOption::new(label);
+        option.preview = Some(preview);
+        option
+    };
+    let long: String = (1..=30)
+        .map(|i| format!("    line {i:02} of the config"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let question =
+        Question::choice("Which layout should the page use?", ["x"]).with_header("Layout");
+    let question = Question {
+        options: Some(vec![
+            with_preview(
+                "Sidebar",
+                "┌──────┬─────────┐\n│ nav  │ content │\n│      │         │\n└──────┴─────────┘"
+                    .to_string(),
+            ),
+            with_preview(
+                "Top bar",
+                "```html\n<header>nav</header>\n<main>content</main>\n```".to_string(),
+            ),
+            with_preview("Config file", long),
+            QuestionOption::new("No preview here"),
+        ]),
+        ..question
+    };
+    AskUserInput {
+        questions: vec![if multi { question.multi() } else { question }],
+        metadata: None,
+    }
+}
+
+/// One question, validated as a call would be (a yes/no question gets its two options).
+pub fn one(question: Question) -> AskUserInput {
+    let input = AskUserInput {
+        questions: vec![question],
+        metadata: None,
+    };
+    ask_core::validate(input, &ask_core::Limits::default())
+        .expect("a valid question")
+        .input()
+        .clone()
+}
+
+/// The kinds of the second round in one call: yes/no, a path with a placeholder, a secret.
+pub fn kinds() -> AskUserInput {
+    let input = AskUserInput {
+        questions: vec![
+            Question::yes_no("Deploy to production now?").with_header("Deploy"),
+            Question::path("Which config file should we use?")
+                .with_header("Config")
+                .with_placeholder("e.g. config/app.toml"),
+            Question::text("What is the API token?")
+                .with_header("Token")
+                .secret(),
+        ],
+        metadata: None,
+    };
+    ask_core::validate(input, &ask_core::Limits::default())
+        .expect("a valid call")
+        .input()
+        .clone()
 }

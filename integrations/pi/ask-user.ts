@@ -1,0 +1,144 @@
+/**
+ * Running the ask-user binary: finding it, the flags every call shares, and reading its output.
+ */
+
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+/** The tool output `ask-user --output tool` prints: `{content, details, isError}`. */
+export interface ToolOutput {
+	content: string;
+	details?: Record | null;
+	isError: boolean;
+}
+
+/** The persisted record of a call (ask-user's `details`). */
+export interface Record {
+	callId?: string;
+	questions: Question[];
+	answers: Answer[];
+	mode: string;
+	status: "answered" | "cancelled" | "connection_lost" | "pending";
+	pendingFile?: string;
+	reply?: string;
+}
+
+export interface Question {
+	question: string;
+	header?: string;
+	options?: { label: string; description?: string }[];
+	multiSelect?: boolean;
+}
+
+export interface Answer {
+	question: string;
+	answer: string | string[];
+	wasCustom?: boolean;
+}
+
+/** What one run of the binary gave. */
+export interface Run {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	stdout: string;
+	stderr: string;
+}
+
+/** The sentence for a missing binary, naming the fix. */
+export const MISSING_BINARY =
+	"ask_user needs the ask-user binary, and it was not found on PATH. Install it from the ask-user " +
+	"repository with `cargo install --locked --path ask-cli` (it goes to ~/.cargo/bin, which must be " +
+	"on PATH), or set ASK_USER_BIN to the binary's path.";
+
+function isExecutableFile(file: string): boolean {
+	try {
+		fs.accessSync(file, fs.constants.X_OK);
+		return fs.statSync(file).isFile();
+	} catch {
+		return false;
+	}
+}
+
+/** The ask-user binary: `ASK_USER_BIN` when set, else `ask-user` on PATH. Throws a clear error. */
+export function findBinary(env: NodeJS.ProcessEnv = process.env): string {
+	const configured = env.ASK_USER_BIN;
+	if (configured) {
+		if (isExecutableFile(configured)) return configured;
+		throw new Error(
+			`ASK_USER_BIN is ${configured}, which is not an executable file. ${MISSING_BINARY}`,
+		);
+	}
+	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
+		if (!dir) continue;
+		const candidate = path.join(dir, "ask-user");
+		if (isExecutableFile(candidate)) return candidate;
+	}
+	throw new Error(MISSING_BINARY);
+}
+
+/** Where this package keeps its files in pi's working folder. */
+export function paths(cwd: string): { pending: string; session: string } {
+	return {
+		pending: path.join(cwd, ".pi", "pending-questions.json"),
+		session: path.join(cwd, ".pi", "ask-user-session.jsonl"),
+	};
+}
+
+/** The flags every ask shares: pi's pass-2 commands, the tool output, the session log. */
+export function sharedFlags(cwd: string, subAgent: boolean): string[] {
+	const { pending, session } = paths(cwd);
+	const flags = ["--host", "pi", "--output", "tool", "--session", session, "--pending-file", pending];
+	if (subAgent) flags.push("--sub-agent");
+	return flags;
+}
+
+/**
+ * Runs the binary to the end. `stdin` is written and closed; `tty` leaves stdin to the terminal
+ * (the terminal UI reads /dev/tty itself). Aborting `signal` ends the process with SIGTERM.
+ */
+export function run(
+	bin: string,
+	args: string[],
+	options: { cwd: string; stdin?: string; signal?: AbortSignal },
+): Promise<Run> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(bin, args, {
+			cwd: options.cwd,
+			stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+			env: process.env,
+		});
+		let stdout = "";
+		let stderr = "";
+		child.stdout?.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+		child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+		const abort = () => child.kill("SIGTERM");
+		options.signal?.addEventListener("abort", abort, { once: true });
+		child.on("error", reject);
+		child.on("close", (code, signal) => {
+			options.signal?.removeEventListener("abort", abort);
+			resolve({ code, signal, stdout, stderr });
+		});
+		if (options.stdin !== undefined) child.stdin?.end(options.stdin);
+	});
+}
+
+/** The one JSON document on stdout, or an error naming what the binary said. */
+export function parseOutput<T>(result: Run, what: string): T {
+	try {
+		return JSON.parse(result.stdout) as T;
+	} catch {
+		const said = result.stderr.trim() || `exit code ${result.code ?? result.signal}`;
+		throw new Error(`${what} failed: ${said}`);
+	}
+}
+
+/** Writes the call to a private temporary file (RPC and terminal modes read INPUT from a file). */
+export function callFile(cwd: string, toolCallId: string, params: unknown): string {
+	const dir = path.join(cwd, ".pi");
+	fs.mkdirSync(dir, { recursive: true });
+	const safe = toolCallId.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 64);
+	const file = path.join(dir, `ask-user-call-${safe}-${process.pid}.json`);
+	fs.writeFileSync(file, JSON.stringify(params), { mode: 0o600 });
+	return file;
+}
