@@ -36,7 +36,7 @@ pub struct Shape {
     pub dialect: Option<Dialect>,
     /// Roo Code's mode of each suggestion, when the call carried them.
     pub modes: Vec<Option<String>>,
-    /// Whose pass-2 commands pending instructions name (`--host`).
+    /// The host whose pass-2 commands pending instructions name (`--host`).
     pub host: Host,
 }
 
@@ -188,7 +188,7 @@ pub fn run(args: &AskArgs) -> Exit {
                         log.forget_call_lock(call_id);
                         return match mode {
                             Mode::Rpc | Mode::Embedded => {
-                                crate::rpc::print_result(record, &[], args.output)
+                                crate::rpc::print_result(record, args.output, &[])
                             }
                             Mode::Tui | Mode::Print => print_record(record, &shape),
                         };
@@ -277,7 +277,7 @@ pub fn finish_record(
         ));
     }
     let exit = match mode {
-        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, warnings, args.output),
+        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, args.output, warnings),
         Mode::Tui | Mode::Print => print_record(record, shape),
     };
     if saved { exit } else { Exit::Failure }

@@ -50,7 +50,7 @@ impl Frontend for EmbeddedFrontend {
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
         // The host drives every step; the ask's runtime has nothing else to do meanwhile.
-        run(&mut Embedded::new(request.input.input()))
+        run(&mut Embedded::new(request.input.input()).with_given(&request.given))
     }
 }
 

@@ -48,10 +48,10 @@ pub fn ask(
     record
 }
 
-/// Prints the final `ask_user_result` line and gives the exit code of the outcome. The lenient
-/// forms the call was read with go in its `details.warnings`, so the model can learn the
-/// canonical shape. With `--output tool` the line also carries the tool output.
-pub fn print_result(record: Record, warnings: &[ask_schema::Warning], output: OutputArg) -> Exit {
+/// Prints the final `ask_user_result` line and gives the exit code of the outcome. With
+/// `--output tool` the line also carries the tool output. The lenient forms the call was read
+/// with go in its `details.warnings`, so the model can learn the canonical shape.
+pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::Warning]) -> Exit {
     let exit = crate::ask::exit_for(record.status);
     let message = ServerMessage::AskUserResult(AskUserResultNotification {
         request_id: request_id(&record),

@@ -82,7 +82,7 @@ impl SessionLog {
             {
                 for answer in record.answers.iter().filter(|a| a.question == question) {
                     let text = answer.answer.joined();
-                    if text.is_empty() || text == SECRET_MASK {
+                    if text.is_empty() || text == ask_core::SECRET_PLACEHOLDER {
                         continue;
                     }
                     found.retain(|earlier| *earlier != text);
@@ -187,9 +187,6 @@ pub enum Appended {
 pub struct CallLock {
     _file: File,
 }
-
-/// What records hold in place of a secret answer.
-const SECRET_MASK: &str = "[secret]";
 
 /// FNV-1a, 64 bits: a call id becomes a file name of hex digits, whatever the id holds.
 fn fnv1a(bytes: &[u8]) -> u64 {

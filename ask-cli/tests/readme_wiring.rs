@@ -2,6 +2,9 @@
 //! itself: the command or configuration is parsed, the `ask-user` command it names is run, and a
 //! call is answered through it.
 //!
+//! pi's row installs the pi package of `integrations/pi`: its directory is checked and the flags
+//! it gives every ask are read from its source and run.
+//!
 //! The MCP configurations start `ask-user mcp` as the agent would and call the tool over stdio
 //! (a client without form elicitation, so the questions wait in the pending file, which
 //! `ask-user -p --answers` then answers). The TypeScript hosts are read for the arguments they
@@ -31,13 +34,11 @@ fn example(name: &str) -> String {
     block[..block.find("\n```").unwrap()].to_string()
 }
 
-/// The argument list of the `spawnSync("ask-user", [ … ])` call in a TypeScript example, with the
-/// tool-call id variable given a value.
+/// The argument list of the `spawnSync("ask-user", [ … ])` call in a TypeScript example.
 fn spawn_args(code: &str) -> Vec<String> {
     let start = code.find("spawnSync(\"ask-user\", [").unwrap() + "spawnSync(\"ask-user\", ".len();
     let end = start + code[start..].find(']').unwrap() + 1;
-    let list = code[start..end].replace("toolCallId", "\"toolu_7\"");
-    serde_json::from_str(&list).unwrap()
+    serde_json::from_str(&code[start..end]).unwrap()
 }
 
 /// Starts `ask-user ARGS` (an MCP server command from a configuration), calls `ask_user`, and
@@ -147,21 +148,33 @@ fn agent_sdk_can_use_tool_gets_updated_input() {
 }
 
 #[test]
-fn pi_extension_gets_the_tool_output() {
-    let code = example("pi");
-    assert!(code.contains("schema/tool.mcp.json"), "{code}");
-    let args = spawn_args(&code);
+fn pi_package_answers_with_its_flags() {
+    let line = example("pi");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words[..2], ["pi", "install"]);
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(words[2]);
+    assert!(
+        package.join("package.json").is_file(),
+        "{}",
+        package.display()
+    );
+    // The flags the package gives every ask (`sharedFlags` in ask-user.ts), with its paths.
+    let source = std::fs::read_to_string(package.join("ask-user.ts")).unwrap();
+    let start = source.find("const flags = [").unwrap() + "const flags = ".len();
+    let end = start + source[start..].find(']').unwrap() + 1;
+    let list = source[start..end]
+        .replace(", session", ", \"session.jsonl\"")
+        .replace(", pending", ", \"pending.json\"");
+    let mut args: Vec<String> = serde_json::from_str(&list).unwrap();
+    args.extend(["--call-id".to_string(), "toolu_7".to_string()]);
     let call = json!({"questions": [{"question": "Which database?", "options": [{"label": "Postgres"}, {"label": "SQLite"}]}]});
     let (pending, answered) = answer_through_host(&args, &call, r#"["postgres"]"#);
-    assert!(
-        pending["content"]
-            .as_str()
-            .unwrap()
-            .starts_with("Questions pending.")
-    );
+    let content = pending["content"].as_str().unwrap();
+    assert!(content.contains("pi -c -p"), "{content}");
     assert_eq!(
         answered["content"],
         r#"{"answers":{"Which database?":"Postgres"}}"#
     );
-    assert_eq!(answered["details"]["callId"], "toolu_7");
 }

@@ -100,6 +100,11 @@ fn previews_other_a_note_the_filter_select_all_a_path_and_a_secret() {
     assert_eq!(answers[1]["answer"], "NestJS");
     assert_eq!(answers[1]["selectedOption"], "NestJS");
     assert_eq!(
+        answers[1]["notes"], "for the API only",
+        "the note is beside the answer"
+    );
+    assert_eq!(answers[0].get("notes"), None);
+    assert_eq!(
         answers[2]["answer"],
         json!(["Authentication", "REST API", "Admin Dashboard"])
     );

@@ -206,6 +206,10 @@ pub fn read_call(
             return parse_call(text, limits).map(DialectCall::canonical);
         }
     }
+    // The agents' shapes of a valid call, read straight from the text like a canonical call.
+    if let Some(read) = typed::read(text, named, limits) {
+        return Ok(read);
+    }
     // One pass that also refuses a repeated key; the text is read again only to name a problem.
     let Some(value) = ask_core::unique_value(text) else {
         parse_json(text)?;
@@ -312,16 +316,7 @@ fn read_owned(
     };
     let mut warnings = convert.warnings;
     if named.is_none() && dialect != Dialect::Canonical {
-        warnings.insert(
-            0,
-            Warning {
-                path: String::new(),
-                message: format!(
-                    "read as the {} shape; ask_user's own input is {{\"questions\": [{{\"question\": \"…\", \"options\": [{{\"label\": \"…\"}}]}}]}}",
-                    dialect.agent()
-                ),
-            },
-        );
+        warnings.insert(0, detected(dialect));
     }
     for warning in &mut warnings {
         warning.path = format!("{}{}", envelope.prefix, warning.path);
@@ -338,6 +333,24 @@ fn read_owned(
         modes: convert.modes,
     })
 }
+
+/// The warning that the input was read in a detected dialect.
+fn detected(dialect: Dialect) -> Warning {
+    Warning {
+        path: String::new(),
+        message: format!(
+            "read as the {} shape; ask_user's own input is {{\"questions\": [{{\"question\": \"…\", \"options\": [{{\"label\": \"…\"}}]}}]}}",
+            dialect.agent()
+        ),
+    }
+}
+
+const IS_OTHER_IGNORED: &str =
+    "`isOther: false` is ignored: ask_user always offers the person their own answer";
+const YESNO_OPTIONS_IGNORED: &str =
+    "the options of a `yesno` question are ignored; it offers Yes and No";
+const TEXT_OPTIONS_IGNORED: &str =
+    "the options of a `text` question are ignored; it takes free text";
 
 #[derive(Default)]
 struct Envelope {
@@ -570,10 +583,7 @@ impl Convert {
                 (Dialect::Codex, "isSecret") => Some("secret"),
                 (Dialect::Codex, "isOther") => {
                     if value == Value::Bool(false) {
-                        self.warn(
-                            format!("{at}/isOther"),
-                            "`isOther: false` is ignored: ask_user always offers the person their own answer",
-                        );
+                        self.warn(format!("{at}/isOther"), IS_OTHER_IGNORED);
                     }
                     continue;
                 }
@@ -624,10 +634,7 @@ impl Convert {
             && let Some(options) = out.remove("options")
             && options.as_array().is_some_and(|o| !o.is_empty())
         {
-            self.warn(
-                format!("{at}/options"),
-                "the options of a `yesno` question are ignored; it offers Yes and No",
-            );
+            self.warn(format!("{at}/options"), YESNO_OPTIONS_IGNORED);
         }
         if self.dialect == Dialect::Gemini
             && out.get("kind") == Some(&json!("choice"))
@@ -635,10 +642,7 @@ impl Convert {
             && let Some(options) = out.remove("options")
             && options.as_array().is_some_and(|o| !o.is_empty())
         {
-            self.warn(
-                format!("{at}/options"),
-                "the options of a `text` question are ignored; it takes free text",
-            );
+            self.warn(format!("{at}/options"), TEXT_OPTIONS_IGNORED);
         }
         Value::Object(out)
     }
@@ -867,6 +871,242 @@ fn caller_path(paths: &[(String, String)], path: &str) -> String {
     match matching {
         Some((canon, caller)) => format!("{caller}{}", &path[canon.len()..]),
         None => path.to_string(),
+    }
+}
+
+/// The fast path of the agents' `questions` dialects: a call that reads as the agent's own types
+/// and validates is read straight from the text, with no intermediate value. Anything else
+/// (an envelope, a problem, a repeated key) takes the value path, which names the problems; so
+/// this path only ever accepts what the value path accepts, with the same warnings.
+mod typed {
+    use ask_core::{AskUserInput, Limits, Question, QuestionKind, QuestionOption};
+    use serde::Deserialize;
+    use serde_json::{Map, Value};
+
+    use super::{Dialect, DialectCall, Warning, detected, given_answers};
+    use crate::parse::ParsedCall;
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Claude {
+        questions: Vec<Question>,
+        #[serde(default)]
+        answers: Option<Map<String, Value>>,
+        /// Claude Code's own record of what the person saw; only its shape is checked.
+        #[serde(default, rename = "annotations")]
+        _annotations: Option<std::collections::HashMap<String, Map<String, Value>>>,
+        #[serde(default)]
+        metadata: Option<Map<String, Value>>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Questions<Q> {
+        questions: Vec<Q>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Codex {
+        id: String,
+        #[serde(default)]
+        header: Option<String>,
+        question: String,
+        #[serde(rename = "isOther", default)]
+        is_other: Option<bool>,
+        #[serde(rename = "isSecret", default)]
+        is_secret: bool,
+        #[serde(default)]
+        options: Option<Vec<QuestionOption>>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct OpenCode {
+        question: String,
+        #[serde(default)]
+        header: Option<String>,
+        #[serde(default)]
+        options: Option<Vec<QuestionOption>>,
+        #[serde(default)]
+        multiple: bool,
+    }
+
+    #[derive(Deserialize, PartialEq)]
+    #[serde(rename_all = "lowercase")]
+    enum GeminiType {
+        Choice,
+        Text,
+        Yesno,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct Gemini {
+        question: String,
+        #[serde(default)]
+        header: Option<String>,
+        #[serde(rename = "type")]
+        kind: GeminiType,
+        #[serde(default)]
+        options: Option<Vec<QuestionOption>>,
+        #[serde(default)]
+        multi_select: bool,
+        #[serde(default)]
+        placeholder: Option<String>,
+        #[serde(default, rename = "unconstrainedHeight")]
+        _unconstrained_height: Option<bool>,
+    }
+
+    fn question(
+        text: String,
+        header: Option<String>,
+        options: Option<Vec<QuestionOption>>,
+    ) -> Question {
+        let mut question = Question::text(text);
+        question.header = header;
+        question.options = options;
+        question
+    }
+
+    fn warn(warnings: &mut Vec<Warning>, path: String, message: &str) {
+        warnings.push(Warning {
+            path,
+            message: message.to_string(),
+        });
+    }
+
+    /// The call in `text` as the named dialect, or (none named) as the first of the agents'
+    /// `questions` dialects whose types it fits.
+    pub(super) fn read(text: &str, named: Option<Dialect>, limits: &Limits) -> Option<DialectCall> {
+        let order = [
+            Dialect::Codex,
+            Dialect::Gemini,
+            Dialect::OpenCode,
+            Dialect::Claude,
+        ];
+        let one;
+        let tries: &[Dialect] = match named {
+            Some(dialect) => {
+                one = [dialect];
+                &one
+            }
+            None => &order,
+        };
+        tries
+            .iter()
+            .find_map(|dialect| read_as(text, *dialect, named.is_none(), limits))
+    }
+
+    fn read_as(
+        text: &str,
+        dialect: Dialect,
+        detected_here: bool,
+        limits: &Limits,
+    ) -> Option<DialectCall> {
+        let mut warnings = Vec::new();
+        let mut prefill = Map::new();
+        let (questions, metadata) = match dialect {
+            Dialect::Claude => {
+                let call: Claude = serde_json::from_str(text).ok()?;
+                if call
+                    .answers
+                    .as_ref()
+                    .is_some_and(|a| a.values().any(|v| !v.is_string()))
+                {
+                    return None;
+                }
+                prefill = call.answers.unwrap_or_default();
+                (call.questions, call.metadata)
+            }
+            Dialect::Codex => {
+                let call: Questions<Codex> = serde_json::from_str(text).ok()?;
+                let questions = call
+                    .questions
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, q)| {
+                        if q.is_other == Some(false) {
+                            warn(
+                                &mut warnings,
+                                format!("/questions/{i}/isOther"),
+                                super::IS_OTHER_IGNORED,
+                            );
+                        }
+                        let mut question = question(q.question, q.header, q.options);
+                        question.id = Some(q.id);
+                        question.secret = q.is_secret;
+                        question
+                    })
+                    .collect();
+                (questions, None)
+            }
+            Dialect::OpenCode => {
+                let call: Questions<OpenCode> = serde_json::from_str(text).ok()?;
+                let questions = call
+                    .questions
+                    .into_iter()
+                    .map(|q| {
+                        let mut question = question(q.question, q.header, q.options);
+                        question.multi_select = q.multiple;
+                        question
+                    })
+                    .collect();
+                (questions, None)
+            }
+            Dialect::Gemini => {
+                let call: Questions<Gemini> = serde_json::from_str(text).ok()?;
+                let questions = call
+                    .questions
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, q)| {
+                        let mut options = q.options;
+                        let ignored = match q.kind {
+                            GeminiType::Yesno => Some(super::YESNO_OPTIONS_IGNORED),
+                            GeminiType::Text => Some(super::TEXT_OPTIONS_IGNORED),
+                            GeminiType::Choice => None,
+                        };
+                        if let Some(message) = ignored
+                            && options.take().is_some_and(|o| !o.is_empty())
+                        {
+                            warn(&mut warnings, format!("/questions/{i}/options"), message);
+                        }
+                        let mut question = question(q.question, q.header, options);
+                        question.multi_select = q.multi_select;
+                        question.placeholder = q.placeholder;
+                        if q.kind == GeminiType::Yesno {
+                            question.kind = QuestionKind::YesNo;
+                        }
+                        question
+                    })
+                    .collect();
+                (questions, None)
+            }
+            _ => return None,
+        };
+        let input = ask_core::validate(
+            AskUserInput {
+                questions,
+                metadata,
+            },
+            limits,
+        )
+        .ok()?;
+        if detected_here {
+            warnings.insert(0, detected(dialect));
+        }
+        let given = given_answers(&input, &prefill);
+        Some(DialectCall {
+            dialect,
+            call: ParsedCall {
+                call_id: None,
+                input,
+            },
+            warnings,
+            given,
+            modes: Vec::new(),
+        })
     }
 }
 

@@ -44,8 +44,8 @@ pub use schema::{
 };
 
 /// The generated files and their contents for the default limits, as
-/// `(path relative to the repository root, text)`: each tool format, each agent dialect's
-/// descriptor (`schema/tool.<dialect>.json`), and the pi package's `integrations/pi/tool.json`.
+/// `(path relative to the repository root, text)`: each tool format, then each agent dialect's
+/// descriptor (`schema/tool.<dialect>.json`), then the pi package's `integrations/pi/tool.json`.
 pub fn generated_files() -> Vec<(String, String)> {
     let limits = Limits::default();
     let formats = ToolFormat::ALL.into_iter().map(|format| {
@@ -69,5 +69,5 @@ pub fn generated_files() -> Vec<(String, String)> {
         "integrations/pi/tool.json".to_string(),
         render(&tool_descriptor(ToolFormat::OpenAi, &limits)),
     );
-    formats.chain(dialects).chain(std::iter::once(pi)).collect()
+    formats.chain(dialects).chain([pi]).collect()
 }

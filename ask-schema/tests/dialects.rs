@@ -13,7 +13,7 @@
 use std::path::Path;
 
 use ask_core::{AnswerValue, Limits};
-use ask_schema::{Dialect, ReadOptions, dialect_descriptor, read_call};
+use ask_schema::{Dialect, ReadOptions, dialect_descriptor, read_call, read_value};
 use serde_json::{Value, json};
 
 fn outcome(case: &Value, dialect: Dialect) -> Value {
@@ -22,7 +22,28 @@ fn outcome(case: &Value, dialect: Dialect) -> Value {
         strict: case["strict"].as_bool().unwrap_or(false),
     };
     let text = serde_json::to_string(&case["input"]).unwrap();
-    match read_call(&text, options, &Limits::default()) {
+    let read = read_call(&text, options, &Limits::default());
+    if !options.strict {
+        // The value path (which names problems, and reads RPC and MCP values) agrees with the
+        // text path, whose valid agent calls take a typed fast path.
+        let only_canonical = options.dialect == Some(Dialect::Canonical);
+        let by_value = read_value(
+            &case["input"],
+            options.dialect,
+            only_canonical,
+            &Limits::default(),
+        );
+        assert_eq!(
+            summary(by_value),
+            summary(read_call(&text, options, &Limits::default())),
+            "{text}"
+        );
+    }
+    summary(read)
+}
+
+fn summary(read: Result<ask_schema::DialectCall, ask_core::Problems>) -> Value {
+    match read {
         Ok(read) => {
             let mut out = json!({
                 "dialect": read.dialect.name(),

@@ -102,6 +102,14 @@ impl Embedded {
         }
     }
 
+    /// Shows the answers already given elsewhere (in question order, `None` for an open
+    /// question) as the person's choices, as the terminal UI does.
+    #[must_use]
+    pub fn with_given(mut self, given: &[Option<ask_core::Answer>]) -> Embedded {
+        self.state = self.state.with_given(given);
+        self
+    }
+
     /// The room the host gives: `width` columns, at most `max_height` rows (each at least 1).
     pub fn resize(&mut self, width: u16, max_height: u16) {
         self.width = width.max(1);

@@ -824,6 +824,11 @@ impl State {
     }
 }
 
+/// `answer` with the page's note beside it, when the note holds more than whitespace.
+fn with_note(answer: Answer, page: &Page) -> Answer {
+    answer.with_notes(Some(page.note.text()))
+}
+
 /// Puts a given answer on `question`'s page: the highlight on its option or on "Other", its
 /// options ticked, its typed text in the field.
 fn show_given(question: &Question, page: &mut Page, answer: &Answer) {
@@ -846,13 +851,8 @@ fn show_given(question: &Question, page: &mut Page, answer: &Answer) {
     if question.multi_select && !page.other_checked {
         page.cursor = page.checked.iter().position(|on| *on).unwrap_or(0);
     }
-    let at = page.cursor;
-    scroll_into_view(page, at, other_row + 1);
-}
-
-/// `answer` with the page's note beside it, when the note holds more than whitespace.
-fn with_note(answer: Answer, page: &Page) -> Answer {
-    answer.with_notes(Some(page.note.text()))
+    let cursor = page.cursor;
+    scroll_into_view(page, cursor, other_row + 1);
 }
 
 /// Keeps the highlighted row, at position `at` of a list of `rows` rows, inside the window of

@@ -571,9 +571,6 @@ fn filter_line(
     ])
 }
 
-/// What the review shows in place of a secret answer.
-const SECRET_SHOWN: &str = "[secret]";
-
 /// What a text field shows: the typed text, or a mask of it for a secret question.
 fn shown_field<'a>(question: &Question, field: &'a TextField) -> std::borrow::Cow<'a, TextField> {
     if question.secret {
@@ -1325,7 +1322,7 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
             let label = tab_label(t, question, i);
             let answer = page.answer.as_ref().map(|answer| {
                 if question.secret {
-                    SECRET_SHOWN.to_string()
+                    ask_core::SECRET_PLACEHOLDER.to_string()
                 } else {
                     review_text(&answer.answer.joined())
                 }

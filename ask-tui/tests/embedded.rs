@@ -151,3 +151,18 @@ fn a_host_theme_restyles_each_role_and_bad_values_are_refused() {
             .starts_with("unknown theme role `border`")
     );
 }
+
+#[test]
+fn answers_given_elsewhere_are_shown_as_choices() {
+    let input = demo();
+    let given = vec![Some(ask_core::Answer::from_text(
+        &input.questions[0],
+        "SQLite",
+    ))];
+    let embedded = Embedded::new(&input).with_given(&given);
+    let frame = embedded.frame().join("\n");
+    assert!(
+        frame.contains("■ "),
+        "the first question shows as answered: {frame:?}"
+    );
+}

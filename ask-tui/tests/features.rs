@@ -536,3 +536,60 @@ fn a_secret_field_never_asks_for_history() {
     let effect = update(&mut state, Msg::Up);
     assert_eq!(effect, Effect::Continue, "no Load: a secret has no history");
 }
+
+#[test]
+fn the_note_returns_beside_the_chosen_option_never_in_its_place() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Char('n')]);
+    type_text(&mut state, "only for the prototype");
+    let answers = answered(keys(&mut state, &[KeyCode::Enter, KeyCode::Enter]));
+    assert_eq!(
+        answers,
+        [Answer::selected("Which database should we use?", "SQLite")
+            .with_notes(Some("only for the prototype"))]
+    );
+}
+
+#[test]
+fn each_note_stays_with_its_question_in_a_tabbed_call_and_typed_other_text_is_kept() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('1')]);
+    type_text(&mut state, "orders");
+    press(&mut state, ctrl('n'));
+    type_text(&mut state, "rename later");
+    press(&mut state, ctrl('n'));
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Char('2'), KeyCode::Char('0')],
+    );
+    type_text(&mut state, "Rate limiting");
+    keys(&mut state, &[KeyCode::Enter, KeyCode::Char('n')]);
+    type_text(&mut state, "both, please");
+    // Enter keeps the note, Enter confirms the features, Enter on the review submits.
+    keys(&mut state, &[KeyCode::Enter, KeyCode::Enter]);
+    assert_eq!(state.screen(), ask_tui::Screen::Submit);
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(answers[0].notes, None, "no note, no notes");
+    assert_eq!(
+        answers[1],
+        Answer::custom(NAME, "orders").with_notes(Some("rename later"))
+    );
+    assert_eq!(
+        answers[2],
+        Answer::multi(
+            "Which features should we include?",
+            vec!["REST API".into()],
+            Some("Rate limiting".into())
+        )
+        .with_notes(Some("both, please"))
+    );
+}
+
+#[test]
+fn a_blank_note_is_no_note() {
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('n')]);
+    type_text(&mut state, "   ");
+    let answers = answered(keys(&mut state, &[KeyCode::Enter, KeyCode::Enter]));
+    assert_eq!(answers[0].notes, None);
+}

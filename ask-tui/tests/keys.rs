@@ -843,27 +843,3 @@ fn given_answers_are_shown_and_kept_or_changed() {
         Screen::Submit
     );
 }
-
-/// A note typed with `n` returns beside the answer it was written for, and never replaces it;
-/// a blank note is no note.
-#[test]
-fn a_note_returns_beside_its_answer() {
-    let mut state = State::new(&single(0));
-    keys(&mut state, &[KeyCode::Down, KeyCode::Char('n')]);
-    type_text(&mut state, "only for the tests");
-    keys(&mut state, &[KeyCode::Enter]);
-    let Effect::Finish(Outcome::Answered(answers)) = keys(&mut state, &[KeyCode::Enter]) else {
-        panic!("Enter answers the question");
-    };
-    assert_eq!(answers[0].selected_option.as_deref(), Some("SQLite"));
-    assert_eq!(answers[0].notes.as_deref(), Some("only for the tests"));
-
-    let mut state = State::new(&single(0));
-    keys(&mut state, &[KeyCode::Char('n')]);
-    type_text(&mut state, "   ");
-    keys(&mut state, &[KeyCode::Enter]);
-    let Effect::Finish(Outcome::Answered(answers)) = keys(&mut state, &[KeyCode::Enter]) else {
-        panic!("Enter answers the question");
-    };
-    assert_eq!(answers[0].notes, None);
-}
