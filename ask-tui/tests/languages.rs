@@ -203,3 +203,35 @@ fn no_option_may_imitate_other_in_any_language() {
         }
     }
 }
+
+/// A yes/no question shows its two options as validation made them, and the answer is "Yes" or
+/// "No" whatever the language of the UI.
+#[test]
+fn yes_no_answers_are_yes_or_no_in_every_language() {
+    let input = ask_core::validate(
+        AskUserInput {
+            questions: vec![Question::yes_no("Deploy to staging?")],
+            metadata: None,
+        },
+        &Limits::default(),
+    )
+    .unwrap()
+    .input()
+    .clone();
+    for lang in Lang::ALL {
+        for (key, expected) in [(KeyCode::Char('1'), "Yes"), (KeyCode::Char('2'), "No")] {
+            let mut state = state(&input, lang);
+            match keys(&mut state, &[key]) {
+                Effect::Finish(Outcome::Answered(answers)) => {
+                    assert_eq!(answers[0].answer.joined(), expected, "{lang}");
+                    assert_eq!(
+                        answers[0].selected_option.as_deref(),
+                        Some(expected),
+                        "{lang}"
+                    );
+                }
+                other => panic!("{lang}: {other:?}"),
+            }
+        }
+    }
+}
