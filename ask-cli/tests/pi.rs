@@ -67,11 +67,16 @@ impl Drop for Stage {
 
 impl Stage {
     fn new() -> Stage {
+        Stage::with_call(&call())
+    }
+
+    /// A stage whose stand-in model makes the call `call`.
+    fn with_call(call: &str) -> Stage {
         let dir = tempfile::tempdir().unwrap();
         for sub in ["agent", "project", "home"] {
             std::fs::create_dir(dir.path().join(sub)).unwrap();
         }
-        std::fs::write(dir.path().join("call.json"), call()).unwrap();
+        std::fs::write(dir.path().join("call.json"), call).unwrap();
         let mut model = Command::new("python3")
             .arg(host_dir().join("model.py"))
             .arg(dir.path().join("requests.jsonl"))
@@ -412,6 +417,27 @@ fn rpc_mode_cancel_in_any_dialog_cancels_the_call() {
             .starts_with("The user cancelled the questions without answering."),
         "{}",
         stage.last_tool_text()
+    );
+}
+
+#[test]
+#[ignore = "needs pi from npm; run by .ci/run"]
+fn rpc_mode_refuses_a_secret_question_rather_than_show_it_typed() {
+    let call = json!({"questions": [
+        {"question": "Paste the deploy token", "header": "Token", "secret": true}]});
+    let stage = Stage::with_call(&call.to_string());
+    let report = rpc(&stage, json!([]));
+    // No dialog opened: pi's input dialog would show the typed secret.
+    assert_eq!(report["dialogs"], json!([]));
+    let text = stage.last_tool_text();
+    assert!(
+        text.contains(r#"The question "Paste the deploy token" is secret"#)
+            && text.contains("interactive mode"),
+        "{text}"
+    );
+    assert!(
+        !stage.project().join(".pi/ask-user-session.jsonl").exists(),
+        "nothing was asked, so nothing is recorded"
     );
 }
 

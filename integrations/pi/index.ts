@@ -117,6 +117,15 @@ export default function askUser(pi: ExtensionAPI) {
 					}
 					return toResult(output);
 				}
+				// pi's RPC input dialog shows what is typed, so a secret is never asked through it.
+				const secret = (params as { questions?: { question: string; secret?: boolean }[] }).questions?.find(
+					(q) => q.secret,
+				);
+				if (secret) {
+					throw new Error(
+						`The question "${secret.question}" is secret, and pi's RPC dialogs show typed text: ask it where the answer is typed masked (pi's interactive mode), or ask it without "secret".`,
+					);
+				}
 				return toResult(await overRpc(bin, [...flags, file], ctx, signal));
 			} finally {
 				fs.rmSync(file, { force: true });
