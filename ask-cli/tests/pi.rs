@@ -12,6 +12,7 @@ mod common;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Condvar, Mutex};
 
 use common::pty::{ENTER, Session};
 use serde_json::{Value, json};
@@ -56,6 +57,34 @@ fn call() -> String {
 struct Stage {
     model: Child,
     dir: tempfile::TempDir,
+    _slot: Slot,
+}
+
+/// How many stages run at once: each starts pi (a large Node program) and a model server, and
+/// a dozen of them at once on a small machine slow pi past its own time limits.
+const SLOTS: usize = 3;
+static TAKEN: Mutex<usize> = Mutex::new(0);
+static FREED: Condvar = Condvar::new();
+
+/// One of the [`SLOTS`], held while a stage lives.
+struct Slot;
+
+impl Slot {
+    fn take() -> Slot {
+        let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+        while *taken >= SLOTS {
+            taken = FREED.wait(taken).unwrap_or_else(|e| e.into_inner());
+        }
+        *taken += 1;
+        Slot
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        *TAKEN.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        FREED.notify_one();
+    }
 }
 
 impl Drop for Stage {
@@ -72,6 +101,7 @@ impl Stage {
 
     /// A stage whose stand-in model makes the call `call`.
     fn with_call(call: &str) -> Stage {
+        let slot = Slot::take();
         let dir = tempfile::tempdir().unwrap();
         for sub in ["agent", "project", "home"] {
             std::fs::create_dir(dir.path().join(sub)).unwrap();
@@ -96,7 +126,11 @@ impl Stage {
             "compat": {"supportsDeveloperRole": false, "supportsReasoningEffort": false},
             "models": [{"id": "stand-in"}]}}});
         std::fs::write(dir.path().join("agent/models.json"), models.to_string()).unwrap();
-        Stage { model, dir }
+        Stage {
+            model,
+            dir,
+            _slot: slot,
+        }
     }
 
     fn project(&self) -> PathBuf {
@@ -351,7 +385,11 @@ fn a_pi_started_by_pi_is_a_sub_agent_and_is_refused() {
         .env("PI_ASK_USER_OWNER", "1")
         .output()
         .unwrap();
-    assert!(output.status.success());
+    assert!(
+        output.status.success(),
+        "pi failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     assert_eq!(
         stage.last_tool_text(),
         "ask_user is only available to the parent conversation; sub-agents cannot ask the user questions"
