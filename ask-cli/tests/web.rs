@@ -189,7 +189,8 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
         &cookie,
         "answer",
         &json!({"answers": [
-            {"question": "Which database should we use?", "answer": "SQLite", "wasCustom": false},
+            {"question": "Which database should we use?", "answer": "SQLite", "wasCustom": false,
+             "notes": "only for the tests"},
             {"question": "Which features should we include?", "answer": ["REST API", "Audit log"], "wasCustom": true},
             {"question": "What should we name this service?", "answer": "order-processor", "wasCustom": true}]}),
     );
@@ -198,6 +199,9 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
     assert_eq!(code, 0);
     assert_eq!(out["details"]["mode"], "web");
     assert_eq!(out["details"]["answers"][0]["selectedOption"], "SQLite");
+    // The page's note comes back beside its answer.
+    assert_eq!(out["details"]["answers"][0]["notes"], "only for the tests");
+    assert_eq!(out["details"]["answers"][1].get("notes"), None);
     assert_eq!(
         out["details"]["answers"][1]["answer"],
         json!(["REST API", "Audit log"])
@@ -467,8 +471,8 @@ fn check_answered(viewport: &str) {
     assert_eq!(seen["recommendedBadge"], "Recommended");
     assert_eq!(
         seen["review"],
-        "Which database should we use?\nSQLite\nWhich features should we include?\n\
-         Authentication, Audit log\nWhat should we name this service?\norder-processor"
+        "Which database should we use?\nSQLite\nNote: only for the tests\n\
+         Which features should we include?\nAuthentication, Audit log\nWhat should we name this service?\norder-processor"
     );
     assert_eq!(
         seen["tabsAfter"],
@@ -480,7 +484,7 @@ fn check_answered(viewport: &str) {
         out,
         json!({"answered": true, "answers": [
             {"question": "Which database should we use?", "answer": "SQLite",
-             "selectedOption": "SQLite", "wasCustom": false},
+             "selectedOption": "SQLite", "wasCustom": false, "notes": "only for the tests"},
             {"question": "Which features should we include?",
              "answer": ["Authentication", "Audit log"], "wasCustom": true},
             {"question": "What should we name this service?", "answer": "order-processor",
@@ -543,7 +547,8 @@ fn browser_every_control_has_a_role_and_a_name_and_the_keyboard_reaches_it() {
             "Other (type your answer)"
         ]
     );
-    // Tab reaches the open tab, the option group, the Other field, Next and Cancel, in order.
+    // Tab reaches the open tab, the option group, the Other field, the note, Next and Cancel,
+    // in order.
     let order: Vec<&str> = seen["order"]
         .as_array()
         .unwrap()
@@ -551,11 +556,12 @@ fn browser_every_control_has_a_role_and_a_name_and_the_keyboard_reaches_it() {
         .map(|v| v.as_str().unwrap())
         .collect();
     assert_eq!(
-        order[..5],
+        order[..6],
         [
             "a0-tab0",
             "a0-q0-o0",
             "a0-q0-other-text",
+            "a0-q0-note",
             "null:Next",
             "null:Cancel"
         ]
@@ -594,9 +600,10 @@ fn browser_shows_previews_as_text_and_asks_yes_no_paths_and_secrets() {
     assert_eq!(seen["yesNoRadios"], json!(["Yes", "No", null]));
     assert_eq!(seen["pathPlaceholder"], "e.g. ./config.toml");
     assert_eq!(seen["secretType"], "password");
+    assert_eq!(seen["secretNoteType"], "password");
     assert_eq!(
         seen["review"],
-        "Which layout?\nSidebar\nDeploy now?\nNo\nWhere is the config?\n./conf/app.toml\nWhat is the API token?\n(secret answer, hidden)"
+        "Which layout?\nSidebar\nDeploy now?\nNo\nWhere is the config?\n./conf/app.toml\nWhat is the API token?\n(secret answer, hidden)\nNote: (secret, hidden)"
     );
     assert_eq!(code, 0);
     assert_eq!(out["answers"][0]["answer"], "Sidebar");
@@ -604,6 +611,7 @@ fn browser_shows_previews_as_text_and_asks_yes_no_paths_and_secrets() {
     assert_eq!(out["answers"][2]["answer"], "./conf/app.toml");
     // The secret reaches the model in the result.
     assert_eq!(out["answers"][3]["answer"], "tok-123");
+    assert_eq!(out["answers"][3]["notes"], "expires friday");
 }
 
 /// A running `ask-user serve` on a free port, with its token file in a folder of its own.
@@ -706,8 +714,9 @@ impl Serve {
                 ("Origin", &origin),
                 ("Content-Type", "application/json"),
             ],
-            &json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]}, {"answer": name}]})
-                .to_string(),
+            &json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]},
+                {"answer": name, "notes": format!("note on {name}")}]})
+            .to_string(),
         )
         .status
     }
@@ -778,6 +787,8 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
     let (code, out) = output_of(third);
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "from-gamma");
+    // The note travels from the inbox to the agent beside its answer.
+    assert_eq!(out["answers"][2]["notes"], "note on from-gamma");
     let (code, out) = output_of(first);
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "from-alpha");
@@ -970,6 +981,8 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     let (code, out) = output_of(beta);
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "from-the-page");
+    // The note went through the inbox to the agent, beside its answer.
+    assert_eq!(out["answers"][2]["notes"], "rename later");
     assert_eq!(out["answers"][1]["answer"], json!(["REST API"]));
     // alpha still waits.
     assert_eq!(
