@@ -392,6 +392,89 @@ fn listening_beyond_this_machine_warns_on_stderr() {
     );
     assert!(warning.contains("SECURITY.md"), "{warning}");
     assert!(link.contains("http://127.0.0.1:"), "{link}");
+    // stderr is a pipe, not a terminal: the link alone, no QR code.
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(!rest.contains(QR_LINE) && !rest.contains('▀'), "{rest:?}");
+}
+
+/// The escape sequence that starts each line of the link's QR code (black on white).
+const QR_LINE: &str = "\x1b[30;107m";
+
+/// How many lines of a QR code the terminal received, each checked to be half blocks.
+fn qr_lines(raw: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(raw);
+    let lines: Vec<&str> = text
+        .split(QR_LINE)
+        .skip(1)
+        .map(|rest| rest.split("\x1b[0m").next().unwrap())
+        .collect();
+    for line in &lines {
+        assert!(line.chars().all(|c| " ▀▄█".contains(c)), "{line:?}");
+        assert_eq!(line.chars().count(), lines[0].chars().count(), "{line:?}");
+    }
+    lines.len()
+}
+
+#[test]
+fn an_exposed_page_draws_its_link_as_a_qr_code_on_the_terminal() {
+    let session = common::pty::Session::start(
+        "exec \"$ASK\" --mode web --listen 0.0.0.0:0 call.json > stdout.json",
+        &[("call.json", &call().to_string())],
+    );
+    // Read from every byte received: the code scrolls the link off the 24-row screen.
+    let start = std::time::Instant::now();
+    while qr_lines(&session.raw()) < 15 && start.elapsed() < common::pty::PATIENCE {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let raw = session.raw();
+    let lines = qr_lines(&raw);
+    // A square: two rows of modules to a line, as many lines as half its width.
+    let text = String::from_utf8_lossy(&raw);
+    let first = text
+        .split(QR_LINE)
+        .nth(1)
+        .unwrap()
+        .split("\x1b[0m")
+        .next()
+        .unwrap();
+    let width = first.chars().count();
+    assert_eq!(lines, width.div_ceil(2), "{width} wide, {lines} lines");
+    assert!(width > 25, "{width}");
+    // After the link, never before it.
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.find("the link works once").unwrap() < text.find(QR_LINE).unwrap());
+}
+
+#[test]
+fn serve_draws_a_qr_code_only_when_exposed_and_again_for_a_fresh_link() {
+    let script = |listen: &str| {
+        format!("XDG_RUNTIME_DIR=. exec \"$ASK\" serve --listen {listen} > stdout.txt")
+    };
+    // On this machine only: no QR code before the last line of the start.
+    let local = common::pty::Session::start(&script("127.0.0.1:0"), &[]);
+    local.wait_for("for a fresh link");
+    assert_eq!(qr_lines(&local.raw()), 0);
+    drop(local);
+    // Exposed: the code is drawn before that line, and again with a fresh link (Enter).
+    let mut exposed = common::pty::Session::start(&script("0.0.0.0:0"), &[]);
+    exposed.wait_for("for a fresh link");
+    let first = qr_lines(&exposed.raw());
+    assert!(first >= 15, "{first} lines");
+    exposed.send(common::pty::ENTER);
+    // Read from every byte received: the code scrolls the line off the 24-row screen.
+    let start = std::time::Instant::now();
+    while qr_lines(&exposed.raw()) < 2 * first && start.elapsed() < common::pty::PATIENCE {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(qr_lines(&exposed.raw()), 2 * first);
+    let text = String::from_utf8_lossy(&exposed.raw()).into_owned();
+    let fresh = text.find("the earlier one no longer works").unwrap();
+    assert_eq!(
+        text[fresh..].matches(QR_LINE).count(),
+        first,
+        "the new code follows"
+    );
 }
 
 #[test]
