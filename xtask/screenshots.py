@@ -53,7 +53,7 @@ def main():
                 elif action == "review":
                     page.get_by_role("radio").first.check()
                     page.get_by_role("button", name="Next").first.click()
-                    page.get_by_role("textbox").last.fill("order-processor")
+                    page.get_by_role("textbox").first.fill("order-processor")
                     page.get_by_role("tab", name="Submit").click()
                 page.screenshot(path=str(outdir / name), full_page=True)
                 print(outdir / name)

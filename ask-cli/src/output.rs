@@ -63,3 +63,16 @@ pub fn say_link(text: &str, url: &str) {
     };
     let _ = writeln!(stderr, "ask-user: {}{shown}", sanitize_for_display(text));
 }
+
+/// Writes `block` to stderr as it is, a line at a time, when stderr is a terminal; nothing
+/// otherwise. For the program's own drawings (the link's QR code), never the model's text: it
+/// may hold escape sequences.
+pub fn show_on_terminal(block: &str) {
+    let mut stderr = io::stderr().lock();
+    if !io::IsTerminal::is_terminal(&stderr) {
+        return;
+    }
+    for line in block.lines() {
+        let _ = writeln!(stderr, "{line}");
+    }
+}

@@ -9,7 +9,7 @@ use ask_rpc::web::{Asker, Inbox, ViaFrontend, WebFrontend};
 
 use crate::cli::{AskArgs, ServeArgs};
 use crate::exit::Exit;
-use crate::output::{say, say_link};
+use crate::output::{say, say_link, show_on_terminal};
 
 /// The frontend of `--mode web` (a page of its own) or `--via URL` (an inbox's page).
 pub fn frontend(args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
@@ -25,7 +25,45 @@ pub fn frontend(args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
         "answer the questions in a browser (the link works once): ",
         web.link(),
     );
+    show_qr(args.listen, web.link());
     Ok(Box::new(web))
+}
+
+/// Whether the link is also drawn as a QR code: only for a page reachable from other machines
+/// (a phone), and only on a terminal (a log gets the link alone).
+fn shows_qr(listen: SocketAddr, stderr_is_terminal: bool) -> bool {
+    stderr_is_terminal && !listen.ip().is_loopback()
+}
+
+/// Draws `link` as a QR code on stderr when [`shows_qr`] says so.
+fn show_qr(listen: SocketAddr, link: &str) {
+    if !shows_qr(listen, std::io::IsTerminal::is_terminal(&std::io::stderr())) {
+        return;
+    }
+    if let Some(code) = qr_text(link) {
+        show_on_terminal(&code);
+    }
+}
+
+/// `link` as a QR code in Unicode half blocks (two modules to a character cell), with its
+/// quiet zone, each line drawn black on white whatever the terminal's colours, so a camera reads
+/// it on dark and light themes alike. `None` when the link is too long for a QR code.
+fn qr_text(link: &str) -> Option<String> {
+    use qrcode::render::unicode::Dense1x2;
+    let code = qrcode::QrCode::new(link.as_bytes()).ok()?;
+    let drawn = code
+        .render::<Dense1x2>()
+        .dark_color(Dense1x2::Dark)
+        .light_color(Dense1x2::Light)
+        .quiet_zone(true)
+        .build();
+    let mut text = String::with_capacity(drawn.len() * 2);
+    for line in drawn.lines() {
+        text.push_str("\x1b[30;107m");
+        text.push_str(line);
+        text.push_str("\x1b[0m\n");
+    }
+    Some(text)
 }
 
 /// Warns when `listen` reaches beyond this machine.
@@ -154,7 +192,9 @@ pub fn serve(args: &ServeArgs) -> Exit {
         inbox.base_url(),
         token_file.display()
     ));
-    say_link("answer in a browser (the link works once): ", &inbox.link());
+    let link = inbox.link();
+    say_link("answer in a browser (the link works once): ", &link);
+    show_qr(args.listen, &link);
     say("press Enter here, or run `ask-user serve --link`, for a fresh link");
     let runtime = match crate::ask::runtime() {
         Ok(runtime) => runtime,
@@ -163,12 +203,16 @@ pub fn serve(args: &ServeArgs) -> Exit {
     let inbox = std::sync::Arc::new(inbox);
     // Enter on the terminal prints a fresh link.
     let for_keys = std::sync::Arc::clone(&inbox);
+    let listen = args.listen;
     std::thread::spawn(move || {
         let mut line = String::new();
         while std::io::stdin().read_line(&mut line).is_ok_and(|n| n > 0) {
             line.clear();
             match for_keys.fresh_link() {
-                Ok(link) => say_link("a fresh link (the earlier one no longer works): ", &link),
+                Ok(link) => {
+                    say_link("a fresh link (the earlier one no longer works): ", &link);
+                    show_qr(listen, &link);
+                }
                 Err(error) => say(&error.to_string()),
             }
         }
@@ -208,5 +252,57 @@ fn print_fresh_link(args: &ServeArgs) -> Exit {
             say(&error.to_string());
             Exit::Failure
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_qr_code_is_drawn_only_for_an_exposed_page_on_a_terminal() {
+        let exposed: [SocketAddr; 3] = [
+            "0.0.0.0:8080".parse().unwrap(),
+            "192.168.1.20:0".parse().unwrap(),
+            "[::]:0".parse().unwrap(),
+        ];
+        for listen in exposed {
+            assert!(shows_qr(listen, true), "{listen} on a terminal");
+            assert!(!shows_qr(listen, false), "{listen} in a log");
+        }
+        for listen in ["127.0.0.1:0", "127.0.0.2:9000", "[::1]:0"] {
+            let listen: SocketAddr = listen.parse().unwrap();
+            assert!(!shows_qr(listen, true), "{listen} stays on this machine");
+        }
+    }
+
+    #[test]
+    fn the_qr_code_is_a_square_of_half_blocks_black_on_white() {
+        let link = "http://192.168.1.20:8080/?token=Zk3vX9q2LmN8pR4tW6yB1cD5fH7jK0sA";
+        let text = qr_text(link).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let mut width = None;
+        for line in &lines {
+            let body = line
+                .strip_prefix("\x1b[30;107m")
+                .and_then(|l| l.strip_suffix("\x1b[0m"))
+                .unwrap_or_else(|| panic!("not black on white: {line:?}"));
+            assert!(
+                body.chars().all(|c| " ▀▄█".contains(c)),
+                "only half blocks: {body:?}"
+            );
+            let n = body.chars().count();
+            assert_eq!(*width.get_or_insert(n), n, "every line as wide");
+        }
+        let width = width.unwrap();
+        // Modules: 17 + 4 per version, and a quiet zone of 4 on each side; two rows a line.
+        assert_eq!((width - 8 - 17) % 4, 0, "{width} modules wide");
+        assert_eq!(lines.len(), width.div_ceil(2), "square: {width} wide");
+        // The quiet zone: the first line and every line's first cell are light.
+        assert!(lines[0].contains(&" ".repeat(width)));
+        assert!(lines.iter().all(|l| l.contains("m  ")));
+        // A longer link needs a bigger code.
+        let longer = qr_text(&format!("{link}{}", "x".repeat(200))).unwrap();
+        assert!(longer.lines().count() > lines.len());
     }
 }

@@ -189,7 +189,8 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
         &cookie,
         "answer",
         &json!({"answers": [
-            {"question": "Which database should we use?", "answer": "SQLite", "wasCustom": false},
+            {"question": "Which database should we use?", "answer": "SQLite", "wasCustom": false,
+             "notes": "only for the tests"},
             {"question": "Which features should we include?", "answer": ["REST API", "Audit log"], "wasCustom": true},
             {"question": "What should we name this service?", "answer": "order-processor", "wasCustom": true}]}),
     );
@@ -198,6 +199,9 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
     assert_eq!(code, 0);
     assert_eq!(out["details"]["mode"], "web");
     assert_eq!(out["details"]["answers"][0]["selectedOption"], "SQLite");
+    // The page's note comes back beside its answer.
+    assert_eq!(out["details"]["answers"][0]["notes"], "only for the tests");
+    assert_eq!(out["details"]["answers"][1].get("notes"), None);
     assert_eq!(
         out["details"]["answers"][1]["answer"],
         json!(["REST API", "Audit log"])
@@ -388,6 +392,89 @@ fn listening_beyond_this_machine_warns_on_stderr() {
     );
     assert!(warning.contains("SECURITY.md"), "{warning}");
     assert!(link.contains("http://127.0.0.1:"), "{link}");
+    // stderr is a pipe, not a terminal: the link alone, no QR code.
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert!(!rest.contains(QR_LINE) && !rest.contains('▀'), "{rest:?}");
+}
+
+/// The escape sequence that starts each line of the link's QR code (black on white).
+const QR_LINE: &str = "\x1b[30;107m";
+
+/// How many lines of a QR code the terminal received, each checked to be half blocks.
+fn qr_lines(raw: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(raw);
+    let lines: Vec<&str> = text
+        .split(QR_LINE)
+        .skip(1)
+        .map(|rest| rest.split("\x1b[0m").next().unwrap())
+        .collect();
+    for line in &lines {
+        assert!(line.chars().all(|c| " ▀▄█".contains(c)), "{line:?}");
+        assert_eq!(line.chars().count(), lines[0].chars().count(), "{line:?}");
+    }
+    lines.len()
+}
+
+#[test]
+fn an_exposed_page_draws_its_link_as_a_qr_code_on_the_terminal() {
+    let session = common::pty::Session::start(
+        "exec \"$ASK\" --mode web --listen 0.0.0.0:0 call.json > stdout.json",
+        &[("call.json", &call().to_string())],
+    );
+    // Read from every byte received: the code scrolls the link off the 24-row screen.
+    let start = std::time::Instant::now();
+    while qr_lines(&session.raw()) < 15 && start.elapsed() < common::pty::PATIENCE {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let raw = session.raw();
+    let lines = qr_lines(&raw);
+    // A square: two rows of modules to a line, as many lines as half its width.
+    let text = String::from_utf8_lossy(&raw);
+    let first = text
+        .split(QR_LINE)
+        .nth(1)
+        .unwrap()
+        .split("\x1b[0m")
+        .next()
+        .unwrap();
+    let width = first.chars().count();
+    assert_eq!(lines, width.div_ceil(2), "{width} wide, {lines} lines");
+    assert!(width > 25, "{width}");
+    // After the link, never before it.
+    let text = String::from_utf8_lossy(&raw);
+    assert!(text.find("the link works once").unwrap() < text.find(QR_LINE).unwrap());
+}
+
+#[test]
+fn serve_draws_a_qr_code_only_when_exposed_and_again_for_a_fresh_link() {
+    let script = |listen: &str| {
+        format!("XDG_RUNTIME_DIR=. exec \"$ASK\" serve --listen {listen} > stdout.txt")
+    };
+    // On this machine only: no QR code before the last line of the start.
+    let local = common::pty::Session::start(&script("127.0.0.1:0"), &[]);
+    local.wait_for("for a fresh link");
+    assert_eq!(qr_lines(&local.raw()), 0);
+    drop(local);
+    // Exposed: the code is drawn before that line, and again with a fresh link (Enter).
+    let mut exposed = common::pty::Session::start(&script("0.0.0.0:0"), &[]);
+    exposed.wait_for("for a fresh link");
+    let first = qr_lines(&exposed.raw());
+    assert!(first >= 15, "{first} lines");
+    exposed.send(common::pty::ENTER);
+    // Read from every byte received: the code scrolls the line off the 24-row screen.
+    let start = std::time::Instant::now();
+    while qr_lines(&exposed.raw()) < 2 * first && start.elapsed() < common::pty::PATIENCE {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(qr_lines(&exposed.raw()), 2 * first);
+    let text = String::from_utf8_lossy(&exposed.raw()).into_owned();
+    let fresh = text.find("the earlier one no longer works").unwrap();
+    assert_eq!(
+        text[fresh..].matches(QR_LINE).count(),
+        first,
+        "the new code follows"
+    );
 }
 
 #[test]
@@ -467,8 +554,8 @@ fn check_answered(viewport: &str) {
     assert_eq!(seen["recommendedBadge"], "Recommended");
     assert_eq!(
         seen["review"],
-        "Which database should we use?\nSQLite\nWhich features should we include?\n\
-         Authentication, Audit log\nWhat should we name this service?\norder-processor"
+        "Which database should we use?\nSQLite\nNote: only for the tests\n\
+         Which features should we include?\nAuthentication, Audit log\nWhat should we name this service?\norder-processor"
     );
     assert_eq!(
         seen["tabsAfter"],
@@ -480,7 +567,7 @@ fn check_answered(viewport: &str) {
         out,
         json!({"answered": true, "answers": [
             {"question": "Which database should we use?", "answer": "SQLite",
-             "selectedOption": "SQLite", "wasCustom": false},
+             "selectedOption": "SQLite", "wasCustom": false, "notes": "only for the tests"},
             {"question": "Which features should we include?",
              "answer": ["Authentication", "Audit log"], "wasCustom": true},
             {"question": "What should we name this service?", "answer": "order-processor",
@@ -543,7 +630,8 @@ fn browser_every_control_has_a_role_and_a_name_and_the_keyboard_reaches_it() {
             "Other (type your answer)"
         ]
     );
-    // Tab reaches the open tab, the option group, the Other field, Next and Cancel, in order.
+    // Tab reaches the open tab, the option group, the Other field, the note, Next and Cancel,
+    // in order.
     let order: Vec<&str> = seen["order"]
         .as_array()
         .unwrap()
@@ -551,11 +639,12 @@ fn browser_every_control_has_a_role_and_a_name_and_the_keyboard_reaches_it() {
         .map(|v| v.as_str().unwrap())
         .collect();
     assert_eq!(
-        order[..5],
+        order[..6],
         [
             "a0-tab0",
             "a0-q0-o0",
             "a0-q0-other-text",
+            "a0-q0-note",
             "null:Next",
             "null:Cancel"
         ]
@@ -594,9 +683,10 @@ fn browser_shows_previews_as_text_and_asks_yes_no_paths_and_secrets() {
     assert_eq!(seen["yesNoRadios"], json!(["Yes", "No", null]));
     assert_eq!(seen["pathPlaceholder"], "e.g. ./config.toml");
     assert_eq!(seen["secretType"], "password");
+    assert_eq!(seen["secretNoteType"], "password");
     assert_eq!(
         seen["review"],
-        "Which layout?\nSidebar\nDeploy now?\nNo\nWhere is the config?\n./conf/app.toml\nWhat is the API token?\n(secret answer, hidden)"
+        "Which layout?\nSidebar\nDeploy now?\nNo\nWhere is the config?\n./conf/app.toml\nWhat is the API token?\n(secret answer, hidden)\nNote: (secret, hidden)"
     );
     assert_eq!(code, 0);
     assert_eq!(out["answers"][0]["answer"], "Sidebar");
@@ -604,6 +694,7 @@ fn browser_shows_previews_as_text_and_asks_yes_no_paths_and_secrets() {
     assert_eq!(out["answers"][2]["answer"], "./conf/app.toml");
     // The secret reaches the model in the result.
     assert_eq!(out["answers"][3]["answer"], "tok-123");
+    assert_eq!(out["answers"][3]["notes"], "expires friday");
 }
 
 /// A running `ask-user serve` on a free port, with its token file in a folder of its own.
@@ -706,8 +797,9 @@ impl Serve {
                 ("Origin", &origin),
                 ("Content-Type", "application/json"),
             ],
-            &json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]}, {"answer": name}]})
-                .to_string(),
+            &json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]},
+                {"answer": name, "notes": format!("note on {name}")}]})
+            .to_string(),
         )
         .status
     }
@@ -778,6 +870,8 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
     let (code, out) = output_of(third);
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "from-gamma");
+    // The note travels from the inbox to the agent beside its answer.
+    assert_eq!(out["answers"][2]["notes"], "note on from-gamma");
     let (code, out) = output_of(first);
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "from-alpha");
@@ -970,6 +1064,8 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     let (code, out) = output_of(beta);
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "from-the-page");
+    // The note went through the inbox to the agent, beside its answer.
+    assert_eq!(out["answers"][2]["notes"], "rename later");
     assert_eq!(out["answers"][1]["answer"], json!(["REST API"]));
     // alpha still waits.
     assert_eq!(

@@ -81,6 +81,7 @@ def main():
             beta.get_by_role("checkbox", name="REST API").check()
             beta.get_by_role("button", name="Next").first.click()
             beta.get_by_role("textbox", name="What should we name this service?").fill("from-the-page")
+            beta.get_by_role("textbox", name="Note on this answer (optional)").fill("rename later")
             beta.get_by_role("tab", name="Submit").click()
             beta.get_by_role("button", name="Submit answers").click()
             page.get_by_text("Your answers were sent").first.wait_for()
@@ -107,6 +108,8 @@ def main():
         seen["horizontalScroll"] = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
         if scenario == "answer":
             page.get_by_role("radio", name="SQLite").check()
+            # A note on the first answer, typed into its own labelled field.
+            page.get_by_role("textbox", name="Note on this answer (optional)").first.fill("only for the tests")
             seen["recommendedBadge"] = page.locator(".badge").first.inner_text()
             page.get_by_role("button", name="Next").first.click()
             page.get_by_role("checkbox", name="Authentication").check()
@@ -148,7 +151,7 @@ def main():
             page.keyboard.press("Enter")
             page.get_by_text("Your answers were sent").first.wait_for()
         elif scenario == "long":
-            page.get_by_role("textbox").fill("x" * 2001)
+            page.get_by_role("textbox", name="What should we name this service?").fill("x" * 2001)
             seen["count"] = page.locator(".count").inner_text()
             page.get_by_role("button", name="Submit").click()
             seen["dialog"] = page.locator("#confirm-text").inner_text()
@@ -174,6 +177,10 @@ def main():
             secret = page.get_by_label("What is the API token?")
             seen["secretType"] = secret.get_attribute("type")
             secret.fill("tok-123")
+            # The secret's note is masked as its answer is.
+            note = page.locator("#a0-q3-note")
+            seen["secretNoteType"] = note.get_attribute("type")
+            note.fill("expires friday")
             page.get_by_role("tab", name="Submit").click()
             seen["review"] = page.locator(".review").inner_text()
             page.get_by_role("button", name="Submit answers").click()

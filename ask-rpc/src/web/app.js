@@ -51,6 +51,33 @@ function confirmWith(text) {
   });
 }
 
+// The optional note on a question's answer: more to say about it, never in its place. A secret
+// question's note is typed masked, like its answer.
+function noteField(ask, question, id, qi) {
+  const input = el("input", {
+    type: question.secret ? "password" : "text", id: `${id}-note`, class: "note-text",
+    autocomplete: "off",
+  });
+  const label = el("label", { for: input.id, class: "note-label", text: "Note on this answer (optional)" });
+  input.addEventListener("input", () => ask.changed());
+  input.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      ask.next(qi);
+    }
+  });
+  const field = el("div", { class: "field note" }, label, input);
+  const read = () => (input.value.trim() === "" ? null : input.value);
+  return { field, read };
+}
+
+// The answer of a question with its note, if any.
+function withNote(answer, note) {
+  if (answer === null) return null;
+  const notes = note.read();
+  return notes === null ? answer : { ...answer, notes };
+}
+
 // One question's controls and how to read its answer.
 function questionPanel(ask, question, qi) {
   const id = `a${ask.index}-q${qi}`;
@@ -81,10 +108,11 @@ function questionPanel(ask, question, qi) {
         ask.next(qi);
       }
     });
-    panel.append(el("div", { class: "field" }, label, area, count));
+    const note = noteField(ask, question, id, qi);
+    panel.append(el("div", { class: "field" }, label, area, count), note.field);
     read.answer = () => {
       const text = area.value;
-      return text.trim() === "" ? null : { answer: text, wasCustom: true, secret: question.secret };
+      return withNote(text.trim() === "" ? null : { answer: text, wasCustom: true, secret: question.secret }, note);
     };
     read.focus = () => area.focus();
     return { panel, read };
@@ -151,6 +179,8 @@ function questionPanel(ask, question, qi) {
     ask.changed();
   });
   fieldset.append(otherLabel, otherText, count);
+  const note = noteField(ask, question, id, qi);
+  panel.append(note.field);
   fieldset.addEventListener("keydown", (event) => {
     if (event.target === otherText || event.ctrlKey || event.metaKey || event.altKey) return;
     // 1-9 choose an option, 0 chooses Other, as in the terminal UI.
@@ -169,7 +199,8 @@ function questionPanel(ask, question, qi) {
       ask.next(qi);
     }
   });
-  read.answer = () => {
+  read.answer = () => withNote(choice(), note);
+  const choice = () => {
     const other = otherInput.checked ? otherText.value : "";
     if (multi) {
       const chosen = inputs.filter((i) => i.checked).map((i) => options[Number(i.value)].label);
@@ -260,10 +291,14 @@ function askForm(view, index) {
     review.append(el("h2", { text: "Review your answers" }));
     const list = el("dl", { class: "review" });
     given.forEach((a, i) => {
+      const secret = questions[i].secret;
       list.append(el("dt", { text: questions[i].question }));
       list.append(a === null
         ? el("dd", { class: "open", text: "Not answered yet" })
         : el("dd", { text: a.secret ? "(secret answer, hidden)" : answerText(a) }));
+      if (a !== null && a.notes) {
+        list.append(el("dd", { class: "note", text: secret ? "Note: (secret, hidden)" : `Note: ${a.notes}` }));
+      }
     });
     review.append(list);
     const open = given.filter((a) => a === null).length;
@@ -312,7 +347,11 @@ function askForm(view, index) {
       const ok = await confirmWith(`Answer is long (${Math.max(...long).toLocaleString("en")} chars). Continue anyway?`);
       if (!ok) return;
     }
-    const body = { answers: given.map((a, i) => ({ question: questions[i].question, answer: a.answer, wasCustom: a.wasCustom })) };
+    const body = {
+      answers: given.map((a, i) => ({
+        question: questions[i].question, answer: a.answer, wasCustom: a.wasCustom, notes: a.notes,
+      })),
+    };
     await post(ask, "answer", body, "Your answers were sent. You can close this page.");
   }
 
