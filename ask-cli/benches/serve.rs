@@ -9,6 +9,7 @@
 //! Plain std sockets: the load generator adds no dependency.
 //!
 //! `cargo bench -p ask-cli --bench serve [-- --bin PATH] [--asks N] [--rounds N] [--people N]`
+//! (a relative PATH is taken from the workspace root)
 //! (default: the binary cargo builds for the bench, 1,000 asks, 5 rounds, 4 connections).
 //! Prints one line per round and a last line `answers per second through serve: N/s (median)`.
 
@@ -40,7 +41,13 @@ fn options() -> Options {
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--bin" => options.bin = args.next().expect("--bin PATH"),
+            "--bin" => {
+                // `cargo bench` runs this in ask-cli/: a relative path is taken from the
+                // workspace root, as the other benchmark commands take it.
+                let bin = args.next().expect("--bin PATH");
+                let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+                options.bin = root.join(bin).to_string_lossy().into_owned();
+            }
             "--asks" => options.asks = args.next().and_then(|n| n.parse().ok()).expect("--asks N"),
             "--rounds" => {
                 options.rounds = args
