@@ -31,17 +31,14 @@ def rss_kib(pid):
     raise RuntimeError("no VmRSS")
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--bin", default="target/dist/ask-user")
-    parser.add_argument("--asks", type=int, default=1000)
-    args = parser.parse_args()
+def figures(binary, asks):
+    """Bytes of resident memory per waiting ask, with `asks` asks held open."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.asks + 100)), hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, asks + 100)), hard))
     with tempfile.TemporaryDirectory() as runtime:
         env = dict(os.environ, XDG_RUNTIME_DIR=runtime)
         env.pop("ASK_USER_VIA_TOKEN", None)
-        server = subprocess.Popen([args.bin, "serve", "--listen", "127.0.0.1:0"], env=env,
+        server = subprocess.Popen([binary, "serve", "--listen", "127.0.0.1:0"], env=env,
                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                   stderr=subprocess.PIPE, text=True)
         try:
@@ -54,7 +51,7 @@ def main():
             time.sleep(0.2)
             before = rss_kib(server.pid)
             held = []
-            for i in range(args.asks):
+            for i in range(asks):
                 body = json.dumps({"agent": f"agent-{i}", "cwd": "/tmp", "input": CALL})
                 connection = socket.create_connection((address, int(port)))
                 connection.sendall((f"POST /api/agent/asks HTTP/1.0\r\nHost: {host}\r\n"
@@ -66,13 +63,21 @@ def main():
                 connection.recv(64)
             time.sleep(0.5)
             after = rss_kib(server.pid)
-            per_ask = (after - before) * 1024 / args.asks
-            print(f"| serve: memory per waiting ask ({args.asks:,} held) | {per_ask / 1024:.1f} KiB |  |  | — |  |")
             for connection in held:
                 connection.close()
+            return (after - before) * 1024 / asks
         finally:
             server.kill()
             server.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", default="target/dist/ask-user")
+    parser.add_argument("--asks", type=int, default=1000)
+    args = parser.parse_args()
+    per_ask = figures(args.bin, args.asks)
+    print(f"| serve: memory per waiting ask ({args.asks:,} held) | {per_ask / 1024:.1f} KiB |  |  | — |  |")
 
 
 if __name__ == "__main__":
