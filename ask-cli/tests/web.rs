@@ -707,6 +707,46 @@ struct Serve {
 }
 
 impl Serve {
+    /// `ask-user serve --link`: a fresh link for people; the earlier, unused one stops working.
+    fn fresh_link(&self) -> String {
+        let fresh = common::ask_user()
+            .args(["serve", "--link", "--via", &self.base])
+            .env("XDG_RUNTIME_DIR", self.dir.path())
+            .env_remove("ASK_USER_VIA_TOKEN")
+            .output()
+            .unwrap();
+        assert_eq!(
+            fresh.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&fresh.stderr)
+        );
+        String::from_utf8_lossy(&fresh.stderr)
+            .trim()
+            .rsplit(' ')
+            .next()
+            .unwrap()
+            .to_string()
+    }
+
+    /// Visits the one-time `link` and gives the session cookie it is exchanged for.
+    fn visit(&self, link: &str) -> String {
+        let visit = http(
+            &self.host,
+            "GET",
+            link.strip_prefix(&self.base).unwrap(),
+            &[("Host", &self.host)],
+            "",
+        );
+        visit
+            .header("set-cookie")
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .to_string()
+    }
+
     fn start() -> Serve {
         let dir = tempfile::tempdir().unwrap();
         let mut child = common::ask_user()
@@ -832,20 +872,7 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
         0o600,
         "the token file is readable by its user only"
     );
-    let visit = http(
-        &serve.host,
-        "GET",
-        serve.link.strip_prefix(&serve.base).unwrap(),
-        &[("Host", &serve.host)],
-        "",
-    );
-    let cookie = visit
-        .header("set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
+    let cookie = serve.visit(&serve.link);
     let first = serve.ask("alpha");
     serve.wait_for(&cookie, 1);
     let mut second = serve.ask("beta");
@@ -960,19 +987,7 @@ fn serve_refuses_agents_without_the_token_and_browsers_on_the_agent_api() {
             .contains("the ask-user inbox refused the questions (401)")
     );
     // `serve --link`: a fresh link; the earlier, unused one stops working.
-    let fresh = common::ask_user()
-        .args(["serve", "--link", "--via", &serve.base])
-        .env("XDG_RUNTIME_DIR", serve.dir.path())
-        .env_remove("ASK_USER_VIA_TOKEN")
-        .output()
-        .unwrap();
-    assert_eq!(fresh.status.code(), Some(0));
-    let fresh_link = String::from_utf8_lossy(&fresh.stderr)
-        .trim()
-        .rsplit(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let fresh_link = serve.fresh_link();
     assert_ne!(fresh_link, serve.link);
     let old = http(
         &host,
@@ -997,52 +1012,14 @@ fn serve_refuses_agents_without_the_token_and_browsers_on_the_agent_api() {
 fn browser_answers_one_of_many_asks_in_the_inbox() {
     let serve = Serve::start();
     let alpha = serve.ask("alpha");
-    let visit_cookie = {
-        // Wait for the first ask through the API with a link of its own, so the page's link
-        // stays unspent.
-        let fresh = common::ask_user()
-            .args(["serve", "--link", "--via", &serve.base])
-            .env("XDG_RUNTIME_DIR", serve.dir.path())
-            .env_remove("ASK_USER_VIA_TOKEN")
-            .output()
-            .unwrap();
-        let link = String::from_utf8_lossy(&fresh.stderr)
-            .trim()
-            .rsplit(' ')
-            .next()
-            .unwrap()
-            .to_string();
-        let visit = http(
-            &serve.host,
-            "GET",
-            link.strip_prefix(&serve.base).unwrap(),
-            &[("Host", &serve.host)],
-            "",
-        );
-        visit
-            .header("set-cookie")
-            .unwrap()
-            .split(';')
-            .next()
-            .unwrap()
-            .to_string()
-    };
+    // Wait for the first ask through the API with a link of its own, so the page's link stays
+    // unspent.
+    let visit_cookie = serve.visit(&serve.fresh_link());
     serve.wait_for(&visit_cookie, 1);
     let beta = serve.ask("beta");
     serve.wait_for(&visit_cookie, 2);
     // A fresh link for the browser (the one above was spent).
-    let fresh = common::ask_user()
-        .args(["serve", "--link", "--via", &serve.base])
-        .env("XDG_RUNTIME_DIR", serve.dir.path())
-        .env_remove("ASK_USER_VIA_TOKEN")
-        .output()
-        .unwrap();
-    let link = String::from_utf8_lossy(&fresh.stderr)
-        .trim()
-        .rsplit(' ')
-        .next()
-        .unwrap()
-        .to_string();
+    let link = serve.fresh_link();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
     let output = Command::new("python3")
         .arg(script)
