@@ -1,31 +1,20 @@
-//! The ask command: read the call, refuse a sub-agent, choose the mode, run the frontend, print
-//! the outcome and map it to an exit code.
+//! The ask command: read the call, choose where the person answers, hand both to the one ask
+//! path of `ask-session`, print the outcome and map it to an exit code.
 
 use std::io::IsTerminal;
+use std::sync::Arc;
 
-use ask_core::{
-    AskCall, AskError, Caller, Frontend, Host, Limits, Record, StateMachine, Status, ToolOutput,
-};
-use ask_print::{PrintError, PrintFrontend};
-use ask_schema::{Dialect, DialectCall};
+use ask_core::ToolOutput;
+use ask_core::{AskCall, Caller, Frontend, Host, Limits, PresentError, Presenter, Record, Status};
+use ask_print::PrintFrontend;
+use ask_schema::Dialect;
+use ask_session::{Ask, AskFailure, Finished, SessionLog};
 use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
-use crate::events::EventLog;
 use crate::exit::Exit;
 use crate::output::{emit, say};
-use crate::session::{Appended, SessionLog};
-use crate::{ReadFailure, finish, read_call};
-
-/// The mode an ask runs in, once `auto` is resolved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Tui,
-    Print,
-    Rpc,
-    Embedded,
-    Web,
-}
+use crate::{finish, read_call};
 
 /// What stdout carries for a finished call: the `--output` form, in the dialect `--dialect`
 /// names (none: the canonical shapes).
@@ -63,19 +52,19 @@ impl Shape {
     }
 }
 
-/// Resolves `auto`: the terminal UI when a terminal can be opened, else print mode, so that
-/// nothing ever waits for a person who cannot be reached.
-pub fn resolve_mode(mode: ModeArg, via: bool) -> Mode {
+/// Where the person answers, once `auto` is resolved: the terminal UI when a terminal can be
+/// opened, else print mode, so that nothing ever waits for a person who cannot be reached.
+pub fn resolve_presenter(mode: ModeArg, via: bool) -> Presenter {
     match mode {
         // `--via` replaces the local presenter (the terminal UI or print mode).
-        ModeArg::Auto | ModeArg::Tui | ModeArg::Print if via => Mode::Web,
-        ModeArg::Tui => Mode::Tui,
-        ModeArg::Print => Mode::Print,
-        ModeArg::Rpc => Mode::Rpc,
-        ModeArg::Embedded => Mode::Embedded,
-        ModeArg::Web => Mode::Web,
-        ModeArg::Auto if terminal_available() => Mode::Tui,
-        ModeArg::Auto => Mode::Print,
+        ModeArg::Auto | ModeArg::Tui | ModeArg::Print if via => Presenter::Web,
+        ModeArg::Tui => Presenter::Tui,
+        ModeArg::Print => Presenter::File,
+        ModeArg::Rpc => Presenter::Rpc,
+        ModeArg::Embedded => Presenter::Embedded,
+        ModeArg::Web => Presenter::Web,
+        ModeArg::Auto if terminal_available() => Presenter::Tui,
+        ModeArg::Auto => Presenter::File,
     }
 }
 
@@ -103,12 +92,8 @@ pub fn run(args: &AskArgs) -> Exit {
         say(&refusal.to_string());
         return print_error(ToolOutput::refused(), args.output, Exit::Refused);
     }
-    let limits = args.limits.limits();
     if let Some(reply) = &args.reply
-        && !args
-            .input
-            .as_deref()
-            .is_some_and(|input| input.starts_with('@'))
+        && !args.input.as_deref().is_some_and(|i| i.starts_with('@'))
     {
         say(&format!(
             "unexpected argument `{reply}` after INPUT; only a reply to pending questions takes a \
@@ -126,195 +111,120 @@ pub fn run(args: &AskArgs) -> Exit {
         crate::say_no_input();
         return Exit::Invalid;
     };
-    let mode = resolve_mode(args.mode(), args.via.is_some());
-    if mode == Mode::Rpc && input == "-" {
-        say(
-            "in RPC mode stdin carries the protocol, so INPUT must be a file: ask-user --rpc call.json",
-        );
+    let presenter = resolve_presenter(args.mode(), args.via.is_some());
+    if input == "-" && matches!(presenter, Presenter::Rpc | Presenter::Embedded) {
+        let (mode, carries) = match presenter {
+            Presenter::Rpc => ("--rpc", "the protocol"),
+            _ => ("--mode embedded", "the host's messages"),
+        };
+        say(&format!(
+            "in this mode stdin carries {carries}, so INPUT must be a file: ask-user {mode} call.json"
+        ));
         return Exit::Invalid;
     }
-    if mode == Mode::Embedded && input == "-" {
-        say(
-            "in embedded mode stdin carries the host's messages, so INPUT must be a file: ask-user --mode embedded call.json",
-        );
-        return Exit::Invalid;
-    }
-    let max_bytes = args.limits.max_input_bytes();
+    let limits = args.limits.limits();
     let options = args.dialect.read_options();
+    let max_bytes = args.limits.max_input_bytes();
     let read = match read_call(std::path::Path::new(input), &limits, max_bytes, options) {
         Ok(read) => read,
         Err(failure) => return failure.report_for_ask(args.output),
     };
     let mut shape = Shape::of(args);
     shape.modes.clone_from(&read.modes);
-    let mut call = read;
-    if args.call_id.is_some() {
-        call.call.call_id.clone_from(&args.call_id);
+    let call = AskCall {
+        call_id: args.call_id.clone().or(read.call.call_id),
+        caller,
+        input: read.call.input,
+        given: read.given,
+    };
+    if args.session.is_some() && call.call_id.is_none() {
+        say(
+            "--session needs a call id: pass --call-id ID, or give INPUT as a tool-call envelope with an id",
+        );
+        return Exit::Invalid;
     }
-    // With a session, one ask of a call id at a time: a concurrent ask of the same call waits
-    // here, then replays the record the first one wrote.
-    let mut _call_lock = None;
-    if let Some(session) = &args.session {
-        let Some(call_id) = call.call.call_id.as_deref() else {
-            say(
-                "--session needs a call id: pass --call-id ID, or give INPUT as a tool-call envelope with an id",
-            );
-            return Exit::Invalid;
-        };
-        let log = SessionLog::new(session);
-        _call_lock = match log.lock_call(call_id) {
-            Ok(lock) => Some(lock),
-            Err(error) => {
-                say(&format!(
-                    "cannot lock call {call_id} beside the session log `{}`: {error}",
-                    session.display()
-                ));
-                return Exit::Failure;
-            }
-        };
-        match log.find(call_id) {
-            Ok((found, warnings)) => {
-                warnings.iter().for_each(|w| say(w));
-                // A secret answer is never kept, so a call with a secret question is asked
-                // again rather than replayed.
-                let secret = call.call.input.input().questions.iter().any(|q| q.secret);
-                match found {
-                    Some(record) if secret || record.has_secret() => say(&format!(
-                        "call {call_id} has a record in {}, but it asks a secret question whose \
-                         answer is never kept: asking again",
-                        session.display()
-                    )),
-                    Some(record) => {
-                        say(&format!(
-                            "replaying the answer recorded for call {call_id} in {}",
-                            session.display()
-                        ));
-                        log.forget_call_lock(call_id);
-                        return match mode {
-                            Mode::Rpc | Mode::Embedded => {
-                                crate::rpc::print_result(record, args.output, &[])
-                            }
-                            Mode::Tui | Mode::Print | Mode::Web => print_record(record, &shape),
-                        };
-                    }
-                    None => {}
-                }
-            }
-            Err(error) => {
-                say(&format!(
-                    "cannot read the session log `{}`: {error}",
-                    session.display()
-                ));
-                return Exit::Failure;
-            }
+    let runtime = match runtime() {
+        Ok(runtime) => runtime,
+        Err(exit) => return exit,
+    };
+    let frontend = match runtime.block_on(async { frontend_for(presenter, args, &call) }) {
+        Ok(frontend) => frontend,
+        Err(exit) => return exit,
+    };
+    let asked = runtime.block_on(async {
+        let asked = ask_path(args, Ask::new(call)).run(frontend.as_ref()).await;
+        if let Some(rpc) = &frontend.rpc {
+            // The state lines go out before the result line printed below.
+            rpc.flush().await;
         }
-    }
-    // The call's lock is held until the record is written and printed.
-    let warnings = call.warnings.clone();
-    match ask_with(call, caller, mode, args) {
-        Ok(record) => finish_record(record, args, mode, &shape, &warnings),
-        Err(exit) => exit,
+        asked
+    });
+    // The RPC reader may still be blocked on stdin; it is not waited for.
+    runtime.shutdown_background();
+    match asked {
+        Ok(finished) => deliver(finished, args, presenter, &shape, &read.warnings),
+        Err(failure) => failed(failure, args.output),
     }
 }
 
-/// Records a finished call in the session log (when there is one) and prints it.
-///
-/// If the log cannot be written, the result is still printed, so the answers reach the agent,
-/// and the exit code says that the record was not saved.
-///
-/// A call id has one record: when the log already holds one for this call (another process
-/// answered it first), that record stands and is the one printed.
-/// In RPC mode, `warnings` (the lenient forms of the call) go into the result line.
-pub fn finish_record(
-    record: Record,
+/// The options of the one ask path the flags give: the session log, the events file, and
+/// stderr for what people should know.
+pub fn ask_path<S>(args: &AskArgs, ask: Ask<S>) -> Ask<S> {
+    ask.session(args.session.as_ref().map(SessionLog::new))
+        .events(args.events.clone())
+        .warn(Arc::new(say))
+}
+
+/// Prints a finished call for `presenter` and gives its exit code; a record that could not be
+/// saved is still printed, so the answers reach the agent, and the exit code says so.
+pub fn deliver(
+    finished: Finished,
     args: &AskArgs,
-    mode: Mode,
+    presenter: Presenter,
     shape: &Shape,
     warnings: &[ask_schema::Warning],
 ) -> Exit {
-    let mut saved = true;
-    let mut record = record;
-    if let Some(session) = &args.session
-        && record.call_id.is_some()
-        && crate::session::is_final(&record)
-    {
-        let log = SessionLog::new(session);
-        // The log keeps "[secret]" in place of a secret answer; the answer itself goes to the
-        // model only, in the result printed below.
-        let kept = record.redacted();
-        let appended = log.append_once(&kept);
-        if appended.is_ok() {
-            log.forget_call_lock(record.call_id.as_deref().unwrap_or_default());
+    let exit = match presenter {
+        Presenter::Rpc | Presenter::Embedded => {
+            let warnings = if finished.replayed { &[][..] } else { warnings };
+            crate::rpc::print_result(finished.record.clone(), args.output, warnings)
         }
-        match appended {
-            Ok(Appended::Written) => {}
-            // A call with a secret question is asked again when a record exists (none can be
-            // replayed): the record stays the one there, and the fresh answer is returned.
-            Ok(Appended::Existing(_)) if record.has_secret() => {}
-            Ok(Appended::Existing(first)) => {
-                if *first != kept {
-                    say(&format!(
-                        "call {} already has a record in {}; that answer stands and is the one \
-                         returned",
-                        record.call_id.as_deref().unwrap_or_default(),
-                        session.display()
-                    ));
-                }
-                record = *first;
-            }
-            Err(error) => {
-                say(&format!(
-                    "the answer was not saved to the session log `{}`: {error}",
-                    session.display()
-                ));
-                saved = false;
-            }
-        }
-    }
-    if record.status == Status::Pending
-        && let Some(session) = &args.session
-    {
-        say(&format!(
-            "the call is recorded in the session log once it is answered: give the answering \
-             command --session {} too",
-            session.display()
-        ));
-    }
-    let exit = match mode {
-        Mode::Rpc | Mode::Embedded => crate::rpc::print_result(record, args.output, warnings),
-        Mode::Tui | Mode::Print | Mode::Web => print_record(record, shape),
+        _ => print_record(finished.record.clone(), shape),
     };
-    if saved { exit } else { Exit::Failure }
+    if finished.saved { exit } else { Exit::Failure }
 }
 
-/// Asks a call read in some dialect in `mode` and returns the record. Answers the call already
-/// carries (Claude Code's `answers`) are shown pre-filled.
-fn ask_with(read: DialectCall, caller: Caller, mode: Mode, args: &AskArgs) -> Result<Record, Exit> {
-    let call = read.call;
-    if mode == Mode::Rpc {
-        return crate::rpc::ask(call, read.given, caller, args);
+/// Says why a call gave no record and gives the exit code; with `--output tool`, a host still
+/// gets an explicit error to hand to its agent.
+pub fn failed(failure: AskFailure, output: OutputArg) -> Exit {
+    say(&failure.to_string());
+    match failure {
+        AskFailure::Refused(_) => print_error(ToolOutput::refused(), output, Exit::Refused),
+        AskFailure::Present {
+            error: PresentError::Interrupted { signal },
+            ..
+        } => {
+            if signal.is_none() {
+                say("nothing was answered or saved; the call is asked again next time");
+            }
+            // Ctrl+C twice ends as SIGINT (signal 2) does: 130, nothing saved.
+            let exit = Exit::for_signal(signal.map_or(2, |s| s.number));
+            print_error(
+                ToolOutput::interrupted(signal.map(|s| s.name)),
+                output,
+                exit,
+            )
+        }
+        AskFailure::Present {
+            error: PresentError::Refused(_),
+            ..
+        }
+        | AskFailure::NoCallId => Exit::Invalid,
+        AskFailure::Present { .. }
+        | AskFailure::Session { .. }
+        | AskFailure::Events { .. }
+        | AskFailure::State(_) => Exit::Failure,
     }
-    let frontend: Box<dyn Frontend> = frontend_for(mode, args, call.call_id.as_deref())?;
-    let frontend = ask_core::Given {
-        inner: frontend.as_ref(),
-        given: read.given,
-    };
-    let ask_call = AskCall {
-        call_id: call.call_id,
-        caller,
-        input: call.input,
-    };
-    run_call(&frontend, ask_call, args.events.as_deref(), args.output)
-}
-
-/// Runs one call through `frontend` on a new runtime; see [`drive`].
-pub(crate) fn run_call(
-    frontend: &dyn Frontend,
-    call: AskCall,
-    events: Option<&std::path::Path>,
-    output: OutputArg,
-) -> Result<Record, Exit> {
-    runtime()?.block_on(drive(frontend, call, events, output))
 }
 
 /// The single-threaded runtime that one ask runs on.
@@ -328,74 +238,12 @@ pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Exit> {
         })
 }
 
-/// Runs one call through `frontend`, with the `--events` observer when asked for, and maps a
-/// failure to its exit code.
-pub(crate) async fn drive(
-    frontend: &dyn Frontend,
-    call: AskCall,
-    events: Option<&std::path::Path>,
-    output: OutputArg,
-) -> Result<Record, Exit> {
-    let mut machine = StateMachine::new();
-    if let Some(path) = events {
-        match EventLog::open(path, call.call_id.clone()) {
-            Ok(events) => machine.observe(events),
-            Err(error) => {
-                say(&format!(
-                    "cannot open the events file `{}`: {error}",
-                    path.display()
-                ));
-                return Err(Exit::Failure);
-            }
-        }
-    }
-    match ask_core::ask(frontend, call, &mut machine).await {
-        Ok(record) => Ok(record),
-        Err(AskError::Frontend { source, .. }) => {
-            say(&source.to_string());
-            // An interrupted UI has no result and no record; with `--output tool`, a host still
-            // gets an explicit error to hand to its agent.
-            match source.downcast_ref() {
-                Some(ask_tui::TuiError::Signal { number, name }) => {
-                    let exit = Exit::for_signal(*number);
-                    return Err(print_error(
-                        ToolOutput::interrupted(Some(name)),
-                        output,
-                        exit,
-                    ));
-                }
-                Some(ask_tui::TuiError::Aborted) => {
-                    say("nothing was answered or saved; the call is asked again next time");
-                    // Ends as SIGINT (signal 2) does: 130, nothing saved.
-                    let exit = Exit::for_signal(2);
-                    return Err(print_error(ToolOutput::interrupted(None), output, exit));
-                }
-                _ => {}
-            }
-            let usage = source
-                .downcast_ref::<PrintError>()
-                .is_some_and(PrintError::is_usage);
-            Err(if usage { Exit::Invalid } else { Exit::Failure })
-        }
-        Err(AskError::Refused(refusal)) => {
-            say(&refusal.to_string());
-            Err(print_error(ToolOutput::refused(), output, Exit::Refused))
-        }
-        Err(error) => {
-            say(&error.to_string());
-            Err(Exit::Failure)
-        }
-    }
-}
-
-/// Runs `ask-user demo`: the example questions of seed 001 in the terminal UI.
+/// Runs `ask-user demo`: the example questions in the terminal UI.
 pub fn demo(output: OutputArg, no_notify: bool, lang: Option<Lang>) -> Exit {
     let input = match ask_core::validate(ask_tui::demo_input(), &Limits::default()) {
         Ok(input) => input,
         Err(problems) => {
-            for problem in &problems {
-                say(&problem.to_string());
-            }
+            problems.iter().for_each(|p| say(&p.to_string()));
             return Exit::Failure;
         }
     };
@@ -403,15 +251,13 @@ pub fn demo(output: OutputArg, no_notify: bool, lang: Option<Lang>) -> Exit {
         say("the demo needs a terminal, and /dev/tty cannot be opened");
         return Exit::Failure;
     }
-    match run_call(
-        &ask_tui::TuiFrontend::new()
-            .with_notify(!no_notify)
-            .with_lang(ui_lang(lang)),
-        AskCall::new(input),
-        None,
-        output,
-    ) {
-        Ok(record) => print_record(record, &Shape::plain(output)),
+    let tui = ask_tui::TuiFrontend::new()
+        .with_notify(!no_notify)
+        .with_lang(ui_lang(lang));
+    let asked = runtime().map(|rt| rt.block_on(Ask::new(AskCall::new(input)).run(&tui)));
+    match asked {
+        Ok(Ok(finished)) => print_record(finished.record, &Shape::plain(output)),
+        Ok(Err(failure)) => failed(failure, output),
         Err(exit) => exit,
     }
 }
@@ -422,41 +268,65 @@ pub fn ui_lang(flag: Option<Lang>) -> Lang {
     flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
 }
 
-/// The frontend for `mode`.
-pub fn frontend_for(
-    mode: Mode,
-    args: &AskArgs,
-    call_id: Option<&str>,
-) -> Result<Box<dyn Frontend>, Exit> {
-    match mode {
-        Mode::Print => Ok(Box::new(
+/// The frontend of one ask, and the RPC connection when it speaks the protocol on stdio.
+pub struct Chosen {
+    frontend: Box<dyn Frontend>,
+    rpc: Option<ask_rpc::Connection>,
+}
+
+impl AsRef<dyn Frontend> for Chosen {
+    fn as_ref(&self) -> &(dyn Frontend + 'static) {
+        self.frontend.as_ref()
+    }
+}
+
+/// The frontend of `presenter` for the call; must run inside the runtime (RPC and the web
+/// page start tasks on it).
+fn frontend_for(presenter: Presenter, args: &AskArgs, call: &AskCall) -> Result<Chosen, Exit> {
+    let plain = |frontend: Box<dyn Frontend>| Chosen {
+        frontend,
+        rpc: None,
+    };
+    Ok(match presenter {
+        Presenter::File => plain(Box::new(
             PrintFrontend::new(&args.pending_file)
-                .with_call_id(call_id.map(str::to_string))
+                .with_call_id(call.call_id.clone())
                 .with_host(args.host),
         )),
-        Mode::Tui => {
+        Presenter::Tui => {
             let mut tui = ask_tui::TuiFrontend::new()
                 .with_notify(!args.no_notify)
                 .with_lang(ui_lang(args.lang));
-            // ↑ in a text field recalls earlier answers to the same question from this session's
-            // log only, never another's.
+            // ↑ in a text field recalls earlier answers to the same question from this
+            // session's log only, never another's.
             if let Some(session) = &args.session {
                 let log = SessionLog::new(session);
-                tui = tui.with_history(std::sync::Arc::new(move |question: &str| {
+                tui = tui.with_history(Arc::new(move |question: &str| {
                     log.earlier_answers(question, ask_tui::HISTORY_MAX)
                 }));
             }
-            Ok(Box::new(tui))
+            plain(Box::new(tui))
         }
-        Mode::Embedded => Ok(Box::new(crate::embedded::EmbeddedFrontend)),
-        Mode::Web => crate::web::frontend(args),
-        Mode::Rpc => {
-            // RPC mode takes over stdin and stdout, so only the ask command, which owns them,
-            // runs it (`crate::rpc::ask`); a host with its own protocol there cannot.
-            say("RPC mode needs stdin and stdout for itself: run it as ask-user --rpc INPUT");
-            Err(Exit::Invalid)
+        Presenter::Embedded => plain(Box::new(ask_rpc::embedded::EmbeddedFrontend::new(
+            Box::new(|request| {
+                Box::new(ask_tui::Embedded::new(request.input.input()).with_given(&request.given))
+            }),
+            tokio::io::BufReader::new(tokio::io::stdin()),
+            tokio::io::stdout(),
+        ))),
+        Presenter::Rpc => {
+            let connection = ask_rpc::Connection::new(tokio::io::stdin(), tokio::io::stdout());
+            Chosen {
+                frontend: Box::new(ask_rpc::RpcFrontend::new(connection.clone())),
+                rpc: Some(connection),
+            }
         }
-    }
+        Presenter::Web | Presenter::Url => plain(crate::web::frontend(args)?),
+        Presenter::Elicitation => {
+            say("an MCP client's form is only reachable through `ask-user mcp`");
+            return Err(Exit::Invalid);
+        }
+    })
 }
 
 /// Prints a finished call in the chosen output shape and gives its exit code. Pending
@@ -468,9 +338,9 @@ pub fn print_record(record: Record, shape: &Shape) -> Exit {
         Status::Pending => {
             let file = record.pending_file.as_deref().unwrap_or("");
             let questions = record.questions.len();
-            for line in ask_core::pending_instructions_for(shape.host, file, questions).lines() {
-                say(line);
-            }
+            say(&ask_core::pending_instructions_for(
+                shape.host, file, questions,
+            ));
         }
         Status::Answered => {}
     }
@@ -493,25 +363,13 @@ pub fn emit_record(record: Record, shape: &Shape) -> Exit {
     }
     let written = match shape.output {
         OutputArg::Result => emit(&record.result_for(shape.host)),
-        // While the questions wait, the map is empty; where they wait is said beside it.
-        OutputArg::Answers if record.status == Status::Pending => emit(&serde_json::json!({
-            "answers": {},
-            "pendingFile": record.pending_file,
-        })),
-        // An empty map alone would read as "answered nothing"; say why it is empty.
-        OutputArg::Answers if record.status == Status::Cancelled => {
-            emit(&serde_json::json!({"answers": {}, "cancelled": true}))
-        }
-        OutputArg::Answers if record.status == Status::ConnectionLost => {
-            emit(&serde_json::json!({"answers": {}, "connectionLost": true}))
-        }
-        OutputArg::Answers => emit(&record.result().answer_map()),
+        OutputArg::Answers => crate::output::write_stdout(&record.answers_output()),
         OutputArg::Tool => emit(&ToolOutput::from_record_for(record, shape.host)),
     };
     finish(written, exit)
 }
 
-/// The exit code of a final status (SPEC §8).
+/// The exit code of a final status.
 pub fn exit_for(status: Status) -> Exit {
     match status {
         Status::Answered => Exit::Ok,
@@ -526,18 +384,5 @@ pub fn print_error(output: ToolOutput, format: OutputArg, exit: Exit) -> Exit {
     match format {
         OutputArg::Tool => finish(emit(&output), exit),
         OutputArg::Result | OutputArg::Answers => exit,
-    }
-}
-
-impl ReadFailure {
-    /// Reports a call that could not be read, for the ask command.
-    fn report_for_ask(self, format: OutputArg) -> Exit {
-        match self {
-            ReadFailure::Invalid(problems) => {
-                crate::say_invalid(&problems);
-                print_error(ToolOutput::invalid(&problems), format, Exit::Invalid)
-            }
-            io => io.report(),
-        }
     }
 }

@@ -3,14 +3,11 @@
 
 mod ask;
 mod cli;
-mod embedded;
-mod events;
 mod exit;
 mod mcp;
 mod output;
 mod print;
 mod rpc;
-mod session;
 mod web;
 
 use std::io::Read;
@@ -155,7 +152,7 @@ fn validate(input: &Path, limits: &Limits, max_bytes: u64, options: ReadOptions)
 
 /// `ask-user session get FILE CALL_ID`: the record of one call in an output shape, or `null`.
 fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
-    match session::SessionLog::new(file).find(call_id) {
+    match ask_session::SessionLog::new(file).find(call_id) {
         Ok((found, warnings)) => {
             warnings.iter().for_each(|w| say(w));
             match found {
@@ -188,7 +185,7 @@ enum History {
 
 /// `ask-user session show|summary FILE`.
 fn history(file: &Path, how: History) -> Exit {
-    let history = match session::SessionLog::new(file).read() {
+    let history = match ask_session::SessionLog::new(file).read() {
         Ok(history) => history,
         Err(error) => {
             say(&format!(
@@ -229,7 +226,7 @@ fn render_history(records: &[ask_core::Record]) -> String {
         let status = serde_json::to_value(record.status).unwrap_or_default();
         out.push_str(&format!(
             "{id} · {} · {} · {}\n",
-            ask_print::rfc3339(record.answered_at),
+            ask_core::rfc3339(record.answered_at),
             record.mode.as_str(),
             status.as_str().unwrap_or_default()
         ));
@@ -408,6 +405,20 @@ pub(crate) fn finish(written: std::io::Result<()>, exit: Exit) -> Exit {
         Err(error) => {
             say(&format!("cannot write the result: {error}"));
             Exit::Failure
+        }
+    }
+}
+
+impl ReadFailure {
+    /// Reports a call that could not be read, for the ask command.
+    fn report_for_ask(self, format: cli::OutputArg) -> Exit {
+        match self {
+            ReadFailure::Invalid(problems) => {
+                say_invalid(&problems);
+                let output = ask_core::ToolOutput::invalid(&problems);
+                ask::print_error(output, format, Exit::Invalid)
+            }
+            io => io.report(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! `ask-user mcp`: the `ask_user` tool served to a Model Context Protocol client over stdio.
 //!
-//! The protocol logic is `ask_rpc::mcp`; this module is glue: it turns the flags into the list of
+//! The protocol logic is `ask_mcp`; this module is glue: it turns the flags into the list of
 //! presenters, hands the library the terminal UI and print mode as fallback frontends, and maps
 //! how the server ended to an exit code. stdin and stdout carry only MCP messages; everything for
 //! people goes to stderr.
@@ -9,11 +9,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
-use ask_core::{AskRequest, BoxError, Frontend, Mode as RecordMode, Outcome, Presenter};
+use ask_core::{AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter};
+use ask_mcp::{Ended, McpServer};
 use ask_print::PrintFrontend;
-use ask_rpc::mcp::{Ended, McpServer, Unasked};
-use ask_rpc::web::WebFrontend;
-use ask_tui::{TuiError, TuiFrontend};
+use ask_tui::TuiFrontend;
+use ask_web::WebFrontend;
 use async_trait::async_trait;
 use tokio_util::sync::CancellationToken;
 
@@ -30,7 +30,7 @@ pub fn run(args: &McpArgs) -> Exit {
         Err(error) => {
             say(&error.to_string());
             return match error {
-                ask_rpc::mcp::McpError::Unsupported(_) => Exit::Invalid,
+                ask_mcp::McpError::Unsupported(_) => Exit::Invalid,
                 _ => Exit::Failure,
             };
         }
@@ -53,7 +53,7 @@ pub fn run(args: &McpArgs) -> Exit {
     match ended {
         Ok(Ended::ClientClosed) => Exit::Ok,
         Ok(Ended::Stopped) => Exit::for_signal(signal.load(Ordering::SeqCst)),
-        Err(error @ ask_rpc::mcp::McpError::MessageTooLarge(_)) => {
+        Err(error @ ask_mcp::McpError::MessageTooLarge(_)) => {
             say(&format!(
                 "{error} (raise the cap with --max-input-bytes BYTES)"
             ));
@@ -67,7 +67,7 @@ pub fn run(args: &McpArgs) -> Exit {
 }
 
 /// The server with the presenters of `--present` (or `ASK_USER_PRESENT`).
-fn server(args: &McpArgs, signal: &Arc<AtomicI32>) -> Result<McpServer, ask_rpc::mcp::McpError> {
+fn server(args: &McpArgs, signal: &Arc<AtomicI32>) -> Result<McpServer, ask_mcp::McpError> {
     let presenters = &args.present.0;
     let mut server = McpServer::new(&args.limits.limits())?
         .presenters(presenters)?
@@ -108,7 +108,7 @@ fn server(args: &McpArgs, signal: &Arc<AtomicI32>) -> Result<McpServer, ask_rpc:
             }
             Err(error) if presenters.contains(&Presenter::Url) => {
                 say(&error.to_string());
-                return Err(ask_rpc::mcp::McpError::Unsupported(Presenter::Url));
+                return Err(ask_mcp::McpError::Unsupported(Presenter::Url));
             }
             Err(error) => say(&format!("URL elicitation is off: {error}")),
         }
@@ -126,25 +126,34 @@ struct Interruptible {
 
 #[async_trait]
 impl Frontend for Interruptible {
-    fn mode(&self) -> RecordMode {
-        self.inner.mode()
+    fn presenter(&self) -> Presenter {
+        self.inner.presenter()
     }
 
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+    fn capabilities(&self) -> Capabilities {
+        self.inner.capabilities()
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
         let error = match self.inner.present(request).await {
             Ok(outcome) => return Ok(outcome),
             Err(error) => error,
         };
-        let text = match error.downcast_ref::<TuiError>() {
-            Some(TuiError::Signal { number, name }) => {
-                self.signal.store(*number, Ordering::SeqCst);
+        let text = match &error {
+            PresentError::Interrupted {
+                signal: Some(signal),
+            } => {
+                self.signal.store(signal.number, Ordering::SeqCst);
                 self.stop.cancel();
-                format!("The user was not asked: the ask-user server was stopped by {name}.")
+                format!(
+                    "The user was not asked: the ask-user server was stopped by {}.",
+                    signal.name
+                )
             }
-            Some(TuiError::Aborted) => ask_core::interrupted_text(None),
+            PresentError::Interrupted { signal: None } => ask_core::interrupted_text(None),
             _ => return Err(error),
         };
         say(&error.to_string());
-        Err(Box::new(Unasked(text)))
+        Err(PresentError::Unasked(text))
     }
 }

@@ -5,7 +5,10 @@ use std::path::PathBuf;
 use ask_core::sanitize_for_display;
 use ask_print::{PassTwo, PassTwoStep, PendingFile, PrintError};
 
-use crate::ask::{Shape, emit_record, finish_record, print_record};
+use ask_core::{Caller, Presenter};
+use ask_session::Ask;
+
+use crate::ask::{Shape, ask_path, deliver, emit_record, failed, print_record};
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
 use crate::exit::Exit;
 use crate::finish;
@@ -66,7 +69,18 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
             if !reply && !answering.resumed() {
                 say_custom_answers(&record);
             }
-            let exit = finish_record(record, args, crate::ask::Mode::Print, &Shape::of(args), &[]);
+            let exit = match crate::ask::runtime() {
+                Ok(runtime) => {
+                    let ask = ask_path(args, Ask::settled(record, Caller::Parent));
+                    match runtime.block_on(ask.finish()) {
+                        Ok(finished) => {
+                            deliver(finished, args, Presenter::File, &Shape::of(args), &[])
+                        }
+                        Err(failure) => failed(failure, args.output),
+                    }
+                }
+                Err(exit) => exit,
+            };
             if exit != Exit::Ok {
                 if answering.kept() {
                     say(&format!(
@@ -134,9 +148,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
 fn replay_finished(args: &AskArgs) -> Option<Exit> {
     let session = args.session.as_ref()?;
     let call_id = args.call_id.as_deref()?;
-    let (found, warnings) = crate::session::SessionLog::new(session)
-        .find(call_id)
-        .ok()?;
+    let (found, warnings) = ask_session::SessionLog::new(session).find(call_id).ok()?;
     warnings.iter().for_each(|w| say(w));
     let record = found?;
     say(&format!(

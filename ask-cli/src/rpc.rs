@@ -1,51 +1,20 @@
 //! `ask-user --rpc INPUT`: one ask over the process's stdin and stdout with the JSON-lines
 //! protocol of `ask-rpc`; the last stdout line is the `ask_user_result` message.
 
-use ask_core::{Answer, AskCall, Caller, Given, Record, ToolOutput};
-use ask_rpc::{AskUserResultNotification, Connection, RpcFrontend, ServerMessage};
-use ask_schema::ParsedCall;
+use ask_core::{Record, ToolOutput};
+use ask_rpc::{AskUserResultNotification, ServerMessage};
 
-use crate::ask::drive;
-use crate::cli::{AskArgs, OutputArg};
+use crate::cli::OutputArg;
 use crate::exit::Exit;
 use crate::finish;
 use crate::output::emit;
 
-/// The request id an ask uses on the wire: the call id, or the one `ask_core::ask` gives.
+/// The request id an ask uses on the wire: the call id, or the one the ask path gives.
 fn request_id(record: &Record) -> String {
     record
         .call_id
         .clone()
         .unwrap_or_else(|| "ask-1".to_string())
-}
-
-/// Asks `call` over stdin and stdout and returns the record. Everything written on stdout until
-/// then is a protocol frame.
-pub fn ask(
-    call: ParsedCall,
-    given: Vec<Option<Answer>>,
-    caller: Caller,
-    args: &AskArgs,
-) -> Result<Record, Exit> {
-    let runtime = crate::ask::runtime()?;
-    let connection =
-        runtime.block_on(async { Connection::new(tokio::io::stdin(), tokio::io::stdout()) });
-    let rpc = RpcFrontend::new(connection.clone());
-    let frontend = Given { inner: &rpc, given };
-    let ask_call = AskCall {
-        call_id: call.call_id,
-        caller,
-        input: call.input,
-    };
-    let record = runtime.block_on(async {
-        let record = drive(&frontend, ask_call, args.events.as_deref(), args.output).await;
-        // The state lines go out before the result line that the caller prints.
-        connection.flush().await;
-        record
-    });
-    // The reader may still be blocked on stdin; it is not waited for.
-    runtime.shutdown_background();
-    record
 }
 
 /// Prints the final `ask_user_result` line and gives the exit code of the outcome. With

@@ -1,11 +1,11 @@
 //! `ask-user --mode web`, `ask-user --via URL` and `ask-user serve`: glue around
-//! `ask_rpc::web`, which serves the questions on a page (one ask, or an inbox for many agents).
+//! `ask_web`, which serves the questions on a page (one ask, or an inbox for many agents).
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use ask_core::Frontend;
-use ask_rpc::web::{Asker, Inbox, ViaFrontend, WebFrontend};
+use ask_web::{Asker, Inbox, ViaFrontend, WebFrontend};
 
 use crate::cli::{AskArgs, ServeArgs};
 use crate::exit::Exit;

@@ -1,16 +1,17 @@
-//! The `Frontend` trait every presenter implements, and [`ask`], which drives one call through
-//! the refusal check, the state machine and a frontend.
-
-use std::time::{SystemTime, UNIX_EPOCH};
+//! The seam every presenter plugs into: the [`Frontend`] trait, the request it is shown, what it
+//! declares it can do ([`Capabilities`]), and how it fails ([`PresentError`]).
+//!
+//! The one path that drives a call through a frontend (refusal, replay, state machine, record)
+//! is `ask_session::Ask`; this module only says what a frontend is.
 
 use async_trait::async_trait;
 
-use crate::caller::{Caller, Refusal};
-use crate::result::{Answer, Mode, Outcome, Record};
-use crate::state::{AskState, InvalidTransition, StateMachine};
+use crate::caller::Caller;
+use crate::presenter::Presenter;
+use crate::result::{Answer, Outcome};
 use crate::validate::ValidatedInput;
 
-/// A boxed error from a frontend.
+/// A boxed error from a frontend's own machinery (a socket, a terminal, a file).
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// One call as a frontend sees it.
@@ -20,27 +21,117 @@ pub struct AskRequest {
     pub request_id: String,
     /// The validated call.
     pub input: ValidatedInput,
-    /// Answers the person already gave elsewhere (an earlier form that came back incomplete), in
-    /// question order, `None` for a question still open; empty when nothing was given. A frontend
-    /// that can show them as pre-filled answers does, so nothing the person gave is lost.
+    /// Answers the person already gave elsewhere (an earlier form that came back incomplete, the
+    /// answers a call carries), in question order, `None` for a question still open; empty when
+    /// nothing was given. Every frontend whose [`Capabilities::shows_given`] is true shows them
+    /// as pre-filled answers, so nothing the person gave is lost.
     pub given: Vec<Option<Answer>>,
 }
 
-/// Something that presents questions to a person and collects the answers: the terminal UI, the
-/// pending file, an RPC client.
-///
-/// The trait is object safe, so hosts can pick a frontend at run time.
-#[async_trait]
-pub trait Frontend: Send + Sync {
-    /// Where this frontend's answers come from, for the record.
-    fn mode(&self) -> Mode;
-
-    /// Shows the questions and waits, without a timeout, for the outcome.
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError>;
+/// The signal that ended a presenter, as the process saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Signal {
+    /// The signal's number (SIGTERM is 15).
+    pub number: i32,
+    /// Its name, such as `SIGTERM`.
+    pub name: &'static str,
 }
 
-/// A frontend shown with answers the person already gave elsewhere (an incomplete form, the
-/// answers a call carries): each ask through it gets them in [`AskRequest::given`].
+/// Why a frontend gave no outcome. An outcome (answered, cancelled, connection lost, pending)
+/// is never an error; these are the ends that leave nothing to record.
+#[derive(Debug, thiserror::Error)]
+pub enum PresentError {
+    /// The person's session was interrupted: by a signal, or by Ctrl+C twice (`signal: None`).
+    /// Nothing was answered or recorded; the call is asked again next time.
+    #[error("{}", interrupted_message(*.signal))]
+    Interrupted {
+        /// The signal, when one ended it.
+        signal: Option<Signal>,
+    },
+    /// The person was not asked, for a reason written for the model (the MCP server's tool
+    /// error carries it as it is).
+    #[error("{0}")]
+    Unasked(String),
+    /// The frontend refuses this call as given (print mode refuses a secret question): a usage
+    /// error of the caller's.
+    #[error("{0}")]
+    Refused(String),
+    /// The frontend could not be used (a terminal that cannot be opened, a socket that fails).
+    #[error(transparent)]
+    Failed(BoxError),
+}
+
+fn interrupted_message(signal: Option<Signal>) -> String {
+    match signal {
+        Some(signal) => format!("interrupted by {}", signal.name),
+        None => "interrupted with Ctrl+C twice".to_string(),
+    }
+}
+
+impl PresentError {
+    /// A frontend that failed with `error`.
+    pub fn failed(error: impl Into<BoxError>) -> PresentError {
+        PresentError::Failed(error.into())
+    }
+}
+
+impl From<std::io::Error> for PresentError {
+    fn from(error: std::io::Error) -> PresentError {
+        PresentError::Failed(Box::new(error))
+    }
+}
+
+/// What a frontend can do, declared by the frontend itself; a chain of presenters decides from
+/// these, never from the frontend's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capabilities {
+    /// A secret answer can be typed without it being kept anywhere but the result (the pending
+    /// file keeps what is written into it, and a client's form may keep its fields).
+    pub carries_secrets: bool,
+    /// The answers of [`AskRequest::given`] are shown pre-filled.
+    pub shows_given: bool,
+    /// The frontend draws on the controlling terminal, so it may run only while its process
+    /// group is the terminal's foreground group.
+    pub needs_foreground: bool,
+    /// The frontend returns at once with the questions pending ([`Outcome::Pending`]) instead of
+    /// blocking until the person answers.
+    pub returns_pending: bool,
+}
+
+impl Default for Capabilities {
+    /// A frontend that blocks until the person answers, carries secrets and shows given answers.
+    fn default() -> Capabilities {
+        Capabilities {
+            carries_secrets: true,
+            shows_given: true,
+            needs_foreground: false,
+            returns_pending: false,
+        }
+    }
+}
+
+/// Something that presents questions to a person and collects the answers: the terminal UI, the
+/// pending file, an RPC client, an MCP client's form, a web page.
+///
+/// The trait is object safe, so hosts can pick a frontend at run time and hand frontends to
+/// each other as values.
+#[async_trait]
+pub trait Frontend: Send + Sync {
+    /// Where the person answers; the record's `mode` follows from it
+    /// ([`Presenter::record_mode`]).
+    fn presenter(&self) -> Presenter;
+
+    /// What this frontend can do.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::default()
+    }
+
+    /// Shows the questions and waits, without a timeout, for the outcome.
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError>;
+}
+
+/// A frontend shown with answers the person already gave elsewhere (an incomplete form): each
+/// ask through it gets them in [`AskRequest::given`].
 pub struct Given<'a> {
     /// The frontend that presents the questions.
     pub inner: &'a dyn Frontend,
@@ -51,7 +142,7 @@ pub struct Given<'a> {
 impl std::fmt::Debug for Given<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Given")
-            .field("mode", &self.inner.mode())
+            .field("presenter", &self.inner.presenter())
             .field("given", &self.given)
             .finish()
     }
@@ -59,35 +150,19 @@ impl std::fmt::Debug for Given<'_> {
 
 #[async_trait]
 impl Frontend for Given<'_> {
-    fn mode(&self) -> Mode {
-        self.inner.mode()
+    fn presenter(&self) -> Presenter {
+        self.inner.presenter()
     }
 
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+    fn capabilities(&self) -> Capabilities {
+        self.inner.capabilities()
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
         let mut request = request.clone();
         request.given.clone_from(&self.given);
         self.inner.present(&request).await
     }
-}
-
-/// Why [`ask`] failed.
-#[derive(Debug, thiserror::Error)]
-pub enum AskError {
-    /// The caller is a sub-agent.
-    #[error(transparent)]
-    Refused(#[from] Refusal),
-    /// The frontend failed.
-    #[error("the {mode} frontend failed: {source}")]
-    Frontend {
-        /// Which frontend.
-        mode: &'static str,
-        /// What went wrong.
-        #[source]
-        source: BoxError,
-    },
-    /// A frontend drove the state machine wrongly.
-    #[error(transparent)]
-    State(#[from] InvalidTransition),
 }
 
 /// Everything about one call besides the frontend.
@@ -99,67 +174,36 @@ pub struct AskCall {
     pub caller: Caller,
     /// The validated call.
     pub input: ValidatedInput,
+    /// Answers the call already carries or the person gave elsewhere, in question order.
+    pub given: Vec<Option<Answer>>,
 }
 
 impl AskCall {
-    /// A call from the parent conversation, with no call id.
+    /// A call from the parent conversation, with no call id and nothing given.
     pub fn new(input: ValidatedInput) -> AskCall {
         AskCall {
             call_id: None,
             caller: Caller::Parent,
             input,
+            given: Vec::new(),
         }
+    }
+
+    /// The request id frontends see: the call id, or `ask-1` when the call has none.
+    pub fn request_id(&self) -> String {
+        self.call_id.clone().unwrap_or_else(|| "ask-1".to_string())
     }
 }
 
-/// Asks one call through `frontend`: refuses a sub-agent before anything is shown, moves
-/// `machine` to waiting (with the questions), waits for the outcome, moves `machine` to the
-/// final state and returns the record to persist.
-///
-/// `machine` must be idle; attach observers to it first to watch the ask.
-pub async fn ask(
-    frontend: &dyn Frontend,
-    call: AskCall,
-    machine: &mut StateMachine,
-) -> Result<Record, AskError> {
-    call.caller.check()?;
-    let questions = call.input.questions.clone();
-    machine.transition(AskState::WaitingForUser { questions })?;
-    let request = AskRequest {
-        request_id: call.call_id.clone().unwrap_or_else(|| "ask-1".to_string()),
-        input: call.input,
-        given: Vec::new(),
-    };
-    let outcome = match frontend.present(&request).await {
-        Ok(outcome) => outcome,
-        Err(source) => {
-            machine.transition(AskState::Failed)?;
-            return Err(AskError::Frontend {
-                mode: frontend.mode().as_str(),
-                source,
-            });
-        }
-    };
-    machine.transition(AskState::after(&outcome))?;
-    let input = request.input.into_inner();
-    Ok(Record::new(
-        call.call_id,
-        input,
-        frontend.mode(),
-        outcome,
-        now_ms(),
-    ))
-}
-
-impl Record {
+impl crate::result::Record {
     /// A record of `input` ending in `outcome` at `answered_at`.
     pub fn new(
         call_id: Option<String>,
         input: crate::AskUserInput,
-        mode: Mode,
+        mode: crate::result::Mode,
         outcome: Outcome,
         answered_at: u64,
-    ) -> Record {
+    ) -> crate::result::Record {
         let status = outcome.status();
         let (answers, pending_file) = match outcome {
             Outcome::Answered(answers) => (answers, None),
@@ -167,7 +211,7 @@ impl Record {
             Outcome::Cancelled | Outcome::ConnectionLost => (Vec::new(), None),
         };
         let previews = crate::ChosenPreview::of(&input.questions, &answers);
-        Record {
+        crate::result::Record {
             call_id,
             questions: input.questions,
             answers,
@@ -180,12 +224,4 @@ impl Record {
             previews,
         }
     }
-}
-
-/// Milliseconds since the Unix epoch, by the system clock.
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-        .unwrap_or(0)
 }

@@ -50,16 +50,16 @@ impl Presenter {
         }
     }
 
-    /// The `mode` a record of a call answered this way holds, where one exists (`file` is
-    /// recorded as `print`, `tui` as `interactive`).
-    pub fn record_mode(self) -> Option<Mode> {
+    /// The `mode` a record of a call answered this way holds: `file` is recorded as `print`,
+    /// `tui` as `interactive`, an MCP client's form as `rpc` and its page (`url`) as `web`. The
+    /// values on disk are the record's own and never change.
+    pub fn record_mode(self) -> Mode {
         match self {
-            Presenter::Tui => Some(Mode::Interactive),
-            Presenter::File => Some(Mode::Print),
-            Presenter::Rpc => Some(Mode::Rpc),
-            Presenter::Embedded => Some(Mode::Embedded),
-            Presenter::Web => Some(Mode::Web),
-            Presenter::Elicitation | Presenter::Url => None,
+            Presenter::Tui => Mode::Interactive,
+            Presenter::File => Mode::Print,
+            Presenter::Rpc | Presenter::Elicitation => Mode::Rpc,
+            Presenter::Embedded => Mode::Embedded,
+            Presenter::Web | Presenter::Url => Mode::Web,
         }
     }
 
@@ -123,10 +123,11 @@ mod tests {
         for presenter in Presenter::ALL {
             assert_eq!(presenter.as_str().parse(), Ok(presenter));
         }
-        assert_eq!(Presenter::File.record_mode(), Some(Mode::Print));
-        assert_eq!(Presenter::Tui.record_mode(), Some(Mode::Interactive));
-        assert_eq!(Presenter::Web.record_mode(), Some(Mode::Web));
-        assert_eq!(Presenter::Elicitation.record_mode(), None);
+        assert_eq!(Presenter::File.record_mode(), Mode::Print);
+        assert_eq!(Presenter::Tui.record_mode(), Mode::Interactive);
+        assert_eq!(Presenter::Web.record_mode(), Mode::Web);
+        assert_eq!(Presenter::Url.record_mode(), Mode::Web);
+        assert_eq!(Presenter::Elicitation.record_mode(), Mode::Rpc);
     }
 
     #[test]

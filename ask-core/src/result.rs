@@ -570,6 +570,21 @@ impl Record {
         result
     }
 
+    /// The answer map of the call (`--output answers`): `{"answers": {question: answer}}`. While
+    /// the questions wait, or after a cancellation or a lost connection, the map is empty and a
+    /// field beside it says why, so an empty map never reads as "answered nothing".
+    ///
+    /// The map keeps the questions in the order they were asked, so it is given as JSON text.
+    pub fn answers_output(&self) -> String {
+        let value = match self.status {
+            Status::Answered => return self.result().answer_map().to_json(),
+            Status::Pending => serde_json::json!({"answers": {}, "pendingFile": self.pending_file}),
+            Status::Cancelled => serde_json::json!({"answers": {}, "cancelled": true}),
+            Status::ConnectionLost => serde_json::json!({"answers": {}, "connectionLost": true}),
+        };
+        value.to_string()
+    }
+
     /// The compaction summary: one sentence per question and answer.
     pub fn summary(&self) -> Vec<String> {
         crate::summary::summarize(self)

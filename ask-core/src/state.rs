@@ -3,6 +3,8 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 use crate::input::Question;
 use crate::result::Outcome;
 
@@ -64,6 +66,21 @@ impl fmt::Display for AskState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// The states a client of a protocol is told about: the four an ask passes through that a
+/// person can see.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WireState {
+    /// The agent waits for the person; the questions come with it.
+    WaitingForUser,
+    /// The person answered.
+    Answered,
+    /// The person cancelled.
+    Cancelled,
+    /// The connection went away before an answer.
+    ConnectionLost,
 }
 
 /// Watches the transitions of an ask.

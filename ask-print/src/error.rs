@@ -184,3 +184,15 @@ impl PrintError {
         !matches!(self, PrintError::Io { .. } | PrintError::Changed { .. })
     }
 }
+
+impl From<PrintError> for ask_core::PresentError {
+    /// A file that cannot be used is a failure; anything the caller gave wrong (a secret
+    /// question, questions already pending) is a refusal of the call as given.
+    fn from(error: PrintError) -> ask_core::PresentError {
+        if error.is_usage() {
+            ask_core::PresentError::Refused(error.to_string())
+        } else {
+            ask_core::PresentError::failed(error)
+        }
+    }
+}

@@ -26,17 +26,18 @@ mod store;
 use std::path::{Path, PathBuf};
 
 use ask_core::{
-    Answer, AskRequest, AskUserInput, BoxError, Frontend, Host, Limits, Mode, Outcome, Record,
-    ValidatedInput, now_ms,
+    Answer, AskRequest, AskUserInput, Capabilities, Frontend, Host, Limits, Mode, Outcome,
+    PresentError, Presenter, Record, ValidatedInput, now_ms, rfc3339,
 };
 
 pub use answers::{Progress, parse_inline, read_answer, read_file_answers};
+pub use ask_core::{FAILPOINT_VARIABLE, failpoint};
 pub use error::PrintError;
 pub use pending::{
     Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion, how_to_answer,
-    how_to_answer_for, rfc3339,
+    how_to_answer_for,
 };
-pub use store::{FAILPOINT_VARIABLE, Loaded, Lock, Store, failpoint, parse, write_atomic};
+pub use store::{Loaded, Lock, Store, parse, write_atomic};
 
 /// The default pending file, relative to the working folder.
 pub const DEFAULT_PENDING_FILE: &str = ".pi/pending-questions.json";
@@ -85,20 +86,29 @@ impl PrintFrontend {
 
 #[async_trait::async_trait]
 impl Frontend for PrintFrontend {
-    fn mode(&self) -> Mode {
-        Mode::Print
+    fn presenter(&self) -> Presenter {
+        Presenter::File
     }
 
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
-        let outcome = pass_one_for(
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            // What the person writes into the file stays on disk until pass 2.
+            carries_secrets: false,
+            returns_pending: true,
+            ..Capabilities::default()
+        }
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
+        pass_one_for(
             &self.path,
             &request.input,
             self.call_id.clone(),
             &self.session_id,
             &request.given,
             self.host,
-        )?;
-        Ok(outcome)
+        )
+        .map_err(PresentError::from)
     }
 }
 

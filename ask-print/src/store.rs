@@ -5,6 +5,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
+use ask_core::failpoint;
 use serde_json::Value;
 
 use crate::answers::strip_position;
@@ -239,27 +240,6 @@ fn crash_before_rename(_: &Path) -> io::Result<()> {
     failpoint("pending:before-rename");
     Ok(())
 }
-
-/// The environment variable that names the failpoint a debug build stops at.
-pub const FAILPOINT_VARIABLE: &str = "ASK_USER_FAILPOINT";
-
-/// A place where a debug build can be made to crash, for the tests that show that a crash at
-/// any write step loses no answer: when the environment variable `ASK_USER_FAILPOINT` names
-/// this point, the process aborts on the spot, as abruptly as `kill -9` (no destructor runs, no
-/// buffer is flushed, no file is cleaned up).
-///
-/// Release builds compile this to nothing.
-#[cfg(debug_assertions)]
-pub fn failpoint(name: &str) {
-    if std::env::var_os(FAILPOINT_VARIABLE).is_some_and(|chosen| chosen == name) {
-        std::process::abort();
-    }
-}
-
-/// A place where a debug build can be made to crash; release builds have none.
-#[cfg(not(debug_assertions))]
-#[inline(always)]
-pub fn failpoint(_name: &str) {}
 
 #[cfg(test)]
 mod tests {

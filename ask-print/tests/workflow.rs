@@ -205,14 +205,17 @@ fn state_follows_the_file_from_pass_one_to_the_answered_state() {
 
 #[test]
 fn a_host_names_its_own_pass_two_command_in_the_file() {
-    use ask_core::{AskCall, Host, StateMachine};
+    use ask_core::{AskRequest, Frontend, Host, Outcome};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pending.json");
     let frontend = ask_print::PrintFrontend::new(&path).with_host(Host::Pi);
-    let mut machine = StateMachine::new();
-    let future = ask_core::ask(&frontend, AskCall::new(call()), &mut machine);
-    let record = futures_lite_block_on(future).unwrap();
-    assert_eq!(record.status, ask_core::Status::Pending);
+    let request = AskRequest {
+        request_id: "ask-1".into(),
+        input: call(),
+        given: Vec::new(),
+    };
+    let outcome = futures_lite_block_on(frontend.present(&request)).unwrap();
+    assert!(matches!(outcome, Outcome::Pending { .. }));
     let file = ask_print::show(&path).unwrap().unwrap();
     assert!(
         file.how_to_answer

@@ -6,7 +6,8 @@ use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 use crate::error::ClientError;
 use crate::framing::LineReader;
-use crate::message::{AnswerInput, AskUserCancel, AskUserResponse, ClientMessage, ServerMessage};
+use crate::message::{AskUserCancel, AskUserResponse, ClientMessage, ServerMessage};
+use ask_core::AnswerInput;
 
 /// A client of one connection.
 #[derive(Debug)]

@@ -6,9 +6,6 @@
 //! requestId, and [`RpcFrontend`] plugs it into `ask_core::ask`; [`Client`] is the side that
 //! presents the questions.
 //!
-//! With the feature `mcp`, [`mcp::McpServer`] serves `ask_user` to Model Context Protocol
-//! clients, with the host's own presenters as fallbacks (see the module).
-//!
 //! The crate holds no product rules beyond the wire: answers are checked against the questions
 //! with `ask-core`, a line that cannot be used becomes an `error` message and the connection
 //! carries on, and the end of the input ends every ask in flight as connection lost. Nothing
@@ -38,24 +35,19 @@
 //! # });
 //! ```
 
-mod answers;
 mod client;
+pub mod embedded;
 mod error;
 mod framing;
-#[cfg(feature = "mcp")]
-pub mod mcp;
 mod message;
 mod server;
-#[cfg(feature = "web")]
-pub mod web;
 
-pub use answers::to_answers;
+pub use ask_core::{AnswerInput, WireState, to_answers};
 pub use client::Client;
 pub use error::{ClientError, RpcError};
 pub use framing::{FrameError, LineReader, MAX_LINE};
 pub use message::{
-    AnswerInput, AskUserCancel, AskUserRequest, AskUserResponse, AskUserResultNotification,
+    AskUserCancel, AskUserRequest, AskUserResponse, AskUserResultNotification,
     AskUserStateNotification, ClientMessage, ErrorCode, ErrorNotification, ServerMessage,
-    WireState,
 };
 pub use server::{Connection, RpcFrontend};

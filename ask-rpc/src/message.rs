@@ -1,6 +1,6 @@
 //! The wire messages: one JSON object per line, camelCase fields, a snake_case `type` tag.
 
-use ask_core::{AnswerValue, AskUserResult, Question, ToolOutput};
+use ask_core::{Answer, AnswerInput, AskUserResult, Question, ToolOutput, WireState};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -39,20 +39,11 @@ pub struct AskUserRequest {
     /// The call's metadata, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
-}
-
-/// The states a client is told about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WireState {
-    /// The agent waits for the person; the questions come with it.
-    WaitingForUser,
-    /// The person answered.
-    Answered,
-    /// The person cancelled.
-    Cancelled,
-    /// The connection went away before an answer.
-    ConnectionLost,
+    /// Answers the person already gave elsewhere (an MCP form that came back incomplete, the
+    /// answers the call carried), one per question in order, `null` for a question still open;
+    /// absent when nothing was given. A client shows them pre-filled, so nothing is lost.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub given: Vec<Option<Answer>>,
 }
 
 /// `ask_user_state`: the waiting state of one ask.
@@ -128,30 +119,6 @@ pub struct AskUserResponse {
     pub request_id: String,
     /// The answers, one per question.
     pub answers: Vec<AnswerInput>,
-}
-
-/// One answer as a client sends it. `selectedOption` and `wasCustom` may be left out; they are
-/// then derived from the option labels.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    rename_all = "camelCase",
-    expecting = "an answer object: {\"question\", \"answer\"}, where answer is a string or a list of strings"
-)]
-pub struct AnswerInput {
-    /// The question answered; when left out, answers are matched to questions by position.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub question: Option<String>,
-    /// A label or typed text, or a list of them for a multi-select question.
-    pub answer: AnswerValue,
-    /// The chosen option label, if the client tracks it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub selected_option: Option<String>,
-    /// Whether the person typed the answer, if the client tracks it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub was_custom: Option<bool>,
-    /// A note the person attached to this answer; a blank note is no note.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub notes: Option<String>,
 }
 
 /// `ask_user_cancel`: the person cancelled.

@@ -4,17 +4,20 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use ask_core::{AskRequest, AskUserInput, BoxError, Frontend, Mode, Outcome, Question};
+use ask_core::{
+    Answer, AskRequest, AskUserInput, Frontend, Outcome, PresentError, Presenter, Question,
+};
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader, BufWriter};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
-use crate::answers::to_answers;
+use ask_core::{WireState, to_answers};
+
 use crate::error::RpcError;
 use crate::framing::{FrameError, LineReader};
 use crate::message::{
     AskUserRequest, AskUserStateNotification, ClientMessage, ErrorCode, ErrorNotification,
-    ServerMessage, WireState,
+    ServerMessage,
 };
 
 /// How many ended requestIds are remembered, to tell a late duplicate from an unknown id.
@@ -85,6 +88,18 @@ impl Connection {
     /// The client sees `ask_user_request`, then `ask_user_state` `waiting_for_user` with the
     /// questions, and, at the end, `ask_user_state` with the final state.
     pub async fn ask(&self, request_id: &str, input: &AskUserInput) -> Result<Outcome, RpcError> {
+        self.ask_given(request_id, input, &[]).await
+    }
+
+    /// [`Connection::ask`], with answers the person already gave elsewhere (in question order,
+    /// `None` for an open question) sent in the request's `given`, for the client to show
+    /// pre-filled.
+    pub async fn ask_given(
+        &self,
+        request_id: &str,
+        input: &AskUserInput,
+        given: &[Option<Answer>],
+    ) -> Result<Outcome, RpcError> {
         let (reply, answer) = oneshot::channel();
         // The lines are built before the table's lock is taken, so the reader waits for the
         // lock no longer than it takes to queue them.
@@ -92,6 +107,7 @@ impl Connection {
             request_id: request_id.to_string(),
             questions: input.questions.clone(),
             metadata: input.metadata.clone(),
+            given: given_for_wire(given),
         })
         .to_line();
         let waiting = state_line(
@@ -403,14 +419,24 @@ impl RpcFrontend {
 
 #[async_trait::async_trait]
 impl Frontend for RpcFrontend {
-    fn mode(&self) -> Mode {
-        Mode::Rpc
+    fn presenter(&self) -> Presenter {
+        Presenter::Rpc
     }
 
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
-        Ok(self
-            .connection
-            .ask(&request.request_id, request.input.input())
-            .await?)
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
+        self.connection
+            .ask_given(&request.request_id, request.input.input(), &request.given)
+            .await
+            .map_err(PresentError::failed)
+    }
+}
+
+/// The answers given elsewhere as the request carries them: nothing when none was given, else
+/// one entry per question (`null` for an open one).
+fn given_for_wire(given: &[Option<Answer>]) -> Vec<Option<Answer>> {
+    if given.iter().all(Option::is_none) {
+        Vec::new()
+    } else {
+        given.to_vec()
     }
 }

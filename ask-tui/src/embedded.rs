@@ -6,7 +6,7 @@
 //! ([`Embedded::frame`]), as many as the screen needs and never more than the room. Bytes are
 //! decoded into keys by `terminput`'s parser; this module does no IO.
 
-use ask_core::{AskUserInput, Outcome};
+use ask_core::AskUserInput;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::Line;
@@ -22,16 +22,8 @@ const PASTE_END: &[u8] = b"\x1b[201~";
 /// dropped, so a host that sends garbage cannot grow the buffer.
 const MAX_PENDING: usize = 64;
 
-/// What the host should do after an input.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
-    /// Show the next frame and send the next input.
-    Continue,
-    /// The ask is over.
-    Finish(Outcome),
-    /// Ctrl+C twice: the ask is abandoned with no outcome.
-    Abort,
-}
+/// What the host should do after an input: show the next frame, or the ask is over.
+pub use ask_core::ScreenStep as Step;
 
 /// The roles of the screen's colours that a host may restyle, and the colour each stands for
 /// by default: `accent` (cyan: the highlight, headers), `success` (green: "(Recommended)"),
@@ -365,4 +357,23 @@ fn color_code(color: Color, background: bool) -> Option<String> {
         Color::Rgb(r, g, b) => return Some(format!("{};2;{r};{g};{b}", base + 8)),
     };
     Some(code.to_string())
+}
+
+impl ask_core::EmbeddedScreen for Embedded {
+    fn frame(&self) -> Vec<String> {
+        Embedded::frame(self)
+    }
+
+    fn resize(&mut self, width: u16, max_height: u16) {
+        Embedded::resize(self, width, max_height);
+    }
+
+    fn set_theme(&mut self, roles: &[(&str, &str)]) -> Result<(), String> {
+        Embedded::set_theme(self, Theme::new(roles.iter().copied())?);
+        Ok(())
+    }
+
+    fn input(&mut self, bytes: &[u8]) -> Step {
+        Embedded::input(self, bytes)
+    }
 }

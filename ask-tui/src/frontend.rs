@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread::JoinHandle;
 
-use ask_core::{AskRequest, BoxError, Frontend, Mode, Outcome};
+use ask_core::{AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter};
 use async_trait::async_trait;
 
 use crate::lang::Lang;
@@ -79,11 +79,18 @@ impl TuiFrontend {
 
 #[async_trait]
 impl Frontend for TuiFrontend {
-    fn mode(&self) -> Mode {
-        Mode::Interactive
+    fn presenter(&self) -> Presenter {
+        Presenter::Tui
     }
 
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            needs_foreground: true,
+            ..Capabilities::default()
+        }
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
         let input = request.input.input().clone();
         let given = request.given.clone();
         let (notify, lang) = (self.notify, self.lang);
@@ -103,14 +110,15 @@ impl Frontend for TuiFrontend {
                     &flag,
                     history.as_ref(),
                 ));
-            })?;
+            })
+            .map_err(PresentError::from)?;
         let _ui = WithdrawOnDrop {
             withdrawn,
             thread: Some(thread),
         };
         match receive.await {
-            Ok(outcome) => Ok(outcome?),
-            Err(_) => Err(Box::new(TuiError::Io(std::io::Error::other(
+            Ok(outcome) => outcome.map_err(PresentError::from),
+            Err(_) => Err(PresentError::failed(TuiError::Io(std::io::Error::other(
                 "the terminal UI stopped without an outcome",
             )))),
         }

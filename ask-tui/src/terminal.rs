@@ -59,6 +59,19 @@ pub enum TuiError {
     Withdrawn,
 }
 
+impl From<TuiError> for ask_core::PresentError {
+    /// A signal or Ctrl+C twice is an interruption; anything else is a failure of the terminal.
+    fn from(error: TuiError) -> ask_core::PresentError {
+        match error {
+            TuiError::Signal { number, name } => ask_core::PresentError::Interrupted {
+                signal: Some(ask_core::Signal { number, name }),
+            },
+            TuiError::Aborted => ask_core::PresentError::Interrupted { signal: None },
+            other => ask_core::PresentError::failed(other),
+        }
+    }
+}
+
 /// Whether the terminal is currently in the UI's modes and must be restored.
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 static PANIC_HOOK: Once = Once::new();

@@ -1,4 +1,4 @@
-//! The `ask_user` tool served to a Model Context Protocol client (feature `mcp`).
+//! The `ask_user` tool served to a Model Context Protocol client.
 //!
 //! A call is validated, refused for a sub-agent, and then shown to the person by the first
 //! presenter of the server's list that can reach them: `elicitation` (a form in the client, when
@@ -27,10 +27,11 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use ask_core::{
-    Answer, AnswerValue, AskCall, AskRequest, BoxError, Caller, Frontend, Limits,
-    Mode as RecordMode, Outcome, Presenter, Problem, ProblemKind, Question, Record, StateMachine,
-    Status, ToolOutput, ValidatedInput, sanitize_for_display,
+    Answer, AnswerValue, AskCall, AskRequest, Capabilities, Frontend, Limits, Outcome,
+    PresentError, Presenter, Problem, ProblemKind, Question, Record, Status, ToolOutput,
+    ValidatedInput, sanitize_for_display,
 };
+use ask_session::{Ask, AskFailure, Finished};
 use async_trait::async_trait;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock,
@@ -91,19 +92,6 @@ pub enum McpError {
     MessageTooLarge(u64),
 }
 
-/// A frontend error that means "the person was not asked", with the sentence the model reads in
-/// the tool error. A fallback presenter returns it (boxed) to choose that sentence itself.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Unasked(pub String);
-
-impl fmt::Display for Unasked {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Unasked {}
-
 /// How [`McpServer::serve`] ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ended {
@@ -126,8 +114,8 @@ type Log = Box<dyn Fn(&str) + Send + Sync>;
 ///
 /// ```no_run
 /// use ask_core::{Limits, Presenter};
-/// use ask_rpc::mcp::McpServer;
-/// # async fn run(file_frontend: Box<dyn ask_core::Frontend>) -> Result<(), ask_rpc::mcp::McpError> {
+/// use ask_mcp::McpServer;
+/// # async fn run(file_frontend: Box<dyn ask_core::Frontend>) -> Result<(), ask_mcp::McpError> {
 /// let server = McpServer::new(&Limits::default())?
 ///     .presenters(&[Presenter::Elicitation, Presenter::File])?
 ///     .fallback(Presenter::File, file_frontend);
@@ -618,14 +606,8 @@ impl McpServer {
 
     /// Runs one ask through `frontend`, logs how it ended and gives the tool result.
     async fn settle(&self, frontend: &dyn Frontend, input: ValidatedInput) -> CallToolResult {
-        let call = AskCall {
-            call_id: None,
-            caller: Caller::Parent,
-            input,
-        };
-        let mut machine = StateMachine::new();
-        match ask_core::ask(frontend, call, &mut machine).await {
-            Ok(record) => {
+        match Ask::new(AskCall::new(input)).run(frontend).await {
+            Ok(Finished { record, .. }) => {
                 match record.status {
                     Status::ConnectionLost => self.say("the client went away before an answer"),
                     Status::Cancelled => self.say("the questions were cancelled"),
@@ -639,13 +621,12 @@ impl McpServer {
             }
             Err(error) => {
                 self.say(&error.to_string());
-                let unasked = match &error {
-                    ask_core::AskError::Frontend { source, .. } => source.downcast_ref::<Unasked>(),
-                    _ => None,
-                };
-                match unasked {
-                    Some(Unasked(text)) => error_result(text.clone()),
-                    None => error_result(format!(
+                match error {
+                    AskFailure::Present {
+                        error: PresentError::Unasked(text),
+                        ..
+                    } => error_result(text),
+                    error => error_result(format!(
                         "The questions could not be shown to the user: {error}"
                     )),
                 }
@@ -689,11 +670,15 @@ struct UrlFrontend<'a> {
 
 #[async_trait]
 impl Frontend for UrlFrontend<'_> {
-    fn mode(&self) -> RecordMode {
-        self.page.mode()
+    fn presenter(&self) -> Presenter {
+        Presenter::Url
     }
 
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+    fn capabilities(&self) -> Capabilities {
+        self.page.capabilities()
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
         let count = request.input.questions.len();
         let params = ElicitRequestParams::UrlElicitationParams {
             meta: None,
@@ -714,7 +699,7 @@ impl Frontend for UrlFrontend<'_> {
                 Ok(_) => return Ok(Outcome::Cancelled),
                 Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)
                     | ServiceError::Cancelled { .. }) => return Ok(Outcome::ConnectionLost),
-                Err(error) => return Err(Box::new(error)),
+                Err(error) => return Err(PresentError::failed(error)),
             },
         }
         page.await
@@ -789,11 +774,15 @@ struct UntilDisconnect<'a> {
 
 #[async_trait]
 impl Frontend for UntilDisconnect<'_> {
-    fn mode(&self) -> RecordMode {
-        self.inner.mode()
+    fn presenter(&self) -> Presenter {
+        self.inner.presenter()
     }
 
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+    fn capabilities(&self) -> Capabilities {
+        self.inner.capabilities()
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
         tokio::select! {
             outcome = self.inner.present(request) => outcome,
             () = self.withdrawn.cancelled() => Ok(Outcome::ConnectionLost),
@@ -889,11 +878,11 @@ struct Settled(Outcome);
 
 #[async_trait]
 impl Frontend for Settled {
-    fn mode(&self) -> RecordMode {
-        RecordMode::Rpc
+    fn presenter(&self) -> Presenter {
+        Presenter::Elicitation
     }
 
-    async fn present(&self, _request: &AskRequest) -> Result<Outcome, BoxError> {
+    async fn present(&self, _request: &AskRequest) -> Result<Outcome, PresentError> {
         Ok(self.0.clone())
     }
 }
@@ -908,30 +897,40 @@ struct ElicitationFrontend<'a> {
 
 #[async_trait]
 impl Frontend for ElicitationFrontend<'_> {
-    fn mode(&self) -> RecordMode {
-        RecordMode::Rpc
+    fn presenter(&self) -> Presenter {
+        Presenter::Elicitation
     }
 
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, BoxError> {
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            // The protocol forbids sensitive data in form elicitation.
+            carries_secrets: false,
+            ..Capabilities::default()
+        }
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
         let form = Form::new(&request.input.questions);
         let mut rounds = RoundState::default();
         let mut message = form.message();
         loop {
-            let params = form.request(message, &rounds.given)?;
+            let params = form
+                .request(message, &rounds.given)
+                .map_err(PresentError::failed)?;
             let reply = match self.peer.create_elicitation(params).await {
                 Ok(reply) => reply,
                 Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) => {
                     return Ok(Outcome::ConnectionLost);
                 }
                 Err(ServiceError::Cancelled { .. }) => return Ok(Outcome::ConnectionLost),
-                Err(error) => return Err(Box::new(error)),
+                Err(error) => return Err(PresentError::failed(error)),
             };
             match form.step(&mut rounds, reply) {
                 Step::Done(outcome) => return Ok(outcome),
                 Step::Again(again) => message = again,
                 Step::GiveUp(given) => {
                     let Some(next) = self.next else {
-                        return Err(Box::new(Unasked(gave_up_text())));
+                        return Err(PresentError::Unasked(gave_up_text()));
                     };
                     let mut request = request.clone();
                     request.given = given;

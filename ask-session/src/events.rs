@@ -1,5 +1,5 @@
-//! `--events PATH`: the state transitions of an ask as JSON lines, for a harness or a notifier to
-//! watch (REQ-AUQ-006 outside RPC mode).
+//! The events file: the state transitions of an ask as JSON lines, for a harness or a notifier to
+//! watch that the agent is waiting, in every mode.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -10,19 +10,28 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ask_core::{AskState, StateObserver, now_ms};
 use serde_json::json;
 
-use crate::output::say;
+use crate::Warn;
 
 /// Appends one line per transition to a file.
-#[derive(Debug)]
 pub struct EventLog {
     file: Mutex<File>,
     call_id: Option<String>,
     failed: AtomicBool,
+    warn: Warn,
+}
+
+impl std::fmt::Debug for EventLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EventLog")
+            .field("call_id", &self.call_id)
+            .finish_non_exhaustive()
+    }
 }
 
 impl EventLog {
-    /// Opens (creating it if needed) the events file at `path` for appending.
-    pub fn open(path: &Path, call_id: Option<String>) -> std::io::Result<EventLog> {
+    /// Opens (creating it if needed) the events file at `path` for appending; the first write
+    /// that fails is told to `warn`.
+    pub fn open(path: &Path, call_id: Option<String>, warn: Warn) -> std::io::Result<EventLog> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
@@ -31,6 +40,7 @@ impl EventLog {
             file: Mutex::new(file),
             call_id,
             failed: AtomicBool::new(false),
+            warn,
         })
     }
 }
@@ -65,7 +75,7 @@ impl StateObserver for EventLog {
         if let Err(error) = file.write_all(line.as_bytes()).and_then(|()| file.flush())
             && !self.failed.swap(true, Ordering::Relaxed)
         {
-            say(&format!("cannot write an event: {error}"));
+            (self.warn)(&format!("cannot write an event: {error}"));
         }
     }
 }

@@ -1,5 +1,4 @@
-//! The web presenter (feature `web`): the questions on a local HTTP page, answered in any
-//! browser.
+//! The web presenter: the questions on a local HTTP page, answered in any browser.
 //!
 //! [`WebFrontend::bind`] opens the listening socket and makes a one-time link
 //! ([`WebFrontend::link`]); [`Frontend::present`] serves the page until the person answers or
@@ -11,7 +10,7 @@
 //! `Origin` equal to the page's own (every POST must send one). Responses carry a strict
 //! Content-Security-Policy with no inline script, and the page inserts agent text only as text.
 //!
-//! The HTTP API (`ask-rpc/WEB.md` beside `PROTOCOL.md`): `GET /api/asks` lists the asks with their
+//! The HTTP API (`ask-web/WEB.md` beside `PROTOCOL.md`): `GET /api/asks` lists the asks with their
 //! state and questions, `GET /api/events` streams the same list as server-sent events on every
 //! change, `POST /api/asks/{requestId}/answer` takes `{"answers": [AnswerInput…]}` and
 //! `POST /api/asks/{requestId}/cancel` cancels.
@@ -22,7 +21,9 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use ask_core::{Answer, AskUserInput, BoxError, Frontend, Limits, Mode, Outcome, Question};
+use ask_core::{
+    Answer, AskUserInput, BoxError, Frontend, Limits, Outcome, PresentError, Presenter, Question,
+};
 use async_trait::async_trait;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -30,7 +31,7 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{oneshot, watch};
 
-use crate::message::{AnswerInput, WireState};
+use ask_core::{AnswerInput, WireState};
 
 /// The name of the session cookie.
 pub const COOKIE: &str = "ask_user_session";
@@ -48,9 +49,9 @@ pub const HEARTBEAT: Duration = Duration::from_secs(1);
 /// How long the server waits, once the ask is over, for open pages to receive the final state.
 const LINGER: Duration = Duration::from_secs(2);
 
-const INDEX_HTML: &str = include_str!("web/index.html");
-const APP_JS: &str = include_str!("web/app.js");
-const APP_CSS: &str = include_str!("web/app.css");
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const APP_CSS: &str = include_str!("../assets/app.css");
 
 /// Why the web presenter could not start.
 #[derive(Debug, thiserror::Error)]
@@ -301,11 +302,18 @@ impl WebFrontend {
 
 #[async_trait]
 impl Frontend for WebFrontend {
-    fn mode(&self) -> Mode {
-        Mode::Web
+    fn presenter(&self) -> Presenter {
+        Presenter::Web
     }
 
-    async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, ask_core::BoxError> {
+    async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, PresentError> {
+        self.serve_one(request).await.map_err(PresentError::Failed)
+    }
+}
+
+impl WebFrontend {
+    /// Serves the page until the person answers or cancels the one ask of `request`.
+    async fn serve_one(&self, request: &ask_core::AskRequest) -> Result<Outcome, BoxError> {
         let listener = tokio::net::TcpListener::from_std(self.listener.try_clone()?)?;
         // The page names asks `ask-1`, `ask-2`, … in the order they came: an MCP session that
         // asks again gets a new id, never one of an earlier ask.
@@ -855,11 +863,18 @@ impl ViaFrontend {
 
 #[async_trait]
 impl Frontend for ViaFrontend {
-    fn mode(&self) -> Mode {
-        Mode::Web
+    fn presenter(&self) -> Presenter {
+        Presenter::Web
     }
 
-    async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, ask_core::BoxError> {
+    async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, PresentError> {
+        self.ask_inbox(request).await.map_err(PresentError::Failed)
+    }
+}
+
+impl ViaFrontend {
+    /// Posts the ask of `request` to the inbox and waits for its outcome.
+    async fn ask_inbox(&self, request: &ask_core::AskRequest) -> Result<Outcome, BoxError> {
         let body = serde_json::json!({
             "agent": self.asker.agent,
             "cwd": self.asker.cwd,
@@ -965,7 +980,7 @@ fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -> Resp
             let Some(questions) = questions else {
                 return error_response(StatusCode::NOT_FOUND, "no such ask");
             };
-            match crate::answers::to_answers(&questions, &answers) {
+            match ask_core::to_answers(&questions, &answers) {
                 Ok(answers) => Outcome::Answered(answers),
                 Err(problem) => return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem),
             }

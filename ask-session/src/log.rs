@@ -1,5 +1,5 @@
 //! The session log: one JSON line per finished call, keyed by the agent's tool-call id, for replay
-//! and history (SPEC §6). All of its disk access is here.
+//! and history. All of its disk access is here.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
@@ -26,6 +26,11 @@ impl SessionLog {
     /// The log at `path`.
     pub fn new(path: impl Into<PathBuf>) -> SessionLog {
         SessionLog { path: path.into() }
+    }
+
+    /// The log's path.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Reads every record. A missing file is an empty log; a line that is not a record (such as
@@ -128,10 +133,12 @@ impl SessionLog {
     }
 
     /// Appends `record` as one line, unless the log already holds a record of its call: then
-    /// that record is returned and nothing is written. The lookup and the append happen under
+    /// that record is returned and nothing is written. Only a [`Kept`] record can be appended,
+    /// so no secret answer reaches the log. The lookup and the append happen under
     /// one exclusive lock, so a call id never gets two records; a torn last line left by a crash
     /// is cut off first, and the line is synced to disk before this returns.
-    pub fn append_once(&self, record: &Record) -> io::Result<Appended> {
+    pub fn append_once(&self, record: &Kept) -> io::Result<Appended> {
+        let record = &record.0;
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir)?;
         }
@@ -158,7 +165,7 @@ impl SessionLog {
         }
         let length = file.metadata()?.len();
         let written = file.write_all(&line).and_then(|()| {
-            ask_print::failpoint("session:before-sync");
+            ask_core::failpoint("session:before-sync");
             file.sync_all()
         });
         if let Err(error) = written {
@@ -167,9 +174,27 @@ impl SessionLog {
             let _ = file.set_len(length).and_then(|()| file.sync_all());
             return Err(error);
         }
-        ask_print::failpoint("session:after-append");
+        ask_core::failpoint("session:after-append");
         file.unlock()?;
         Ok(Appended::Written)
+    }
+}
+
+/// A record as the session log keeps it: every secret answer, its chosen option, note and
+/// preview replaced by `"[secret]"` ([`Record::redacted`]). The only way to make one is
+/// [`Kept::of`], so a record cannot reach the log unredacted by a forgotten call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Kept(Record);
+
+impl Kept {
+    /// `record` as the log keeps it.
+    pub fn of(record: &Record) -> Kept {
+        Kept(record.redacted())
+    }
+
+    /// The kept record.
+    pub fn record(&self) -> &Record {
+        &self.0
     }
 }
 
@@ -320,7 +345,7 @@ mod tests {
         let log = SessionLog::new(dir.path().join("log.jsonl"));
         assert!(log.earlier_answers("Name?", 100).is_empty(), "no log yet");
         for id in ["alpha", "beta", "alpha", "[secret]", "gamma"] {
-            log.append_once(&record(id)).unwrap();
+            log.append_once(&Kept::of(&record(id))).unwrap();
         }
         let other = Record::new(
             Some("other".into()),
@@ -332,7 +357,7 @@ mod tests {
             Outcome::Answered(vec![Answer::custom("Port?", "8080")]),
             1,
         );
-        log.append_once(&other).unwrap();
+        log.append_once(&Kept::of(&other)).unwrap();
         // "alpha" was appended once only (one record per call id), and "[secret]" is a mask.
         assert_eq!(
             log.earlier_answers("Name?", 100),
@@ -347,8 +372,8 @@ mod tests {
     fn torn_last_line_is_skipped_then_cut_off_by_the_next_append() {
         let dir = tempfile::tempdir().unwrap();
         let log = SessionLog::new(dir.path().join("s.jsonl"));
-        log.append_once(&record("a")).unwrap();
-        log.append_once(&record("b")).unwrap();
+        log.append_once(&Kept::of(&record("a"))).unwrap();
+        log.append_once(&Kept::of(&record("b"))).unwrap();
         // A crash in the middle of writing a third record.
         let line = serde_json::to_string(&record("c")).unwrap();
         let mut file = OpenOptions::new().append(true).open(&log.path).unwrap();
@@ -364,7 +389,7 @@ mod tests {
         );
         assert!(history.warnings[0].contains("cut short"));
         // The next append repairs the log: the torn line is gone, the records are whole.
-        log.append_once(&record("d")).unwrap();
+        log.append_once(&Kept::of(&record("d"))).unwrap();
         let history = log.read().unwrap();
         let ids: Vec<_> = history
             .records
@@ -380,7 +405,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let log = SessionLog::new(dir.path().join("s.jsonl"));
         fs::write(&log.path, b"{\"callId\":\"a\",\"quest").unwrap();
-        log.append_once(&record("b")).unwrap();
+        log.append_once(&Kept::of(&record("b"))).unwrap();
         let text = fs::read_to_string(&log.path).unwrap();
         assert_eq!(text.lines().count(), 1);
         assert!(text.starts_with("{\"callId\":\"b\""), "{text}");
@@ -391,15 +416,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let log = SessionLog::new(dir.path().join("nested/s.jsonl"));
         assert!(log.find("a").unwrap().0.is_none());
-        log.append_once(&record("a")).unwrap();
-        log.append_once(&record("b")).unwrap();
+        log.append_once(&Kept::of(&record("a"))).unwrap();
+        log.append_once(&Kept::of(&record("b"))).unwrap();
         let (found, warnings) = log.find("b").unwrap();
         assert_eq!(found.unwrap().answers[0].answer.joined(), "b");
         assert!(warnings.is_empty());
         // A second record of call `a` is refused: the first one stands.
         let mut other = record("a");
         other.answers[0] = Answer::custom("Name?", "something else");
-        let Appended::Existing(first) = log.append_once(&other).unwrap() else {
+        let Appended::Existing(first) = log.append_once(&Kept::of(&other)).unwrap() else {
             panic!("a second record of one call was written");
         };
         assert_eq!(first.answers[0].answer.joined(), "a");
@@ -413,9 +438,9 @@ mod tests {
         // The answer of call `x` is the text "b", which is also the call id looked up.
         let mut x = record("x");
         x.answers[0] = Answer::custom("Name?", "b");
-        log.append_once(&x).unwrap();
+        log.append_once(&Kept::of(&x)).unwrap();
         assert!(log.find("b").unwrap().0.is_none());
-        log.append_once(&record("b")).unwrap();
+        log.append_once(&Kept::of(&record("b"))).unwrap();
         assert_eq!(
             log.find("b").unwrap().0.unwrap().call_id.as_deref(),
             Some("b")

@@ -1,8 +1,34 @@
-//! Turning a client's answers into `ask-core` answers, checked against the questions.
+//! A client's answers as every protocol receives them (JSON lines, the web page, the inbox),
+//! and their reading into [`Answer`]s, checked against the questions.
 
-use ask_core::{Answer, AnswerValue, Question};
+use serde::{Deserialize, Serialize};
 
-use crate::message::AnswerInput;
+use crate::input::Question;
+use crate::result::{Answer, AnswerValue};
+
+/// One answer as a client sends it. `selectedOption` and `wasCustom` may be left out; they are
+/// then derived from the option labels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename_all = "camelCase",
+    expecting = "an answer object: {\"question\", \"answer\"}, where answer is a string or a list of strings"
+)]
+pub struct AnswerInput {
+    /// The question answered; when left out, answers are matched to questions by position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// A label or typed text, or a list of them for a multi-select question.
+    pub answer: AnswerValue,
+    /// The chosen option label, if the client tracks it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected_option: Option<String>,
+    /// Whether the person typed the answer, if the client tracks it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub was_custom: Option<bool>,
+    /// A note the person attached to this answer; a blank note is no note.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
 
 /// Matches `given` to `questions` (by question text, or by position when texts are left out) and
 /// derives what the client left out. Returns a sentence naming the problem when they do not fit.

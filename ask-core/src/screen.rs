@@ -1,0 +1,32 @@
+//! The screen of an embedded presenter: questions drawn as styled lines inside a host's own
+//! terminal UI, driven by the host's raw input bytes. The protocol that carries it (`ask-rpc`)
+//! talks to this trait; the terminal UI's crate implements it.
+
+use crate::result::Outcome;
+
+/// What one input did to an embedded screen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ScreenStep {
+    /// The questions are still open; draw the next frame.
+    Continue,
+    /// The ask ended with this outcome.
+    Finish(Outcome),
+    /// The person abandoned the call (Ctrl+C twice): nothing is answered or recorded.
+    Abort,
+}
+
+/// A screen that draws the questions as lines for a host and reads the host's input.
+pub trait EmbeddedScreen: Send {
+    /// The current frame: lines with SGR styling, at most the height last given.
+    fn frame(&self) -> Vec<String>;
+
+    /// The room the host gives the questions.
+    fn resize(&mut self, width: u16, max_height: u16);
+
+    /// The host's colours, as SGR parameters by role; a sentence naming the problem when a role
+    /// or its parameters are not valid.
+    fn set_theme(&mut self, roles: &[(&str, &str)]) -> Result<(), String>;
+
+    /// Bytes the host's terminal sent.
+    fn input(&mut self, bytes: &[u8]) -> ScreenStep;
+}
