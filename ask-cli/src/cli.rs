@@ -127,6 +127,18 @@ impl DialectArg {
     }
 }
 
+/// The terminal UI's flags: the ask command, `demo` and `mcp` take them.
+#[derive(Debug, Clone, Copy, Args)]
+pub struct TuiArgs {
+    /// Do not ring the terminal bell or send a desktop notification when the questions appear.
+    #[arg(long)]
+    pub no_notify: bool,
+    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
+    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
+}
+
 /// How a call is read: `--dialect` and `--strict`.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct DialectArgs {
@@ -217,13 +229,8 @@ pub struct AskArgs {
     /// Append the state transitions of the ask to this file as JSON lines.
     #[arg(long, value_name = "PATH")]
     pub events: Option<PathBuf>,
-    /// Do not ring the terminal bell or send a desktop notification when the questions appear.
-    #[arg(long)]
-    pub no_notify: bool,
-    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
-    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
-    #[arg(long, value_name = "LANG")]
-    pub lang: Option<Lang>,
+    #[command(flatten)]
+    pub tui: TuiArgs,
     #[command(flatten)]
     pub dialect: DialectArgs,
     /// With --mode web: the address the page listens on. The default, 127.0.0.1:0 (any free
@@ -450,13 +457,8 @@ pub struct DemoArgs {
     /// What is printed on stdout [default: result].
     #[arg(long, value_enum)]
     pub output: Option<OutputArg>,
-    /// Do not ring the terminal bell or send a desktop notification when the questions appear.
-    #[arg(long)]
-    pub no_notify: bool,
-    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
-    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
-    #[arg(long, value_name = "LANG")]
-    pub lang: Option<Lang>,
+    #[command(flatten)]
+    pub tui: TuiArgs,
 }
 
 /// The flags of the ask command that `demo` takes too, given before the word `demo`
@@ -500,13 +502,8 @@ pub struct McpArgs {
     /// The client is a sub-agent: every call is refused (also ASK_USER_SUBAGENT=1).
     #[arg(long)]
     pub sub_agent: bool,
-    /// No terminal bell or desktop notification when the terminal UI shows questions.
-    #[arg(long)]
-    pub no_notify: bool,
-    /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
-    /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
-    #[arg(long, value_name = "LANG")]
-    pub lang: Option<Lang>,
+    #[command(flatten)]
+    pub tui: TuiArgs,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

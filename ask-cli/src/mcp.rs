@@ -2,20 +2,17 @@
 //!
 //! The protocol logic is `ask_mcp`; this module is glue: it turns the flags into the list of
 //! presenters, hands the library the terminal UI and print mode as fallback frontends, and maps
-//! how the server ended to an exit code. stdin and stdout carry only MCP messages; everything for
+//! how the server ended to an exit code (a signal that ended the terminal UI ends the process
+//! with 128 + N once the terminal is restored). stdin and stdout carry only MCP messages; everything for
 //! people goes to stderr.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Duration;
 
-use ask_core::{AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter};
+use ask_core::Presenter;
 use ask_mcp::{Ended, McpServer};
 use ask_print::PrintFrontend;
 use ask_tui::TuiFrontend;
 use ask_web::WebFrontend;
-use async_trait::async_trait;
-use tokio_util::sync::CancellationToken;
 
 use crate::ask::terminal_available;
 use crate::cli::{McpArgs, sub_agent_by_env};
@@ -24,8 +21,7 @@ use crate::output::say;
 
 /// Runs `ask-user mcp` until the client closes the connection.
 pub fn run(args: &McpArgs) -> Exit {
-    let signal = Arc::new(AtomicI32::new(0));
-    let server = match server(args, &signal) {
+    let server = match server(args) {
         Ok(server) => server,
         Err(error) => {
             say(&error.to_string());
@@ -52,7 +48,7 @@ pub fn run(args: &McpArgs) -> Exit {
     runtime.shutdown_timeout(Duration::from_millis(500));
     match ended {
         Ok(Ended::ClientClosed) => Exit::Ok,
-        Ok(Ended::Stopped) => Exit::for_signal(signal.load(Ordering::SeqCst)),
+        Ok(Ended::Stopped { signal }) => Exit::for_signal(signal.map_or(0, |s| s.number)),
         Err(error @ ask_mcp::McpError::MessageTooLarge(_)) => {
             say(&format!(
                 "{error} (raise the cap with --max-input-bytes BYTES)"
@@ -67,24 +63,19 @@ pub fn run(args: &McpArgs) -> Exit {
 }
 
 /// The server with the presenters of `--present` (or `ASK_USER_PRESENT`).
-fn server(args: &McpArgs, signal: &Arc<AtomicI32>) -> Result<McpServer, ask_mcp::McpError> {
+fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
     let presenters = &args.present.0;
     let mut server = McpServer::new(&args.limits.limits())?
         .presenters(presenters)?
         .sub_agent(args.sub_agent || sub_agent_by_env())
         .max_message_bytes(args.limits.max_input_bytes())
         .log_to(say);
-    let stop = server.stopper();
     for presenter in presenters {
         server = match presenter {
             Presenter::Tui => {
-                let tui = Interruptible {
-                    inner: TuiFrontend::new()
-                        .with_notify(!args.no_notify)
-                        .with_lang(crate::ask::ui_lang(args.lang)),
-                    stop: stop.clone(),
-                    signal: Arc::clone(signal),
-                };
+                let tui = TuiFrontend::new()
+                    .with_notify(!args.tui.no_notify)
+                    .with_lang(crate::ask::ui_lang(args.tui.lang));
                 server.fallback_when(Presenter::Tui, Box::new(tui), terminal_available)
             }
             Presenter::File => server.fallback(
@@ -114,46 +105,4 @@ fn server(args: &McpArgs, signal: &Arc<AtomicI32>) -> Result<McpServer, ask_mcp:
         }
     }
     Ok(server)
-}
-
-/// The terminal UI, whose end by a signal (SIGTERM, SIGHUP, SIGINT) stops the server too, with
-/// 128 + N, once the terminal is restored; while the UI is up the signals only set a flag.
-struct Interruptible {
-    inner: TuiFrontend,
-    stop: CancellationToken,
-    signal: Arc<AtomicI32>,
-}
-
-#[async_trait]
-impl Frontend for Interruptible {
-    fn presenter(&self) -> Presenter {
-        self.inner.presenter()
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        self.inner.capabilities()
-    }
-
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
-        let error = match self.inner.present(request).await {
-            Ok(outcome) => return Ok(outcome),
-            Err(error) => error,
-        };
-        let text = match &error {
-            PresentError::Interrupted {
-                signal: Some(signal),
-            } => {
-                self.signal.store(signal.number, Ordering::SeqCst);
-                self.stop.cancel();
-                format!(
-                    "The user was not asked: the ask-user server was stopped by {}.",
-                    signal.name
-                )
-            }
-            PresentError::Interrupted { signal: None } => ask_core::interrupted_text(None),
-            _ => return Err(error),
-        };
-        say(&error.to_string());
-        Err(PresentError::Unasked(text))
-    }
 }

@@ -8,10 +8,9 @@ use ask_print::{PassTwo, PassTwoStep, PendingFile, PrintError};
 use ask_core::{Caller, Presenter};
 use ask_session::Ask;
 
-use crate::ask::{Shape, ask_path, deliver, emit_record, failed, print_record};
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
+use crate::deliver::{Shape, ask_path, deliver, emit_record, failed, finish, print_record};
 use crate::exit::Exit;
-use crate::finish;
 use crate::output::{emit, emit_pretty, say, write_stdout};
 
 /// The pass-2 form the flags ask for, if any: `-c`, `--answers`, or `@PENDING TEXT`.

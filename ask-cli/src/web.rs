@@ -2,7 +2,7 @@
 //! `ask_web`, which serves the questions on a page (one ask, or an inbox for many agents).
 
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use ask_core::Frontend;
 use ask_web::{Asker, Inbox, ViaFrontend, WebFrontend};
@@ -29,41 +29,14 @@ pub fn frontend(args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
     Ok(Box::new(web))
 }
 
-/// Whether the link is also drawn as a QR code: only for a page reachable from other machines
-/// (a phone), and only on a terminal (a log gets the link alone).
-fn shows_qr(listen: SocketAddr, stderr_is_terminal: bool) -> bool {
-    stderr_is_terminal && !listen.ip().is_loopback()
-}
-
 /// Draws `link` as a QR code on stderr when [`shows_qr`] says so.
 fn show_qr(listen: SocketAddr, link: &str) {
-    if !shows_qr(listen, std::io::IsTerminal::is_terminal(&std::io::stderr())) {
+    if !ask_web::shows_qr(listen, std::io::IsTerminal::is_terminal(&std::io::stderr())) {
         return;
     }
-    if let Some(code) = qr_text(link) {
+    if let Some(code) = ask_web::qr_text(link) {
         show_on_terminal(&code);
     }
-}
-
-/// `link` as a QR code in Unicode half blocks (two modules to a character cell), with its
-/// quiet zone, each line drawn black on white whatever the terminal's colours, so a camera reads
-/// it on dark and light themes alike. `None` when the link is too long for a QR code.
-fn qr_text(link: &str) -> Option<String> {
-    use qrcode::render::unicode::Dense1x2;
-    let code = qrcode::QrCode::new(link.as_bytes()).ok()?;
-    let drawn = code
-        .render::<Dense1x2>()
-        .dark_color(Dense1x2::Dark)
-        .light_color(Dense1x2::Light)
-        .quiet_zone(true)
-        .build();
-    let mut text = String::with_capacity(drawn.len() * 2);
-    for line in drawn.lines() {
-        text.push_str("\x1b[30;107m");
-        text.push_str(line);
-        text.push_str("\x1b[0m\n");
-    }
-    Some(text)
 }
 
 /// Warns when `listen` reaches beyond this machine.
@@ -77,17 +50,6 @@ fn warn_if_exposed(listen: SocketAddr, bound: SocketAddr) {
     }
 }
 
-/// The default file of the agent token: `$XDG_RUNTIME_DIR/ask-user/serve-token`, else
-/// `~/.ask-user/serve-token`.
-fn default_token_file() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir).join("ask-user/serve-token"));
-    }
-    std::env::var_os("HOME")
-        .filter(|d| !d.is_empty())
-        .map(|home| PathBuf::from(home).join(".ask-user/serve-token"))
-}
-
 /// The agent token: `ASK_USER_VIA_TOKEN`, else the token file.
 fn agent_token(token_file: Option<&Path>) -> Result<String, Exit> {
     if let Some(token) = std::env::var("ASK_USER_VIA_TOKEN")
@@ -98,7 +60,7 @@ fn agent_token(token_file: Option<&Path>) -> Result<String, Exit> {
     }
     let Some(path) = token_file
         .map(Path::to_path_buf)
-        .or_else(default_token_file)
+        .or_else(ask_web::default_token_file)
     else {
         say("--via needs the agent token: set ASK_USER_VIA_TOKEN or --token-file");
         return Err(Exit::Invalid);
@@ -115,20 +77,11 @@ fn agent_token(token_file: Option<&Path>) -> Result<String, Exit> {
         })
 }
 
-/// The name of the parent process, from `/proc`.
-fn parent_name() -> Option<String> {
-    let ppid = std::os::unix::process::parent_id();
-    std::fs::read_to_string(format!("/proc/{ppid}/comm"))
-        .ok()
-        .map(|name| name.trim().to_string())
-        .filter(|name| !name.is_empty())
-}
-
 /// The frontend of `--via URL`.
 fn via(url: &str, args: &AskArgs) -> Result<ViaFrontend, Exit> {
     let token = agent_token(args.token_file.as_deref())?;
     let asker = Asker {
-        agent: args.agent_name.clone().or_else(parent_name),
+        agent: args.agent_name.clone().or_else(ask_web::parent_name),
         cwd: std::env::current_dir()
             .ok()
             .map(|dir| dir.display().to_string()),
@@ -137,28 +90,6 @@ fn via(url: &str, args: &AskArgs) -> Result<ViaFrontend, Exit> {
         say(&error.to_string());
         Exit::Invalid
     })
-}
-
-/// Writes `token` to `path`, readable and writable by this user only (a temporary file beside
-/// it, then a rename, so a reader never sees half a token).
-fn write_token(path: &Path, token: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
-    }
-    let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&temporary)?;
-    file.write_all(token.as_bytes())?;
-    file.sync_all()?;
-    std::fs::rename(&temporary, path)
 }
 
 /// Runs `ask-user serve`.
@@ -173,11 +104,11 @@ pub fn serve(args: &ServeArgs) -> Exit {
             return Exit::Failure;
         }
     };
-    let Some(token_file) = args.token_file.clone().or_else(default_token_file) else {
+    let Some(token_file) = args.token_file.clone().or_else(ask_web::default_token_file) else {
         say("no place for the agent token: give --token-file PATH");
         return Exit::Invalid;
     };
-    if let Err(error) = write_token(&token_file, inbox.agent_token()) {
+    if let Err(error) = ask_web::write_token(&token_file, inbox.agent_token()) {
         say(&format!(
             "cannot write the agent token to `{}`: {error}",
             token_file.display()
@@ -252,57 +183,5 @@ fn print_fresh_link(args: &ServeArgs) -> Exit {
             say(&error.to_string());
             Exit::Failure
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_qr_code_is_drawn_only_for_an_exposed_page_on_a_terminal() {
-        let exposed: [SocketAddr; 3] = [
-            "0.0.0.0:8080".parse().unwrap(),
-            "192.168.1.20:0".parse().unwrap(),
-            "[::]:0".parse().unwrap(),
-        ];
-        for listen in exposed {
-            assert!(shows_qr(listen, true), "{listen} on a terminal");
-            assert!(!shows_qr(listen, false), "{listen} in a log");
-        }
-        for listen in ["127.0.0.1:0", "127.0.0.2:9000", "[::1]:0"] {
-            let listen: SocketAddr = listen.parse().unwrap();
-            assert!(!shows_qr(listen, true), "{listen} stays on this machine");
-        }
-    }
-
-    #[test]
-    fn the_qr_code_is_a_square_of_half_blocks_black_on_white() {
-        let link = "http://192.168.1.20:8080/?token=Zk3vX9q2LmN8pR4tW6yB1cD5fH7jK0sA";
-        let text = qr_text(link).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        let mut width = None;
-        for line in &lines {
-            let body = line
-                .strip_prefix("\x1b[30;107m")
-                .and_then(|l| l.strip_suffix("\x1b[0m"))
-                .unwrap_or_else(|| panic!("not black on white: {line:?}"));
-            assert!(
-                body.chars().all(|c| " ▀▄█".contains(c)),
-                "only half blocks: {body:?}"
-            );
-            let n = body.chars().count();
-            assert_eq!(*width.get_or_insert(n), n, "every line as wide");
-        }
-        let width = width.unwrap();
-        // Modules: 17 + 4 per version, and a quiet zone of 4 on each side; two rows a line.
-        assert_eq!((width - 8 - 17) % 4, 0, "{width} modules wide");
-        assert_eq!(lines.len(), width.div_ceil(2), "square: {width} wide");
-        // The quiet zone: the first line and every line's first cell are light.
-        assert!(lines[0].contains(&" ".repeat(width)));
-        assert!(lines.iter().all(|l| l.contains("m  ")));
-        // A longer link needs a bigger code.
-        let longer = qr_text(&format!("{link}{}", "x".repeat(200))).unwrap();
-        assert!(longer.lines().count() > lines.len());
     }
 }

@@ -361,3 +361,77 @@ fn events_show_waiting_with_the_questions_then_pending() {
     assert_eq!(events[1]["state"], "pending");
     assert!(events[1].get("questions").is_none());
 }
+
+/// The states of the events file at `path`, in order.
+fn event_states(path: &Path) -> Vec<(String, Option<String>)> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|e| {
+            let state = e["state"].as_str().unwrap().to_string();
+            (state, e["callId"].as_str().map(str::to_string))
+        })
+        .collect()
+}
+
+#[test]
+fn every_form_of_pass_two_writes_its_events() {
+    let setup = example("project-setup.json");
+    let forms: [&[&str]; 3] = [
+        &["-c"],
+        &["-p", "--answers", r#"["SQLite", "orders"]"#],
+        &["-p", "@p.json", "SQLite, call it orders"],
+    ];
+    for form in forms {
+        let dir = tempfile::tempdir().unwrap();
+        let first = run(
+            dir.path(),
+            &[
+                "-p",
+                "--pending-file",
+                "p.json",
+                "--call-id",
+                "toolu_e",
+                "--events",
+                "events.jsonl",
+                setup.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(first.status.code(), Some(4), "{}", stderr(&first));
+        if form == ["-c"] {
+            // The person writes the answers into the file.
+            let path = dir.path().join("p.json");
+            let mut file: Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            file["questions"][0]["answer"] = json!("SQLite");
+            file["questions"][1]["answer"] = json!("orders");
+            std::fs::write(&path, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+        }
+        let mut args = vec!["--pending-file", "p.json", "--events", "pass2.jsonl"];
+        args.extend_from_slice(form);
+        let second = run(dir.path(), &args);
+        assert_eq!(
+            second.status.code(),
+            Some(0),
+            "{form:?}: {}",
+            stderr(&second)
+        );
+        assert_eq!(
+            event_states(&dir.path().join("events.jsonl")),
+            [
+                ("waiting_for_user".to_string(), Some("toolu_e".to_string())),
+                ("pending".to_string(), Some("toolu_e".to_string()))
+            ],
+            "pass 1 of {form:?}"
+        );
+        assert_eq!(
+            event_states(&dir.path().join("pass2.jsonl")),
+            [
+                ("waiting_for_user".to_string(), Some("toolu_e".to_string())),
+                ("answered".to_string(), Some("toolu_e".to_string()))
+            ],
+            "pass 2 {form:?} watches the same call through to its answer"
+        );
+    }
+}

@@ -105,6 +105,9 @@ def main():
         watcher = context.new_page()
         watcher.goto(link.split("?")[0])
         watcher.get_by_text("Your agent is waiting for your answers.").wait_for()
+        # The person works in the first page: it is the one in front, as its tab would be, so
+        # that focus and keys go where they would for a person.
+        page.bring_to_front()
         seen["horizontalScroll"] = page.evaluate("document.documentElement.scrollWidth > window.innerWidth")
         if scenario == "answer":
             page.get_by_role("radio", name="SQLite").check()

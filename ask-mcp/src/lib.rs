@@ -97,8 +97,13 @@ pub enum McpError {
 pub enum Ended {
     /// The client closed the connection.
     ClientClosed,
-    /// The host stopped the server through [`McpServer::stopper`].
-    Stopped,
+    /// The server was stopped: by the host through [`McpServer::stopper`] (`signal` is
+    /// `None`), or because a signal ended the presenter showing a call (the terminal UI
+    /// restores the terminal first), which stops the whole server with that signal.
+    Stopped {
+        /// The signal that ended a presenter, if one did.
+        signal: Option<ask_core::Signal>,
+    },
 }
 
 /// A presenter the host provides, with the check that says whether it can reach the person now.
@@ -138,8 +143,10 @@ pub struct McpServer {
     turn: Arc<Mutex<()>>,
     /// Cancelled when the input ends: the client closed the connection.
     gone: CancellationToken,
-    /// Cancelled by the host to stop the server.
+    /// Cancelled by the host to stop the server, or when a signal ended a presenter.
     stop: CancellationToken,
+    /// The signal that ended a presenter and so stopped the server.
+    stopped_by: Arc<StdMutex<Option<ask_core::Signal>>>,
     /// The `tools/call` requests whose arguments repeat a key, by request id (as JSON text): the
     /// repeated key (the JSON pointer of its object below the arguments, and the key), found by
     /// [`WatchedInput`] in the raw message before the protocol library keeps only the last value.
@@ -180,6 +187,7 @@ impl McpServer {
             turn: Arc::new(Mutex::new(())),
             gone: CancellationToken::new(),
             stop: CancellationToken::new(),
+            stopped_by: Arc::default(),
             repeated_keys: RepeatedKeys::default(),
         })
     }
@@ -277,6 +285,7 @@ impl McpServer {
     {
         let turn = Arc::clone(&self.turn);
         let stop = self.stop.clone();
+        let stopped_by = Arc::clone(&self.stopped_by);
         let max = self.max_message_bytes;
         let too_large = Arc::new(AtomicBool::new(false));
         let read = WatchedInput {
@@ -304,7 +313,8 @@ impl McpServer {
                 // No call takes a presenter after this (see `call`); wait for the one showing the
                 // questions to end, so that a terminal is restored before the host exits.
                 let _ = tokio::time::timeout(Duration::from_secs(2), turn.lock()).await;
-                return Ok(Ended::Stopped);
+                let signal = *stopped_by.lock().unwrap_or_else(PoisonError::into_inner);
+                return Ok(Ended::Stopped { signal });
             }
         };
         // A call still being shown has been told that its client left; give it a moment to end
@@ -626,6 +636,29 @@ impl McpServer {
                         error: PresentError::Unasked(text),
                         ..
                     } => error_result(text),
+                    // A signal that ends a presenter (the terminal UI restored the terminal
+                    // first) stops the whole server with that signal.
+                    AskFailure::Present {
+                        error:
+                            PresentError::Interrupted {
+                                signal: Some(signal),
+                            },
+                        ..
+                    } => {
+                        *self
+                            .stopped_by
+                            .lock()
+                            .unwrap_or_else(PoisonError::into_inner) = Some(signal);
+                        self.stop.cancel();
+                        error_result(format!(
+                            "The user was not asked: the ask-user server was stopped by {}.",
+                            signal.name
+                        ))
+                    }
+                    AskFailure::Present {
+                        error: PresentError::Interrupted { signal: None },
+                        ..
+                    } => error_result(ask_core::interrupted_text(None)),
                     error => error_result(format!(
                         "The questions could not be shown to the user: {error}"
                     )),

@@ -174,6 +174,45 @@ impl DialectCall {
     }
 }
 
+/// [`read_call`] of raw bytes, as a file or stdin holds them: text that is not UTF-8 is a
+/// problem naming the line and column of the first bad byte, and a byte-order mark (some
+/// editors save one) is not part of the JSON.
+pub fn read_call_bytes(
+    bytes: &[u8],
+    options: ReadOptions,
+    limits: &Limits,
+) -> Result<DialectCall, Problems> {
+    let text = std::str::from_utf8(bytes).map_err(|error| {
+        let valid = &bytes[..error.valid_up_to()];
+        let line = valid.iter().filter(|b| **b == b'\n').count() + 1;
+        let column = valid.iter().rev().take_while(|b| **b != b'\n').count() + 1;
+        let kind = ask_core::ProblemKind::InvalidJson {
+            line,
+            column,
+            reason: "the text is not valid UTF-8".to_string(),
+        };
+        Problems::from(ask_core::Problem::new("", kind))
+    })?;
+    read_call(
+        text.strip_prefix('\u{feff}').unwrap_or(text),
+        options,
+        limits,
+    )
+}
+
+/// Problems or warnings as JSON, `[{path, message}]`, for reports that people read too: the
+/// path names the model's own keys, so it is sanitised like the message.
+pub fn findings_json<'a>(
+    findings: impl IntoIterator<Item = (&'a str, String)>,
+) -> serde_json::Value {
+    findings
+        .into_iter()
+        .map(|(path, message)| {
+            serde_json::json!({"path": ask_core::sanitize_for_display(path), "message": message})
+        })
+        .collect()
+}
+
 /// Reads a call in any dialect: JSON text holding the input or a tool-call envelope.
 ///
 /// A canonical call takes the same path as [`parse_call`]. Otherwise the dialect is the one

@@ -12,10 +12,12 @@
 mod ask;
 mod events;
 mod log;
+mod show;
 
 pub use ask::{Ask, AskFailure, Finished};
 pub use events::{EventLog, event_line};
 pub use log::{Appended, CallLock, History, Kept, SessionLog, is_final, parse_history};
+pub use show::render;
 
 /// Where the session tells people what happened on the way (a replay, a record that could not
 /// be written): the binary writes these lines on stderr.

@@ -15,6 +15,10 @@
 //! change, `POST /api/asks/{requestId}/answer` takes `{"answers": [AnswerInput…]}` and
 //! `POST /api/asks/{requestId}/cancel` cancels.
 
+mod link;
+
+pub use link::{default_token_file, parent_name, qr_text, shows_qr, write_token};
+
 use std::collections::HashSet;
 use std::io::Read;
 use std::net::{IpAddr, SocketAddr};

@@ -1,0 +1,202 @@
+//! What a finished ask prints: the record in the shape the flags ask for, the RPC result line,
+//! and the exit code of each outcome.
+
+use std::sync::Arc;
+
+use ask_core::{Host, PresentError, Presenter, Record, Status, ToolOutput};
+use ask_rpc::{AskUserResultNotification, ServerMessage};
+use ask_schema::Dialect;
+use ask_session::{Ask, AskFailure, Finished, SessionLog};
+
+use crate::cli::{AskArgs, OutputArg};
+use crate::exit::Exit;
+use crate::output::{emit, say};
+
+/// What stdout carries for a finished call: the `--output` form, in the dialect `--dialect`
+/// names (none: the canonical shapes).
+#[derive(Debug, Clone)]
+pub struct Shape {
+    /// `--output`.
+    pub output: OutputArg,
+    /// The dialect named by `--dialect`, unless it is the canonical one.
+    pub dialect: Option<Dialect>,
+    /// Roo Code's mode of each suggestion, when the call carried them.
+    pub modes: Vec<Option<String>>,
+    /// The host whose pass-2 commands pending instructions name (`--host`).
+    pub host: Host,
+}
+
+impl Shape {
+    /// The canonical shape of `output`.
+    pub fn plain(output: OutputArg) -> Shape {
+        Shape {
+            output,
+            dialect: None,
+            modes: Vec::new(),
+            host: Host::AskUser,
+        }
+    }
+
+    /// The shape the flags of `args` ask for.
+    pub fn of(args: &AskArgs) -> Shape {
+        Shape {
+            output: args.output,
+            dialect: args.dialect.answer_dialect(),
+            modes: Vec::new(),
+            host: args.host,
+        }
+    }
+}
+
+/// The options of the one ask path the flags give: the session log, the events file, and
+/// stderr for what people should know.
+pub fn ask_path<S>(args: &AskArgs, ask: Ask<S>) -> Ask<S> {
+    ask.session(args.session.as_ref().map(SessionLog::new))
+        .events(args.events.clone())
+        .warn(Arc::new(say))
+}
+
+/// Prints a finished call for `presenter` and gives its exit code; a record that could not be
+/// saved is still printed, so the answers reach the agent, and the exit code says so.
+pub fn deliver(
+    finished: Finished,
+    args: &AskArgs,
+    presenter: Presenter,
+    shape: &Shape,
+    warnings: &[ask_schema::Warning],
+) -> Exit {
+    let exit = match presenter {
+        Presenter::Rpc | Presenter::Embedded => {
+            let warnings = if finished.replayed { &[][..] } else { warnings };
+            print_result(finished.record.clone(), args.output, warnings)
+        }
+        _ => print_record(finished.record.clone(), shape),
+    };
+    if finished.saved { exit } else { Exit::Failure }
+}
+
+/// Says why a call gave no record and gives the exit code; with `--output tool`, a host still
+/// gets an explicit error to hand to its agent.
+pub fn failed(failure: AskFailure, output: OutputArg) -> Exit {
+    say(&failure.to_string());
+    match failure {
+        AskFailure::Refused(_) => print_error(ToolOutput::refused(), output, Exit::Refused),
+        AskFailure::Present {
+            error: PresentError::Interrupted { signal },
+            ..
+        } => {
+            if signal.is_none() {
+                say("nothing was answered or saved; the call is asked again next time");
+            }
+            // Ctrl+C twice ends as SIGINT (signal 2) does: 130, nothing saved.
+            let exit = Exit::for_signal(signal.map_or(2, |s| s.number));
+            print_error(
+                ToolOutput::interrupted(signal.map(|s| s.name)),
+                output,
+                exit,
+            )
+        }
+        AskFailure::Present {
+            error: PresentError::Refused(_),
+            ..
+        }
+        | AskFailure::NoCallId => Exit::Invalid,
+        AskFailure::Present { .. }
+        | AskFailure::Session { .. }
+        | AskFailure::Events { .. }
+        | AskFailure::State(_) => Exit::Failure,
+    }
+}
+
+/// Prints a finished call in the chosen output shape and gives its exit code. Pending
+/// instructions name the pass-2 commands of the shape's host.
+pub fn print_record(record: Record, shape: &Shape) -> Exit {
+    match record.status {
+        Status::Cancelled => say("the questions were cancelled"),
+        Status::ConnectionLost => say("the client went away before an answer"),
+        Status::Pending => {
+            let file = record.pending_file.as_deref().unwrap_or("");
+            let questions = record.questions.len();
+            say(&ask_core::pending_instructions_for(
+                shape.host, file, questions,
+            ));
+        }
+        Status::Answered => {}
+    }
+    emit_record(record, shape)
+}
+
+/// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
+/// exit code. A named dialect prints its own result shape for `--output result` and `answers`,
+/// and its own words in the tool output for `--output tool`.
+pub fn emit_record(record: Record, shape: &Shape) -> Exit {
+    let exit = exit_for(record.status);
+    if let Some(dialect) = shape.dialect {
+        let value = match shape.output {
+            OutputArg::Result | OutputArg::Answers => {
+                ask_schema::result_in(dialect, &record, &shape.modes)
+            }
+            OutputArg::Tool => ask_schema::tool_output_in(dialect, &record, &shape.modes),
+        };
+        return finish(emit(&value), exit);
+    }
+    let written = match shape.output {
+        OutputArg::Result => emit(&record.result_for(shape.host)),
+        OutputArg::Answers => crate::output::write_stdout(&record.answers_output()),
+        OutputArg::Tool => emit(&ToolOutput::from_record_for(record, shape.host)),
+    };
+    finish(written, exit)
+}
+
+/// The exit code of a final status.
+pub fn exit_for(status: Status) -> Exit {
+    match status {
+        Status::Answered => Exit::Ok,
+        Status::Cancelled => Exit::Cancelled,
+        Status::ConnectionLost => Exit::ConnectionLost,
+        Status::Pending => Exit::Pending,
+    }
+}
+
+/// Prints an error outcome: the tool output for `--output tool`, nothing on stdout otherwise.
+pub fn print_error(output: ToolOutput, format: OutputArg, exit: Exit) -> Exit {
+    match format {
+        OutputArg::Tool => finish(emit(&output), exit),
+        OutputArg::Result | OutputArg::Answers => exit,
+    }
+}
+/// The request id an ask uses on the wire: the call id, or the one the ask path gives.
+fn request_id(record: &Record) -> String {
+    record
+        .call_id
+        .clone()
+        .unwrap_or_else(|| "ask-1".to_string())
+}
+
+/// Prints the final `ask_user_result` line and gives the exit code of the outcome. With
+/// `--output tool` the line also carries the tool output. The lenient forms the call was read
+/// with go in its `details.warnings`, so the model can learn the canonical shape.
+pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::Warning]) -> Exit {
+    let exit = exit_for(record.status);
+    let message = ServerMessage::AskUserResult(AskUserResultNotification {
+        request_id: request_id(&record),
+        result: record.result(),
+        tool_output: (output == OutputArg::Tool).then(|| Box::new(ToolOutput::from_record(record))),
+    });
+    if warnings.is_empty() {
+        return finish(emit(&message), exit);
+    }
+    let mut line = serde_json::to_value(&message).unwrap_or_default();
+    line["details"] = serde_json::json!({"warnings": crate::input::warnings_json(warnings)});
+    finish(emit(&line), exit)
+}
+/// The exit for a finished command whose stdout write may have failed.
+pub fn finish(written: std::io::Result<()>, exit: Exit) -> Exit {
+    match written {
+        Ok(()) => exit,
+        Err(error) => {
+            say(&format!("cannot write the result: {error}"));
+            Exit::Failure
+        }
+    }
+}
