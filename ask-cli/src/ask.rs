@@ -4,13 +4,13 @@
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-use ask_core::{AskCall, Caller, Frontend, Limits, Presenter, ToolOutput};
+use ask_core::{AskCall, AskUserResult, Caller, Frontend, Limits, Presenter, ToolOutput};
 use ask_print::PrintFrontend;
 use ask_session::{Ask, SessionLog};
 use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
-use crate::deliver::{Shape, ask_path, deliver, failed, print_error, print_record};
+use crate::deliver::{Shape, ask_path, deliver, failed, print_record, print_unasked};
 use crate::exit::Exit;
 use crate::input::{read_call, say_no_input, stdin_input};
 use crate::output::say;
@@ -51,9 +51,17 @@ pub fn run(args: &AskArgs) -> Exit {
     } else {
         Caller::Parent
     };
+    let presenter = resolve_presenter(args.mode(), args.via.is_some());
     if let Err(refusal) = caller.check() {
         say(&refusal.to_string());
-        return print_error(ToolOutput::refused(), args.output, Exit::Refused);
+        let result = AskUserResult::refused();
+        return print_unasked(
+            result,
+            ToolOutput::refused(),
+            presenter,
+            args,
+            Exit::Refused,
+        );
     }
     if let Some(reply) = &args.reply
         && !args.input.as_deref().is_some_and(|i| i.starts_with('@'))
@@ -74,7 +82,6 @@ pub fn run(args: &AskArgs) -> Exit {
         say_no_input();
         return Exit::Invalid;
     };
-    let presenter = resolve_presenter(args.mode(), args.via.is_some());
     if input == "-" && matches!(presenter, Presenter::Rpc | Presenter::Embedded) {
         let (mode, carries) = match presenter {
             Presenter::Rpc => ("--rpc", "the protocol"),
@@ -90,7 +97,7 @@ pub fn run(args: &AskArgs) -> Exit {
     let max_bytes = args.limits.max_input_bytes();
     let read = match read_call(std::path::Path::new(input), &limits, max_bytes, options) {
         Ok(read) => read,
-        Err(failure) => return failure.report_for_ask(args.output),
+        Err(failure) => return failure.report_for_ask(presenter, args),
     };
     let mut shape = Shape::of(args);
     shape.modes.clone_from(&read.modes);

@@ -158,6 +158,27 @@ pub fn exit_for(status: Status) -> Exit {
     }
 }
 
+/// Prints a call that was refused or invalid before anything was shown: in RPC and embedded
+/// mode the protocol's last line, `ask_user_result` with `result` (and the tool output with
+/// `--output tool`); elsewhere the tool output for `--output tool`, nothing otherwise.
+pub fn print_unasked(
+    result: ask_core::AskUserResult,
+    tool: ToolOutput,
+    presenter: Presenter,
+    args: &AskArgs,
+    exit: Exit,
+) -> Exit {
+    if !matches!(presenter, Presenter::Rpc | Presenter::Embedded) {
+        return print_error(tool, args.output, exit);
+    }
+    let message = ServerMessage::AskUserResult(AskUserResultNotification {
+        request_id: args.call_id.clone(),
+        result,
+        tool_output: (args.output == OutputArg::Tool).then(|| Box::new(tool)),
+    });
+    finish(emit(&message), exit)
+}
+
 /// Prints an error outcome: the tool output for `--output tool`, nothing on stdout otherwise.
 pub fn print_error(output: ToolOutput, format: OutputArg, exit: Exit) -> Exit {
     match format {
@@ -179,7 +200,7 @@ fn request_id(record: &Record) -> String {
 pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::Warning]) -> Exit {
     let exit = exit_for(record.status);
     let message = ServerMessage::AskUserResult(AskUserResultNotification {
-        request_id: request_id(&record),
+        request_id: Some(request_id(&record)),
         result: record.result(),
         tool_output: (output == OutputArg::Tool).then(|| Box::new(ToolOutput::from_record(record))),
     });

@@ -8,8 +8,10 @@ use ask_core::{Limits, Problems};
 use ask_schema::{DialectCall, ReadOptions};
 use serde_json::json;
 
-use crate::cli::OutputArg;
-use crate::deliver::{finish, print_error};
+use ask_core::Presenter;
+
+use crate::cli::AskArgs;
+use crate::deliver::{finish, print_unasked};
 use crate::exit::Exit;
 use crate::output::{emit, say};
 
@@ -157,12 +159,13 @@ fn read_capped(reader: impl Read, max: u64) -> Result<Vec<u8>, Capped> {
 
 impl ReadFailure {
     /// Reports a call that could not be read, for the ask command.
-    pub fn report_for_ask(self, format: OutputArg) -> Exit {
+    pub fn report_for_ask(self, presenter: Presenter, args: &AskArgs) -> Exit {
         match self {
             ReadFailure::Invalid(problems) => {
                 say_invalid(&problems);
-                let output = ask_core::ToolOutput::invalid(&problems);
-                print_error(output, format, Exit::Invalid)
+                let result = ask_core::AskUserResult::invalid(&problems);
+                let tool = ask_core::ToolOutput::invalid(&problems);
+                print_unasked(result, tool, presenter, args, Exit::Invalid)
             }
             io => io.report(),
         }

@@ -131,11 +131,15 @@ fn a_sub_agent_sends_no_request() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(3));
-    assert!(
-        output.stdout.is_empty(),
-        "no request is sent: {}",
-        String::from_utf8_lossy(&output.stdout)
-    );
+    // No request: the only line is the result that says the call was refused.
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert_eq!(lines[0]["type"], "ask_user_result");
+    assert_eq!(lines[0]["result"]["refused"], true);
     assert!(stderr(&output).contains("sub-agents cannot ask the user questions"));
 }
 

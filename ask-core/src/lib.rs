@@ -58,8 +58,8 @@ pub use input::{
 pub use json::{duplicate_key, unique_value};
 pub use presenter::Presenter;
 pub use result::{
-    Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, Record,
-    SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, interrupted_text,
+    Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, ProblemReport,
+    Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, interrupted_text,
     pending_instructions, pending_instructions_for,
 };
 pub use screen::{EmbeddedScreen, ScreenStep};

@@ -253,13 +253,8 @@ impl Outcome {
     /// instructions.
     pub fn to_result_for(&self, host: Host, questions: usize) -> AskUserResult {
         let mut result = AskUserResult {
-            answered: false,
-            answers: Vec::new(),
-            cancelled: false,
-            connection_lost: false,
-            pending_file: None,
-            reply: None,
             message: self.message_for(host, questions),
+            ..AskUserResult::unanswered()
         };
         match self {
             Outcome::Answered(answers) => {
@@ -331,6 +326,39 @@ pub struct AskUserResult {
     /// tool's text content; absent when answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// True when the call was refused before anything was shown: the caller is a sub-agent.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub refused: bool,
+    /// True when the call is invalid and nothing was shown; `problems` says what to fix.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub invalid: bool,
+    /// Each problem of an invalid call, with its JSON path; fix them all and call again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<ProblemReport>,
+}
+
+/// One problem of an invalid call as results and reports carry it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ProblemReport {
+    /// The JSON pointer of the offending value in the call (empty for the whole call), shown
+    /// safely: it names the model's own keys.
+    pub path: String,
+    /// What is wrong, in a sentence a model can act on.
+    pub message: String,
+}
+
+impl ProblemReport {
+    /// Every problem of `problems`, in order.
+    pub fn all(problems: &crate::Problems) -> Vec<ProblemReport> {
+        problems
+            .iter()
+            .map(|problem| ProblemReport {
+                path: crate::sanitize_for_display(&problem.path).into_owned(),
+                message: problem.kind.to_string(),
+            })
+            .collect()
+    }
 }
 
 fn is_false(value: &bool) -> bool {
@@ -338,6 +366,40 @@ fn is_false(value: &bool) -> bool {
 }
 
 impl AskUserResult {
+    /// The result of a sub-agent's call: refused before anything was shown.
+    pub fn refused() -> AskUserResult {
+        AskUserResult {
+            refused: true,
+            message: Some(SUBAGENT_REFUSAL.to_string()),
+            ..AskUserResult::unanswered()
+        }
+    }
+
+    /// The result of an invalid call: nothing was shown; every problem with its path.
+    pub fn invalid(problems: &crate::Problems) -> AskUserResult {
+        AskUserResult {
+            invalid: true,
+            problems: ProblemReport::all(problems),
+            message: Some(ToolOutput::invalid(problems).content),
+            ..AskUserResult::unanswered()
+        }
+    }
+
+    fn unanswered() -> AskUserResult {
+        AskUserResult {
+            answered: false,
+            answers: Vec::new(),
+            cancelled: false,
+            connection_lost: false,
+            pending_file: None,
+            reply: None,
+            message: None,
+            refused: false,
+            invalid: false,
+            problems: Vec::new(),
+        }
+    }
+
     /// The outcome this result describes.
     pub fn outcome(&self) -> Outcome {
         if self.answered {

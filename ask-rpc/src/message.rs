@@ -98,8 +98,9 @@ pub enum ErrorCode {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AskUserResultNotification {
-    /// The ask.
-    pub request_id: String,
+    /// The ask; absent only when a call was refused or invalid before it had an id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
     /// The structured result.
     pub result: AskUserResult,
     /// The tool output `{content, details, isError}`, when asked for (`ask-user --rpc --output
