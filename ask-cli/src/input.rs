@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use ask_core::{Limits, Problems};
+use ask_core::{Limits, ProblemReport, Problems};
 use ask_schema::{DialectCall, ReadOptions};
 use serde_json::json;
 
@@ -85,21 +85,16 @@ pub fn say_invalid(problems: &Problems) {
 /// The lenient forms of a call as JSON, `[{path, message}]`, for the validate report and the RPC
 /// result.
 pub fn warnings_json(warnings: &[ask_schema::Warning]) -> serde_json::Value {
-    ask_schema::findings_json(
-        warnings
-            .iter()
-            .map(|w| (w.path.as_str(), w.message.clone())),
-    )
+    let reports: Vec<ProblemReport> = warnings
+        .iter()
+        .map(|w| ProblemReport::new(&w.path, w.message.clone()))
+        .collect();
+    serde_json::to_value(reports).unwrap_or_default()
 }
 
-/// The problems of a call as JSON, `[{path, message}]`, for the validate report and the RPC
-/// result.
+/// The problems of a call as JSON, `[{path, message}]`, for the validate report.
 pub fn problems_json(problems: &Problems) -> serde_json::Value {
-    ask_schema::findings_json(
-        problems
-            .iter()
-            .map(|p| (p.path.as_str(), p.kind.to_string())),
-    )
+    serde_json::to_value(ProblemReport::all(problems)).unwrap_or_default()
 }
 
 /// Reads and validates the call in `input` (a path, or `-` for stdin) in the dialect `options`

@@ -349,14 +349,19 @@ pub struct ProblemReport {
 }
 
 impl ProblemReport {
+    /// A report of `message` at `path`, the path sanitised for display.
+    pub fn new(path: &str, message: impl Into<String>) -> ProblemReport {
+        ProblemReport {
+            path: crate::sanitize_for_display(path).into_owned(),
+            message: message.into(),
+        }
+    }
+
     /// Every problem of `problems`, in order.
     pub fn all(problems: &crate::Problems) -> Vec<ProblemReport> {
         problems
             .iter()
-            .map(|problem| ProblemReport {
-                path: crate::sanitize_for_display(&problem.path).into_owned(),
-                message: problem.kind.to_string(),
-            })
+            .map(|problem| ProblemReport::new(&problem.path, problem.kind.to_string()))
             .collect()
     }
 }

@@ -200,19 +200,6 @@ pub fn read_call_bytes(
     )
 }
 
-/// Problems or warnings as JSON, `[{path, message}]`, for reports that people read too: the
-/// path names the model's own keys, so it is sanitised like the message.
-pub fn findings_json<'a>(
-    findings: impl IntoIterator<Item = (&'a str, String)>,
-) -> serde_json::Value {
-    findings
-        .into_iter()
-        .map(|(path, message)| {
-            serde_json::json!({"path": ask_core::sanitize_for_display(path), "message": message})
-        })
-        .collect()
-}
-
 /// Reads a call in any dialect: JSON text holding the input or a tool-call envelope.
 ///
 /// A canonical call takes the same path as [`parse_call`]. Otherwise the dialect is the one

@@ -33,8 +33,7 @@ mod parse;
 mod schema;
 
 pub use dialect::{
-    Dialect, DialectCall, ReadOptions, Warning, findings_json, read_call, read_call_bytes,
-    read_value,
+    Dialect, DialectCall, ReadOptions, Warning, read_call, read_call_bytes, read_value,
 };
 pub use dialect_output::{
     CLAUDE_REJECTED, CODEX_CANCELLED, GEMINI_DISMISSED, OPENCODE_DISMISSED, dialect_descriptor,
