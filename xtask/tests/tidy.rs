@@ -193,13 +193,15 @@ fn dependency_edges_follow_the_layering() {
         .map(|(name, dir)| (name, read(&dir.join("Cargo.toml"))))
         .collect();
     let members = toml_array(&read(&root().join("Cargo.toml")), "workspace", "members");
-    let folders: Vec<&String> = crates.iter().map(|(name, _)| name).collect();
-    assert_eq!(
-        members.iter().collect::<BTreeSet<_>>(),
-        folders.iter().copied().collect::<BTreeSet<_>>(),
-        "the workspace members are the crate folders"
-    );
-    let violations = layering_violations(&crates);
+    assert!(!members.is_empty(), "the workspace members were not read");
+    let mut violations = layering_violations(&crates);
+    for (name, _) in &crates {
+        if !members.contains(name) {
+            violations.push(format!(
+                "{name} is a crate folder but not a workspace member"
+            ));
+        }
+    }
     assert!(violations.is_empty(), "{}", violations.join("\n"));
 }
 
