@@ -1,4 +1,4 @@
-//! The exit codes scripts and agents rely on (SPEC §8).
+//! The exit codes scripts and agents rely on; the README lists them.
 
 use std::process::ExitCode;
 

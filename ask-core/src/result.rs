@@ -418,7 +418,7 @@ impl AskUserResult {
         }
     }
 
-    /// The answer map of REQ-AUQ-003.
+    /// The answer map: each question's text with its answer, in question order ([`AnswerMap`]).
     pub fn answer_map(&self) -> AnswerMap {
         AnswerMap::from_answers(&self.answers)
     }

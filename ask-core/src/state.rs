@@ -1,5 +1,4 @@
-//! The one state machine of an ask, which every frontend drives and any observer can watch
-//! (REQ-AUQ-006).
+//! The one state machine of an ask, which every frontend drives and any observer can watch.
 
 use std::fmt;
 

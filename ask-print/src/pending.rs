@@ -387,7 +387,7 @@ mod tests {
     }
 
     #[test]
-    fn the_file_has_the_seed_fields() {
+    fn the_file_holds_the_session_id_timestamp_questions_and_open_answers() {
         let input: AskUserInput = serde_json::from_str(
             r#"{"questions": [{"question": "Which database?", "options": [{"label": "A"}, {"label": "B"}]},
                               {"question": "Name?"}]}"#,

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 pub enum ServerMessage {
     /// Questions for the person.
     AskUserRequest(AskUserRequest),
-    /// The state of an ask changed (REQ-AUQ-006).
+    /// The state of an ask changed.
     AskUserState(AskUserStateNotification),
     /// A line from the client could not be used.
     Error(ErrorNotification),

@@ -1,9 +1,9 @@
-//! The example questions of seed 001, as `ask-user demo` asks them.
+//! The example questions `ask-user demo` asks.
 
 use ask_core::{AskUserInput, Question, QuestionOption};
 use serde_json::json;
 
-/// The seed's example call: a database choice with descriptions, a free-text service name and a
+/// The example call: a database choice with descriptions, a free-text service name and a
 /// multi-select of features.
 pub fn demo_input() -> AskUserInput {
     let option = |label: &str, description: Option<&str>| {

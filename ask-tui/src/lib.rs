@@ -1,5 +1,5 @@
-//! The interactive terminal UI of the `ask_user` tool: the screens of seed 001 "UI Design" for
-//! one call, and [`TuiFrontend`], which plugs them into `ask_core::ask`.
+//! The interactive terminal UI of the `ask_user` tool: the screens of one call, and
+//! [`TuiFrontend`], which plugs them into the `ask_core::Frontend` seam.
 //!
 //! The crate is split the Elm way. [`State`], [`Msg`], [`update`] and [`view`] are pure: keys
 //! become messages ([`msg_for_key`]), `update` changes the state and says whether the ask is

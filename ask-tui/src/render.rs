@@ -1,5 +1,5 @@
-//! Compact renderings of a call and of its result, for hosts that show a transcript (seed 001
-//! `renderCall` and `renderResult`), as ratatui lines and as plain text.
+//! Compact renderings of a call and of its result, for hosts that show a transcript (a tool's
+//! `renderCall` and `renderResult` in pi), as ratatui lines and as plain text.
 
 use ask_core::{AskUserInput, AskUserResult, Question};
 use ratatui::style::{Color, Modifier, Style};

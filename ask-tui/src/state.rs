@@ -10,8 +10,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crate::lang::Lang;
 use crate::text::TextField;
 
-/// How many rows a list shows at once: six options and "Other" fit, more scroll (seed 001
-/// "Long Option Lists").
+/// How many rows a list shows at once: six options and "Other" fit, more scroll.
 pub const VISIBLE_ROWS: usize = 7;
 
 /// Everything the UI knows: the questions, what the person has chosen and typed so far, the
@@ -92,7 +91,7 @@ pub enum Dialog {
         answered: usize,
     },
     /// "Answer is long (N chars). Continue anyway? [Y/n]": the typed answer is over the soft
-    /// limit of seed 001 "Answer Length".
+    /// limit `Limits::LONG_ANSWER_CHARS`.
     LongAnswer {
         /// The length of the answer in characters.
         chars: usize,
@@ -200,7 +199,7 @@ pub enum Effect {
     Finish(Outcome),
     /// The person pressed Ctrl+C at the discard confirmation: the ask is abandoned as if the
     /// process had been interrupted, so nothing is answered or saved and the call is asked
-    /// again from the beginning next time (seed 001 "Session Interruption").
+    /// again from the beginning next time.
     Abort,
     /// The state needs something only the terminal module can read: it reads it, hands it in
     /// as the message named in [`Load`], and draws the next frame.
@@ -793,8 +792,8 @@ impl State {
     }
 
     /// Esc or Ctrl+C outside a dialog and outside the "Other" field: cancel at once when
-    /// nothing would be lost, otherwise ask first (seed 001 "Cancellation"). Typed text counts
-    /// as an answer in progress, in a lone question too.
+    /// nothing would be lost, otherwise ask first. Typed text counts as an answer in progress, in
+    /// a lone question too.
     fn cancel(&mut self) -> Effect {
         self.leave_field();
         let answered = self.in_progress();

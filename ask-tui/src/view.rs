@@ -1,5 +1,4 @@
-//! The pure view: [`view`] draws a [`State`] into a frame, laid out as the mock-ups of seed 001
-//! "UI Design". It keeps no state of its own.
+//! The pure view: [`view`] draws a [`State`] into a frame. It keeps no state of its own.
 
 use ask_core::{Question, QuestionKind, RECOMMENDED_SUFFIX, is_recommended};
 use ratatui::Frame;

@@ -1,5 +1,5 @@
-//! Every key binding and the cancellation table of seed 001, through `msg_for_key` and
-//! `update`.
+//! Every key binding, and when Esc and Ctrl+C cancel at once or ask first, through `msg_for_key`
+//! and `update`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -380,7 +380,9 @@ fn submit_with_gaps_goes_to_the_first_unanswered_question() {
     assert_eq!(state.notice(), Some(ask_tui::Notice::Unanswered(3)));
 }
 
-// The cancellation table of seed 001.
+// Cancelling: Esc (or Ctrl+C) cancels at once while nothing is answered or typed, otherwise it asks
+// "Discard N answers?" first, whose no keeps every answer; Ctrl+C at that question abandons the
+// call instead.
 
 #[test]
 fn single_question_esc_cancels_at_once() {

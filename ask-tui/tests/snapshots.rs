@@ -1,4 +1,4 @@
-//! Every screen of seed 001 "UI Design", rendered into a buffer at 80 and at 40 columns.
+//! Every screen of the terminal UI, rendered into a buffer at 80 and at 40 columns.
 //!
 //! Review changes with `cargo insta review` or `cargo xtask snapshots`.
 
@@ -592,7 +592,7 @@ fn every_size_shows_or_counts_every_row_and_line() {
     }
 }
 
-/// The seed's framework list on an 80×8 terminal: the markers stay.
+/// The eight-framework list on an 80×8 terminal: the markers stay.
 #[test]
 fn long_list_on_a_short_terminal() {
     let mut state = State::new(&frameworks());

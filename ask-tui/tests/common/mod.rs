@@ -9,7 +9,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use unicode_width::UnicodeWidthStr;
 
-/// The seed's example call: database, service name, features.
+/// The example call of `ask-user demo`: database, service name, features.
 pub fn demo() -> AskUserInput {
     ask_tui::demo_input()
 }
@@ -22,7 +22,7 @@ pub fn single(index: usize) -> AskUserInput {
     }
 }
 
-/// The seed's long list: eight frameworks.
+/// A long list: eight frameworks.
 pub fn frameworks() -> AskUserInput {
     let labels = [
         "Express.js",
