@@ -10,9 +10,9 @@ use ask_session::{Ask, SessionLog};
 use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg, OutputArg};
-use crate::deliver::{Shape, ask_path, deliver, failed, print_record, print_unasked};
+use crate::deliver::{Shape, ask_path, deliver, failed, print_record, print_unasked, runtime};
 use crate::exit::Exit;
-use crate::input::{read_call, say_no_input, stdin_input};
+use crate::input::{ReadFailure, read_call, say_invalid, say_no_input, stdin_input};
 use crate::output::say;
 
 /// Where the person answers, once `auto` is resolved: the terminal UI when a terminal can be
@@ -97,7 +97,7 @@ pub fn run(args: &AskArgs) -> Exit {
     let max_bytes = args.limits.max_input_bytes();
     let read = match read_call(std::path::Path::new(input), &limits, max_bytes, options) {
         Ok(read) => read,
-        Err(failure) => return failure.report_for_ask(presenter, args),
+        Err(failure) => return report_unreadable(failure, presenter, args),
     };
     let mut shape = Shape::of(args);
     shape.modes.clone_from(&read.modes);
@@ -135,17 +135,6 @@ pub fn run(args: &AskArgs) -> Exit {
         Ok(finished) => deliver(finished, args, presenter, &shape, &read.warnings),
         Err(failure) => failed(failure, args.output),
     }
-}
-
-/// The single-threaded runtime that one ask runs on.
-pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Exit> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| {
-            say(&format!("cannot start the async runtime: {error}"));
-            Exit::Failure
-        })
 }
 
 /// Runs `ask-user demo`: the example questions in the terminal UI.
@@ -237,4 +226,18 @@ fn frontend_for(presenter: Presenter, args: &AskArgs, call: &AskCall) -> Result<
             return Err(Exit::Invalid);
         }
     })
+}
+
+/// Reports a call that could not be read: in RPC and embedded mode, the protocol's result line
+/// says it is invalid.
+fn report_unreadable(failure: ReadFailure, presenter: Presenter, args: &AskArgs) -> Exit {
+    match failure {
+        ReadFailure::Invalid(problems) => {
+            say_invalid(&problems);
+            let result = AskUserResult::invalid(&problems);
+            let tool = ToolOutput::invalid(&problems);
+            print_unasked(result, tool, presenter, args, Exit::Invalid)
+        }
+        io => io.report(),
+    }
 }

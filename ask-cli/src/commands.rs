@@ -7,10 +7,10 @@ use ask_schema::{ReadOptions, ToolFormat};
 use serde_json::json;
 
 use crate::cli::{self, SchemaFormat, ValidateArgs};
-use crate::deliver::{Shape, emit_record, finish};
+use crate::deliver::{Shape, emit_record};
 use crate::exit::Exit;
 use crate::input::{read_call, say_no_input, stdin_input, warnings_json};
-use crate::output::{self, emit, emit_pretty, say};
+use crate::output::{self, emit, emit_pretty, finish, say};
 
 /// `ask-user validate [INPUT]`: INPUT, else stdin when it is a pipe or a file.
 pub fn validate_command(args: &ValidateArgs) -> Exit {

@@ -10,7 +10,7 @@ use ask_session::{Ask, AskFailure, Finished, SessionLog};
 
 use crate::cli::{AskArgs, OutputArg};
 use crate::exit::Exit;
-use crate::output::{emit, say};
+use crate::output::{emit, finish, say};
 
 /// What stdout carries for a finished call: the `--output` form, in the dialect `--dialect`
 /// names (none: the canonical shapes).
@@ -211,13 +211,14 @@ pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::W
     line["details"] = serde_json::json!({"warnings": crate::input::warnings_json(warnings)});
     finish(emit(&line), exit)
 }
-/// The exit for a finished command whose stdout write may have failed.
-pub fn finish(written: std::io::Result<()>, exit: Exit) -> Exit {
-    match written {
-        Ok(()) => exit,
-        Err(error) => {
-            say(&format!("cannot write the result: {error}"));
+
+/// The single-threaded runtime that one ask runs on.
+pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Exit> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| {
+            say(&format!("cannot start the async runtime: {error}"));
             Exit::Failure
-        }
-    }
+        })
 }

@@ -8,11 +8,8 @@ use ask_core::{Limits, ProblemReport, Problems};
 use ask_schema::{DialectCall, ReadOptions};
 use serde_json::json;
 
-use ask_core::Presenter;
-
-use crate::cli::AskArgs;
-use crate::deliver::{finish, print_unasked};
 use crate::exit::Exit;
+use crate::output::finish;
 use crate::output::{emit, say};
 
 /// Why a call could not be read.
@@ -150,19 +147,4 @@ fn read_capped(reader: impl Read, max: u64) -> Result<Vec<u8>, Capped> {
         return Err(Capped::TooLarge);
     }
     Ok(bytes)
-}
-
-impl ReadFailure {
-    /// Reports a call that could not be read, for the ask command.
-    pub fn report_for_ask(self, presenter: Presenter, args: &AskArgs) -> Exit {
-        match self {
-            ReadFailure::Invalid(problems) => {
-                say_invalid(&problems);
-                let result = ask_core::AskUserResult::invalid(&problems);
-                let tool = ask_core::ToolOutput::invalid(&problems);
-                print_unasked(result, tool, presenter, args, Exit::Invalid)
-            }
-            io => io.report(),
-        }
-    }
 }

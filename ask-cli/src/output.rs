@@ -6,6 +6,8 @@ use std::io::{self, Write};
 use ask_core::sanitize_for_display;
 use serde::Serialize;
 
+use crate::exit::Exit;
+
 /// Writes `value` to stdout as one compact JSON document and a newline.
 pub fn emit<T: Serialize>(value: &T) -> io::Result<()> {
     write_stdout(&serde_json::to_string(value).map_err(io::Error::other)?)
@@ -74,5 +76,16 @@ pub fn show_on_terminal(block: &str) {
     }
     for line in block.lines() {
         let _ = writeln!(stderr, "{line}");
+    }
+}
+
+/// The exit for a finished command whose stdout write may have failed.
+pub fn finish(written: io::Result<()>, exit: Exit) -> Exit {
+    match written {
+        Ok(()) => exit,
+        Err(error) => {
+            say(&format!("cannot write the result: {error}"));
+            Exit::Failure
+        }
     }
 }

@@ -9,9 +9,9 @@ use ask_core::{Caller, Presenter};
 use ask_session::Ask;
 
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
-use crate::deliver::{Shape, ask_path, deliver, emit_record, failed, finish, print_record};
+use crate::deliver::{Shape, ask_path, deliver, emit_record, failed, print_record};
 use crate::exit::Exit;
-use crate::output::{emit, emit_pretty, say, write_stdout};
+use crate::output::{emit, emit_pretty, finish, say, write_stdout};
 
 /// The pass-2 form the flags ask for, if any: `-c`, `--answers`, or `@PENDING TEXT`.
 pub fn pass_two_form(args: &AskArgs) -> Option<Result<PassTwo, Exit>> {
@@ -68,7 +68,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
             if !reply && !answering.resumed() {
                 say_custom_answers(&record);
             }
-            let exit = match crate::ask::runtime() {
+            let exit = match crate::deliver::runtime() {
                 Ok(runtime) => {
                     let ask = ask_path(args, Ask::settled(record, Caller::Parent));
                     match runtime.block_on(ask.finish()) {

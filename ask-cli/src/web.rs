@@ -127,7 +127,7 @@ pub fn serve(args: &ServeArgs) -> Exit {
     say_link("answer in a browser (the link works once): ", &link);
     show_qr(args.listen, &link);
     say("press Enter here, or run `ask-user serve --link`, for a fresh link");
-    let runtime = match crate::ask::runtime() {
+    let runtime = match crate::deliver::runtime() {
         Ok(runtime) => runtime,
         Err(exit) => return exit,
     };
@@ -170,7 +170,7 @@ fn print_fresh_link(args: &ServeArgs) -> Exit {
             return Exit::Invalid;
         }
     };
-    let runtime = match crate::ask::runtime() {
+    let runtime = match crate::deliver::runtime() {
         Ok(runtime) => runtime,
         Err(exit) => return exit,
     };

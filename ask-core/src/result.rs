@@ -652,11 +652,6 @@ impl Record {
         value.to_string()
     }
 
-    /// The compaction summary: one sentence per question and answer.
-    pub fn summary(&self) -> Vec<String> {
-        crate::summary::summarize(self)
-    }
-
     /// True when a question of the call is secret: its record holds no answer to replay.
     pub fn has_secret(&self) -> bool {
         self.questions.iter().any(|question| question.secret)

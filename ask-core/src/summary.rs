@@ -52,7 +52,14 @@ pub fn summary_sentence(answer: &Answer) -> String {
     }
 }
 
-pub(crate) fn summarize(record: &Record) -> Vec<String> {
+impl Record {
+    /// The compaction summary: one sentence per question and answer.
+    pub fn summary(&self) -> Vec<String> {
+        summarize(self)
+    }
+}
+
+fn summarize(record: &Record) -> Vec<String> {
     let quoted = || {
         let questions: Vec<String> = record
             .questions

@@ -3,7 +3,7 @@
 //!
 //! One JSON object per line, LF-delimited, camelCase fields and a snake_case `type` tag (see
 //! `PROTOCOL.md`). [`Connection`] is the agent side, with many asks in flight matched by
-//! requestId, and [`RpcFrontend`] plugs it into `ask_core::ask`; [`Client`] is the side that
+//! requestId, and [`RpcFrontend`] plugs it into the one ask path (`ask_session::Ask`); [`Client`] is the side that
 //! presents the questions.
 //!
 //! The crate holds no product rules beyond the wire: answers are checked against the questions

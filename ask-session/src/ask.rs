@@ -1,4 +1,4 @@
-//! The one ask path: [`Ask::run`] and [`Ask::settle`].
+//! The one ask path: [`Ask::run`] and [`Ask::finish`].
 
 use std::path::PathBuf;
 use std::sync::Arc;
