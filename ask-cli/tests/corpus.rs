@@ -267,7 +267,7 @@ fn ten_thousand_options() {
         "10,000 options",
         call.to_string().as_bytes(),
         &json!({"valid": false, "path": "/questions/0/options",
-                "message": "10000 options given; give 2 to 4 (the person can always type another answer through \"Other\")"}),
+                "message": "10000 options given; give 2 to 4 (the person can always type another answer through \"Other\"; a host that wants more raises the limit with `--max-options 10000`)"}),
     );
 }
 

@@ -95,7 +95,7 @@ fn invalid_examples() {
     check_invalid(
         "too-many-questions.json",
         "/questions",
-        "5 questions given; give 1 to 4, and ask the rest in a later call",
+        "5 questions given; give 1 to 4, and ask the rest in a later call (a host that wants more raises the limit with `--max-questions 5`)",
     );
     check_invalid(
         "one-option.json",
@@ -105,12 +105,12 @@ fn invalid_examples() {
     check_invalid(
         "too-many-options.json",
         "/questions/0/options",
-        "5 options given; give 2 to 4 (the person can always type another answer through \"Other\")",
+        "5 options given; give 2 to 4 (the person can always type another answer through \"Other\"; a host that wants more raises the limit with `--max-options 5`)",
     );
     check_invalid(
         "unknown-field.json",
         "/questions/0/choices",
-        "unknown field `choices`; the fields allowed here are `question`, `header`, `options`, `multiSelect`, `kind`, `placeholder`, `secret` and `id`",
+        "unknown field `choices`; did you mean `options`? The fields allowed here are `question`, `header`, `options`, `multiSelect`, `kind`, `placeholder`, `secret` and `id`",
     );
     check_invalid(
         "missing-question.json",
@@ -297,4 +297,46 @@ fn common_shape_mistakes_show_the_expected_shape() {
             );
         }
     }
+}
+
+#[test]
+fn empty_input_is_named_as_empty() {
+    for input in [&b""[..], b"\n  \n"] {
+        let output = common::run_with_stdin(&["validate"], input);
+        assert_eq!(output.status.code(), Some(2));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["problems"][0]["path"], "");
+        let message = report["problems"][0]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with("the input is empty; give the ask_user call as JSON"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn via_without_an_inbox_says_how_to_start_one() {
+    // A port nothing listens on: bind one, then let it go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let output = common::ask_user()
+        .args([
+            "--via",
+            &url,
+            common::example("features.json").to_str().unwrap(),
+        ])
+        .env("ASK_USER_VIA_TOKEN", "t")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_ne!(output.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("start one with `ask-user serve`"),
+        "{stderr}"
+    );
 }

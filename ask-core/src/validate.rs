@@ -169,6 +169,8 @@ pub enum ProblemKind {
         /// the place has a shape worth showing.
         shape: Option<&'static str>,
     },
+    /// The input holds nothing but white space.
+    EmptyInput,
     /// A required field is absent.
     MissingField {
         /// The field name.
@@ -358,6 +360,10 @@ impl fmt::Display for ProblemKind {
                     None => Ok(()),
                 }
             }
+            ProblemKind::EmptyInput => f.write_str(
+                "the input is empty; give the ask_user call as JSON: {\"questions\": \
+                 [{\"question\": \"…\", \"options\": [ … ]}]}",
+            ),
             ProblemKind::MissingField { field } if field == "questions" => write!(
                 f,
                 "missing required field `questions`; the call is an object holding the list of \
@@ -367,11 +373,13 @@ impl fmt::Display for ProblemKind {
                 write!(f, "missing required field `{field}`")
             }
             ProblemKind::UnknownField { field, allowed } => {
-                write!(
-                    f,
-                    "unknown field `{}`; the fields allowed here are ",
-                    clean(field)
-                )?;
+                write!(f, "unknown field `{}`; ", clean(field))?;
+                match meant_field(field, allowed) {
+                    Some(meant) => {
+                        write!(f, "did you mean `{meant}`? The fields allowed here are ")?
+                    }
+                    None => f.write_str("the fields allowed here are ")?,
+                }
                 write_list(f, allowed)
             }
             ProblemKind::DuplicateKey { key } => {
@@ -384,7 +392,8 @@ impl fmt::Display for ProblemKind {
             ProblemKind::NoQuestions => f.write_str("no questions given; give at least 1"),
             ProblemKind::TooManyQuestions { given, max } => write!(
                 f,
-                "{given} questions given; give 1 to {max}, and ask the rest in a later call"
+                "{given} questions given; give 1 to {max}, and ask the rest in a later call (a \
+                 host that wants more raises the limit with `--max-questions {given}`)"
             ),
             ProblemKind::TooFewOptions { given, min, max } => write!(
                 f,
@@ -394,7 +403,8 @@ impl fmt::Display for ProblemKind {
             ProblemKind::TooManyOptions { given, min, max } => write!(
                 f,
                 "{given} options given; give {min} to {max} (the person can always type another \
-                 answer through \"Other\")"
+                 answer through \"Other\"; a host that wants more raises the limit with \
+                 `--max-options {given}`)"
             ),
             ProblemKind::EmptyText {
                 field: TextField::Header,
@@ -543,6 +553,54 @@ impl fmt::Display for ProblemKind {
 
 fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
+}
+
+/// The allowed field a mistyped `field` most likely meant: one whose name is at most two edits
+/// away, case ignored (`multiselect`, `mutliSelect`), or the field that a common other name
+/// stands for (`choices` for `options`); `None` when nothing is that close.
+fn meant_field(field: &str, allowed: &[&'static str]) -> Option<&'static str> {
+    /// Names other tools give to a field of the call, and the field they mean.
+    const OTHER_NAMES: [(&str, &str); 8] = [
+        ("choices", "options"),
+        ("answers", "options"),
+        ("suggestions", "options"),
+        ("multiple", "multiSelect"),
+        ("allowmultiple", "multiSelect"),
+        ("title", "header"),
+        ("prompt", "question"),
+        ("text", "question"),
+    ];
+    let lower = field.to_lowercase();
+    if let Some((_, meant)) = OTHER_NAMES
+        .iter()
+        .find(|(other, meant)| *other == lower && allowed.contains(meant))
+    {
+        return allowed.iter().copied().find(|a| a == meant);
+    }
+    allowed
+        .iter()
+        .map(|name| (edit_distance(&lower, &name.to_lowercase()), *name))
+        .filter(|(distance, _)| *distance <= 2)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, name)| name)
+}
+
+/// The Levenshtein distance between two short names, by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 fn write_list(f: &mut fmt::Formatter<'_>, items: &[&str]) -> fmt::Result {
@@ -1259,6 +1317,48 @@ fn check_text(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_near_miss_field_name_is_named_as_what_it_meant() {
+        const QUESTION: &[&str] = &["question", "header", "options", "multiSelect"];
+        assert_eq!(meant_field("multiselect", QUESTION), Some("multiSelect"));
+        assert_eq!(meant_field("MutliSelect", QUESTION), Some("multiSelect"));
+        assert_eq!(meant_field("optons", QUESTION), Some("options"));
+        assert_eq!(meant_field("choices", QUESTION), Some("options"));
+        assert_eq!(meant_field("title", QUESTION), Some("header"));
+        assert_eq!(meant_field("color", QUESTION), None);
+        // A name that stands for a field the place does not have suggests nothing.
+        assert_eq!(meant_field("choices", &["questions", "metadata"]), None);
+        let kind = ProblemKind::UnknownField {
+            field: "multiselect".into(),
+            allowed: QUESTION,
+        };
+        assert_eq!(
+            kind.to_string(),
+            "unknown field `multiselect`; did you mean `multiSelect`? The fields allowed here are \
+             `question`, `header`, `options` and `multiSelect`"
+        );
+    }
+
+    #[test]
+    fn a_count_past_the_limit_names_the_flag_that_raises_it() {
+        let options = ProblemKind::TooManyOptions {
+            given: 8,
+            min: 2,
+            max: 4,
+        };
+        assert!(
+            options
+                .to_string()
+                .ends_with("raises the limit with `--max-options 8`)")
+        );
+        let questions = ProblemKind::TooManyQuestions { given: 6, max: 4 };
+        assert!(
+            questions
+                .to_string()
+                .ends_with("raises the limit with `--max-questions 6`)")
+        );
+    }
     use crate::input::QuestionOption;
 
     fn call(questions: Vec<Question>) -> AskUserInput {
@@ -1317,7 +1417,9 @@ mod tests {
         let qs = (0..5).map(|i| Question::text(format!("Q{i}?"))).collect();
         check(
             call(qs),
-            &["/questions: 5 questions given; give 1 to 4, and ask the rest in a later call"],
+            &[
+                "/questions: 5 questions given; give 1 to 4, and ask the rest in a later call (a host that wants more raises the limit with `--max-questions 5`)",
+            ],
         );
     }
 
@@ -1352,7 +1454,7 @@ mod tests {
         check(
             call(vec![Question::choice("A?", ["a", "b", "c", "d", "e"])]),
             &[
-                "/questions/0/options: 5 options given; give 2 to 4 (the person can always type another answer through \"Other\")",
+                "/questions/0/options: 5 options given; give 2 to 4 (the person can always type another answer through \"Other\"; a host that wants more raises the limit with `--max-options 5`)",
             ],
         );
         let eight = Question::choice("A?", ["a", "b", "c", "d", "e", "f", "g", "h"]);

@@ -222,6 +222,9 @@ pub fn read_call(
     options: ReadOptions,
     limits: &Limits,
 ) -> Result<DialectCall, Problems> {
+    if text.trim().is_empty() {
+        return Err(Problem::new("", ask_core::ProblemKind::EmptyInput).into());
+    }
     let named = options.dialect.filter(|d| *d != Dialect::Canonical);
     if named.is_none() {
         // The canonical reading, whose problems are named only when they are the answer: a call

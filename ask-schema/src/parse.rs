@@ -632,7 +632,7 @@ mod tests {
         check(
             r#"{"questions": [{"question": "Q?", "choices": ["a"]}], "tool": 1}"#,
             &[
-                "/questions/0/choices: unknown field `choices`; the fields allowed here are `question`, `header`, `options`, `multiSelect`, `kind`, `placeholder`, `secret` and `id`",
+                "/questions/0/choices: unknown field `choices`; did you mean `options`? The fields allowed here are `question`, `header`, `options`, `multiSelect`, `kind`, `placeholder`, `secret` and `id`",
                 "/tool: unknown field `tool`; the fields allowed here are `questions` and `metadata`",
             ],
         );
@@ -664,7 +664,7 @@ mod tests {
         check(
             r#"{"questions": [{"question": 1}, {"question": "B?"}, {"question": "C?"}, {"question": "D?"}, {"question": "E?"}]}"#,
             &[
-                "/questions: 5 questions given; give 1 to 4, and ask the rest in a later call",
+                "/questions: 5 questions given; give 1 to 4, and ask the rest in a later call (a host that wants more raises the limit with `--max-questions 5`)",
                 "/questions/0/question: expected a string, found a number",
             ],
         );

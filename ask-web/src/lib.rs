@@ -79,7 +79,10 @@ pub enum WebError {
     #[error("--via needs an address such as http://127.0.0.1:8080, not `{0}`")]
     ViaAddress(String),
     /// The inbox could not be reached.
-    #[error("cannot reach the ask-user inbox at {addr}: {source}")]
+    #[error(
+        "cannot reach the ask-user inbox at {addr} ({source}); start one with `ask-user serve`, \
+         or check the address given to --via"
+    )]
     ViaConnect {
         /// The inbox.
         addr: String,
