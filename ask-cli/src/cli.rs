@@ -25,6 +25,7 @@ Environment:
   ASK_USER_SUBAGENT=1    the caller is a sub-agent (--sub-agent)
   ASK_USER_HOST          the host whose commands answer pending questions (--host)
   ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
+  ASK_USER_TOOL_NAME     the name `ask-user mcp` serves the tool under (--tool-name)
   ASK_USER_VIA           the inbox of `ask-user serve` to send the questions to (--via)
   ASK_USER_VIA_TOKEN     the agent token of that inbox (else its token file)
   ASK_USER_VIA_TOKEN_FILE  the inbox's token file (--token-file)
@@ -491,6 +492,16 @@ pub struct McpArgs {
         value_parser = PresenterList::parse
     )]
     pub present: PresenterList,
+    /// The name the tool is served under (ASK_USER_TOOL_NAME), for a host that hides a tool
+    /// whose name is one of its own built-ins: Gemini CLI hides `ask_user`, so give it another
+    /// name there, such as ask_person.
+    #[arg(
+        long,
+        value_name = "NAME",
+        env = "ASK_USER_TOOL_NAME",
+        default_value = "ask_user"
+    )]
+    pub tool_name: String,
     /// The pending-questions file, used by the `file` presenter.
     #[arg(
         long,

@@ -26,7 +26,7 @@ pub fn run(args: &McpArgs) -> Exit {
         Err(error) => {
             say(&error.to_string());
             return match error {
-                ask_mcp::McpError::Unsupported(_) => Exit::Invalid,
+                ask_mcp::McpError::Unsupported(_) | ask_mcp::McpError::ToolName(_) => Exit::Invalid,
                 _ => Exit::Failure,
             };
         }
@@ -67,6 +67,7 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
     let presenters = &args.present.0;
     let mut server = McpServer::new(&args.limits.limits())?
         .presenters(presenters)?
+        .tool_name(&args.tool_name)?
         .sub_agent(args.sub_agent || sub_agent_by_env())
         .max_message_bytes(args.limits.max_input_bytes())
         .log_to(say);

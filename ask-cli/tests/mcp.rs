@@ -694,3 +694,53 @@ fn present_url_sends_the_page_even_to_a_client_with_forms_and_a_decline_cancels(
     drop(stdin);
     assert!(server.wait().unwrap().success());
 }
+
+#[test]
+fn the_tool_declares_itself_read_only_and_can_be_served_under_another_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, name) in [
+        (&[][..], "ask_user"),
+        (&["--tool-name", "ask_person"][..], "ask_person"),
+    ] {
+        let (mut server, mut stdin, mut lines) = raw_session(args, dir.path(), json!({}));
+        send_line(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        );
+        let listed = read_message(&mut lines);
+        let tool = &listed["result"]["tools"][0];
+        assert_eq!(tool["name"], name, "{listed}");
+        assert_eq!(
+            tool["annotations"],
+            json!({"title": "Ask User", "readOnlyHint": true, "destructiveHint": false,
+                   "idempotentHint": false, "openWorldHint": false})
+        );
+        // The other name is not this server's tool.
+        let other = if name == "ask_user" {
+            "ask_person"
+        } else {
+            "ask_user"
+        };
+        send_line(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+                    "params": {"name": other, "arguments": {}}}),
+        );
+        let refused = read_message(&mut lines);
+        assert!(
+            refused["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains(&format!("this server has only `{name}`"))),
+            "{refused}"
+        );
+        drop(stdin);
+        assert!(server.wait().unwrap().success());
+    }
+    let output = common::ask_user()
+        .args(["mcp", "--tool-name", "ask user"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(common::stderr(&output).contains("the tool name `ask user` cannot be used"));
+}

@@ -47,11 +47,16 @@ fn answer_through_mcp(command: &[String]) -> Value {
     assert_eq!(command[0], "ask-user", "{command:?}");
     assert_eq!(command[1], "mcp", "{command:?}");
     let rest: Vec<&str> = command[2..].iter().map(String::as_str).collect();
+    // The tool's name: `--tool-name NAME` when the configuration gives one.
+    let name = rest
+        .iter()
+        .position(|a| *a == "--tool-name")
+        .map_or("ask_user", |i| rest[i + 1]);
     let dir = tempfile::tempdir().unwrap();
     let (mut server, mut stdin, mut lines) = raw_session(&rest, dir.path(), json!({}));
     send_line(
         &mut stdin,
-        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "ask_user",
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": name,
             "arguments": {"questions": [{"question": "Which database?", "options": [{"label": "Postgres"}, {"label": "SQLite"}]}]}}}),
     );
     let reply = read_message(&mut lines);
@@ -120,6 +125,9 @@ fn opencode_mcp_config() {
 fn gemini_cli_mcp_config() {
     let config: Value = serde_json::from_str(&example("gemini")).unwrap();
     let server = &config["mcpServers"]["ask-user"];
+    // Gemini CLI hides a tool named like its built-in `ask_user`, and offers tools to `gemini -p`
+    // only from a trusted server.
+    assert_eq!(server["trust"], true, "{config}");
     let mut command = vec![server["command"].as_str().unwrap().to_string()];
     command.extend(serde_json::from_value::<Vec<String>>(server["args"].clone()).unwrap());
     let result = answer_through_mcp(&command);

@@ -78,6 +78,12 @@ pub enum McpError {
     /// The tool descriptor could not be built.
     #[error("cannot build the ask_user tool descriptor: {0}")]
     Descriptor(#[source] serde_json::Error),
+    /// A tool name a client could not call.
+    #[error(
+        "the tool name `{0}` cannot be used; give 1 to 64 letters, digits, `_` or `-` (such as \
+         ask_person)"
+    )]
+    ToolName(String),
     /// The client did not open a session.
     #[error("the MCP client did not start a session: {0}")]
     Start(String),
@@ -204,6 +210,21 @@ impl McpServer {
             return Err(McpError::Unsupported(*other));
         }
         self.presenters = list.to_vec();
+        Ok(self)
+    }
+
+    /// Serves the tool under `name` instead of `ask_user`, for a host that hides a tool whose
+    /// name clashes with one of its own (Gemini CLI has a built-in `ask_user`). The name is 1 to
+    /// 64 letters, digits, `_` or `-`.
+    pub fn tool_name(mut self, name: &str) -> Result<McpServer, McpError> {
+        let valid = (1..=64).contains(&name.len())
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if !valid {
+            return Err(McpError::ToolName(sanitize_for_display(name).into_owned()));
+        }
+        self.tool.name = name.to_string().into();
         Ok(self)
     }
 
@@ -764,12 +785,11 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if request.name != ask_schema::TOOL_NAME {
+        if request.name != self.tool.name {
             return Err(ErrorData::invalid_params(
                 format!(
                     "unknown tool `{}`; this server has only `{}`",
-                    request.name,
-                    ask_schema::TOOL_NAME
+                    request.name, self.tool.name
                 ),
                 None,
             ));

@@ -296,6 +296,16 @@ pub fn tool_descriptor(format: ToolFormat, limits: &Limits) -> Value {
                 "description": description,
                 "inputSchema": parameters(),
                 "outputSchema": output,
+                // Asking changes nothing in the world and reaches nothing outside this machine:
+                // hosts that run read-only tools without asking for approval (Codex's `exec`)
+                // run this one.
+                "annotations": {
+                    "title": TOOL_TITLE,
+                    "readOnlyHint": true,
+                    "destructiveHint": false,
+                    "idempotentHint": false,
+                    "openWorldHint": false,
+                },
             })
         }
     }
