@@ -9,7 +9,7 @@ use ask_print::PrintFrontend;
 use ask_session::{Ask, SessionLog};
 use ask_tui::Lang;
 
-use crate::cli::{AskArgs, ModeArg, OutputArg};
+use crate::cli::{AskArgs, ModeArg};
 use crate::deliver::{Shape, ask_path, deliver, failed, print_record, print_unasked, runtime};
 use crate::exit::Exit;
 use crate::input::{ReadFailure, read_call, say_invalid, say_no_input, stdin_input};
@@ -137,26 +137,46 @@ pub fn run(args: &AskArgs) -> Exit {
     }
 }
 
-/// Runs `ask-user demo`: the example questions in the terminal UI.
-pub fn demo(output: OutputArg, no_notify: bool, lang: Option<Lang>) -> Exit {
-    let input = match ask_core::validate(ask_tui::demo_input(), &Limits::default()) {
+/// Runs `ask-user demo`: the example questions (or, with `showcase`, one of every field) in the
+/// terminal UI, or on the web page with `--mode web` or `--via`.
+pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
+    let example = if showcase {
+        ask_tui::showcase_input()
+    } else {
+        ask_tui::demo_input()
+    };
+    let input = match ask_core::validate(example, &Limits::default()) {
         Ok(input) => input,
         Err(problems) => {
             problems.iter().for_each(|p| say(&p.to_string()));
             return Exit::Failure;
         }
     };
-    if !terminal_available() {
-        say("the demo needs a terminal, and /dev/tty cannot be opened");
-        return Exit::Failure;
-    }
-    let tui = ask_tui::TuiFrontend::new()
-        .with_notify(!no_notify)
-        .with_lang(ui_lang(lang));
-    let asked = runtime().map(|rt| rt.block_on(Ask::new(AskCall::new(input)).run(&tui)));
+    let presenter = match resolve_presenter(args.mode, args.via.is_some()) {
+        Presenter::Web => Presenter::Web,
+        _ if !matches!(args.mode, ModeArg::Auto | ModeArg::Tui) => {
+            say(
+                "the demo asks in the terminal UI (--mode tui) or on a web page (--mode web, --via)",
+            );
+            return Exit::Invalid;
+        }
+        _ if !terminal_available() => {
+            say(
+                "the demo needs a terminal, and /dev/tty cannot be opened; try the web page: \
+                 ask-user --mode web demo",
+            );
+            return Exit::Failure;
+        }
+        _ => Presenter::Tui,
+    };
+    let call = AskCall::new(input);
+    let asked = runtime().and_then(|rt| {
+        let frontend = rt.block_on(async { frontend_for(presenter, args, &call) })?;
+        Ok(rt.block_on(Ask::new(call).run(frontend.as_ref())))
+    });
     match asked {
-        Ok(Ok(finished)) => print_record(finished.record, &Shape::plain(output)),
-        Ok(Err(failure)) => failed(failure, output),
+        Ok(Ok(finished)) => print_record(finished.record, &Shape::plain(args.output)),
+        Ok(Err(failure)) => failed(failure, args.output),
         Err(exit) => exit,
     }
 }

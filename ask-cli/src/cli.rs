@@ -458,13 +458,28 @@ pub struct DemoArgs {
     /// What is printed on stdout [default: result].
     #[arg(long, value_enum)]
     pub output: Option<OutputArg>,
+    /// Ask the showcase instead: every field of the call (previews, a yes/no question, a path
+    /// with a placeholder, a secret, a multi-select with a recommended option).
+    #[arg(long)]
+    pub showcase: bool,
     #[command(flatten)]
     pub tui: TuiArgs,
 }
 
 /// The flags of the ask command that `demo` takes too, given before the word `demo`
-/// (`ask-user --no-notify demo`).
-pub const DEMO_FLAGS: [&str; 3] = ["output", "no_notify", "lang"];
+/// (`ask-user --no-notify demo`, `ask-user --mode web demo`): the output, the terminal UI's,
+/// and where the person answers (the terminal UI, or the web page: `--mode web`, `--listen`,
+/// `--via` and its token and name).
+pub const DEMO_FLAGS: [&str; 8] = [
+    "output",
+    "no_notify",
+    "lang",
+    "mode",
+    "listen",
+    "via",
+    "agent_name",
+    "token_file",
+];
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {

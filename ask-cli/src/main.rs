@@ -31,11 +31,13 @@ fn main() -> ExitCode {
     };
     let exit = match cli.command {
         None => ask::run(&cli.ask),
-        Some(Command::Demo(args)) => ask::demo(
-            args.output.unwrap_or(cli.ask.output),
-            args.tui.no_notify || cli.ask.tui.no_notify,
-            args.tui.lang.or(cli.ask.tui.lang),
-        ),
+        Some(Command::Demo(demo)) => {
+            let mut args = cli.ask;
+            args.output = demo.output.unwrap_or(args.output);
+            args.tui.no_notify |= demo.tui.no_notify;
+            args.tui.lang = demo.tui.lang.or(args.tui.lang);
+            ask::demo(&args, demo.showcase)
+        }
         Some(Command::Schema(args)) => commands::schema(args.format, &args.limits.limits()),
         Some(Command::Validate(args)) => commands::validate_command(&args),
         Some(Command::Mcp(args)) => mcp::run(&args),

@@ -104,8 +104,8 @@ fn ask_flags_given_to_another_command_are_refused() {
             "`ask-user schema` does not take --print",
         ),
         (
-            &["--mode", "tui", "demo"],
-            "`ask-user demo` does not take --mode",
+            &["--pending-file", "p.json", "demo"],
+            "`ask-user demo` does not take --pending-file",
         ),
         (
             &["call.json", "demo"],

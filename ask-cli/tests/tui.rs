@@ -447,3 +447,35 @@ fn a_question_on_a_40x8_terminal_scrolls_to_its_last_word() {
     assert_eq!(code, 0);
     assert!(stdout.contains(r#""answer":"No""#), "{stdout}");
 }
+
+#[test]
+fn the_showcase_asks_every_field_in_the_terminal() {
+    let mut session = Session::ask("demo --showcase --output answers", &[]);
+    session.wait_for("Features  □ Migrations  □ Config  □ Token");
+    // The highlighted option's preview is drawn as written.
+    session.wait_for("POST /login");
+    session.key(" ", "[x] 1. Authentication (Recommended)");
+    session.key(ENTER, "Run the database migrations now?");
+    session.key(ENTER, "Where should the configuration file go?");
+    // The placeholder shows in the empty path field.
+    session.wait_for("./config/app.toml");
+    session.key("conf/app.toml", "> conf/app.toml");
+    session.key(ENTER, "Paste the staging API token");
+    // A secret is typed masked.
+    session.key("stg_123", "•••••••");
+    session.key(ENTER, "All answered. Press Enter to submit.");
+    session.wait_for("[secret]");
+    session.send(ENTER);
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    let answers: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        answers["answers"],
+        serde_json::json!({
+            "Which features should we include?": "Authentication (Recommended)",
+            "Run the database migrations now?": "Yes",
+            "Where should the configuration file go?": "conf/app.toml",
+            "Paste the staging API token": "stg_123",
+        })
+    );
+}

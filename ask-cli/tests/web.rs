@@ -46,10 +46,17 @@ impl Web {
         let dir = tempfile::tempdir().unwrap();
         let path: PathBuf = dir.path().join("call.json");
         std::fs::write(&path, call.to_string()).unwrap();
+        let mut args = vec!["--mode", "web"];
+        args.extend_from_slice(extra);
+        args.push(path.to_str().unwrap());
+        Web::spawn(&args, dir)
+    }
+
+    /// `ask-user ARGS`, which must print the page's link first on stderr.
+    fn spawn(args: &[&str], dir: tempfile::TempDir) -> Web {
         let mut child = common::ask_user()
-            .args(["--mode", "web"])
-            .args(extra)
-            .arg(&path)
+            .args(args)
+            .current_dir(dir.path())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -218,6 +225,41 @@ fn a_cancel_from_the_page_exits_130_with_the_cancelled_result() {
     assert_eq!(code, 130);
     assert_eq!(out["cancelled"], true);
     assert_eq!(out["answered"], false);
+}
+
+#[test]
+fn the_demo_and_its_showcase_are_asked_on_the_page_with_mode_web() {
+    for (args, questions) in [
+        (&["--mode", "web", "demo"][..], 3),
+        (&["--mode", "web", "demo", "--showcase"][..], 4),
+    ] {
+        let web = Web::spawn(args, tempfile::tempdir().unwrap());
+        let cookie = web.session();
+        let asks = http(
+            &web.host,
+            "GET",
+            "/api/asks",
+            &[("Host", &web.host), ("Cookie", &cookie)],
+            "",
+        );
+        assert_eq!(asks.status, 200, "{asks:?}");
+        let listed: Value = serde_json::from_str(&asks.body).unwrap();
+        let shown = &listed["asks"][0]["questions"];
+        assert_eq!(
+            shown.as_array().unwrap().len(),
+            questions,
+            "{args:?}: {listed}"
+        );
+        if questions == 4 {
+            assert_eq!(shown[1]["kind"], "yesno");
+            assert_eq!(shown[2]["kind"], "path");
+            assert_eq!(shown[3]["secret"], true);
+        }
+        assert_eq!(web.post(&cookie, "cancel", &json!({})).status, 200);
+        let (code, out) = web.finish();
+        assert_eq!(code, 130);
+        assert_eq!(out["cancelled"], true);
+    }
 }
 
 #[test]

@@ -41,7 +41,7 @@ pub mod terminal;
 mod text;
 mod view;
 
-pub use demo::demo_input;
+pub use demo::{demo_input, showcase_input};
 pub use embedded::{Embedded, Step, THEME_ROLES, Theme};
 pub use frontend::TuiFrontend;
 pub use lang::{Counted, Help, Lang, Text};
