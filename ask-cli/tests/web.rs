@@ -855,16 +855,10 @@ impl Serve {
         serde_json::from_str(&reply.body).unwrap()
     }
 
-    /// Waits until the page lists `n` asks.
+    /// Waits until the page lists `n` asks, on the page's event stream.
     fn wait_for(&self, cookie: &str, n: usize) -> Value {
-        for _ in 0..200 {
-            let asks = self.asks(cookie);
-            if asks["asks"].as_array().unwrap().len() >= n {
-                return asks;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(25));
-        }
-        panic!("the inbox never listed {n} asks");
+        common::Events::open(&self.host, cookie)
+            .until(|snapshot| snapshot["asks"].as_array().unwrap().len() >= n)
     }
 
     fn answer(&self, cookie: &str, id: &str, name: &str) -> u16 {
@@ -946,17 +940,10 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
     assert_eq!(out["answers"][2]["answer"], "from-alpha");
     // The second agent goes away: its ask ends as connection lost, visibly, and can no longer
     // be answered.
+    let mut events = common::Events::open(&serve.host, &cookie);
     second.kill().unwrap();
     second.wait().unwrap();
-    let mut state = Value::Null;
-    for _ in 0..200 {
-        state = serve.asks(&cookie)["asks"][1]["state"].clone();
-        if state == "connection_lost" {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
-    assert_eq!(state, "connection_lost");
+    events.until(|snapshot| snapshot["asks"][1]["state"] == "connection_lost");
     assert_eq!(serve.answer(&cookie, "ask-2", "late"), 409);
     let asks = serve.asks(&cookie);
     let states: Vec<&str> = asks["asks"]

@@ -305,6 +305,19 @@ impl WebFrontend {
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
     }
+
+    /// Every address of the page (the page, its API, the link) on this presenter's state, with
+    /// every check: what [`Frontend::present`] serves, for a host that serves it on a listener
+    /// of its own or drives it in process.
+    pub fn router(&self) -> axum::Router {
+        router(&self.shared)
+    }
+}
+
+/// The routes of one page and its API over `shared`.
+fn router(shared: &Arc<Shared>) -> axum::Router {
+    let shared = Arc::clone(shared);
+    axum::Router::new().fallback(move |req| handle(Arc::clone(&shared), req))
 }
 
 #[async_trait]
@@ -329,8 +342,7 @@ impl WebFrontend {
             request.input.questions.clone(),
             Asker::default(),
         );
-        let shared = Arc::clone(&self.shared);
-        let app = axum::Router::new().fallback(move |req| handle(Arc::clone(&shared), req));
+        let app = self.router();
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let mut server = tokio::spawn(
             axum::serve(listener, app)
@@ -766,6 +778,13 @@ impl Inbox {
         self.shared.fresh_link()
     }
 
+    /// Every address of the inbox (the page, its API, the agents' API) on its state, with every
+    /// check: what [`Inbox::serve`] serves, for a host that serves it on a listener of its own
+    /// or drives it in process.
+    pub fn router(&self) -> axum::Router {
+        router(&self.shared)
+    }
+
     /// Serves until the process ends.
     pub async fn serve(&self) -> Result<(), WebError> {
         let listener = self
@@ -773,9 +792,9 @@ impl Inbox {
             .try_clone()
             .and_then(tokio::net::TcpListener::from_std)
             .map_err(WebError::Serve)?;
-        let shared = Arc::clone(&self.shared);
-        let app = axum::Router::new().fallback(move |req| handle(Arc::clone(&shared), req));
-        axum::serve(listener, app).await.map_err(WebError::Serve)
+        axum::serve(listener, self.router())
+            .await
+            .map_err(WebError::Serve)
     }
 }
 

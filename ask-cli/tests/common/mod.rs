@@ -144,3 +144,51 @@ pub fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body
         body: body.to_string(),
     }
 }
+
+/// The event stream of a web page (`GET /api/events`): the page's list of asks now and after
+/// every change, read as the page reads it, so that a test waits for a change rather than
+/// polling for it.
+pub struct Events {
+    lines: std::io::Lines<std::io::BufReader<std::net::TcpStream>>,
+}
+
+impl Events {
+    /// Opens the stream of the page at `addr` with the session `cookie` (`name=value`).
+    pub fn open(addr: &str, cookie: &str) -> Events {
+        use std::io::BufRead;
+        let mut stream = std::net::TcpStream::connect(addr).unwrap();
+        // A bound on a test that would otherwise hang, never a pace: every read returns as
+        // soon as an event arrives.
+        stream.set_read_timeout(Some(pty::PATIENCE)).unwrap();
+        // HTTP/1.0: the body is the stream itself, not cut into chunks.
+        let request =
+            format!("GET /api/events HTTP/1.0\r\nHost: {addr}\r\nCookie: {cookie}\r\n\r\n");
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut lines = std::io::BufReader::new(stream).lines();
+        let status = lines.next().unwrap().unwrap();
+        assert!(status.contains(" 200 "), "{status}");
+        for line in lines.by_ref() {
+            if line.unwrap().trim().is_empty() {
+                break;
+            }
+        }
+        Events { lines }
+    }
+
+    /// Reads snapshots until one for which `until` holds, and returns it.
+    pub fn until(&mut self, until: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let line = self
+                .lines
+                .next()
+                .expect("the stream ended before the awaited change")
+                .expect("an event within the patience of the tests");
+            if let Some(data) = line.strip_prefix("data: ") {
+                let snapshot: Value = serde_json::from_str(data).unwrap();
+                if until(&snapshot) {
+                    return snapshot;
+                }
+            }
+        }
+    }
+}

@@ -8,8 +8,10 @@
 //        input_required results and the client retries the call).
 //   SCENARIO: rounds (forms answered partially, then completely; declined; left incomplete until
 //             the pending file takes over), pending (no elicitation), slow (a person who answers
-//             after twice the request timeout, with the timeout reset on progress) or
-//             slow-no-reset (the same without the reset, which must time out).
+//             at the first progress notification that arrives after the request timeout has
+//             passed, with the timeout reset on progress) or slow-no-reset (the same without the
+//             reset: the person answers only once the call has failed, which it must, by timing
+//             out). The person acts on these events, never after a fixed delay.
 // The Rust test `tests/mcp_node.rs` asserts on the output.
 
 const [sdk, scenario, command, ...args] = process.argv.slice(2);
@@ -35,10 +37,17 @@ const PLAN = [
   ["bounded", "accept", {}],
 ];
 
-const TIMEOUT_MS = 3000;
-const SLOW_MS = 2 * TIMEOUT_MS;
+// The client's request timeout: well above the server's progress interval (2 s), so that each
+// notification comes long before the timeout it resets runs out.
+const TIMEOUT_MS = 5000;
 
-const seen = { sdk, calls: {}, elicitations: [], progress: 0 };
+const seen = { sdk, calls: {}, elicitations: [], progress: 0, timeoutMs: TIMEOUT_MS };
+
+// Settled when the slow person answers: at the first progress notification once the timeout
+// has passed (slow), or once the call has failed (slow-no-reset).
+let answerNow;
+const answered = new Promise((resolve) => { answerNow = resolve; });
+let started = 0;
 
 async function connect() {
   const env = { ...process.env };
@@ -73,7 +82,7 @@ const plan = [...PLAN];
 async function onElicit(request) {
   seen.elicitations.push({ call: current, params: request.params });
   if (scenario.startsWith("slow")) {
-    await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
+    await answered;
     return { action: "accept", content: { q1: "SQLite" } };
   }
   const [call, action, content] = plan.shift();
@@ -109,9 +118,12 @@ async function main() {
     const options = {
       timeout: TIMEOUT_MS,
       resetTimeoutOnProgress: scenario === "slow",
-      onprogress: () => { seen.progress += 1; },
+      onprogress: () => {
+        seen.progress += 1;
+        if (scenario === "slow" && Date.now() - started > TIMEOUT_MS) answerNow();
+      },
     };
-    const started = Date.now();
+    started = Date.now();
     try {
       const result = await client.callTool(
         { name: "ask_user", arguments: { questions: [DATABASE] } }, undefined, options);
@@ -120,6 +132,7 @@ async function main() {
       seen.calls.slow = { error: String(error?.message ?? error) };
     }
     seen.elapsedMs = Date.now() - started;
+    answerNow();
   }
   await client.close();
   process.stdout.write(JSON.stringify(seen) + "\n");

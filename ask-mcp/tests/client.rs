@@ -1,0 +1,1205 @@
+//! The MCP server as a client sees it: rmcp's client role drives [`McpServer`] over an in-memory
+//! pipe (`tokio::io::duplex`), on the initialize handshake (2025-11-25) and on the stateless
+//! protocol (2026-07-28). Scripted presenters stand in for the terminal UI, the pending file and
+//! the web page, and the person's actions wait for events (a form received, a progress
+//! notification), never for the clock. Nothing here needs more than the Rust toolchain.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ask_core::{
+    Answer, AskRequest, Capabilities, Frontend, Limits, Outcome, PresentError, Presenter, Signal,
+    ToolOutput,
+};
+use ask_mcp::{Ended, MAX_INCOMPLETE_ROUNDS, McpError, McpServer};
+use async_trait::async_trait;
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientRequest, ElicitRequestParams,
+    ElicitResult, ElicitationAction, Implementation, InitializeRequestParams,
+    ProgressNotificationParam, ProtocolVersion, ServerResult,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, PeerRequestOptions, RequestContext,
+    RoleClient, RunningService,
+};
+use rmcp::{ClientHandler, ErrorData, ServiceError, ServiceExt};
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+const CANCELLED: &str = "The user cancelled the questions without answering. Proceed without \
+                         these answers; do not ask the same questions again unless the user asks \
+                         you to.";
+
+/// How long a test waits for an event before it fails: a bound, never a pace.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+fn database() -> Value {
+    json!({"question": "Which database should we use?", "header": "Database", "options": [
+        {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+        {"label": "SQLite", "description": "File-based, zero configuration"}]})
+}
+
+fn features() -> Value {
+    json!({"question": "Which features should we include?", "header": "Features",
+           "multiSelect": true,
+           "options": [{"label": "Authentication"}, {"label": "REST API"},
+                       {"label": "Admin Dashboard"}]})
+}
+
+fn name() -> Value {
+    json!({"question": "What should the project be called?", "header": "Name"})
+}
+
+fn questions(list: &[Value]) -> Value {
+    json!({ "questions": list })
+}
+
+/// The two ways a client talks to the server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Era {
+    /// The initialize handshake: the server sends each form as a request of its own.
+    Handshake,
+    /// `server/discover` on 2026-07-28: each form travels in an input-required result, and the
+    /// client calls again with the reply.
+    Stateless,
+}
+
+const ERAS: [Era; 2] = [Era::Handshake, Era::Stateless];
+
+/// What the client has received so far; the person and the scripted presenters act on it.
+#[derive(Debug, Clone, Default)]
+struct Seen {
+    /// Every elicitation request, as wire JSON.
+    elicitations: Vec<Value>,
+    /// Every progress notification, as wire JSON.
+    progress: Vec<Value>,
+}
+
+/// The MCP client and the person in front of it: it declares `elicitation` and answers each
+/// form with the next reply of its script.
+#[derive(Clone)]
+struct Person {
+    /// The elicitation capability the client declares, if any.
+    elicitation: Option<Value>,
+    /// What the person does with each form, in order.
+    replies: Arc<Mutex<VecDeque<ElicitResult>>>,
+    seen: Arc<watch::Sender<Seen>>,
+}
+
+impl Person {
+    fn new(elicitation: Option<Value>) -> Person {
+        Person {
+            elicitation,
+            replies: Arc::default(),
+            seen: Arc::new(watch::Sender::new(Seen::default())),
+        }
+    }
+
+    /// A client that shows forms.
+    fn with_forms() -> Person {
+        Person::new(Some(json!({"form": {}})))
+    }
+
+    /// A client that declares no elicitation.
+    fn without_forms() -> Person {
+        Person::new(None)
+    }
+
+    /// The person accepts the next form with `content`.
+    fn accepts(self, content: Value) -> Person {
+        self.replies
+            .lock()
+            .unwrap()
+            .push_back(ElicitResult::new(ElicitationAction::Accept).with_content(content));
+        self
+    }
+
+    /// The person answers the next elicitation with `action` and no content.
+    fn does(self, action: ElicitationAction) -> Person {
+        self.replies
+            .lock()
+            .unwrap()
+            .push_back(ElicitResult::new(action));
+        self
+    }
+
+    fn seen(&self) -> Seen {
+        self.seen.borrow().clone()
+    }
+
+    fn elicitations(&self) -> Vec<Value> {
+        self.seen().elicitations
+    }
+}
+
+impl ClientHandler for Person {
+    fn get_info(&self) -> InitializeRequestParams {
+        let mut capabilities = json!({});
+        if let Some(elicitation) = &self.elicitation {
+            capabilities["elicitation"] = elicitation.clone();
+        }
+        let capabilities: ClientCapabilities = serde_json::from_value(capabilities).unwrap();
+        InitializeRequestParams::new(capabilities, Implementation::new("person", "1.0.0"))
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let wire = serde_json::to_value(&request).unwrap();
+        self.seen
+            .send_modify(|seen| seen.elicitations.push(wire.clone()));
+        let reply = self.replies.lock().unwrap().pop_front();
+        reply.ok_or_else(|| {
+            ErrorData::internal_error(format!("the script has no reply for {wire}"), None)
+        })
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let wire = serde_json::to_value(&params).unwrap();
+        self.seen.send_modify(|seen| seen.progress.push(wire));
+    }
+}
+
+type Reply = Box<dyn Fn(&AskRequest) -> Result<Outcome, PresentError> + Send + Sync>;
+type Until = Box<dyn Fn(&Seen) -> bool + Send + Sync>;
+
+/// A presenter the host passes in (the terminal UI, the pending file, the web page), scripted:
+/// it notes each request it is shown, waits until the client has seen what `until` asks for, and
+/// gives `reply`.
+struct Scripted {
+    presenter: Presenter,
+    shown: Arc<watch::Sender<Vec<AskRequest>>>,
+    until: Option<(watch::Receiver<Seen>, Until)>,
+    /// How long the person takes, on the test's clock (paused: the runtime skips ahead).
+    takes: Option<Duration>,
+    reply: Reply,
+}
+
+impl Scripted {
+    fn new(
+        presenter: Presenter,
+        reply: impl Fn(&AskRequest) -> Result<Outcome, PresentError> + Send + Sync + 'static,
+    ) -> Scripted {
+        Scripted {
+            presenter,
+            shown: Arc::new(watch::Sender::new(Vec::new())),
+            until: None,
+            takes: None,
+            reply: Box::new(reply),
+        }
+    }
+
+    /// A presenter whose person never answers.
+    fn silent(presenter: Presenter) -> Scripted {
+        let never = watch::Sender::new(Seen::default()).subscribe();
+        Scripted::new(presenter, |_| Ok(Outcome::Cancelled)).after(never, |_| false)
+    }
+
+    /// Replies only once what the client has `seen` is what `until` waits for.
+    fn after(
+        mut self,
+        seen: watch::Receiver<Seen>,
+        until: impl Fn(&Seen) -> bool + Send + Sync + 'static,
+    ) -> Scripted {
+        self.until = Some((seen, Box::new(until)));
+        self
+    }
+
+    /// Replies only after `time` has passed on the runtime's clock.
+    fn taking(mut self, time: Duration) -> Scripted {
+        self.takes = Some(time);
+        self
+    }
+
+    /// The requests this presenter was shown, readable after it was handed to the server.
+    fn shown(&self) -> watch::Receiver<Vec<AskRequest>> {
+        self.shown.subscribe()
+    }
+}
+
+#[async_trait]
+impl Frontend for Scripted {
+    fn presenter(&self) -> Presenter {
+        self.presenter
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            carries_secrets: self.presenter != Presenter::File,
+            ..Capabilities::default()
+        }
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
+        self.shown.send_modify(|shown| shown.push(request.clone()));
+        if let Some(time) = self.takes {
+            tokio::time::sleep(time).await;
+        }
+        if let Some((seen, until)) = &self.until {
+            let mut seen = seen.clone();
+            // A receiver whose sender is gone never sees a change: a person who never acts
+            // waits until the ask is withdrawn.
+            if seen.wait_for(|seen| until(seen)).await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        }
+        (self.reply)(request)
+    }
+}
+
+/// The scripted answer to each question: its first option, or "typed" for free text.
+fn first_options(request: &AskRequest) -> Result<Outcome, PresentError> {
+    let answers = request
+        .input
+        .questions
+        .iter()
+        .map(|question| match question.options().first() {
+            Some(option) => Answer::selected(&question.question, &option.label),
+            None => Answer::custom(&question.question, "typed"),
+        })
+        .collect();
+    Ok(Outcome::Answered(answers))
+}
+
+/// The lines the server wrote for people.
+type Lines = Arc<Mutex<Vec<String>>>;
+
+/// One client connected to one server.
+struct Session {
+    client: RunningService<RoleClient, Person>,
+    person: Person,
+    served: JoinHandle<Result<Ended, McpError>>,
+    lines: Lines,
+}
+
+/// `server`, with the lines it writes for people kept.
+fn logged(server: McpServer) -> (McpServer, Lines) {
+    let lines = Lines::default();
+    let log = Arc::clone(&lines);
+    let server = server.log_to(move |line| log.lock().unwrap().push(line.to_string()));
+    (server, lines)
+}
+
+/// Serves `server` to `person` over an in-memory pipe in `era`.
+async fn connect(server: McpServer, person: Person, era: Era) -> Session {
+    let (server, lines) = logged(server);
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    let served = tokio::spawn(server.serve(read, write));
+    let client = match era {
+        Era::Handshake => person.clone().serve(client_end).await,
+        Era::Stateless => {
+            let lifecycle = ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            };
+            person
+                .clone()
+                .serve_with_lifecycle(client_end, lifecycle)
+                .await
+        }
+    }
+    .expect("the client connects");
+    Session {
+        client,
+        person,
+        served,
+        lines,
+    }
+}
+
+/// A server with `presenters` and the `fallbacks` given.
+fn server(presenters: &[Presenter], fallbacks: Vec<Scripted>) -> McpServer {
+    let mut server = McpServer::new(&Limits::default())
+        .unwrap()
+        .presenters(presenters)
+        .unwrap();
+    for fallback in fallbacks {
+        server = server.fallback(fallback.presenter, Box::new(fallback));
+    }
+    server
+}
+
+impl Session {
+    /// Calls `ask_user` with `arguments` and gives the result as wire JSON (the rounds of the
+    /// stateless protocol are driven by the client).
+    async fn call(&self, arguments: Value) -> Value {
+        self.try_call(arguments).await.expect("the call ends")
+    }
+
+    async fn try_call(&self, arguments: Value) -> Result<Value, ServiceError> {
+        let call = self.client.call_tool(params(arguments));
+        let result = tokio::time::timeout(PATIENCE, call)
+            .await
+            .expect("the call ends in time")?;
+        Ok(serde_json::to_value(result).unwrap())
+    }
+
+    /// Calls `ask_user` once (no rounds), with the request options of a client that gives up
+    /// after a timeout.
+    async fn call_with(
+        &self,
+        arguments: Value,
+        options: PeerRequestOptions,
+    ) -> Result<Value, ServiceError> {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params(arguments)));
+        let handle = self
+            .client
+            .send_request_with_option(request, options)
+            .await?;
+        match handle.await_response().await? {
+            ServerResult::CallToolResult(result) => Ok(serde_json::to_value(result).unwrap()),
+            other => panic!("not a tool result: {other:?}"),
+        }
+    }
+
+    /// The client goes away; how the server ended.
+    async fn close(self) -> Result<Ended, McpError> {
+        self.client.cancel().await.unwrap();
+        tokio::time::timeout(PATIENCE, self.served)
+            .await
+            .expect("the server ends in time")
+            .unwrap()
+    }
+
+    fn lines(&self) -> Vec<String> {
+        self.lines.lock().unwrap().clone()
+    }
+}
+
+/// The parameters of a call of `ask_user` with `arguments`.
+fn params(arguments: Value) -> CallToolRequestParams {
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object");
+    };
+    CallToolRequestParams::new("ask_user").with_arguments(arguments)
+}
+
+/// The text the model reads.
+fn text(result: &Value) -> &str {
+    assert_eq!(result["content"][0]["type"], "text", "{result}");
+    result["content"][0]["text"].as_str().unwrap()
+}
+
+fn is_error(result: &Value) -> bool {
+    result["isError"] == true
+}
+
+#[tokio::test]
+async fn tools_list_has_only_ask_user_with_the_published_schemas_and_annotations() {
+    let descriptor = ask_schema::tool_descriptor(ask_schema::ToolFormat::Mcp, &Limits::default());
+    for era in ERAS {
+        let session = connect(server(&[], Vec::new()), Person::with_forms(), era).await;
+        let info = session
+            .client
+            .peer_info()
+            .expect("the server introduced itself");
+        let name = info.server_info.as_ref().map(|server| server.name.as_str());
+        assert_eq!(name, Some("ask-user"), "{era:?}");
+        let tools = session.client.list_all_tools().await.unwrap();
+        assert_eq!(tools.len(), 1, "{era:?}: {tools:?}");
+        let tool = serde_json::to_value(&tools[0]).unwrap();
+        for field in [
+            "name",
+            "title",
+            "description",
+            "inputSchema",
+            "outputSchema",
+            "annotations",
+        ] {
+            assert_eq!(tool[field], descriptor[field], "{era:?}: {field}");
+        }
+        // The tool only asks: it changes nothing and reaches nothing beyond the person.
+        assert_eq!(
+            tool["annotations"],
+            json!({"title": "Ask User", "readOnlyHint": true, "destructiveHint": false,
+                   "idempotentHint": false, "openWorldHint": false}),
+            "{era:?}"
+        );
+        assert_eq!(session.close().await.unwrap(), Ended::ClientClosed);
+    }
+}
+
+#[tokio::test]
+async fn the_tool_can_be_served_under_another_name() {
+    let error = McpServer::new(&Limits::default())
+        .unwrap()
+        .tool_name("ask user")
+        .unwrap_err();
+    assert!(matches!(error, McpError::ToolName(_)), "{error:?}");
+    let file = Scripted::new(Presenter::File, first_options);
+    let server = server(&[Presenter::File], vec![file])
+        .tool_name("ask_person")
+        .unwrap();
+    let session = connect(server, Person::without_forms(), Era::Handshake).await;
+    let tools = session.client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    assert_eq!(names, ["ask_person"]);
+    let mut params = params(questions(&[database()]));
+    params.name = "ask_person".into();
+    let result = session.client.call_tool(params).await.unwrap();
+    assert_eq!(result.is_error, Some(false), "{result:?}");
+    // Its own name is now another tool's.
+    let error = session
+        .client
+        .call_tool(self::params(questions(&[database()])))
+        .await
+        .unwrap_err();
+    assert!(
+        error
+            .to_string()
+            .contains("unknown tool `ask_user`; this server has only `ask_person`"),
+        "{error}"
+    );
+    session.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_form_answers_the_call_with_the_answer_map_and_the_structured_result() {
+    for era in ERAS {
+        let person = Person::with_forms()
+            .accepts(json!({"q1": "SQLite", "q2": ["Admin Dashboard", "Authentication"]}));
+        let session = connect(server(&[Presenter::Elicitation], Vec::new()), person, era).await;
+        let result = session.call(questions(&[database(), features()])).await;
+        assert!(!is_error(&result), "{era:?}: {result}");
+        assert_eq!(
+            text(&result),
+            r#"{"answers":{"Which database should we use?":"SQLite","Which features should we include?":"Authentication, Admin Dashboard"}}"#,
+            "{era:?}"
+        );
+        assert_eq!(
+            result["structuredContent"],
+            json!({"answered": true, "answers": [
+                {"question": "Which database should we use?", "answer": "SQLite",
+                 "selectedOption": "SQLite", "wasCustom": false},
+                {"question": "Which features should we include?",
+                 "answer": ["Authentication", "Admin Dashboard"], "wasCustom": false}]}),
+            "{era:?}"
+        );
+        // The form: a titled choice, a list of choices and an "Other" field for each.
+        let forms = session.person.elicitations();
+        assert_eq!(forms.len(), 1, "{era:?}");
+        assert_eq!(forms[0]["mode"], "form", "{era:?}");
+        assert_eq!(forms[0]["message"], "Please answer these 2 questions.");
+        let fields = &forms[0]["requestedSchema"]["properties"];
+        assert_eq!(
+            fields["q1"]["oneOf"],
+            json!([
+                {"const": "PostgreSQL (Recommended)",
+                 "title": "PostgreSQL (Recommended) — Battle-tested relational DB"},
+                {"const": "SQLite", "title": "SQLite — File-based, zero configuration"}]),
+            "{era:?}"
+        );
+        assert_eq!(fields["q2"]["type"], "array", "{era:?}");
+        assert_eq!(
+            fields["q1_other"]["title"],
+            "Database: Other (type your answer)"
+        );
+        assert_eq!(fields["q2_other"]["type"], "string", "{era:?}");
+        assert_eq!(session.close().await.unwrap(), Ended::ClientClosed);
+    }
+}
+
+#[tokio::test]
+async fn a_form_with_a_question_left_open_is_shown_again_with_the_answers_so_far() {
+    for era in ERAS {
+        let person = Person::with_forms()
+            .accepts(json!({"q1": "SQLite"}))
+            .accepts(json!({"q2": "  Falcon  "}));
+        let session = connect(server(&[Presenter::Elicitation], Vec::new()), person, era).await;
+        let result = session.call(questions(&[database(), name()])).await;
+        let forms = session.person.elicitations();
+        assert_eq!(forms.len(), 2, "{era:?}");
+        assert_eq!(
+            forms[1]["message"],
+            "Please answer every question; choose an option or type an answer for: \"What \
+             should the project be called?\"",
+            "{era:?}"
+        );
+        let fields = &forms[1]["requestedSchema"]["properties"];
+        assert_eq!(fields["q1"]["default"], "SQLite", "{era:?}");
+        assert!(fields["q2"].get("default").is_none(), "{era:?}");
+        // Answering only the open question completes the call: the first answer was kept.
+        assert_eq!(
+            text(&result),
+            r#"{"answers":{"Which database should we use?":"SQLite","What should the project be called?":"Falcon"}}"#,
+            "{era:?}"
+        );
+        session.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn declined_and_cancelled_forms_cancel_the_call() {
+    for era in ERAS {
+        for action in [ElicitationAction::Decline, ElicitationAction::Cancel] {
+            let person = Person::with_forms().does(action.clone());
+            let session = connect(server(&[Presenter::Elicitation], Vec::new()), person, era).await;
+            let result = session.call(questions(&[database()])).await;
+            assert!(!is_error(&result), "{era:?} {action:?}: {result}");
+            assert_eq!(text(&result), CANCELLED, "{era:?} {action:?}");
+            assert_eq!(
+                result["structuredContent"],
+                json!({"answered": false, "cancelled": true, "answers": [],
+                       "message": CANCELLED}),
+                "{era:?} {action:?}"
+            );
+            let lines = session.lines();
+            assert!(
+                lines
+                    .iter()
+                    .any(|line| line == "the questions were cancelled"),
+                "{era:?}: {lines:?}"
+            );
+            session.close().await.unwrap();
+        }
+    }
+}
+
+#[tokio::test]
+async fn after_three_incomplete_forms_the_next_presenter_gets_the_answers_given() {
+    for era in ERAS {
+        let person = Person::with_forms()
+            .accepts(json!({"q1_other": "MariaDB"}))
+            .accepts(json!({}))
+            .accepts(json!({"q2": "   "}));
+        let file = Scripted::new(Presenter::File, |_| {
+            Ok(Outcome::Pending {
+                file: "/tmp/pending-questions.json".to_string(),
+            })
+        });
+        let shown = file.shown();
+        let session = connect(
+            server(&[Presenter::Elicitation, Presenter::File], vec![file]),
+            person,
+            era,
+        )
+        .await;
+        let result = session.call(questions(&[database(), name()])).await;
+        assert_eq!(
+            session.person.elicitations().len(),
+            MAX_INCOMPLETE_ROUNDS,
+            "{era:?}"
+        );
+        // The next presenter shows the questions with what the person gave in the forms.
+        let shown = shown.borrow().clone();
+        assert_eq!(shown.len(), 1, "{era:?}");
+        assert_eq!(
+            shown[0].given,
+            vec![
+                Some(Answer::custom("Which database should we use?", "MariaDB")),
+                None
+            ],
+            "{era:?}"
+        );
+        // Nothing partial reaches the model: the questions wait in the file.
+        let instructions = ask_core::pending_instructions("/tmp/pending-questions.json", 2);
+        assert_eq!(text(&result), instructions, "{era:?}");
+        assert_eq!(
+            result["structuredContent"],
+            json!({"answered": false, "answers": [],
+                   "pendingFile": "/tmp/pending-questions.json", "message": instructions}),
+            "{era:?}"
+        );
+        let lines = session.lines();
+        assert!(
+            lines
+                .iter()
+                .any(|line| line == "the questions wait in /tmp/pending-questions.json"),
+            "{era:?}: {lines:?}"
+        );
+        session.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn after_three_incomplete_forms_and_no_next_presenter_nothing_is_answered() {
+    for era in ERAS {
+        let person = Person::with_forms()
+            .accepts(json!({"q1": "SQLite"}))
+            .accepts(json!({}))
+            .accepts(json!({}));
+        let session = connect(server(&[Presenter::Elicitation], Vec::new()), person, era).await;
+        let result = session.call(questions(&[database(), name()])).await;
+        assert!(is_error(&result), "{era:?}: {result}");
+        assert_eq!(
+            text(&result),
+            "The user left questions open in the form 3 times, and no other presenter was \
+             configured; nothing was answered. Proceed without these answers.",
+            "{era:?}"
+        );
+        session.close().await.unwrap();
+    }
+}
+
+const LINK: &str = "http://127.0.0.1:9/?token=0123456789abcdef";
+
+/// A page for URL-mode elicitation whose person answers once the client received its link.
+fn page(person: &Person) -> Scripted {
+    Scripted::new(Presenter::Web, first_options).after(person.seen.subscribe(), |seen| {
+        seen.elicitations.iter().any(|e| e["mode"] == "url")
+    })
+}
+
+#[tokio::test]
+async fn a_client_with_only_url_elicitation_is_sent_to_the_page() {
+    let person = Person::new(Some(json!({"url": {}}))).does(ElicitationAction::Accept);
+    let page = page(&person);
+    let shown = page.shown();
+    // The default presenters: a client that can open a page and shows no form gets the page.
+    let server = McpServer::new(&Limits::default())
+        .unwrap()
+        .url_page(Box::new(page), LINK.to_string());
+    let session = connect(server, person, Era::Handshake).await;
+    let result = session.call(questions(&[database()])).await;
+    let forms = session.person.elicitations();
+    assert_eq!(forms.len(), 1, "{forms:?}");
+    assert_eq!(forms[0]["mode"], "url");
+    assert_eq!(forms[0]["url"], LINK);
+    assert_eq!(
+        forms[0]["message"],
+        "The agent asks you 1 question: open the page to answer."
+    );
+    let request_id = shown.borrow()[0].request_id.clone();
+    assert_eq!(forms[0]["elicitationId"], request_id.as_str());
+    // The page's answer is the call's.
+    assert_eq!(
+        result["structuredContent"]["answers"][0],
+        json!({"question": "Which database should we use?", "answer": "PostgreSQL (Recommended)",
+               "selectedOption": "PostgreSQL (Recommended)", "wasCustom": false}),
+        "{result}"
+    );
+    session.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn on_the_stateless_protocol_a_url_only_client_gets_the_next_presenter() {
+    // URL mode needs a request from the server, which the stateless protocol has not.
+    let person = Person::new(Some(json!({"url": {}})));
+    let file = Scripted::new(Presenter::File, |_| {
+        Ok(Outcome::Pending {
+            file: "/tmp/p.json".to_string(),
+        })
+    });
+    let server = server(&[Presenter::Elicitation, Presenter::File], vec![file])
+        .url_page(Box::new(page(&person)), LINK.to_string());
+    let session = connect(server, person, Era::Stateless).await;
+    let result = session.call(questions(&[database()])).await;
+    assert!(session.person.elicitations().is_empty());
+    assert_eq!(result["structuredContent"]["pendingFile"], "/tmp/p.json");
+    session.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn present_url_sends_the_page_even_to_a_client_with_forms_and_a_decline_cancels() {
+    let person = Person::new(Some(json!({"form": {}, "url": {}}))).does(ElicitationAction::Decline);
+    let page = Scripted::silent(Presenter::Web);
+    let shown = page.shown();
+    let server = server(&[Presenter::Url, Presenter::File], Vec::new())
+        .url_page(Box::new(page), LINK.to_string());
+    let session = connect(server, person, Era::Handshake).await;
+    let result = session.call(questions(&[database()])).await;
+    assert_eq!(session.person.elicitations()[0]["mode"], "url");
+    assert_eq!(shown.borrow().len(), 1, "the page showed the ask");
+    assert_eq!(result["structuredContent"]["cancelled"], true, "{result}");
+    assert_eq!(text(&result), CANCELLED);
+    session.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_secret_question_skips_the_form_and_the_pending_file() {
+    let secret = json!({"question": "What is the deploy token?", "secret": true});
+    let file = Scripted::new(Presenter::File, first_options);
+    let file_shown = file.shown();
+    let tui = Scripted::new(Presenter::Tui, |request| {
+        Ok(Outcome::Answered(vec![Answer::custom(
+            &request.input.questions[0].question,
+            "hunter2",
+        )]))
+    });
+    let tui_shown = tui.shown();
+    let session = connect(
+        server(
+            &[Presenter::Elicitation, Presenter::File, Presenter::Tui],
+            vec![file, tui],
+        ),
+        Person::with_forms(),
+        Era::Handshake,
+    )
+    .await;
+    let result = session.call(questions(std::slice::from_ref(&secret))).await;
+    assert!(session.person.elicitations().is_empty(), "no form was sent");
+    assert!(file_shown.borrow().is_empty(), "no file was written");
+    assert_eq!(tui_shown.borrow().len(), 1);
+    // The answer reaches the model, and only the model.
+    assert_eq!(
+        text(&result),
+        r#"{"answers":{"What is the deploy token?":"hunter2"}}"#
+    );
+    session.close().await.unwrap();
+
+    // With only a form and the file listed, nothing may ask it.
+    let session = connect(
+        server(
+            &[Presenter::Elicitation, Presenter::File],
+            vec![Scripted::new(Presenter::File, first_options)],
+        ),
+        Person::with_forms(),
+        Era::Handshake,
+    )
+    .await;
+    let result = session.call(questions(&[secret])).await;
+    assert!(is_error(&result), "{result}");
+    assert!(
+        text(&result).starts_with(
+            "The questions were not shown to the user: a question is secret, and a secret \
+             cannot go through an MCP form"
+        ),
+        "{result}"
+    );
+    assert!(session.person.elicitations().is_empty());
+    session.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_sub_agent_is_refused_before_anything_is_shown() {
+    let tui = Scripted::new(Presenter::Tui, first_options);
+    let shown = tui.shown();
+    let server = server(&[Presenter::Elicitation, Presenter::Tui], vec![tui]).sub_agent(true);
+    let session = connect(server, Person::with_forms(), Era::Handshake).await;
+    let result = session.call(questions(&[database()])).await;
+    assert!(is_error(&result), "{result}");
+    assert_eq!(text(&result), ask_core::SUBAGENT_REFUSAL);
+    assert!(session.person.elicitations().is_empty());
+    assert!(shown.borrow().is_empty());
+    session.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_invalid_call_is_a_tool_error_listing_every_problem() {
+    let call = json!({"questions": [{"question": "Which?", "options": [{"label": "Only one"}]}],
+                      "extra": 1});
+    let problems = ask_schema::parse(&call, &Limits::default()).unwrap_err();
+    assert_eq!(problems.len(), 2);
+    for era in ERAS {
+        let session = connect(
+            server(&[Presenter::Elicitation], Vec::new()),
+            Person::with_forms(),
+            era,
+        )
+        .await;
+        let result = session.call(call.clone()).await;
+        assert!(is_error(&result), "{era:?}");
+        assert!(
+            result.get("structuredContent").is_none(),
+            "{era:?}: {result}"
+        );
+        assert_eq!(
+            text(&result),
+            ToolOutput::invalid(&problems).content,
+            "{era:?}"
+        );
+        assert!(session.person.elicitations().is_empty(), "{era:?}");
+        let lines = session.lines();
+        assert_eq!(lines[0], "the call is invalid (2 problems):", "{lines:?}");
+        session.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn another_tool_name_is_a_protocol_error() {
+    let session = connect(
+        server(&[Presenter::Elicitation], Vec::new()),
+        Person::with_forms(),
+        Era::Handshake,
+    )
+    .await;
+    let params = CallToolRequestParams::new("ask_someone");
+    let error = session.client.call_tool(params).await.unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.contains("unknown tool `ask_someone`; this server has only `ask_user`"),
+        "{message}"
+    );
+    session.close().await.unwrap();
+}
+
+/// A client that speaks JSON lines by hand, for what no client library can write.
+struct RawClient {
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    lines: tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+}
+
+impl RawClient {
+    /// Serves `server` to a raw client and does the initialize handshake.
+    async fn connect(server: McpServer) -> (RawClient, JoinHandle<Result<Ended, McpError>>) {
+        let (client_end, server_end) = tokio::io::duplex(1 << 16);
+        let (read, write) = tokio::io::split(server_end);
+        let served = tokio::spawn(server.serve(read, write));
+        let (read, write) = tokio::io::split(client_end);
+        let mut client = RawClient {
+            write,
+            lines: BufReader::new(read).lines(),
+        };
+        client
+            .send(
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"}}}),
+            )
+            .await;
+        let init = client.read().await;
+        assert_eq!(init["result"]["serverInfo"]["name"], "ask-user", "{init}");
+        client
+            .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        (client, served)
+    }
+
+    async fn send(&mut self, message: &Value) {
+        self.send_text(&message.to_string()).await;
+    }
+
+    async fn send_text(&mut self, line: &str) {
+        self.write.write_all(line.as_bytes()).await.unwrap();
+        self.write.write_all(b"\n").await.unwrap();
+        self.write.flush().await.unwrap();
+    }
+
+    async fn read(&mut self) -> Value {
+        let line = tokio::time::timeout(PATIENCE, self.lines.next_line())
+            .await
+            .expect("a message in time")
+            .unwrap()
+            .expect("a message");
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+#[tokio::test]
+async fn a_call_whose_arguments_repeat_a_key_is_refused() {
+    let file = Scripted::new(Presenter::File, first_options);
+    let shown = file.shown();
+    let (mut client, served) = RawClient::connect(server(&[Presenter::File], vec![file])).await;
+    // serde_json cannot write a repeated key: the line is written by hand. The second
+    // `question` would silently win if the server read only the parsed arguments.
+    client
+        .send_text(
+            r#"{"jsonrpc": "2.0", "id": "call-7", "method": "tools/call", "params": {"name": "ask_user", "arguments": {"questions": [{"question": "Deploy to staging?", "question": "Drop the database?", "options": [{"label": "Yes"}, {"label": "No"}]}]}}}"#,
+        )
+        .await;
+    let reply = client.read().await;
+    assert_eq!(reply["id"], "call-7", "{reply}");
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    assert_eq!(
+        reply["result"]["content"][0]["text"],
+        "The ask_user call is invalid:\n/questions/0: the key `question` appears twice; give each \
+         field once",
+        "{reply}"
+    );
+    assert!(shown.borrow().is_empty());
+    // A well-formed call on the same connection is not affected.
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": {
+            "name": "ask_user", "arguments": {"questions": [{"question": "Ship it?",
+            "options": [{"label": "Yes"}, {"label": "No"}]}]}}}),
+        )
+        .await;
+    let reply = client.read().await;
+    assert_eq!(reply["id"], 8, "{reply}");
+    assert_eq!(reply["result"]["isError"], false, "{reply}");
+    assert_eq!(
+        reply["result"]["structuredContent"]["answers"][0]["answer"], "Yes",
+        "{reply}"
+    );
+    drop(client);
+    assert_eq!(served.await.unwrap().unwrap(), Ended::ClientClosed);
+}
+
+#[tokio::test]
+async fn a_message_over_the_cap_ends_the_session() {
+    let file = Scripted::new(Presenter::File, first_options);
+    let shown = file.shown();
+    let server = server(&[Presenter::File], vec![file]).max_message_bytes(4096);
+    let session = connect(server, Person::without_forms(), Era::Handshake).await;
+    // A message under the cap is served.
+    let result = session.call(questions(&[database()])).await;
+    assert!(!is_error(&result), "{result}");
+    // One over it ends the session before it is read whole.
+    let long = json!({"question": format!("{}?", "Why ".repeat(1200))});
+    let refused = session.try_call(questions(&[long])).await;
+    assert!(refused.is_err(), "{refused:?}");
+    assert_eq!(shown.borrow().len(), 1);
+    let ended = tokio::time::timeout(PATIENCE, session.served)
+        .await
+        .unwrap()
+        .unwrap();
+    let error = ended.unwrap_err();
+    assert!(
+        matches!(error, McpError::MessageTooLarge(4096)),
+        "{error:?}"
+    );
+    assert_eq!(
+        error.to_string(),
+        "a message from the MCP client is longer than 4096 bytes, the most one message may \
+         hold; the session was ended"
+    );
+}
+
+#[tokio::test]
+async fn a_waiting_call_sends_progress_until_the_person_answers() {
+    for era in ERAS {
+        let person = Person::without_forms();
+        // The person answers once the client has had three progress notifications.
+        let tui = Scripted::new(Presenter::Tui, first_options)
+            .after(person.seen.subscribe(), |seen| seen.progress.len() >= 3);
+        let server = server(&[Presenter::Tui], vec![tui]).progress_every(Duration::from_millis(5));
+        let session = connect(server, person, era).await;
+        let result = session.call(questions(&[database()])).await;
+        assert_eq!(
+            text(&result),
+            r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)"}}"#,
+            "{era:?}"
+        );
+        let progress = session.person.seen().progress;
+        assert!(progress.len() >= 3, "{era:?}: {progress:?}");
+        for (n, note) in progress.iter().enumerate() {
+            // The token the client gave its call.
+            assert_eq!(
+                note["progressToken"], progress[0]["progressToken"],
+                "{era:?}: {note}"
+            );
+            // Each notification counts one more interval waited.
+            assert_eq!(
+                note["progress"].as_f64(),
+                Some((n + 1) as f64),
+                "{era:?}: {note}"
+            );
+            assert_eq!(note["message"], "Waiting for the user to answer", "{era:?}");
+        }
+        session.close().await.unwrap();
+    }
+}
+
+// The clock is paused in the tests below: the runtime skips ahead to the next timer whenever
+// every task waits, so a person's seconds pass at once and every count is exact.
+
+#[tokio::test(start_paused = true)]
+async fn progress_keeps_a_slow_answer_alive_when_the_client_resets_its_timeout() {
+    for reset in [true, false] {
+        let person = Person::without_forms();
+        // The person answers after twice the client's timeout; progress comes at the default
+        // interval.
+        let timeout = Duration::from_secs(3);
+        let tui = Scripted::new(Presenter::Tui, first_options).taking(2 * timeout);
+        assert!(ask_mcp::PROGRESS_EVERY < timeout);
+        let session = connect(server(&[Presenter::Tui], vec![tui]), person, Era::Handshake).await;
+        let mut options = PeerRequestOptions::with_timeout(timeout);
+        if reset {
+            options = options.reset_timeout_on_progress();
+        }
+        let result = session.call_with(questions(&[database()]), options).await;
+        if reset {
+            let result = result.unwrap();
+            assert_eq!(
+                result["structuredContent"]["answers"][0]["answer"],
+                "PostgreSQL (Recommended)"
+            );
+            // At 2 s and 4 s, and at 6 s unless the answer came first.
+            let sent = session.person.seen().progress.len();
+            assert!((2..=3).contains(&sent), "{sent}");
+        } else {
+            // Without the reset the same call is cut at the timeout: progress is what kept it.
+            let error = result.unwrap_err();
+            assert!(matches!(error, ServiceError::Timeout { .. }), "{error:?}");
+        }
+        session.close().await.unwrap();
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn progress_goes_only_to_a_call_that_gave_a_token() {
+    let tui = Scripted::new(Presenter::Tui, first_options).taking(Duration::from_secs(10));
+    let server = server(&[Presenter::Tui], vec![tui]).progress_every(Duration::from_secs(1));
+    let (mut client, served) = RawClient::connect(server).await;
+    let call = |id: u32, meta: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "_meta": meta, "name": "ask_user", "arguments": questions(&[database()])}})
+    };
+    // A call with a token: one notification a second while the person takes ten (the tenth
+    // second's may come after the answer), then the result.
+    client
+        .send(&call(2, json!({"progressToken": "slow"})))
+        .await;
+    let mut progress = Vec::new();
+    let result = loop {
+        let message = client.read().await;
+        if message["method"] == "notifications/progress" {
+            assert_eq!(message["params"]["progressToken"], "slow", "{message}");
+            progress.push(message["params"]["progress"].as_f64().unwrap());
+        } else {
+            break message;
+        }
+    };
+    assert_eq!(result["id"], 2, "{result}");
+    assert!((9..=10).contains(&progress.len()), "{progress:?}");
+    // The same wait without a token: the next message is the result.
+    client.send(&call(3, json!({}))).await;
+    let result = client.read().await;
+    assert_eq!(result["id"], 3, "{result}");
+    assert_eq!(result["result"]["isError"], false, "{result}");
+    drop(client);
+    assert_eq!(served.await.unwrap().unwrap(), Ended::ClientClosed);
+}
+
+#[tokio::test]
+async fn a_presenter_that_did_not_ask_gives_the_model_its_reason() {
+    let tui = Scripted::new(Presenter::Tui, |_| {
+        Err(PresentError::Unasked(
+            "The terminal is in use by another program; proceed without these answers.".to_string(),
+        ))
+    });
+    let session = connect(
+        server(&[Presenter::Tui], vec![tui]),
+        Person::without_forms(),
+        Era::Handshake,
+    )
+    .await;
+    let result = session.call(questions(&[database()])).await;
+    assert!(is_error(&result), "{result}");
+    assert_eq!(
+        text(&result),
+        "The terminal is in use by another program; proceed without these answers."
+    );
+    // The server goes on: the next call is served, and the session ends with the client.
+    let again = session.call(questions(&[database()])).await;
+    assert!(is_error(&again), "{again}");
+    assert_eq!(session.close().await.unwrap(), Ended::ClientClosed);
+}
+
+#[tokio::test]
+async fn ctrl_c_twice_in_a_presenter_is_a_tool_error_and_the_server_goes_on() {
+    let tui = Scripted::new(Presenter::Tui, |_| {
+        Err(PresentError::Interrupted { signal: None })
+    });
+    let session = connect(
+        server(&[Presenter::Tui], vec![tui]),
+        Person::without_forms(),
+        Era::Handshake,
+    )
+    .await;
+    let result = session.call(questions(&[database()])).await;
+    assert!(is_error(&result), "{result}");
+    assert_eq!(text(&result), ask_core::interrupted_text(None));
+    assert_eq!(session.close().await.unwrap(), Ended::ClientClosed);
+}
+
+#[tokio::test]
+async fn a_signal_that_ends_a_presenter_stops_the_server_with_that_signal() {
+    const SIGTERM: Signal = Signal {
+        number: 15,
+        name: "SIGTERM",
+    };
+    let tui = Scripted::new(Presenter::Tui, |_| {
+        Err(PresentError::Interrupted {
+            signal: Some(SIGTERM),
+        })
+    });
+    let session = connect(
+        server(&[Presenter::Tui], vec![tui]),
+        Person::without_forms(),
+        Era::Handshake,
+    )
+    .await;
+    // The server stops while it answers the call: the client gets the reason or sees the
+    // connection close, and the host learns the signal.
+    let result = session.try_call(questions(&[database()])).await;
+    if let Ok(result) = &result {
+        assert!(is_error(result), "{result}");
+        assert_eq!(
+            text(result),
+            "The user was not asked: the ask-user server was stopped by SIGTERM."
+        );
+    }
+    let ended = tokio::time::timeout(PATIENCE, session.served)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        ended.unwrap(),
+        Ended::Stopped {
+            signal: Some(SIGTERM)
+        }
+    );
+    let lines = session.lines.lock().unwrap().clone();
+    assert!(
+        lines.iter().any(|line| line == "interrupted by SIGTERM"),
+        "{lines:?}"
+    );
+}
+
+#[tokio::test]
+async fn the_host_stops_the_server_with_its_stopper() {
+    let server = server(&[Presenter::Elicitation], Vec::new());
+    let stopper = server.stopper();
+    let session = connect(server, Person::with_forms(), Era::Handshake).await;
+    stopper.cancel();
+    let ended = tokio::time::timeout(PATIENCE, session.served)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(ended.unwrap(), Ended::Stopped { signal: None });
+}
+
+#[tokio::test]
+async fn without_a_presenter_that_can_reach_the_person_the_call_is_a_tool_error() {
+    // The terminal UI is listed, but there is no terminal; the client shows no form.
+    let tui = Scripted::new(Presenter::Tui, first_options);
+    let shown = tui.shown();
+    let server = McpServer::new(&Limits::default())
+        .unwrap()
+        .presenters(&[Presenter::Elicitation, Presenter::Tui])
+        .unwrap()
+        .fallback_when(Presenter::Tui, Box::new(tui), || false);
+    let session = connect(server, Person::without_forms(), Era::Handshake).await;
+    let result = session.call(questions(&[database()])).await;
+    assert!(is_error(&result), "{result}");
+    assert_eq!(
+        text(&result),
+        "The questions could not be shown to the user: none of the presenters this server was \
+         given (elicitation, tui) can reach the user here. Proceed without these answers."
+    );
+    assert!(shown.borrow().is_empty());
+    session.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_client_that_goes_away_mid_question_ends_the_ask_as_connection_lost() {
+    let tui = Scripted::silent(Presenter::Tui);
+    let mut shown = tui.shown();
+    let (server, lines) = logged(server(&[Presenter::Tui], vec![tui]));
+    let (mut client, served) = RawClient::connect(server).await;
+    client
+        .send(
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "ask_user", "arguments": questions(&[database()])}}),
+        )
+        .await;
+    // The call reaches the presenter; then the client goes away without a word.
+    shown.wait_for(|shown| !shown.is_empty()).await.unwrap();
+    drop(client);
+    assert_eq!(served.await.unwrap().unwrap(), Ended::ClientClosed);
+    let lines = lines.lock().unwrap().clone();
+    assert_eq!(lines, ["the client went away before an answer"]);
+}

@@ -1,0 +1,1073 @@
+//! The web page and the inbox as a browser, an agent or an attacker sees them: each request goes
+//! through the presenter's own router (`WebFrontend::router`, `Inbox::router`) with
+//! `tower::ServiceExt::oneshot`, in process, on the same state that `present` and the agents'
+//! asks use. Waits follow the page's own event stream or the held response, never the clock.
+//! Nothing here needs more than the Rust toolchain.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ask_core::{Answer, AskRequest, Frontend, Limits, Outcome, PresentError};
+use ask_web::{CSP, Inbox, MAX_BODY, WebFrontend};
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::http::{HeaderMap, Method, Request, StatusCode, header};
+use futures_util::StreamExt;
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+use tower::ServiceExt;
+
+/// How long a test waits for an event before it fails: a bound, never a pace.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// Three questions: a single choice with a recommended option, a multi-select and free text.
+fn call() -> Value {
+    json!({"questions": [
+        {"question": "Which database should we use?", "header": "Database", "options": [
+            {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+            {"label": "SQLite", "description": "Lightweight, file-based"}]},
+        {"question": "Which features should we include?", "header": "Features",
+         "multiSelect": true,
+         "options": [{"label": "Authentication"}, {"label": "REST API"},
+                     {"label": "Admin Dashboard"}]},
+        {"question": "What should we name this service?", "header": "Name"}]})
+}
+
+/// Answers to [`call`] as the page sends them, with a note on the last.
+fn answers(name: &str) -> Value {
+    json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API", "Authentication"]},
+                       {"answer": name, "notes": format!("note on {name}")}]})
+}
+
+/// What the agent receives for [`answers`].
+fn answered(name: &str) -> Vec<Answer> {
+    vec![
+        Answer::selected("Which database should we use?", "SQLite"),
+        Answer::multi(
+            "Which features should we include?",
+            vec!["Authentication".into(), "REST API".into()],
+            None,
+        ),
+        Answer::custom("What should we name this service?", name)
+            .with_notes(Some(format!("note on {name}"))),
+    ]
+}
+
+/// One response, its body read whole (or left as a stream for the event stream and the held
+/// response).
+struct Reply {
+    status: StatusCode,
+    headers: HeaderMap,
+    body: Body,
+}
+
+impl Reply {
+    fn header(&self, name: header::HeaderName) -> &str {
+        self.headers
+            .get(&name)
+            .unwrap_or_else(|| panic!("no {name} header"))
+            .to_str()
+            .unwrap()
+    }
+
+    async fn text(self) -> String {
+        let bytes = axum::body::to_bytes(self.body, usize::MAX).await.unwrap();
+        String::from_utf8(bytes.to_vec()).unwrap()
+    }
+
+    async fn json(self) -> Value {
+        let text = self.text().await;
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+    }
+
+    /// The sentence of a refusal with status `status`: plain text for a request refused before
+    /// it reached an address (host, origin, session, spent link), `{"error": …}` from the API.
+    async fn refusal_text(self, status: StatusCode) -> String {
+        assert_eq!(self.status, status);
+        let json = self
+            .header(header::CONTENT_TYPE)
+            .starts_with("application/json");
+        if json {
+            let body = self.json().await;
+            body["error"].as_str().unwrap().to_string()
+        } else {
+            self.text().await
+        }
+    }
+}
+
+/// A request as a client would send it.
+struct Outgoing {
+    request: axum::http::request::Builder,
+    body: Body,
+}
+
+fn request(method: Method, path: &str) -> Outgoing {
+    Outgoing {
+        request: Request::builder().method(method).uri(path),
+        body: Body::empty(),
+    }
+}
+
+fn get(path: &str) -> Outgoing {
+    request(Method::GET, path)
+}
+
+fn post(path: &str) -> Outgoing {
+    request(Method::POST, path)
+}
+
+impl Outgoing {
+    fn header(mut self, name: &str, value: &str) -> Outgoing {
+        self.request = self.request.header(name, value);
+        self
+    }
+
+    fn json(mut self, body: &Value) -> Outgoing {
+        self.body = Body::from(body.to_string());
+        self.header("content-type", "application/json")
+    }
+
+    fn body(mut self, body: impl Into<Bytes>) -> Outgoing {
+        self.body = Body::from(body.into());
+        self
+    }
+
+    /// Sends it through `router`. Every response, refusals included, carries the
+    /// Content-Security-Policy and the other headers that keep the page to itself.
+    async fn to(self, router: &Router) -> Reply {
+        let request = self.request.body(self.body).unwrap();
+        let response = router.clone().oneshot(request).await.unwrap();
+        let (parts, body) = response.into_parts();
+        let headers = parts.headers;
+        assert_eq!(headers.get(header::CONTENT_SECURITY_POLICY).unwrap(), CSP);
+        assert_eq!(
+            headers.get(header::X_CONTENT_TYPE_OPTIONS).unwrap(),
+            "nosniff"
+        );
+        assert_eq!(headers.get(header::REFERRER_POLICY).unwrap(), "no-referrer");
+        assert_eq!(headers.get(header::X_FRAME_OPTIONS).unwrap(), "DENY");
+        assert_eq!(headers.get(header::CACHE_CONTROL).unwrap(), "no-store");
+        Reply {
+            status: parts.status,
+            headers,
+            body,
+        }
+    }
+}
+
+/// A page (the single-ask web presenter or the inbox) as its person reaches it.
+struct Page {
+    router: Router,
+    /// `127.0.0.1:PORT`, the `Host` of every request.
+    host: String,
+    /// `http://127.0.0.1:PORT`, the `Origin` of the page's own requests.
+    origin: String,
+}
+
+impl Page {
+    fn new(router: Router, link: &str) -> Page {
+        let host = link
+            .strip_prefix("http://")
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .to_string();
+        Page {
+            router,
+            origin: format!("http://{host}"),
+            host,
+        }
+    }
+
+    /// `send` from this page's host.
+    async fn send(&self, send: Outgoing) -> Reply {
+        send.header("host", &self.host).to(&self.router).await
+    }
+
+    /// The path and query of `link`.
+    fn path<'a>(&self, link: &'a str) -> &'a str {
+        link.strip_prefix(&self.origin).unwrap()
+    }
+
+    /// Visits `link` the first time and gives the session cookie (`name=value`) it was
+    /// exchanged for.
+    async fn visit(&self, link: &str) -> String {
+        let reply = self.send(get(self.path(link))).await;
+        assert_eq!(reply.status, StatusCode::SEE_OTHER);
+        assert_eq!(reply.header(header::LOCATION), "/");
+        let cookie = reply.header(header::SET_COOKIE);
+        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+            assert!(cookie.contains(attribute), "{cookie}");
+        }
+        let pair = cookie.split(';').next().unwrap();
+        assert!(pair.starts_with("ask_user_session="), "{cookie}");
+        pair.to_string()
+    }
+
+    /// `GET /api/asks` with the session `cookie`.
+    async fn asks(&self, cookie: &str) -> Value {
+        let reply = self.send(get("/api/asks").header("cookie", cookie)).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        reply.json().await
+    }
+
+    /// Posts `body` to `/api/asks/{id}/{action}` as the page does.
+    async fn post(&self, cookie: &str, id: &str, action: &str, body: &Value) -> Reply {
+        self.send(
+            post(&format!("/api/asks/{id}/{action}"))
+                .header("cookie", cookie)
+                .header("origin", &self.origin)
+                .json(body),
+        )
+        .await
+    }
+
+    /// The page's event stream.
+    async fn events(&self, cookie: &str) -> Events {
+        let reply = self.send(get("/api/events").header("cookie", cookie)).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert_eq!(reply.header(header::CONTENT_TYPE), "text/event-stream");
+        Events {
+            stream: Box::pin(reply.body.into_data_stream()),
+            buffer: String::new(),
+        }
+    }
+}
+
+type DataStream =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<Bytes, axum::Error>> + Send>>;
+
+/// The server-sent events of `GET /api/events`.
+struct Events {
+    stream: DataStream,
+    buffer: String,
+}
+
+impl Events {
+    /// The next snapshot, or `None` once the stream ended.
+    async fn next(&mut self) -> Option<Value> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let event: String = self.buffer.drain(..end + 2).collect();
+                let data = event
+                    .strip_prefix("event: asks\ndata: ")
+                    .unwrap_or_else(|| panic!("not an asks event: {event:?}"));
+                return Some(serde_json::from_str(data.trim_end()).unwrap());
+            }
+            let chunk = tokio::time::timeout(PATIENCE, self.stream.next())
+                .await
+                .expect("an event in time")?;
+            self.buffer
+                .push_str(std::str::from_utf8(&chunk.unwrap()).unwrap());
+        }
+    }
+
+    /// The first snapshot for which `until` holds.
+    async fn until(&mut self, until: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            let snapshot = self.next().await.expect("the stream goes on");
+            if until(&snapshot) {
+                return snapshot;
+            }
+        }
+    }
+}
+
+/// The state of ask `n` (counted from 0) in a snapshot.
+fn state(snapshot: &Value, n: usize) -> &str {
+    snapshot["asks"][n]["state"].as_str().unwrap_or("absent")
+}
+
+/// `ask-user --mode web`'s presenter, showing [`call`] on a task of its own, and the session of
+/// the person who opened its link.
+struct Single {
+    page: Page,
+    cookie: String,
+    link: String,
+    asked: JoinHandle<Result<Outcome, PresentError>>,
+}
+
+impl Single {
+    async fn start() -> Single {
+        let web = Arc::new(WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap());
+        let link = web.link().to_string();
+        let page = Page::new(web.router(), &link);
+        let cookie = page.visit(&link).await;
+        // The ask is shown through the presenter's public face, as the ask path does.
+        let request = AskRequest {
+            request_id: "call-1".to_string(),
+            input: ask_schema::parse(&call(), &Limits::default()).unwrap(),
+            given: Vec::new(),
+        };
+        let asked = tokio::spawn(async move { web.present(&request).await });
+        let mut events = page.events(&cookie).await;
+        events.until(|s| state(s, 0) == "waiting_for_user").await;
+        Single {
+            page,
+            cookie,
+            link,
+            asked,
+        }
+    }
+
+    async fn post(&self, action: &str, body: &Value) -> Reply {
+        self.page.post(&self.cookie, "ask-1", action, body).await
+    }
+
+    /// The outcome `present` gave the ask path.
+    async fn outcome(self) -> Outcome {
+        tokio::time::timeout(PATIENCE, self.asked)
+            .await
+            .expect("the ask ends in time")
+            .unwrap()
+            .unwrap()
+    }
+}
+
+#[tokio::test]
+async fn the_link_is_spent_by_its_first_visit_for_a_session_cookie() {
+    let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let link = web.link().to_string();
+    assert!(
+        link.starts_with(&format!("http://{}/?token=", web.local_addr())),
+        "{link}"
+    );
+    let page = Page::new(web.router(), &link);
+    let cookie = page.visit(&link).await;
+    // Anyone else who visits the link later is refused.
+    let reply = page.send(get(page.path(&link))).await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::FORBIDDEN).await,
+        "refused: this link was already used; ask for a fresh link where ask-user runs"
+    );
+    // The browser that spent it is led back to the page.
+    let reply = page
+        .send(get(page.path(&link)).header("cookie", &cookie))
+        .await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER);
+    assert_eq!(reply.header(header::LOCATION), "/");
+    assert!(reply.headers.get(header::SET_COOKIE).is_none());
+    // A made-up token is refused like a spent one.
+    let reply = page.send(get(&format!("/?token={}", "0".repeat(64)))).await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served_to_the_session() {
+    let single = Single::start().await;
+    for (path, content_type, marker) in [
+        ("/", "text/html; charset=utf-8", "<script src=\"/app.js\""),
+        ("/app.js", "text/javascript; charset=utf-8", "/api/events"),
+        ("/app.css", "text/css; charset=utf-8", "{"),
+    ] {
+        let reply = single
+            .page
+            .send(get(path).header("cookie", &single.cookie))
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "{path}");
+        assert_eq!(reply.header(header::CONTENT_TYPE), content_type, "{path}");
+        let text = reply.text().await;
+        assert!(text.contains(marker), "{path}: {marker}");
+    }
+}
+
+#[tokio::test]
+async fn a_host_that_is_not_an_ip_address_or_localhost_is_refused() {
+    let single = Single::start().await;
+    let port = single.page.host.rsplit(':').next().unwrap().to_string();
+    let cookie = single.cookie.as_str();
+    // DNS could point these names anywhere (rebinding): nothing is served to them, not even
+    // the link.
+    for host in ["evil.example", "127.0.0.1.nip.io", "localhost.evil:1", ""] {
+        let requests = [
+            get("/").header("cookie", cookie),
+            get("/api/asks").header("cookie", cookie),
+            get(single.page.path(&single.link)),
+            post("/api/asks/ask-1/cancel")
+                .header("cookie", cookie)
+                .header("origin", &format!("http://{host}"))
+                .json(&json!({})),
+            post("/api/agent/asks").json(&json!({})),
+        ];
+        for send in requests {
+            let reply = send.header("host", host).to(&single.page.router).await;
+            assert_eq!(
+                reply.refusal_text(StatusCode::MISDIRECTED_REQUEST).await,
+                "refused: the Host header must be an IP address or localhost (see SECURITY.md)",
+                "{host}"
+            );
+        }
+    }
+    // No Host at all is refused too.
+    let reply = get("/api/asks")
+        .header("cookie", cookie)
+        .to(&single.page.router)
+        .await;
+    assert_eq!(reply.status, StatusCode::MISDIRECTED_REQUEST);
+    // localhost and IP literals, with any port, are this machine.
+    for host in [format!("localhost:{port}"), format!("[::1]:{port}")] {
+        let reply = get("/api/asks")
+            .header("cookie", cookie)
+            .header("host", &host)
+            .to(&single.page.router)
+            .await;
+        assert_eq!(reply.status, StatusCode::OK, "{host}");
+    }
+    // Nothing was answered.
+    assert_eq!(
+        state(&single.page.asks(cookie).await, 0),
+        "waiting_for_user"
+    );
+}
+
+#[tokio::test]
+async fn a_request_from_another_origin_is_refused() {
+    let single = Single::start().await;
+    let cookie = single.cookie.as_str();
+    const REFUSED: &str = "refused: the request comes from another origin";
+    // A page elsewhere reads nothing and answers nothing, even with the person's cookie.
+    let reply = single
+        .page
+        .send(
+            get("/api/asks")
+                .header("cookie", cookie)
+                .header("origin", "http://evil.example"),
+        )
+        .await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    let reply = single
+        .page
+        .send(
+            post("/api/asks/ask-1/answer")
+                .header("cookie", cookie)
+                .header("origin", "http://evil.example")
+                .json(&answers("evil")),
+        )
+        .await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    // A POST must say where it comes from.
+    let reply = single
+        .page
+        .send(
+            post("/api/asks/ask-1/answer")
+                .header("cookie", cookie)
+                .json(&answers("no origin")),
+        )
+        .await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    // A browser that says the request is cross-site is believed.
+    let reply = single
+        .page
+        .send(
+            get("/api/asks")
+                .header("cookie", cookie)
+                .header("sec-fetch-site", "cross-site"),
+        )
+        .await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    // The page's own origin is served.
+    let reply = single
+        .page
+        .send(
+            get("/api/asks")
+                .header("cookie", cookie)
+                .header("origin", &single.page.origin)
+                .header("sec-fetch-site", "same-origin"),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(
+        state(&single.page.asks(cookie).await, 0),
+        "waiting_for_user"
+    );
+}
+
+#[tokio::test]
+async fn without_the_session_cookie_nothing_is_served() {
+    let single = Single::start().await;
+    const REFUSED: &str =
+        "refused: open the link that ask-user printed; this browser has no session";
+    let wrong = format!("ask_user_session={}", "0".repeat(64));
+    for cookie in [None, Some("other=1"), Some(wrong.as_str())] {
+        for path in ["/", "/app.js", "/app.css", "/api/asks", "/api/events"] {
+            let mut send = get(path);
+            if let Some(cookie) = cookie {
+                send = send.header("cookie", cookie);
+            }
+            let reply = single.page.send(send).await;
+            assert_eq!(
+                reply.refusal_text(StatusCode::UNAUTHORIZED).await,
+                REFUSED,
+                "{path} {cookie:?}"
+            );
+        }
+        let mut send = post("/api/asks/ask-1/answer")
+            .header("origin", &single.page.origin)
+            .json(&answers("no session"));
+        if let Some(cookie) = cookie {
+            send = send.header("cookie", cookie);
+        }
+        let reply = single.page.send(send).await;
+        assert_eq!(reply.refusal_text(StatusCode::UNAUTHORIZED).await, REFUSED);
+    }
+    // The ask still waits for the person with the session.
+    assert_eq!(
+        single.post("answer", &answers("Falcon")).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        single.outcome().await,
+        Outcome::Answered(answered("Falcon"))
+    );
+}
+
+#[tokio::test]
+async fn the_waiting_ask_is_listed_with_its_questions() {
+    let single = Single::start().await;
+    let asks = single.page.asks(&single.cookie).await;
+    assert_eq!(asks["closing"], false);
+    let list = asks["asks"].as_array().unwrap();
+    assert_eq!(list.len(), 1, "{asks}");
+    assert_eq!(list[0]["requestId"], "ask-1");
+    assert_eq!(list[0]["state"], "waiting_for_user");
+    assert!(list[0]["since"].as_u64().unwrap() > 0);
+    // The questions as the model asked them, as validation read them.
+    let input = ask_schema::parse(&call(), &Limits::default()).unwrap();
+    assert_eq!(
+        list[0]["questions"],
+        serde_json::to_value(&input.input().questions).unwrap()
+    );
+    assert_eq!(
+        list[0]["questions"][0]["options"][1],
+        json!({"label": "SQLite", "description": "Lightweight, file-based"})
+    );
+    // The single-ask page names no agent.
+    assert!(list[0].get("agent").is_none(), "{asks}");
+}
+
+#[tokio::test]
+async fn an_answer_ends_the_ask_and_a_second_one_is_refused() {
+    let single = Single::start().await;
+    let mut events = single.page.events(&single.cookie).await;
+    let reply = single.post("answer", &answers("Falcon")).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.json().await, json!({"state": "answered"}));
+    // Every open page sees the ask answered, then the server closing; the stream then ends.
+    let last = events.until(|s| s["closing"] == true).await;
+    assert_eq!(state(&last, 0), "answered");
+    assert_eq!(events.next().await, None);
+    let reply = single.post("answer", &answers("again")).await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::CONFLICT).await,
+        "this ask is no longer waiting: it was answered, cancelled or withdrawn"
+    );
+    let reply = single.post("cancel", &json!({})).await;
+    assert_eq!(reply.status, StatusCode::CONFLICT);
+    // The agent gets the first answers, the note beside its answer.
+    assert_eq!(
+        single.outcome().await,
+        Outcome::Answered(answered("Falcon"))
+    );
+}
+
+#[tokio::test]
+async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
+    let single = Single::start().await;
+    let refusals = [
+        (
+            json!({"answers": [{"answer": "SQLite"}]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "1 answer given for 3 questions; give one answer per question",
+        ),
+        (
+            json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]},
+                               {"question": "Who?", "answer": "x"}]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "answer 3 is for \"Who?\", which was not asked",
+        ),
+        (
+            json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]},
+                               {"answer": "x"}], "extra": 1}),
+            StatusCode::BAD_REQUEST,
+            "the body is not an answer object: unknown field `extra`",
+        ),
+        (
+            json!(["SQLite"]),
+            StatusCode::BAD_REQUEST,
+            "the body is not an answer object",
+        ),
+    ];
+    for (body, status, sentence) in refusals {
+        let reply = single.post("answer", &body).await;
+        let text = reply.refusal_text(status).await;
+        assert!(text.starts_with(sentence), "{body}: {text}");
+    }
+    // An ask that does not exist, and an action that does not.
+    let reply = single
+        .page
+        .post(&single.cookie, "ask-9", "answer", &answers("x"))
+        .await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::NOT_FOUND).await,
+        "no such ask"
+    );
+    let reply = single.post("skip", &json!({})).await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::NOT_FOUND).await,
+        "no such address"
+    );
+    // A body that is not sent as JSON, and one over the cap.
+    let reply = single
+        .page
+        .send(
+            post("/api/asks/ask-1/answer")
+                .header("cookie", &single.cookie)
+                .header("origin", &single.page.origin)
+                .header("content-type", "text/plain")
+                .body(answers("x").to_string()),
+        )
+        .await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::UNSUPPORTED_MEDIA_TYPE).await,
+        "send the body as application/json"
+    );
+    let huge = format!(
+        "{{\"answers\": [{{\"answer\": \"{}\"}}]}}",
+        "x".repeat(MAX_BODY)
+    );
+    let reply = single
+        .page
+        .send(
+            post("/api/asks/ask-1/answer")
+                .header("cookie", &single.cookie)
+                .header("origin", &single.page.origin)
+                .header("content-type", "application/json")
+                .body(huge),
+        )
+        .await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::PAYLOAD_TOO_LARGE).await,
+        "the request body is larger than 4 MiB"
+    );
+    // None of them touched the ask: it waits, and takes a good answer.
+    assert_eq!(
+        state(&single.page.asks(&single.cookie).await, 0),
+        "waiting_for_user"
+    );
+    assert_eq!(
+        single.post("answer", &answers("Falcon")).await.status,
+        StatusCode::OK
+    );
+    assert_eq!(
+        single.outcome().await,
+        Outcome::Answered(answered("Falcon"))
+    );
+}
+
+#[tokio::test]
+async fn a_cancel_ends_the_ask_as_cancelled() {
+    let single = Single::start().await;
+    let reply = single.post("cancel", &json!({})).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.json().await, json!({"state": "cancelled"}));
+    assert_eq!(
+        state(&single.page.asks(&single.cookie).await, 0),
+        "cancelled"
+    );
+    assert_eq!(single.outcome().await, Outcome::Cancelled);
+}
+
+#[tokio::test]
+async fn an_ask_whose_agent_stopped_waiting_cannot_be_answered() {
+    let Single {
+        page,
+        cookie,
+        asked,
+        ..
+    } = Single::start().await;
+    // The ask path withdraws the ask (its MCP client went away): the presenter's future is
+    // dropped.
+    asked.abort();
+    assert!(asked.await.unwrap_err().is_cancelled());
+    let reply = page
+        .post(&cookie, "ask-1", "answer", &answers("late"))
+        .await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::GONE).await,
+        "the agent stopped waiting for this ask"
+    );
+    assert_eq!(state(&page.asks(&cookie).await, 0), "connection_lost");
+}
+
+#[tokio::test]
+async fn a_wrong_method_or_address_is_not_served() {
+    let single = Single::start().await;
+    let page = &single.page;
+    for method in [Method::PUT, Method::DELETE, Method::PATCH] {
+        let reply = page
+            .send(
+                request(method.clone(), "/api/asks/ask-1/answer")
+                    .header("cookie", &single.cookie)
+                    .header("origin", &page.origin)
+                    .json(&answers("x")),
+            )
+            .await;
+        assert_eq!(
+            reply.refusal_text(StatusCode::NOT_FOUND).await,
+            "no such address",
+            "{method}"
+        );
+    }
+    for path in ["/api/asks/ask-1/answer", "/nowhere", "/api"] {
+        let reply = page.send(get(path).header("cookie", &single.cookie)).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{path}");
+    }
+    let reply = page
+        .send(
+            post("/api/elsewhere")
+                .header("cookie", &single.cookie)
+                .header("origin", &page.origin)
+                .json(&json!({})),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    // The single-ask page takes no agents: there is no agent token to match.
+    let reply = page
+        .send(
+            post("/api/agent/asks")
+                .header("authorization", "Bearer ")
+                .json(&json!({"input": call()})),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        state(&page.asks(&single.cookie).await, 0),
+        "waiting_for_user"
+    );
+}
+
+/// `ask-user serve`'s inbox, with the session of the person who opened its first link.
+struct Served {
+    inbox: Inbox,
+    page: Page,
+    cookie: String,
+}
+
+impl Served {
+    async fn start(limits: Limits) -> Served {
+        let inbox = Inbox::bind("127.0.0.1:0".parse().unwrap(), limits).unwrap();
+        assert_eq!(inbox.base_url(), format!("http://{}", inbox.local_addr()));
+        let link = inbox.link();
+        let page = Page::new(inbox.router(), &link);
+        let cookie = page.visit(&link).await;
+        Served {
+            inbox,
+            page,
+            cookie,
+        }
+    }
+
+    /// `send` as an agent with the inbox's token.
+    async fn agent(&self, send: Outgoing) -> Reply {
+        let token = format!("Bearer {}", self.inbox.agent_token());
+        self.page.send(send.header("authorization", &token)).await
+    }
+
+    /// An agent's ask of [`call`]: the held response.
+    async fn ask(&self, agent: &str) -> Held {
+        let reply = self
+            .agent(
+                post("/api/agent/asks").json(
+                    &json!({"agent": agent, "cwd": format!("/work/{agent}"), "input": call()}),
+                ),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert_eq!(reply.header(header::CONTENT_TYPE), "application/x-ndjson");
+        Held {
+            stream: Box::pin(reply.body.into_data_stream()),
+        }
+    }
+}
+
+/// An agent's held request: blank lines while its ask waits, then the outcome.
+struct Held {
+    stream: DataStream,
+}
+
+impl Held {
+    /// The outcome line, past any blank lines.
+    async fn outcome(mut self) -> Value {
+        let mut text = String::new();
+        loop {
+            if let Some(line) = text.lines().find(|line| !line.trim().is_empty()) {
+                return serde_json::from_str(line).unwrap();
+            }
+            let chunk = tokio::time::timeout(PATIENCE, self.stream.next())
+                .await
+                .expect("the outcome in time")
+                .expect("the outcome before the end");
+            text.push_str(std::str::from_utf8(&chunk.unwrap()).unwrap());
+        }
+    }
+}
+
+#[tokio::test]
+async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
+    let served = Served::start(Limits::default()).await;
+    let mut events = served.page.events(&served.cookie).await;
+    let alpha = served.ask("alpha").await;
+    let beta = served.ask("beta").await;
+    let snapshot = events.until(|s| state(s, 1) == "waiting_for_user").await;
+    let asks = snapshot["asks"].as_array().unwrap();
+    let listed: Vec<(&str, &str, &str)> = asks
+        .iter()
+        .map(|a| {
+            (
+                a["requestId"].as_str().unwrap(),
+                a["agent"].as_str().unwrap(),
+                a["cwd"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("ask-1", "alpha", "/work/alpha"),
+            ("ask-2", "beta", "/work/beta")
+        ]
+    );
+    // The second, then the first.
+    let reply = served
+        .page
+        .post(&served.cookie, "ask-2", "answer", &answers("from-beta"))
+        .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let outcome = beta.outcome().await;
+    assert_eq!(outcome["state"], "answered");
+    assert_eq!(
+        serde_json::from_value::<Vec<Answer>>(outcome["answers"].clone()).unwrap(),
+        answered("from-beta")
+    );
+    let reply = served
+        .page
+        .post(&served.cookie, "ask-1", "cancel", &json!({}))
+        .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(alpha.outcome().await, json!({"state": "cancelled"}));
+    let asks = served.page.asks(&served.cookie).await;
+    assert_eq!(
+        (state(&asks, 0), state(&asks, 1)),
+        ("cancelled", "answered")
+    );
+    // The inbox goes on: it never closes.
+    assert_eq!(asks["closing"], false);
+}
+
+#[tokio::test]
+async fn an_agent_that_goes_away_leaves_its_ask_connection_lost() {
+    let served = Served::start(Limits::default()).await;
+    let held = served.ask("gone").await;
+    let mut events = served.page.events(&served.cookie).await;
+    events.until(|s| state(s, 0) == "waiting_for_user").await;
+    // The agent closes its connection: the held response is dropped.
+    drop(held);
+    events.until(|s| state(s, 0) == "connection_lost").await;
+    let reply = served
+        .page
+        .post(&served.cookie, "ask-1", "answer", &answers("late"))
+        .await;
+    assert_eq!(reply.status, StatusCode::CONFLICT);
+}
+
+// The clock is paused: the runtime skips ahead to the next timer whenever every task waits.
+#[tokio::test(start_paused = true)]
+async fn a_held_ask_gets_a_blank_line_every_heartbeat_while_it_waits() {
+    let served = Served::start(Limits::default()).await;
+    let mut held = served.ask("patient").await;
+    let started = tokio::time::Instant::now();
+    for _ in 0..3 {
+        let chunk = held.stream.next().await.unwrap().unwrap();
+        assert_eq!(chunk, "\n");
+    }
+    assert_eq!(started.elapsed(), 3 * ask_web::HEARTBEAT);
+    let reply = served
+        .page
+        .post(&served.cookie, "ask-1", "answer", &answers("late"))
+        .await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(held.outcome().await["state"], "answered");
+}
+
+#[tokio::test]
+async fn the_agent_api_needs_the_token_and_refuses_browsers() {
+    let served = Served::start(Limits::default()).await;
+    const NO_TOKEN: &str =
+        "refused: send the agent token of `ask-user serve` as Authorization: Bearer TOKEN";
+    let body = json!({"agent": "intruder", "input": call()});
+    let wrong = format!("Bearer {}", "0".repeat(64));
+    for authorization in [
+        None,
+        Some("Bearer "),
+        Some(wrong.as_str()),
+        Some("Basic abc"),
+    ] {
+        let mut send = post("/api/agent/asks").json(&body);
+        if let Some(value) = authorization {
+            send = send.header("authorization", value);
+        }
+        let reply = served.page.send(send).await;
+        assert_eq!(
+            reply.refusal_text(StatusCode::UNAUTHORIZED).await,
+            NO_TOKEN,
+            "{authorization:?}"
+        );
+    }
+    // A browser's request, even one that carries the token, is refused: a page elsewhere must
+    // not ask in an agent's name.
+    for (name, value) in [
+        ("origin", served.page.origin.as_str()),
+        ("sec-fetch-site", "same-origin"),
+    ] {
+        let reply = served
+            .agent(post("/api/agent/asks").header(name, value).json(&body))
+            .await;
+        assert_eq!(
+            reply.refusal_text(StatusCode::FORBIDDEN).await,
+            "refused: the request comes from another origin",
+            "{name}"
+        );
+    }
+    let reply = served.agent(get("/api/agent/asks")).await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::METHOD_NOT_ALLOWED).await,
+        "use POST"
+    );
+    let reply = served
+        .agent(post("/api/agent/elsewhere").json(&json!({})))
+        .await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    // The person's session is no agent token.
+    let reply = served
+        .page
+        .send(
+            post("/api/agent/asks")
+                .header("cookie", &served.cookie)
+                .json(&body),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    let asks = served.page.asks(&served.cookie).await;
+    assert_eq!(asks["asks"], json!([]), "nothing was asked");
+}
+
+#[tokio::test]
+async fn an_agent_call_that_does_not_validate_is_refused_with_its_problems() {
+    let limits = Limits {
+        max_questions: 2,
+        ..Limits::default()
+    };
+    let served = Served::start(limits).await;
+    // Three questions are one too many for this inbox's limits.
+    let reply = served
+        .agent(post("/api/agent/asks").json(&json!({"input": call()})))
+        .await;
+    let text = reply.refusal_text(StatusCode::UNPROCESSABLE_ENTITY).await;
+    assert!(
+        text.contains("/questions: 3 questions given; give 1 to 2"),
+        "{text}"
+    );
+    // A body that is not an ask.
+    for body in [
+        json!({"questions": []}),
+        json!({"input": call(), "extra": 1}),
+    ] {
+        let reply = served.agent(post("/api/agent/asks").json(&body)).await;
+        let text = reply.refusal_text(StatusCode::BAD_REQUEST).await;
+        assert!(text.starts_with("the body is not an ask"), "{text}");
+    }
+    let huge = format!("{{\"input\": \"{}\"}}", "x".repeat(MAX_BODY));
+    let reply = served
+        .agent(
+            post("/api/agent/asks")
+                .header("content-type", "application/json")
+                .body(huge),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
+    let asks = served.page.asks(&served.cookie).await;
+    assert_eq!(asks["asks"], json!([]), "nothing was asked");
+}
+
+#[tokio::test]
+async fn a_fresh_link_replaces_an_unused_one() {
+    let served = Served::start(Limits::default()).await;
+    // An agent asks for a link for people (`ask-user serve --link`).
+    let reply = served.agent(post("/api/agent/link").json(&json!({}))).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let unused = reply.json().await["link"].as_str().unwrap().to_string();
+    assert!(
+        unused.starts_with(&format!("{}/?token=", served.inbox.base_url())),
+        "{unused}"
+    );
+    // The host makes another before anyone used that one: only the newest works.
+    let fresh = served.inbox.fresh_link().unwrap();
+    assert_eq!(served.inbox.link(), fresh);
+    let reply = served.page.send(get(served.page.path(&unused))).await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    let cookie = served.page.visit(&fresh).await;
+    assert_ne!(cookie, served.cookie, "a session of its own");
+    // Both sessions see the inbox.
+    for cookie in [&cookie, &served.cookie] {
+        assert_eq!(served.page.asks(cookie).await["asks"], json!([]));
+    }
+}
+
+#[tokio::test]
+async fn every_response_carries_the_content_security_policy() {
+    // `Outgoing::to` checks the headers of every response of these tests; here, one request of
+    // each kind, refusals included, on the inbox (which has both APIs).
+    let served = Served::start(Limits::default()).await;
+    let page = &served.page;
+    let cookie = served.cookie.as_str();
+    let replies = [
+        page.send(get("/").header("cookie", cookie)).await.status,
+        page.send(get("/app.js").header("cookie", cookie))
+            .await
+            .status,
+        page.send(get("/api/asks").header("cookie", cookie))
+            .await
+            .status,
+        page.send(get("/api/events").header("cookie", cookie))
+            .await
+            .status,
+        page.send(get("/")).await.status,
+        page.send(get("/?token=spent")).await.status,
+        get("/")
+            .header("host", "evil.example")
+            .to(&page.router)
+            .await
+            .status,
+        page.send(
+            get("/")
+                .header("cookie", cookie)
+                .header("origin", "http://x"),
+        )
+        .await
+        .status,
+        page.post(cookie, "ask-1", "answer", &answers("x"))
+            .await
+            .status,
+        served.agent(get("/api/agent/asks")).await.status,
+        page.send(post("/api/agent/link")).await.status,
+        served.agent(post("/api/agent/link")).await.status,
+    ];
+    assert_eq!(
+        replies.map(|status| status.as_u16()),
+        [200, 200, 200, 200, 401, 403, 421, 403, 404, 405, 401, 200]
+    );
+}
