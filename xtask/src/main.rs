@@ -2,6 +2,8 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod dist;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,7 +15,12 @@ tasks:
   snapshots [--accept]  run the snapshot tests and list the pending snapshots (or accept them)
   bench [--runs N]      build with the dist profile and print the benchmark table (bench/run.py)
   screenshots           save the main screens of the web page under docs/screenshots/ (needs
-                        chromium and Playwright for Python, as the browser tests do)";
+                        chromium and Playwright for Python, as the browser tests do)
+  dist [--target TRIPLE]
+                        build the binary once (maturin, with its zig linker on Linux) and write
+                        every package under target/packages/: the wheel, the npm tarballs, the
+                        Claude Code plugin, the .mcpb bundle and SHA256SUMS (needs npm and the
+                        pinned tools of integrations/python/requirements-dist.txt)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +32,7 @@ fn main() -> ExitCode {
         ["snapshots", "--accept"] => snapshots(true),
         ["bench", rest @ ..] => bench(rest),
         ["screenshots"] => screenshots(),
+        ["dist", rest @ ..] => dist::dist(&project_root(), rest),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             Ok(())
