@@ -83,7 +83,7 @@ fn schema(check: bool) -> Result<(), String> {
 fn bench(extra: &[&str]) -> Result<(), String> {
     let root = project_root();
     let release = ["build", "--profile", "dist", "--quiet", "-p"];
-    run(&root, "cargo", &[&release[..], &["ask-cli"]].concat())?;
+    run(&root, "cargo", &[&release[..], &["ask-user"]].concat())?;
     let peer = ["ask-tui", "--example", "minimal_inline"];
     run(&root, "cargo", &[&release[..], &peer[..]].concat())?;
     let mut args = vec!["bench/run.py"];
@@ -95,7 +95,7 @@ fn bench(extra: &[&str]) -> Result<(), String> {
 /// (`xtask/screenshots.py`: Debian's chromium and Playwright for Python).
 fn screenshots() -> Result<(), String> {
     let root = project_root();
-    run(&root, "cargo", &["build", "--quiet", "-p", "ask-cli"])?;
+    run(&root, "cargo", &["build", "--quiet", "-p", "ask-user"])?;
     run(
         &root,
         "python3",
