@@ -2,7 +2,7 @@
 """Whole-process timings of the ask-user binary: the median over repeated runs.
 
 Usage: bench/process.py [--runs N] [--bin PATH] [--json]
-Build first with `cargo build --profile dist -p ask-cli` (`cargo xtask bench` does both).
+Build first with `cargo build --profile dist -p ask-user` (`cargo xtask bench` does both).
 """
 import argparse
 import json

@@ -161,7 +161,7 @@ def main():
         add("RPC memory per ask in flight", int(per_ask.group(1)) / 1024, None, "KiB", "—", None)
 
     serve = subprocess.run(
-        ["cargo", "bench", "--quiet", "-p", "ask-cli", "--bench", "serve", "--", "--bin", ASK_USER],
+        ["cargo", "bench", "--quiet", "-p", "ask-user", "--bench", "serve", "--", "--bin", ASK_USER],
         cwd=ROOT, capture_output=True, text=True, check=True).stdout
     rate = re.search(r"answers per second through serve: (\d+)/s", serve)
     if rate:

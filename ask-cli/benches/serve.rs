@@ -8,7 +8,7 @@
 //! The rate is asks divided by the time from the first answer sent to the last agent told.
 //! Plain std sockets: the load generator adds no dependency.
 //!
-//! `cargo bench -p ask-cli --bench serve [-- --bin PATH] [--asks N] [--rounds N] [--people N]`
+//! `cargo bench -p ask-user --bench serve [-- --bin PATH] [--asks N] [--rounds N] [--people N]`
 //! (a relative PATH is taken from the workspace root)
 //! (default: the binary cargo builds for the bench, 1,000 asks, 5 rounds, 4 connections).
 //! Prints one line per round and a last line `answers per second through serve: N/s (median)`.

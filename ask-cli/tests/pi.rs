@@ -1,9 +1,11 @@
 //! The pi package of `integrations/pi` in real pi (the version pinned in `tests/pi_host`), driven
 //! against a stand-in model (`tests/pi_host/model.py`, on 127.0.0.1 only) in print mode with
 //! every pass-2 route, in RPC mode with a scripted client, as a sub-agent, and interactively in
-//! a pseudo-terminal.
+//! a pseudo-terminal; and the package as `pi install npm:pi-ask-user` installs it from the
+//! packages of `cargo xtask dist`, with the binary of its npm dependency.
 //!
-//! They need node and `(cd ask-cli/tests/pi_host && npm ci)`; `.ci/run` installs both.
+//! They need node and `(cd ask-cli/tests/pi_host && npm ci)`; `.ci/run` installs both, and
+//! builds the packages.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -14,6 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Condvar, Mutex};
 
+use common::packages::{Registry, VERSION};
 use common::pty::{ENTER, Session};
 use serde_json::{Value, json};
 
@@ -57,6 +60,9 @@ fn call() -> String {
 struct Stage {
     model: Child,
     dir: tempfile::TempDir,
+    /// The registry the package is installed from (`Stage::installed`); without one, pi loads
+    /// the package from `integrations/pi` and finds the binary under test on `PATH`.
+    registry: Option<Registry>,
     _slot: Slot,
 }
 
@@ -129,8 +135,17 @@ impl Stage {
         Stage {
             model,
             dir,
+            registry: None,
             _slot: slot,
         }
+    }
+
+    /// A stage whose pi has no package and no ask-user binary yet: it installs the package
+    /// from the registry of `cargo xtask dist`'s packages, with a `PATH` that has no Rust.
+    fn installed() -> Stage {
+        let mut stage = Stage::new();
+        stage.registry = Some(Registry::start());
+        stage
     }
 
     fn project(&self) -> PathBuf {
@@ -141,14 +156,22 @@ impl Stage {
         self.project().join(".pi/pending-questions.json")
     }
 
-    /// The environment pi runs in: its own agent and home folders, ask-user first on PATH.
+    /// The environment pi runs in: its own agent and home folders, and ask-user first on PATH,
+    /// or for an installed package the registry's npm configuration and a PATH without Rust.
     fn env(&self) -> Vec<(String, String)> {
-        let path = format!(
-            "{}:{}",
-            bin_dir().display(),
-            std::env::var("PATH").unwrap_or_default()
-        );
-        vec![
+        let mut env = match &self.registry {
+            Some(registry) => registry.env(),
+            None => vec![(
+                "PATH".to_string(),
+                format!(
+                    "{}:{}",
+                    bin_dir().display(),
+                    std::env::var("PATH").unwrap_or_default()
+                ),
+            )],
+        };
+        env.retain(|(key, _)| key != "HOME");
+        env.extend([
             (
                 "PI_CODING_AGENT_DIR".into(),
                 self.dir.path().join("agent").display().to_string(),
@@ -157,26 +180,32 @@ impl Stage {
                 "HOME".into(),
                 self.dir.path().join("home").display().to_string(),
             ),
-            ("PATH".into(), path),
-        ]
+        ]);
+        env
     }
 
-    /// pi's arguments before a test's own: the stand-in model and the package.
+    /// pi's arguments before a test's own: the stand-in model and, unless it is installed,
+    /// the package.
     fn pi_args(&self) -> Vec<String> {
-        vec![
+        let mut args: Vec<String> = vec![
             "--provider".into(),
             "stand-in".replace("stand-in", "standin"),
             "--model".into(),
             "stand-in".into(),
-            "-e".into(),
-            package_dir().display().to_string(),
-        ]
+        ];
+        if self.registry.is_none() {
+            args.extend(["-e".into(), package_dir().display().to_string()]);
+        }
+        args
     }
 
     fn command(&self, program: &Path) -> Command {
         let mut command = Command::new("timeout");
         command.arg("90").arg(program);
         command.current_dir(self.project());
+        if self.registry.is_some() {
+            command.env_clear();
+        }
         for (key, value) in self.env() {
             command.env(key, value);
         }
@@ -560,9 +589,40 @@ fn a_missing_binary_is_a_tool_error_that_names_the_fix() {
     let text = stage.last_tool_text();
     assert!(text.contains("not an executable file"), "{text}");
     assert!(
-        text.contains("cargo install --locked --path ask-cli") && text.contains("ASK_USER_BIN"),
+        text.contains("pi install npm:pi-ask-user") && text.contains("ASK_USER_BIN"),
         "{text}"
     );
+}
+
+#[test]
+#[ignore = "needs pi from npm and the packages of cargo xtask dist; run by .ci/run"]
+fn installed_from_npm_the_package_asks_with_the_binary_of_its_dependency() {
+    let stage = Stage::installed();
+    let spec = format!("npm:pi-ask-user@{VERSION}");
+    let install = stage
+        .command(&pi_bin())
+        .args(["install", &spec])
+        .output()
+        .unwrap();
+    assert!(
+        install.status.success(),
+        "pi install failed: {}",
+        String::from_utf8_lossy(&install.stderr)
+    );
+    let tarballs = stage.registry.as_ref().unwrap().tarballs();
+    assert_eq!(tarballs.len(), 3, "{tarballs:?}");
+    assert!(tarballs.contains(&format!("pi-ask-user-{VERSION}.tgz")));
+    assert!(tarballs.contains(&format!("ask-user-{VERSION}.tgz")));
+    // No ask-user on PATH and no ASK_USER_BIN: the binary that asks is the platform package's.
+    stage.pass_one();
+    stage.pi(&[
+        "-c",
+        "-p",
+        "--answers",
+        r#"["sqlite", "orders"]"#,
+        "continue",
+    ]);
+    stage.assert_delivered(ANSWER_MAP);
 }
 
 #[test]

@@ -2,8 +2,12 @@
 //! itself: the command or configuration is parsed, the `ask-user` command it names is run, and a
 //! call is answered through it.
 //!
-//! pi's row installs the pi package of `integrations/pi`: its directory is checked and the flags
-//! it gives every ask are read from its source and run.
+//! The examples start the installed command, `npx -y ask-user@VERSION …`: the version must be
+//! this crate's, and the binary under test stands in for the npm package (`tests/packages.rs`
+//! installs the real package and runs it the same way).
+//!
+//! pi's row installs the npm package `pi-ask-user` of `integrations/pi`: its manifest is checked
+//! and the flags it gives every ask are read from its source and run.
 //!
 //! The MCP configurations start `ask-user mcp` as the agent would and call the tool over stdio
 //! (a client without form elicitation, so the questions wait in the pending file, which
@@ -34,19 +38,30 @@ fn example(name: &str) -> String {
     block[..block.find("\n```").unwrap()].to_string()
 }
 
-/// The argument list of the `spawnSync("ask-user", [ … ])` call in a TypeScript example.
-fn spawn_args(code: &str) -> Vec<String> {
-    let start = code.find("spawnSync(\"ask-user\", [").unwrap() + "spawnSync(\"ask-user\", ".len();
+/// The argument list of the `spawnSync("npx", [ … ])` call in a TypeScript example, as a
+/// command line.
+fn spawn_command(code: &str) -> Vec<String> {
+    let start = code.find("spawnSync(\"npx\", [").unwrap() + "spawnSync(\"npx\", ".len();
     let end = start + code[start..].find(']').unwrap() + 1;
-    serde_json::from_str(&code[start..end]).unwrap()
+    let mut command = vec!["npx".to_string()];
+    command.extend(serde_json::from_str::<Vec<String>>(&code[start..end]).unwrap());
+    command
+}
+
+/// The arguments of `ask-user` in an installed command, `npx -y ask-user@VERSION ARGS`, whose
+/// version must be this crate's.
+fn installed_args(command: &[String]) -> Vec<String> {
+    let package = format!("ask-user@{}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(command[..3], ["npx", "-y", package.as_str()], "{command:?}");
+    command[3..].to_vec()
 }
 
 /// Starts `ask-user ARGS` (an MCP server command from a configuration), calls `ask_user`, and
 /// answers the pending questions: the answered result.
 fn answer_through_mcp(command: &[String]) -> Value {
-    assert_eq!(command[0], "ask-user", "{command:?}");
-    assert_eq!(command[1], "mcp", "{command:?}");
-    let rest: Vec<&str> = command[2..].iter().map(String::as_str).collect();
+    let args = installed_args(command);
+    assert_eq!(args[0], "mcp", "{command:?}");
+    let rest: Vec<&str> = args[1..].iter().map(String::as_str).collect();
     // The tool's name: `--tool-name NAME` when the configuration gives one.
     let name = rest
         .iter()
@@ -138,7 +153,7 @@ fn gemini_cli_mcp_config() {
 fn agent_sdk_can_use_tool_gets_updated_input() {
     let code = example("agent-sdk");
     assert!(code.contains("toolName !== \"AskUserQuestion\""), "{code}");
-    let args = spawn_args(&code);
+    let args = installed_args(&spawn_command(&code));
     // Claude Code's AskUserQuestion input, as canUseTool receives it.
     let input = json!({"questions": [{"question": "Which database?", "header": "Database", "multiSelect": false,
         "options": [{"label": "Postgres", "description": "Server"}, {"label": "SQLite", "description": "File"}]}]});
@@ -159,15 +174,14 @@ fn agent_sdk_can_use_tool_gets_updated_input() {
 fn pi_package_answers_with_its_flags() {
     let line = example("pi");
     let words: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(words[..2], ["pi", "install"]);
-    let package = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(words[2]);
-    assert!(
-        package.join("package.json").is_file(),
-        "{}",
-        package.display()
-    );
+    let spec = format!("npm:pi-ask-user@{}", env!("CARGO_PKG_VERSION"));
+    assert_eq!(words, ["pi", "install", spec.as_str()]);
+    // The npm package of that name and version is the folder `integrations/pi`.
+    let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../integrations/pi");
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(package.join("package.json")).unwrap()).unwrap();
+    assert_eq!(manifest["name"], "pi-ask-user");
+    assert_eq!(manifest["version"], env!("CARGO_PKG_VERSION"));
     // The flags the package gives every ask (`sharedFlags` in ask-user.ts), with its paths.
     let source = std::fs::read_to_string(package.join("ask-user.ts")).unwrap();
     let start = source.find("const flags = [").unwrap() + "const flags = ".len();

@@ -57,6 +57,9 @@ pub struct Answer {
     pub question: String,
     /// The answer: a label or typed text, or a list for a multi-select question. The answer to
     /// a secret question is here, in this result, only: records and logs hold "[secret]".
+    // The text above is the schema's description for the model, which reads "[secret]" as
+    // written; rustdoc would read it as a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     pub answer: AnswerValue,
     /// The option label that was chosen, for a single-choice answer that picked an option.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -4,6 +4,7 @@
 
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
+import { createRequire } from "node:module";
 import * as path from "node:path";
 
 /** The tool output `ask-user --output tool` prints: `{content, details, isError}`. */
@@ -45,11 +46,12 @@ export interface Run {
 	stderr: string;
 }
 
-/** The sentence for a missing binary, naming the fix. */
+/** The sentence for a missing binary, naming the fixes. */
 export const MISSING_BINARY =
-	"ask_user needs the ask-user binary, and it was not found on PATH. Install it from the ask-user " +
-	"repository with `cargo install --locked --path ask-cli` (it goes to ~/.cargo/bin, which must be " +
-	"on PATH), or set ASK_USER_BIN to the binary's path.";
+	"ask_user needs the ask-user binary, and it was not found. It comes with this package's npm " +
+	"dependency ask-user when the package is installed with `pi install npm:pi-ask-user`; otherwise " +
+	"put ask-user on PATH (`npm install -g ask-user`, `pipx install ask-user` or " +
+	"`cargo install --locked ask-user`), or set ASK_USER_BIN to the binary's path.";
 
 function isExecutableFile(file: string): boolean {
 	try {
@@ -60,7 +62,29 @@ function isExecutableFile(file: string): boolean {
 	}
 }
 
-/** The ask-user binary: `ASK_USER_BIN` when set, else `ask-user` on PATH. Throws a clear error. */
+/**
+ * The binary of this package's npm dependency `ask-user` (its platform package for this
+ * machine): the path, or why there is none.
+ */
+function packagedBinary(): { bin?: string; why?: string } {
+	let launcher: { binaryPath(): string };
+	try {
+		launcher = createRequire(import.meta.url)("ask-user");
+	} catch {
+		return {};
+	}
+	try {
+		const bin = launcher.binaryPath();
+		return isExecutableFile(bin) ? { bin } : { why: `${bin} is not an executable file.` };
+	} catch (error) {
+		return { why: error instanceof Error ? error.message : String(error) };
+	}
+}
+
+/**
+ * The ask-user binary: `ASK_USER_BIN` when set, else the binary of the npm dependency
+ * `ask-user`, else `ask-user` on PATH. Throws a clear error.
+ */
 export function findBinary(env: NodeJS.ProcessEnv = process.env): string {
 	const configured = env.ASK_USER_BIN;
 	if (configured) {
@@ -69,12 +93,14 @@ export function findBinary(env: NodeJS.ProcessEnv = process.env): string {
 			`ASK_USER_BIN is ${configured}, which is not an executable file. ${MISSING_BINARY}`,
 		);
 	}
+	const packaged = packagedBinary();
+	if (packaged.bin) return packaged.bin;
 	for (const dir of (env.PATH ?? "").split(path.delimiter)) {
 		if (!dir) continue;
 		const candidate = path.join(dir, "ask-user");
 		if (isExecutableFile(candidate)) return candidate;
 	}
-	throw new Error(MISSING_BINARY);
+	throw new Error(packaged.why ? `${packaged.why} ${MISSING_BINARY}` : MISSING_BINARY);
 }
 
 /** Where this package keeps its files in pi's working folder. */

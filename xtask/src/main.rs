@@ -2,6 +2,8 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+mod dist;
+
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -13,7 +15,12 @@ tasks:
   snapshots [--accept]  run the snapshot tests and list the pending snapshots (or accept them)
   bench [--runs N]      build with the dist profile and print the benchmark table (bench/run.py)
   screenshots           save the main screens of the web page under docs/screenshots/ (needs
-                        chromium and Playwright for Python, as the browser tests do)";
+                        chromium and Playwright for Python, as the browser tests do)
+  dist [--target TRIPLE]
+                        build the binary once (maturin, with its zig linker on Linux) and write
+                        every package under target/packages/: the wheel, the npm tarballs, the
+                        Claude Code plugin, the .mcpb bundle and SHA256SUMS (needs npm and the
+                        pinned tools of integrations/python/requirements-dist.txt)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -25,6 +32,7 @@ fn main() -> ExitCode {
         ["snapshots", "--accept"] => snapshots(true),
         ["bench", rest @ ..] => bench(rest),
         ["screenshots"] => screenshots(),
+        ["dist", rest @ ..] => dist::dist(&project_root(), rest),
         ["help" | "--help" | "-h"] | [] => {
             println!("{USAGE}");
             Ok(())
@@ -75,7 +83,7 @@ fn schema(check: bool) -> Result<(), String> {
 fn bench(extra: &[&str]) -> Result<(), String> {
     let root = project_root();
     let release = ["build", "--profile", "dist", "--quiet", "-p"];
-    run(&root, "cargo", &[&release[..], &["ask-cli"]].concat())?;
+    run(&root, "cargo", &[&release[..], &["ask-user"]].concat())?;
     let peer = ["ask-tui", "--example", "minimal_inline"];
     run(&root, "cargo", &[&release[..], &peer[..]].concat())?;
     let mut args = vec!["bench/run.py"];
@@ -87,7 +95,7 @@ fn bench(extra: &[&str]) -> Result<(), String> {
 /// (`xtask/screenshots.py`: Debian's chromium and Playwright for Python).
 fn screenshots() -> Result<(), String> {
     let root = project_root();
-    run(&root, "cargo", &["build", "--quiet", "-p", "ask-cli"])?;
+    run(&root, "cargo", &["build", "--quiet", "-p", "ask-user"])?;
     run(
         &root,
         "python3",

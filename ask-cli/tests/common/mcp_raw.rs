@@ -33,13 +33,28 @@ pub fn raw_session(
     std::process::ChildStdin,
     std::io::Lines<BufReader<std::process::ChildStdout>>,
 ) {
-    let mut server = Command::new(env!("CARGO_BIN_EXE_ask-user"))
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ask-user"));
+    command
         .arg("mcp")
         .args(args)
         .current_dir(dir)
         .env("ASK_USER_NO_TTY", "1")
         .env_remove("ASK_USER_SUBAGENT")
-        .env_remove("ASK_USER_PENDING_FILE")
+        .env_remove("ASK_USER_PENDING_FILE");
+    raw_session_of(command, capabilities)
+}
+
+/// The MCP server `command` (set up but for its standard streams) after the initialize
+/// handshake of a plain JSON-lines client that declares `capabilities`.
+pub fn raw_session_of(
+    mut command: Command,
+    capabilities: Value,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::io::Lines<BufReader<std::process::ChildStdout>>,
+) {
+    let mut server = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -3,6 +3,7 @@
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod mcp_raw;
+pub mod packages;
 pub mod pty;
 
 use std::io::Write;
