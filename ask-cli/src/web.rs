@@ -29,7 +29,7 @@ pub fn frontend(args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
     Ok(Box::new(web))
 }
 
-/// Draws `link` as a QR code on stderr when [`shows_qr`] says so.
+/// Draws `link` as a QR code on stderr when [`ask_web::shows_qr`] says so.
 fn show_qr(listen: SocketAddr, link: &str) {
     if !ask_web::shows_qr(listen, std::io::IsTerminal::is_terminal(&std::io::stderr())) {
         return;
