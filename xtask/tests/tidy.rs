@@ -46,7 +46,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "ask-web",
         ],
     ),
-    ("xtask", &["ask-schema"]),
+    ("xtask", &["ask-core", "ask-schema"]),
 ];
 
 /// The strings of a TOML array value `key = [ … ]` at the top level of `manifest`'s `section`.
