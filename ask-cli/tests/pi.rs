@@ -711,12 +711,12 @@ fn interactive_secret_answer_reaches_the_model_and_never_the_terminal() {
     session.send(ENTER);
     // The model got the secret; the transcript shows only the placeholder.
     session.wait_for("Paste the deploy token → [secret]");
+    session.wait_for("model saw: tool");
     assert!(
         stage.last_tool_text().contains(SECRET),
         "{}",
         stage.last_tool_text()
     );
-    session.wait_for("model saw:");
     let raw = session.raw();
     assert!(
         !String::from_utf8_lossy(&raw).contains(SECRET),
