@@ -650,3 +650,161 @@ fn interactive_ctrl_c_twice_ends_the_turn_without_an_answer() {
     session.send(ENTER);
     session.wait_for("model saw: next step");
 }
+
+/// The first question of the hostile-input corpus entry `name` (`tests/corpus/NAME.json`).
+fn corpus_question(name: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/corpus/{name}.json"));
+    let entry: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();
+    entry["questions"][0].clone()
+}
+
+/// The strings of `value` that hold a control character, each from its first control character
+/// on: what a terminal would obey if pi drew the text as it is.
+fn escapes_in(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::String(text) => {
+            if let Some(at) = text.find(|c: char| c.is_control() && c != '\n' && c != '\t') {
+                out.push(text[at..].to_string());
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| escapes_in(v, out)),
+        Value::Object(map) => map.values().for_each(|v| escapes_in(v, out)),
+        _ => {}
+    }
+}
+
+/// Asserts that the bytes pi wrote to the terminal hold none of `escapes`, no C1 control and no
+/// bidi control (pi itself writes none of those).
+#[track_caller]
+fn assert_obeyed_nothing(raw: &[u8], escapes: &[String]) {
+    let contains = |needle: &[u8]| raw.windows(needle.len()).any(|w| w == needle);
+    for escape in escapes {
+        assert!(
+            !contains(escape.as_bytes()),
+            "the terminal received the raw text {escape:?}"
+        );
+    }
+    let text = String::from_utf8_lossy(raw);
+    let forbidden = text.chars().find(
+        |c| matches!(c, '\u{80}'..='\u{9f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'),
+    );
+    assert_eq!(
+        forbidden, None,
+        "the terminal received a C1 or bidi control"
+    );
+}
+
+#[test]
+#[ignore = "needs pi from npm; run by .ci/run"]
+fn interactive_hostile_call_is_drawn_visibly_and_its_refusal_reaches_the_model() {
+    // Escape sequences in a question, a header, a description and a label; a bidi override;
+    // and a secret question, as a prompt-injected model might send them.
+    let mut questions: Vec<Value> = [
+        "clear-screen",
+        "window-title",
+        "clipboard-osc52",
+        "hyperlink-osc8",
+    ]
+    .iter()
+    .map(|name| corpus_question(name))
+    .collect();
+    questions[3]["options"][1] = corpus_question("bidi-override")["options"][0].clone();
+    questions[1]["secret"] = json!(true);
+    let call = json!({"questions": questions});
+    let mut escapes = Vec::new();
+    escapes_in(&call, &mut escapes);
+    assert_eq!(escapes.len(), 4, "{escapes:?}");
+    let stage = Stage::with_call(&call.to_string());
+    let mut session = pi_in_pty(&stage, &[]);
+    session.wait_for("stand-in");
+    session.send("please ask me");
+    session.send(ENTER);
+    // The call is drawn with every control character shown, not obeyed.
+    session.wait_for("Ready?^[[2J^[[H");
+    session.wait_for("[^[]0;pwned^G]");
+    session.wait_for("invoice\\u{202e}fdp.exe");
+    // The binary refused it, and the model read why.
+    session.wait_for("model saw: tool");
+    let refusal = stage.last_tool_text();
+    assert!(
+        refusal.starts_with("The ask_user call is invalid:\n/questions/0/question: the question contains the control character U+001B (ESC)"),
+        "{refusal}"
+    );
+    assert!(
+        refusal.contains("/questions/3/options/1/label"),
+        "{refusal}"
+    );
+    assert_obeyed_nothing(&session.raw(), &escapes);
+    // pi carries on.
+    session.send("next step");
+    session.send(ENTER);
+    session.wait_for("model saw: next step");
+    assert_obeyed_nothing(&session.raw(), &escapes);
+}
+
+#[test]
+#[ignore = "needs pi from npm; run by .ci/run"]
+fn interactive_secret_answer_reaches_the_model_and_never_the_terminal() {
+    const SECRET: &str = "tok-4711-never-shown";
+    // Text that only looks like escapes, metadata that holds a real one (never shown), and a
+    // secret question.
+    let call = json!({
+        "questions": [
+            corpus_question("brackets-that-look-like-escapes"),
+            {"question": "Paste the deploy token", "header": "Token", "secret": true},
+        ],
+        "metadata": corpus_question_file("escape-in-metadata")["metadata"].clone(),
+    });
+    let mut escapes = Vec::new();
+    escapes_in(&call, &mut escapes);
+    assert_eq!(escapes, ["\u{1b}[2J never shown"]);
+    let stage = Stage::with_call(&call.to_string());
+    let mut session = pi_in_pty(&stage, &[]);
+    session.wait_for("stand-in");
+    session.send("please ask me");
+    session.send(ENTER);
+    session.wait_for("1-9 quick select");
+    session.wait_for("^[[2J is not an escape");
+    session.key("1", "Paste the deploy token");
+    session.send(SECRET);
+    session.key(ENTER, "Review your answers");
+    session.send(ENTER);
+    // The model got the secret; the transcript shows only the placeholder.
+    session.wait_for("Paste the deploy token → [secret]");
+    session.wait_for("model saw: tool");
+    assert!(
+        stage.last_tool_text().contains(SECRET),
+        "{}",
+        stage.last_tool_text()
+    );
+    let raw = session.raw();
+    assert!(
+        !String::from_utf8_lossy(&raw).contains(SECRET),
+        "the secret reached the terminal"
+    );
+    assert!(
+        !String::from_utf8_lossy(&raw).contains("never shown"),
+        "the metadata reached the terminal"
+    );
+    assert_obeyed_nothing(&raw, &escapes);
+}
+
+/// The hostile-input corpus entry `name`, whole.
+fn corpus_question_file(name: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/corpus/{name}.json"));
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+#[ignore = "needs pi from npm; run by .ci/run"]
+fn rpc_mode_hands_the_model_the_refusal_of_an_invalid_call() {
+    let call = corpus_question_file("clear-screen");
+    let stage = Stage::with_call(&call.to_string());
+    let report = rpc(&stage, json!([]));
+    // Nothing was asked: the binary refused the call, and the model read why.
+    assert_eq!(report["dialogs"], json!([]));
+    assert_eq!(
+        stage.last_tool_text(),
+        "The ask_user call is invalid:\n/questions/0/question: the question contains the control character U+001B (ESC) at character 6; remove it (only newline and tab are allowed)"
+    );
+}

@@ -29,6 +29,7 @@ pub use ask_core::Limits;
 
 mod dialect;
 mod dialect_output;
+pub mod display_rules;
 mod parse;
 mod schema;
 
@@ -42,7 +43,7 @@ pub use dialect_output::{
 pub use parse::{JsonSource, ParsedCall, parse, parse_call, warm_up};
 pub use schema::{
     TOOL_NAME, TOOL_TITLE, ToolFormat, UnknownFormat, input_schema, render, result_schema,
-    tool_description, tool_descriptor,
+    tool_description, tool_descriptor, tool_output_schema,
 };
 
 /// The generated files and their contents for the default limits, as

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use ask_core::{AskUserInput, AskUserResult, Limits, QuestionKind};
+use ask_core::{AskUserInput, AskUserResult, Limits, QuestionKind, ToolOutput};
 use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
@@ -70,6 +70,19 @@ pub fn result_schema() -> Value {
     let mut schema = settings
         .into_generator()
         .into_root_schema_for::<AskUserResult>()
+        .to_value();
+    unwrap_descriptions(&mut schema);
+    schema
+}
+
+/// The JSON Schema of the tool output `--output tool` prints (`ToolOutput`: `{content,
+/// details, isError}`, where `details` is the record of the call), for hosts that read it, such
+/// as the pi package's generated types.
+pub fn tool_output_schema() -> Value {
+    let settings = settings().with(|s| s.contract = schemars::generate::Contract::Serialize);
+    let mut schema = settings
+        .into_generator()
+        .into_root_schema_for::<ToolOutput>()
         .to_value();
     unwrap_descriptions(&mut schema);
     schema

@@ -7,36 +7,7 @@ import * as fs from "node:fs";
 import { createRequire } from "node:module";
 import * as path from "node:path";
 
-/** The tool output `ask-user --output tool` prints: `{content, details, isError}`. */
-export interface ToolOutput {
-	content: string;
-	details?: Record | null;
-	isError: boolean;
-}
-
-/** The persisted record of a call (ask-user's `details`). */
-export interface Record {
-	callId?: string;
-	questions: Question[];
-	answers: Answer[];
-	mode: string;
-	status: "answered" | "cancelled" | "connection_lost" | "pending";
-	pendingFile?: string;
-	reply?: string;
-}
-
-export interface Question {
-	question: string;
-	header?: string;
-	options?: { label: string; description?: string }[];
-	multiSelect?: boolean;
-}
-
-export interface Answer {
-	question: string;
-	answer: string | string[];
-	wasCustom?: boolean;
-}
+import { once, parseJson } from "./output.ts";
 
 /** What one run of the binary gave. */
 export interface Run {
@@ -121,7 +92,8 @@ export function sharedFlags(cwd: string, subAgent: boolean): string[] {
 
 /**
  * Runs the binary to the end. `stdin` is written and closed; `tty` leaves stdin to the terminal
- * (the terminal UI reads /dev/tty itself). Aborting `signal` ends the process with SIGTERM.
+ * (the terminal UI reads /dev/tty itself). Aborting `signal` ends the process with SIGTERM. The
+ * promise settles once: with the run, or with the error of a binary that could not start.
  */
 export function run(
 	bin: string,
@@ -140,23 +112,28 @@ export function run(
 		child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
 		const abort = () => child.kill("SIGTERM");
 		options.signal?.addEventListener("abort", abort, { once: true });
-		child.on("error", reject);
-		child.on("close", (code, signal) => {
+		const settle = once((result: { run?: Run; error?: Error }) => {
 			options.signal?.removeEventListener("abort", abort);
-			resolve({ code, signal, stdout, stderr });
+			if (result.run) resolve(result.run);
+			else reject(result.error);
 		});
+		child.on("error", (error) => settle({ error }));
+		child.on("close", (code, signal) => settle({ run: { code, signal, stdout, stderr } }));
+		// A binary that ends before reading all of its input (a refused call) closes the pipe; its
+		// exit code and output say what happened.
+		child.stdin?.on("error", () => {});
 		if (options.stdin !== undefined) child.stdin?.end(options.stdin);
 	});
 }
 
 /** The one JSON document on stdout, or an error naming what the binary said. */
-export function parseOutput<T>(result: Run, what: string): T {
-	try {
-		return JSON.parse(result.stdout) as T;
-	} catch {
+export function parseOutput(result: Run, what: string): unknown {
+	const value = parseJson(result.stdout);
+	if (value === undefined) {
 		const said = result.stderr.trim() || `exit code ${result.code ?? result.signal}`;
 		throw new Error(`${what} failed: ${said}`);
 	}
+	return value;
 }
 
 /** Writes the call to a private temporary file (RPC and terminal modes read INPUT from a file). */

@@ -10,7 +10,9 @@
  * - RPC (`pi --mode rpc`): each question as pi's select and input dialogs;
  * - every finished call is recorded in `.pi/ask-user-session.jsonl`, and a call id already
  *   recorded returns its record without asking;
- * - a pi started by another pi (a sub-agent) is refused.
+ * - a pi started by another pi (a sub-agent) is refused;
+ * - the model's and the person's text is drawn only through ask-core's display rules
+ *   (`display.ts`), and a call the binary refuses hands the model its reason on every route.
  */
 
 import { spawn } from "node:child_process";
@@ -20,19 +22,12 @@ import * as readline from "node:readline";
 import type { ExtensionAPI, ExtensionContext } from "@mariozechner/pi-coding-agent";
 import { Text, truncateToWidth } from "@mariozechner/pi-tui";
 
-import {
-	callFile,
-	findBinary,
-	parseOutput,
-	paths,
-	run,
-	sharedFlags,
-	type Record,
-	type ToolOutput,
-} from "./ask-user.ts";
-import { askAll } from "./dialogs.ts";
-import { callLines, resultLines } from "./render.ts";
+import { callFile, findBinary, parseOutput, paths, run, sharedFlags } from "./ask-user.ts";
+import { askAll, readQuestions } from "./dialogs.ts";
+import { asToolOutput, isObject, once, parseJson, readLine, refusalFromExit } from "./output.ts";
+import { callLines, resultLines, shown } from "./render.ts";
 import descriptor from "./tool.json" with { type: "json" };
+import type { ToolOutput } from "./types.ts";
 
 /** The variable that marks the pi process that loaded this package first. */
 export const OWNER_VARIABLE = "PI_ASK_USER_OWNER";
@@ -89,12 +84,14 @@ export default function askUser(pi: ExtensionAPI) {
 					["session", "get", paths(cwd).session, toolCallId, "--output", "tool"],
 					{ cwd, signal },
 				);
-				const found = parseOutput<ToolOutput | null>(recorded, "ask-user session get");
+				const found = asToolOutput(parseOutput(recorded, "ask-user session get"));
 				if (found) return toResult(found);
 			}
 			if (!ctx.hasUI || subAgent) {
 				const printed = await run(bin, ["-p", ...flags, "-"], { cwd, stdin: JSON.stringify(params), signal });
-				return toResult(parseOutput<ToolOutput>(printed, "ask-user"));
+				const output = asToolOutput(parseOutput(printed, "ask-user")) ?? refusalFromExit(printed.code, printed.stderr);
+				if (!output) throw new Error(`ask-user ended without a result: ${printed.stderr.trim()}`);
+				return toResult(output);
 			}
 			const file = callFile(cwd, toolCallId, params);
 			try {
@@ -108,7 +105,7 @@ export default function askUser(pi: ExtensionAPI) {
 				});
 				if (drawn && shown) {
 					if (shown.error !== undefined) throw shown.error;
-					const output = shown.output;
+					const output = shown.output ?? refusalFromExit(shown.code, shown.stderr);
 					if (!output) throw new Error(`ask-user ended without a result: ${shown.stderr.trim()}`);
 					if (output.isError && output.details == null && (shown.code ?? 0) >= 128) {
 						// Interrupted (Ctrl+C twice, a signal): pi never runs a call again, so the
@@ -118,10 +115,11 @@ export default function askUser(pi: ExtensionAPI) {
 					return toResult(output);
 				}
 				// pi's RPC input dialog shows what is typed, so a secret is never asked through it.
-				const secret = (params as { questions?: { question: string; secret?: boolean }[] }).questions?.find(
-					(q) => q.secret,
-				);
-				if (secret) {
+				const questions: unknown = (params as { questions?: unknown }).questions;
+				const secret = Array.isArray(questions)
+					? (questions as unknown[]).find((q) => isObject(q) && q.secret === true && typeof q.question === "string")
+					: undefined;
+				if (isObject(secret)) {
 					throw new Error(
 						`The question "${secret.question}" is secret, and pi's RPC dialogs show typed text: ask it where the answer is typed masked (pi's interactive mode), or ask it without "secret".`,
 					);
@@ -132,15 +130,28 @@ export default function askUser(pi: ExtensionAPI) {
 			}
 		},
 
-		renderCall(args, theme) {
-			return new Text(callLines((args as { questions?: never[] }).questions, theme), 0, 0);
+		// The model's arguments are drawn as they stream in, checked or not: `callLines` takes
+		// any value and sanitises every text.
+		renderCall(args, theme, context) {
+			return new Text(callLines(args, theme, context?.argsComplete !== false), 0, 0);
 		},
 
 		renderResult(result, _options, theme) {
-			const first = result.content?.[0];
-			const text = first && first.type === "text" ? first.text : "";
-			return new Text(resultLines(result.details as Record | null, text, theme), 0, 0);
+			const first: unknown = Array.isArray(result.content) ? result.content[0] : undefined;
+			const text = isObject(first) && first.type === "text" && typeof first.text === "string" ? first.text : "";
+			return new Text(resultLines(result.details, text, theme), 0, 0);
 		},
+	});
+
+	// The answers given after a pending call, as pi's transcript shows them: the model reads the
+	// message as it is, and people read it sanitised.
+	pi.registerMessageRenderer(ANSWERS_MESSAGE, (message, _options, theme) => {
+		const parts: unknown[] = typeof message.content === "string" ? [{ type: "text", text: message.content }] : message.content;
+		const text = parts
+			.map((part) => (isObject(part) && part.type === "text" && typeof part.text === "string" ? part.text : ""))
+			.join("\n");
+		const label = theme.fg("customMessageLabel", theme.bold("ask_user answers"));
+		return new Text(`${label}\n${theme.fg("customMessageText", shown(text))}`, 1, 1);
 	});
 
 	// Print mode's pass 2: answers given with pi's commands reach the model before the next turn.
@@ -159,21 +170,25 @@ export default function askUser(pi: ExtensionAPI) {
 		} else if (reply !== undefined) {
 			pass = ["-p", `@${pending}`, reply];
 		} else {
-			const state = parseOutput<{ pending: boolean; complete: boolean }>(
+			const state = parseOutput(
 				await run(bin, ["questions", "state", "--pending-file", pending], { cwd }),
 				"ask-user questions state",
 			);
-			if (state.pending && state.complete) pass = ["-c", "--pending-file", pending];
+			if (isObject(state) && state.pending === true && state.complete === true) {
+				pass = ["-c", "--pending-file", pending];
+			}
 		}
 		if (pass) {
 			const answered = await run(bin, [...pass, ...flags], { cwd });
-			if (answered.code !== 0 && ctx.hasUI) ctx.ui.notify(answered.stderr.trim(), "warning");
+			if (answered.code !== 0 && ctx.hasUI) ctx.ui.notify(shown(answered.stderr.trim()), "warning");
 		}
 		const delivered: { callId: string; output: ToolOutput }[] = [];
 		for (const callId of waiting) {
-			const found = parseOutput<ToolOutput | null>(
-				await run(bin, ["session", "get", session, callId, "--output", "tool"], { cwd }),
-				"ask-user session get",
+			const found = asToolOutput(
+				parseOutput(
+					await run(bin, ["session", "get", session, callId, "--output", "tool"], { cwd }),
+					"ask-user session get",
+				),
 			);
 			if (found) delivered.push({ callId, output: found });
 		}
@@ -209,12 +224,7 @@ function takeOver(tui: any, bin: string, args: string[], cwd: string, signal: Ab
 	run(bin, ["--mode", "tui", ...args], { cwd, signal })
 		.then(
 			(result): Shown => {
-				let output: ToolOutput | undefined;
-				try {
-					output = JSON.parse(result.stdout) as ToolOutput;
-				} catch {
-					output = undefined;
-				}
+				const output = asToolOutput(parseJson(result.stdout));
 				return { output, code: result.code, stderr: result.stderr };
 			},
 			(error: unknown): Shown => ({ code: null, stderr: "", error }),
@@ -228,7 +238,8 @@ function takeOver(tui: any, bin: string, args: string[], cwd: string, signal: Ab
 }
 
 /** The questions drawn inside pi's screen: `ask-user --mode embedded` gets pi's keys and the
- * room, and sends frames back (ask-rpc/EMBEDDED.md). */
+ * room, and sends frames back (ask-rpc/EMBEDDED.md). `done` is called once, whatever happens to
+ * the child. */
 function embedded(
 	tui: any,
 	theme: any,
@@ -244,9 +255,17 @@ function embedded(
 	let frames = 0;
 	let output: ToolOutput | undefined;
 	let stderr = "";
+	const abort = () => child.kill("SIGTERM");
+	signal?.addEventListener("abort", abort, { once: true });
+	const finish = once((shown: Shown) => {
+		signal?.removeEventListener("abort", abort);
+		done(shown);
+	});
 	const send = (message: unknown) => {
 		if (child.stdin.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
 	};
+	// The child may end while pi still has keys for it; its exit says what happened.
+	child.stdin.on("error", () => {});
 	child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
 	// pi's theme, as the SGR parameters each of its colour roles starts with.
 	const roles: { [role: string]: string } = {};
@@ -259,26 +278,19 @@ function embedded(
 		}
 	}
 	send({ type: "theme", roles });
-	readline.createInterface({ input: child.stdout }).on("line", (line) => {
-		const message = JSON.parse(line);
-		if (message.type === "frame") {
+	readline.createInterface({ input: child.stdout }).on("line", (text) => {
+		const line = readLine(text);
+		if (line.kind === "frame") {
 			// The first two frames (at the start, and for the theme) are drawn at 80 columns,
 			// before pi said how wide it is.
-			if (frames++ > 1) lines = message.lines;
+			if (frames++ > 1) lines = line.lines;
 			tui.requestRender();
-		} else if (message.type === "ask_user_result") {
-			output = message.toolOutput;
-		} else if (message.type === undefined && "isError" in message) {
-			output = message as ToolOutput;
+		} else if (line.kind === "result") {
+			output = line.output ?? output;
 		}
 	});
-	const abort = () => child.kill("SIGTERM");
-	signal?.addEventListener("abort", abort, { once: true });
-	child.on("error", (error) => done({ code: null, stderr, error }));
-	child.on("close", (code) => {
-		signal?.removeEventListener("abort", abort);
-		done({ output, code, stderr });
-	});
+	child.on("error", (error) => finish({ code: null, stderr, error }));
+	child.on("close", (code) => finish({ output, code, stderr }));
 	return {
 		render(w: number): string[] {
 			if (w !== width) {
@@ -301,8 +313,10 @@ function waitingCalls(ctx: ExtensionContext): string[] {
 	const waiting: string[] = [];
 	for (const entry of ctx.sessionManager.getBranch() as any[]) {
 		if (entry.type === "message" && entry.message?.role === "toolResult" && entry.message.toolName === "ask_user") {
-			const details = entry.message.details as Record | null | undefined;
-			if (details?.status === "pending") waiting.push(details.callId ?? entry.message.toolCallId);
+			const details: unknown = entry.message.details;
+			if (isObject(details) && details.status === "pending") {
+				waiting.push(typeof details.callId === "string" ? details.callId : entry.message.toolCallId);
+			}
 		}
 		if (entry.type === "custom_message" && entry.customType === ANSWERS_MESSAGE) {
 			for (const id of (entry.details?.callIds ?? []) as string[]) {
@@ -331,31 +345,56 @@ function replyTo(prompt: string, pending: string): string | undefined {
 	return reply === "" ? undefined : reply;
 }
 
-/** RPC mode: `ask-user --rpc`, each request answered through pi's dialogs. */
-async function overRpc(bin: string, args: string[], ctx: ExtensionContext, signal?: AbortSignal): Promise<ToolOutput> {
-	const child = spawn(bin, ["--rpc", ...args], { cwd: ctx.cwd, stdio: ["pipe", "pipe", "pipe"] });
-	let stderr = "";
-	child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-	const abort = () => child.kill("SIGTERM");
-	signal?.addEventListener("abort", abort, { once: true });
-	let output: ToolOutput | undefined;
-	const lines = readline.createInterface({ input: child.stdout });
-	for await (const line of lines) {
-		const message = JSON.parse(line);
-		if (message.type === "ask_user_request") {
-			const answers = await askAll(ctx.ui, message.questions);
-			const reply =
-				answers === undefined
-					? { type: "ask_user_cancel", requestId: message.requestId }
-					: { type: "ask_user_response", requestId: message.requestId, answers };
-			child.stdin.write(`${JSON.stringify(reply)}\n`);
-		} else if (message.type === "ask_user_result") {
-			output = message.toolOutput;
-			child.stdin.end();
-		}
-	}
-	await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("close", resolve)));
-	signal?.removeEventListener("abort", abort);
-	if (!output) throw new Error(`ask-user --rpc ended without a result: ${stderr.trim()}`);
-	return output;
+/**
+ * RPC mode: `ask-user --rpc`, each request answered through pi's dialogs. The tool output is the
+ * result line's, or, for a call the binary refused before asking, its refusal (a result line that
+ * says so, a tool output with no type, or only its exit code and stderr). It settles once.
+ */
+function overRpc(bin: string, args: string[], ctx: ExtensionContext, signal?: AbortSignal): Promise<ToolOutput> {
+	return new Promise((resolve, reject) => {
+		const child = spawn(bin, ["--rpc", ...args], { cwd: ctx.cwd, stdio: ["pipe", "pipe", "pipe"] });
+		let stderr = "";
+		let output: ToolOutput | undefined;
+		let failure: Error | undefined;
+		const abort = () => child.kill("SIGTERM");
+		signal?.addEventListener("abort", abort, { once: true });
+		const settle = once((code: number | null, error?: Error) => {
+			signal?.removeEventListener("abort", abort);
+			const final = output ?? refusalFromExit(code, stderr);
+			if (final && !error && !failure) resolve(final);
+			else reject(error ?? failure ?? new Error(`ask-user --rpc ended without a result: ${stderr.trim()}`));
+		});
+		const send = (message: unknown) => {
+			if (child.stdin.writable) child.stdin.write(`${JSON.stringify(message)}\n`);
+		};
+		child.stdin.on("error", () => {});
+		child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+		// Requests are answered one after the other, each through its dialogs.
+		let answering = Promise.resolve();
+		readline.createInterface({ input: child.stdout }).on("line", (text) => {
+			const line = readLine(text);
+			if (line.kind === "request") {
+				answering = answering
+					.then(async () => {
+						const questions = readQuestions(line.questions);
+						if (!questions) throw new Error("ask-user --rpc sent questions this package cannot read");
+						const answers = await askAll(ctx.ui, questions);
+						send(
+							answers === undefined
+								? { type: "ask_user_cancel", requestId: line.requestId }
+								: { type: "ask_user_response", requestId: line.requestId, answers },
+						);
+					})
+					.catch((error: unknown) => {
+						failure = error instanceof Error ? error : new Error(String(error));
+						child.kill("SIGTERM");
+					});
+			} else if (line.kind === "result" && line.output) {
+				output = line.output;
+				child.stdin.end();
+			}
+		});
+		child.on("error", (error) => settle(null, error));
+		child.on("close", (code) => settle(code));
+	});
 }

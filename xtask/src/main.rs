@@ -7,11 +7,14 @@ mod dist;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod typescript;
+
 const USAGE: &str = "\
 usage: cargo xtask <task>
 
 tasks:
-  schema [--check]      write schema/*.json from the code (or check that they are fresh)
+  schema [--check]      write schema/*.json and the pi package's and the page's generated
+                        TypeScript and JavaScript from the code (or check that they are fresh)
   snapshots [--accept]  run the snapshot tests and list the pending snapshots (or accept them)
   bench [--runs N]      build with the dist profile and print the benchmark table (bench/run.py)
   screenshots           save the main screens of the web page under docs/screenshots/ (needs
@@ -59,7 +62,8 @@ fn project_root() -> PathBuf {
 fn schema(check: bool) -> Result<(), String> {
     let root = project_root();
     let mut stale = Vec::new();
-    for (path, contents) in ask_schema::generated_files() {
+    let typescript = typescript::generated_files(&root)?;
+    for (path, contents) in ask_schema::generated_files().into_iter().chain(typescript) {
         if !ensure_file_contents(&root.join(&path), &contents, check)? {
             stale.push(path);
         }

@@ -1320,3 +1320,49 @@ Seed the corpora from `examples/` (seeds 21, 22 and 23).
         assert!(!unreviewed_snapshot("snapshots__list_80.snap"));
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The pi package.
+
+fn json_file(path: &str) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(root().join(path)).unwrap()).unwrap()
+}
+
+/// The pi package accepts only the minor version of pi its tests run (pi's API is 0.x, so a new
+/// minor may break it).
+#[test]
+fn the_pi_package_pins_the_tested_pi_minor() {
+    let tested = json_file("ask-cli/tests/pi_host/package.json");
+    let tested = tested["dependencies"]["@mariozechner/pi-coding-agent"]
+        .as_str()
+        .unwrap();
+    let package = json_file("integrations/pi/package.json");
+    for peer in ["@mariozechner/pi-coding-agent", "@mariozechner/pi-tui"] {
+        assert_eq!(
+            package["peerDependencies"][peer],
+            format!("~{tested}"),
+            "integrations/pi/package.json: the peer dependency on {peer}"
+        );
+    }
+}
+
+/// Every module of the pi package, the generated ones too, is in the files it publishes.
+#[test]
+fn the_pi_package_publishes_every_module() {
+    let package = json_file("integrations/pi/package.json");
+    let files: Vec<&str> = package["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(serde_json::Value::as_str)
+        .collect();
+    for entry in std::fs::read_dir(root().join("integrations/pi")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        if name.ends_with(".ts") || name == "tool.json" {
+            assert!(
+                files.contains(&name.as_str()),
+                "integrations/pi/{name} is missing from the package's files"
+            );
+        }
+    }
+}

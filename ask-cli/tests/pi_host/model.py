@@ -2,7 +2,8 @@
 
 It listens on 127.0.0.1 only, prints its port, and answers POST /v1/chat/completions with a
 streamed reply: a call of ask_user when the last user message says "ask me" (its arguments are
-the file named by ASK_CALL), a short text otherwise. Every request body is appended to the
+the file named by ASK_CALL), a short text otherwise: "model saw: " and the first line of the last
+message, or its role for a tool result (which may hold a secret answer, never shown to people). Every request body is appended to the
 JSON-lines file named on the command line, so a test reads what the model received. It stops by
 itself after LIFETIME seconds.
 """
@@ -42,7 +43,8 @@ class Handler(BaseHTTPRequestHandler):
                      "function": {"name": "ask_user", "arguments": CALL}}]}
             finish = "tool_calls"
         else:
-            said = text_of(last).strip().splitlines()
+            # A tool result is not echoed: it may hold a secret answer, meant for the model only.
+            said = [] if last.get("role") == "tool" else text_of(last).strip().splitlines()
             delta = {"role": "assistant", "content": "model saw: " + (said[0] if said else last.get("role", ""))}
             finish = "stop"
         chunks = [
