@@ -2,7 +2,8 @@
 
 use std::path::PathBuf;
 
-use ask_core::{Host, Limits, Presenter};
+use ask_core::{Limits, Presenter};
+use ask_print::Host;
 use ask_tui::Lang;
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use ask_core::{Host, PresentError, Presenter, Record, Status, ToolOutput};
+use ask_core::{PresentError, Presenter, Record, Status, ToolOutput};
 use ask_rpc::{AskUserResultNotification, ServerMessage};
 use ask_schema::Dialect;
 use ask_session::{Ask, AskFailure, Finished, SessionLog};
@@ -22,8 +22,6 @@ pub struct Shape {
     pub dialect: Option<Dialect>,
     /// Roo Code's mode of each suggestion, when the call carried them.
     pub modes: Vec<Option<String>>,
-    /// The host whose pass-2 commands pending instructions name (`--host`).
-    pub host: Host,
 }
 
 impl Shape {
@@ -33,7 +31,6 @@ impl Shape {
             output,
             dialect: None,
             modes: Vec::new(),
-            host: Host::AskUser,
         }
     }
 
@@ -43,7 +40,6 @@ impl Shape {
             output: args.output,
             dialect: args.dialect.answer_dialect(),
             modes: Vec::new(),
-            host: args.host,
         }
     }
 }
@@ -109,18 +105,12 @@ pub fn failed(failure: AskFailure, output: OutputArg) -> Exit {
 }
 
 /// Prints a finished call in the chosen output shape and gives its exit code. Pending
-/// instructions name the pass-2 commands of the shape's host.
+/// questions come with the instructions their frontend wrote.
 pub fn print_record(record: Record, shape: &Shape) -> Exit {
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
-        Status::Pending => {
-            let file = record.pending_file.as_deref().unwrap_or("");
-            let questions = record.questions.len();
-            say(&ask_core::pending_instructions_for(
-                shape.host, file, questions,
-            ));
-        }
+        Status::Pending => say(&record.outcome().message().unwrap_or_default()),
         Status::Answered => {}
     }
     emit_record(record, shape)
@@ -141,9 +131,9 @@ pub fn emit_record(record: Record, shape: &Shape) -> Exit {
         return finish(emit(&value), exit);
     }
     let written = match shape.output {
-        OutputArg::Result => emit(&record.result_for(shape.host)),
+        OutputArg::Result => emit(&record.result()),
         OutputArg::Answers => crate::output::write_stdout(&record.answers_output()),
-        OutputArg::Tool => emit(&ToolOutput::from_record_for(record, shape.host)),
+        OutputArg::Tool => emit(&ToolOutput::from_record(record)),
     };
     finish(written, exit)
 }

@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use ask_core::sanitize_for_display;
-use ask_print::{PassTwo, PassTwoStep, PendingFile, PrintError};
+use ask_core::{sanitize_for_display, shell_quote};
+use ask_print::{PassTwo, PassTwoStep, PrintError};
 
 use ask_core::{Caller, Presenter};
 use ask_session::Ask;
@@ -22,12 +22,13 @@ pub fn pass_two_form(args: &AskArgs) -> Option<Result<PassTwo, Exit>> {
         return Some(Ok(PassTwo::Inline(answers.clone())));
     }
     let input = args.input.as_deref()?;
-    input.strip_prefix('@')?;
+    let path = input.strip_prefix('@')?;
     Some(match &args.reply {
         Some(reply) => Ok(PassTwo::Reply(reply.clone())),
         None => {
             say(&format!(
-                "{input} needs the reply after it, e.g. ask-user -p {input} \"use postgres, call it order-processor\""
+                "{input} needs the reply after it, e.g. ask-user -p @{} \"use postgres, call it order-processor\"",
+                shell_quote(path)
             ));
             Err(Exit::Invalid)
         }
@@ -51,7 +52,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
     let path = pending_path(args);
     let inline = matches!(how, PassTwo::Inline(_));
     let reply = matches!(how, PassTwo::Reply(_));
-    match ask_print::answer(&path, how) {
+    match ask_print::answer(&path, how, args.host) {
         // The answers are safe in the file (its `answered` state): record them, print them, and
         // only then remove the file. A crash on the way leaves them there for the next pass 2.
         Ok(PassTwoStep::Answered(answering)) => {
@@ -215,62 +216,8 @@ pub fn questions(args: &QuestionsArgs) -> Exit {
             Ok(None) if args.json => finish(write_stdout("null"), Exit::Ok),
             Ok(None) => finish(write_stdout("No questions are pending."), Exit::Ok),
             Ok(Some(file)) if args.json => finish(emit_pretty(&file), Exit::Ok),
-            Ok(Some(file)) => finish(write_stdout(&render(&file, path)), Exit::Ok),
+            Ok(Some(file)) => finish(write_stdout(&ask_print::render(&file, path)), Exit::Ok),
             Err(error) => report(&error),
         },
     }
-}
-
-/// The pending questions as text for a person. Agent text is sanitised: this goes to a terminal.
-pub fn render(file: &PendingFile, path: &std::path::Path) -> String {
-    let clean = |text: &str| sanitize_for_display(text).into_owned();
-    let mut out = format!(
-        "{} pending {} in {} (asked {}):\n",
-        file.questions.len(),
-        if file.questions.len() == 1 {
-            "question"
-        } else {
-            "questions"
-        },
-        path.display(),
-        file.timestamp
-    );
-    for (i, question) in file.questions.iter().enumerate() {
-        out.push('\n');
-        let header = question
-            .header
-            .as_deref()
-            .map(|h| format!("[{}] ", clean(h)))
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "{}. {header}{}\n",
-            i + 1,
-            clean(&question.question)
-        ));
-        if question.multi_select {
-            out.push_str("   (choose any number)\n");
-        }
-        for label in question.options.iter().flatten() {
-            let description = question
-                .option_descriptions
-                .get(label)
-                .map(|d| format!(" — {}", clean(d)))
-                .unwrap_or_default();
-            out.push_str(&format!("   - {}{description}\n", clean(label)));
-        }
-        let answer = match &question.answer {
-            serde_json::Value::Null => "(not answered yet)".to_string(),
-            serde_json::Value::String(s) if s.trim().is_empty() => "(not answered yet)".to_string(),
-            serde_json::Value::String(s) => clean(s),
-            other => clean(&other.to_string()),
-        };
-        out.push_str(&format!("   answer: {answer}\n"));
-    }
-    let shown = path.display();
-    out.push_str(&format!(
-        "\nTo answer, edit the \"answer\" fields and run:\n  ask-user -c --pending-file {shown}\n\
-         or answer in your own words:\n  ask-user -p @{shown} \"your answers\"\n\
-         or clear them:\n  ask-user questions clear --pending-file {shown}"
-    ));
-    out
 }

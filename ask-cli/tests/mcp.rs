@@ -288,13 +288,13 @@ fn after_three_incomplete_forms_the_pending_file_takes_over_with_the_answers_giv
         // structured result say how the person finishes them.
         assert_eq!(
             text(result),
-            ask_core::pending_instructions(pending, 2),
+            ask_print::Host::AskUser.instructions(pending, 2),
             "{era}"
         );
         assert_eq!(
             result["structuredContent"],
             json!({"answered": false, "answers": [], "pendingFile": pending,
-                   "message": ask_core::pending_instructions(pending, 2)}),
+                   "message": ask_print::Host::AskUser.instructions(pending, 2)}),
             "{era}"
         );
         let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
@@ -357,9 +357,12 @@ fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
     assert_eq!(
         result["structuredContent"],
         json!({"answered": false, "answers": [], "pendingFile": pending,
-               "message": ask_core::pending_instructions(pending, 2)})
+               "message": ask_print::Host::AskUser.instructions(pending, 2)})
     );
-    assert_eq!(text(result), ask_core::pending_instructions(pending, 2));
+    assert_eq!(
+        text(result),
+        ask_print::Host::AskUser.instructions(pending, 2)
+    );
     let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
     assert!(
         file.to_string()
@@ -457,7 +460,10 @@ fn present_file_takes_the_pending_route_even_when_the_client_has_forms() {
             result["structuredContent"]["pendingFile"], pending,
             "{result}"
         );
-        assert_eq!(text(result), ask_core::pending_instructions(pending, 2));
+        assert_eq!(
+            text(result),
+            ask_print::Host::AskUser.instructions(pending, 2)
+        );
     }
 }
 

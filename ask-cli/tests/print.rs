@@ -61,7 +61,7 @@ fn pass_one_writes_the_pending_file_and_exits_4() {
     assert_eq!(
         stdout_json(&output),
         json!({"answered": false, "answers": [], "pendingFile": pending_in(dir.path()),
-               "message": ask_core::pending_instructions(&pending_in(dir.path()), 2)})
+               "message": ask_print::Host::AskUser.instructions(&pending_in(dir.path()), 2)})
     );
     let file = pending_file(dir.path());
     assert_eq!(file["version"], 1);
@@ -98,7 +98,10 @@ fn pending_tool_output_carries_the_instructions() {
     let tool = stdout_json(&output);
     assert_eq!(tool["isError"], false);
     let shown = pending_in(dir.path());
-    assert_eq!(tool["content"], ask_core::pending_instructions(&shown, 1));
+    assert_eq!(
+        tool["content"],
+        ask_print::Host::AskUser.instructions(&shown, 1)
+    );
     let content = tool["content"].as_str().unwrap();
     assert!(
         content.starts_with(&format!(
@@ -676,5 +679,192 @@ fn empty_answers_leave_the_question_unanswered() {
             "{empty}: {message}"
         );
         assert_eq!(std::fs::read(dir.path().join(PENDING)).unwrap(), before);
+    }
+}
+
+/// Runs `command` with `sh -c`, exactly as printed, in `dir`, with the built `ask-user` first on
+/// `PATH` and no terminal.
+fn run_as_printed(dir: &Path, command: &str) -> Output {
+    let bin = Path::new(env!("CARGO_BIN_EXE_ask-user")).parent().unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut sh = Command::new("setsid");
+    sh.args(["sh", "-c", command])
+        .env("PATH", path)
+        .current_dir(dir)
+        .stdin(Stdio::null());
+    for var in [
+        "ASK_USER_PENDING_FILE",
+        "ASK_USER_SUBAGENT",
+        "ASK_USER_SESSION",
+        "ASK_USER_NO_TTY",
+        "ASK_USER_HOST",
+    ] {
+        sh.env_remove(var);
+    }
+    sh.output().unwrap()
+}
+
+/// What `output` said on stderr, each line without the `ask-user: ` that starts it.
+fn said(output: &Output) -> String {
+    stderr(output)
+        .lines()
+        .map(|line| line.strip_prefix("ask-user: ").unwrap_or(line))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The text of `text` between `start` and the next `end`.
+#[track_caller]
+fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let from = text
+        .find(start)
+        .unwrap_or_else(|| panic!("{start:?} in {text}"))
+        + start.len();
+    let to = text[from..]
+        .find(end)
+        .unwrap_or_else(|| panic!("{end:?} in {text}"));
+    &text[from..from + to]
+}
+
+/// Runs a printed pass-2 command and checks that it delivered the answers and removed the file.
+#[track_caller]
+fn answers_as_printed(dir: &Path, pending: &Path, command: &str) -> Value {
+    let output = run_as_printed(dir, command);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "`{command}` failed: {}",
+        stderr(&output)
+    );
+    let result = stdout_json(&output);
+    assert_eq!(result["answered"], true, "`{command}`: {result}");
+    assert!(!pending.exists(), "`{command}` left {}", pending.display());
+    result
+}
+
+/// Writes answers to both project-setup questions into the pending file.
+fn answer_in_file(pending: &Path) {
+    let mut file: Value = serde_json::from_slice(&std::fs::read(pending).unwrap()).unwrap();
+    file["questions"][0]["answer"] = json!("SQLite");
+    file["questions"][1]["answer"] = json!("orders");
+    std::fs::write(pending, serde_json::to_string_pretty(&file).unwrap()).unwrap();
+}
+
+#[test]
+fn every_printed_command_runs_as_printed_when_the_path_has_a_space_or_a_quote() {
+    let dir = tempfile::tempdir().unwrap();
+    let call = example("project-setup.json");
+    let call = call.to_str().unwrap();
+    for folder in ["my answers", "it's here"] {
+        std::fs::create_dir(dir.path().join(folder)).unwrap();
+        let pending = dir.path().join(folder).join("pending questions.json");
+        let file = pending.to_str().unwrap();
+        let pass_one = || {
+            let output = run(dir.path(), &["-p", "--pending-file", file, call]);
+            assert_eq!(output.status.code(), Some(4), "{}", stderr(&output));
+            said(&output)
+        };
+
+        // The three commands of the instructions on stderr, each in a fresh pass 1.
+        let instructions = pass_one();
+        let reply = between(&instructions, "To answer, re-run with:\n  ", "\n");
+        let edited = between(&instructions, "Or edit the JSON file and run:\n  ", "\n");
+        let inline = between(
+            &instructions,
+            "Or give the answers in question order:\n  ",
+            "\n",
+        );
+        let result = answers_as_printed(dir.path(), &pending, reply);
+        assert_eq!(result["reply"], "your answers");
+        pass_one();
+        let result = answers_as_printed(dir.path(), &pending, inline);
+        assert_eq!(result["answers"][1]["answer"], "answer 2");
+        pass_one();
+        answer_in_file(&pending);
+        answers_as_printed(dir.path(), &pending, edited);
+
+        // The pending file's own note names the same command.
+        pass_one();
+        let note: Value = serde_json::from_slice(&std::fs::read(&pending).unwrap()).unwrap();
+        let how = note["howToAnswer"].as_str().unwrap();
+        let command = how.rsplit("Then run: ").next().unwrap();
+        assert_eq!(command, edited);
+        answer_in_file(&pending);
+        answers_as_printed(dir.path(), &pending, command);
+
+        // `questions show`: answer, reply, clear.
+        let show = |dir: &Path| {
+            let output = run(dir, &["questions", "show", "--pending-file", file]);
+            assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+            String::from_utf8(output.stdout).unwrap()
+        };
+        pass_one();
+        let shown = show(dir.path());
+        let edited = between(&shown, "and run:\n  ", "\n").to_string();
+        let reply = between(&shown, "own words:\n  ", "\n").to_string();
+        let clear = shown.rsplit("clear them:\n  ").next().unwrap().to_string();
+        let cleared = run_as_printed(dir.path(), &clear);
+        assert_eq!(
+            cleared.status.code(),
+            Some(0),
+            "`{clear}`: {}",
+            stderr(&cleared)
+        );
+        assert!(!pending.exists(), "`{clear}` cleared nothing");
+        pass_one();
+        answers_as_printed(dir.path(), &pending, &reply);
+        pass_one();
+        answer_in_file(&pending);
+        answers_as_printed(dir.path(), &pending, &edited);
+
+        // Questions already pending: the refusal names the commands that answer or clear them.
+        pass_one();
+        let refused = run(dir.path(), &["-p", "--pending-file", file, call]);
+        assert_eq!(refused.status.code(), Some(2));
+        let message = said(&refused);
+        let edited = between(&message, "then run ", ")").to_string();
+        let clear = between(&message, "or clear them (", ")").to_string();
+        let cleared = run_as_printed(dir.path(), &clear);
+        assert_eq!(
+            cleared.status.code(),
+            Some(0),
+            "`{clear}`: {}",
+            stderr(&cleared)
+        );
+        assert!(!pending.exists(), "`{clear}` cleared nothing");
+        pass_one();
+        answer_in_file(&pending);
+        answers_as_printed(dir.path(), &pending, &edited);
+
+        // A pass 2 that leaves questions open names the command to run once they are answered.
+        pass_one();
+        let open = run(dir.path(), &["-c", "--pending-file", file]);
+        let message = said(&open);
+        let again = between(
+            &message,
+            "write the missing answers into it and run ",
+            " again",
+        );
+        answer_in_file(&pending);
+        answers_as_printed(dir.path(), &pending, again);
+
+        // An empty reply, and a reply left out, each name a command with a reply.
+        let at = format!("@{file}");
+        pass_one();
+        let empty = run(dir.path(), &["-p", &at, ""]);
+        assert_eq!(empty.status.code(), Some(2), "{}", stderr(&empty));
+        let example = said(&empty);
+        let example = example.trim_end().rsplit("e.g. ").next().unwrap();
+        answers_as_printed(dir.path(), &pending, example);
+        pass_one();
+        let missing = run(dir.path(), &["-p", &at]);
+        assert_eq!(missing.status.code(), Some(2), "{}", stderr(&missing));
+        let example = said(&missing);
+        let example = example.trim_end().rsplit("e.g. ").next().unwrap();
+        answers_as_printed(dir.path(), &pending, example);
     }
 }

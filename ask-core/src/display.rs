@@ -175,6 +175,30 @@ pub fn sanitize_for_display(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` as one word of a POSIX shell command line: as it is when it holds only characters no
+/// shell treats specially, else in single quotes (a quote inside written `'\''`). Every command
+/// printed for a person or a model to run (print mode's instructions, the pending file's
+/// `howToAnswer`, `questions show`, print mode's errors) names its paths through this, so the
+/// command runs as printed whatever the path holds.
+///
+/// ```
+/// use ask_core::shell_quote;
+/// assert_eq!(shell_quote(".pi/pending-questions.json"), ".pi/pending-questions.json");
+/// assert_eq!(shell_quote("my dir/it's.json"), r"'my dir/it'\''s.json'");
+/// assert_eq!(shell_quote(""), "''");
+/// ```
+pub fn shell_quote(text: &str) -> Cow<'_, str> {
+    let plain = !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
+    if plain {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(format!("'{}'", text.replace('\'', r"'\''")))
+    }
+}
+
 /// A short name for a character in error messages, such as `U+001B (ESC)`.
 pub fn describe_char(c: char) -> String {
     let name = match c {

@@ -205,10 +205,10 @@ impl crate::result::Record {
         answered_at: u64,
     ) -> crate::result::Record {
         let status = outcome.status();
-        let (answers, pending_file) = match outcome {
-            Outcome::Answered(answers) => (answers, None),
-            Outcome::Pending { file } => (Vec::new(), Some(file)),
-            Outcome::Cancelled | Outcome::ConnectionLost => (Vec::new(), None),
+        let (answers, pending_file, pending_instructions) = match outcome {
+            Outcome::Answered(answers) => (answers, None, None),
+            Outcome::Pending { file, instructions } => (Vec::new(), Some(file), Some(instructions)),
+            Outcome::Cancelled | Outcome::ConnectionLost => (Vec::new(), None, None),
         };
         let previews = crate::ChosenPreview::of(&input.questions, &answers);
         crate::result::Record {
@@ -222,6 +222,7 @@ impl crate::result::Record {
             pending_file,
             reply: None,
             previews,
+            pending_instructions,
         }
     }
 }

@@ -30,7 +30,6 @@ mod caller;
 mod display;
 mod failpoint;
 mod frontend;
-mod host;
 mod input;
 mod json;
 mod presenter;
@@ -45,13 +44,12 @@ pub use answer_input::{AnswerInput, to_answers};
 pub use caller::{Caller, Refusal};
 pub use display::{
     CharClass, RECOMMENDED_SUFFIX, classify, classify_in_context, describe_char, is_recommended,
-    sanitize_for_display, strip_recommended,
+    sanitize_for_display, shell_quote, strip_recommended,
 };
 pub use failpoint::{FAILPOINT_VARIABLE, failpoint};
 pub use frontend::{
     AskCall, AskRequest, BoxError, Capabilities, Frontend, Given, PresentError, Signal,
 };
-pub use host::Host;
 pub use input::{
     AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
 };
@@ -60,7 +58,6 @@ pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, ProblemReport,
     Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, interrupted_text,
-    pending_instructions, pending_instructions_for,
 };
 pub use screen::{EmbeddedScreen, ScreenStep};
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver, WireState};

@@ -4,7 +4,6 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::host::Host;
 use crate::input::Question;
 
 /// The answer to one question: a string, or a list of labels for a multi-select question.
@@ -243,20 +242,17 @@ pub enum Outcome {
     Pending {
         /// The path of the pending file.
         file: String,
+        /// What the model relays to the person: how to answer the pending questions, in the
+        /// commands of the host that runs the frontend which wrote the file.
+        instructions: String,
     },
 }
 
 impl Outcome {
-    /// The wire result for this outcome of a call of `questions` questions.
-    pub fn to_result(&self, questions: usize) -> AskUserResult {
-        self.to_result_for(Host::AskUser, questions)
-    }
-
-    /// The wire result for this outcome, with the pass-2 commands of `host` in the pending
-    /// instructions.
-    pub fn to_result_for(&self, host: Host, questions: usize) -> AskUserResult {
+    /// The wire result for this outcome.
+    pub fn to_result(&self) -> AskUserResult {
         let mut result = AskUserResult {
-            message: self.message_for(host, questions),
+            message: self.message(),
             ..AskUserResult::unanswered()
         };
         match self {
@@ -266,27 +262,31 @@ impl Outcome {
             }
             Outcome::Cancelled => result.cancelled = true,
             Outcome::ConnectionLost => result.connection_lost = true,
-            Outcome::Pending { file } => result.pending_file = Some(file.clone()),
+            Outcome::Pending { file, .. } => result.pending_file = Some(file.clone()),
         }
         result
     }
 
     /// The guidance for the model when the person did not answer: what happened and what to do
     /// next (the cancellation guidance, the pending-file instructions to relay). `None` when
-    /// answered: the answers speak for themselves. `questions` is the number of questions
-    /// asked (the pending instructions give one example answer per question).
-    pub fn message(&self, questions: usize) -> Option<String> {
-        self.message_for(Host::AskUser, questions)
-    }
-
-    /// [`Outcome::message`], with the pass-2 commands of `host` in the pending instructions.
-    pub fn message_for(&self, host: Host, questions: usize) -> Option<String> {
+    /// answered: the answers speak for themselves.
+    pub fn message(&self) -> Option<String> {
         match self {
             Outcome::Answered(_) => None,
             Outcome::Cancelled => Some(CANCELLED.to_string()),
             Outcome::ConnectionLost => Some(CONNECTION_LOST.to_string()),
-            Outcome::Pending { file } => Some(pending_instructions_for(host, file, questions)),
+            Outcome::Pending { instructions, .. } => Some(instructions.clone()),
         }
+    }
+
+    /// The outcome of questions pending in `file`, with the `instructions` that came with them,
+    /// or when those are not known (a record read back, which never keeps them) the sentence
+    /// that says where the questions wait.
+    fn pending(file: String, instructions: Option<String>) -> Outcome {
+        let instructions = instructions.unwrap_or_else(|| {
+            format!("Questions pending. User input required.\n\nQuestions saved to: {file}")
+        });
+        Outcome::Pending { file, instructions }
     }
 
     /// The status word of this outcome, as persisted.
@@ -413,7 +413,7 @@ impl AskUserResult {
         if self.answered {
             Outcome::Answered(self.answers.clone())
         } else if let Some(file) = &self.pending_file {
-            Outcome::Pending { file: file.clone() }
+            Outcome::pending(file.clone(), self.message.clone())
         } else if self.connection_lost {
             Outcome::ConnectionLost
         } else {
@@ -570,6 +570,10 @@ pub struct Record {
     /// The preview of each chosen option that has one, in question and option order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub previews: Vec<ChosenPreview>,
+    /// For the `pending` status, the instructions of the frontend that wrote the pending file
+    /// ([`Outcome::Pending`]). Never kept: a record read back has none.
+    #[serde(skip)]
+    pub pending_instructions: Option<String>,
 }
 
 /// The preview of an option the person chose, as the record (the tool output's `details`)
@@ -622,20 +626,16 @@ impl Record {
             Status::Answered => Outcome::Answered(self.answers.clone()),
             Status::Cancelled => Outcome::Cancelled,
             Status::ConnectionLost => Outcome::ConnectionLost,
-            Status::Pending => Outcome::Pending {
-                file: self.pending_file.clone().unwrap_or_default(),
-            },
+            Status::Pending => Outcome::pending(
+                self.pending_file.clone().unwrap_or_default(),
+                self.pending_instructions.clone(),
+            ),
         }
     }
 
     /// The wire result this record replays.
     pub fn result(&self) -> AskUserResult {
-        self.result_for(Host::AskUser)
-    }
-
-    /// [`Record::result`], with the pass-2 commands of `host` in the pending instructions.
-    pub fn result_for(&self, host: Host) -> AskUserResult {
-        let mut result = self.outcome().to_result_for(host, self.questions.len());
+        let mut result = self.outcome().to_result();
         result.reply = self.reply.clone();
         result
     }
@@ -723,27 +723,21 @@ impl ToolOutput {
     ///     pending_file: None,
     ///     reply: None,
     ///     previews: Vec::new(),
+    ///     pending_instructions: None,
     /// };
     /// let output = ToolOutput::from_record(record);
     /// assert_eq!(output.content, r#"{"answers":{"Which database?":"SQLite"}}"#);
     /// assert!(!output.is_error);
     /// ```
     pub fn from_record(record: Record) -> ToolOutput {
-        ToolOutput::from_record_for(record, Host::AskUser)
-    }
-
-    /// [`ToolOutput::from_record`], with the pass-2 commands of `host` in the pending
-    /// instructions.
-    pub fn from_record_for(record: Record, host: Host) -> ToolOutput {
         let content = match record.status {
             Status::Answered => match &record.reply {
                 Some(reply) => reply_content(&record.questions, reply),
                 None => AnswerMap::from_answers(&record.answers).to_json(),
             },
-            Status::Cancelled | Status::ConnectionLost | Status::Pending => record
-                .outcome()
-                .message_for(host, record.questions.len())
-                .unwrap_or_default(),
+            Status::Cancelled | Status::ConnectionLost | Status::Pending => {
+                record.outcome().message().unwrap_or_default()
+            }
         };
         ToolOutput {
             content,
@@ -819,55 +813,6 @@ fn reply_content(questions: &[Question], reply: &str) -> String {
     text
 }
 
-/// The instructions shown to the model when `questions` questions are left in a pending file.
-/// The example `--answers` array has one entry per question.
-pub fn pending_instructions(pending_file: &str, questions: usize) -> String {
-    pending_instructions_for(Host::AskUser, pending_file, questions)
-}
-
-/// [`pending_instructions`] naming the pass-2 commands of `host`.
-pub fn pending_instructions_for(host: Host, pending_file: &str, questions: usize) -> String {
-    let file = shell_quote(pending_file);
-    let example = if questions <= 1 {
-        "\"your answer\"".to_string()
-    } else {
-        (1..=questions)
-            .map(|n| format!("\"answer {n}\""))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    format!(
-        "Questions pending. User input required.\n\
-         \n\
-         To answer, re-run with:\n\
-         \x20 {reply}\n\
-         \n\
-         Or edit the JSON file and run:\n\
-         \x20 {edited}\n\
-         \n\
-         Or give the answers in question order:\n\
-         \x20 {inline}\n\
-         \n\
-         Questions saved to: {pending_file}",
-        reply = host.reply_command(&file),
-        edited = host.edited_command(&file),
-        inline = host.inline_command(&file, &example),
-    )
-}
-
-/// Quotes a path for a POSIX shell when it needs quoting.
-fn shell_quote(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "/._-+:@%,=".contains(c));
-    if plain {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -883,30 +828,31 @@ mod tests {
 
     #[test]
     fn result_shapes_match_the_contract() {
-        let answered = Outcome::Answered(vec![Answer::selected("Q?", "A")]).to_result(1);
+        let answered = Outcome::Answered(vec![Answer::selected("Q?", "A")]).to_result();
         assert_eq!(
             serde_json::to_value(&answered).unwrap(),
             json!({"answered": true, "answers": [{"question": "Q?", "answer": "A", "selectedOption": "A", "wasCustom": false}]})
         );
         assert_eq!(
-            serde_json::to_value(Outcome::Cancelled.to_result(1)).unwrap(),
+            serde_json::to_value(Outcome::Cancelled.to_result()).unwrap(),
             json!({"answered": false, "cancelled": true, "answers": [], "message": CANCELLED})
         );
         assert_eq!(
-            serde_json::to_value(Outcome::ConnectionLost.to_result(1)).unwrap(),
+            serde_json::to_value(Outcome::ConnectionLost.to_result()).unwrap(),
             json!({"answered": false, "connectionLost": true, "answers": [],
                    "message": CONNECTION_LOST})
         );
         assert_eq!(
             serde_json::to_value(
                 Outcome::Pending {
-                    file: "p.json".into()
+                    file: "p.json".into(),
+                    instructions: "Answer in p.json.".into(),
                 }
-                .to_result(1)
+                .to_result()
             )
             .unwrap(),
             json!({"answered": false, "answers": [], "pendingFile": "p.json",
-                   "message": pending_instructions("p.json", 1)})
+                   "message": "Answer in p.json."})
         );
     }
 
@@ -924,6 +870,7 @@ mod tests {
                 pending_file: (status == Status::Pending).then(|| "/tmp/p.json".into()),
                 reply: None,
                 previews: Vec::new(),
+                pending_instructions: None,
             };
             let message = record.result().message;
             assert_eq!(
@@ -940,9 +887,12 @@ mod tests {
             Outcome::Answered(vec![Answer::custom("Q?", "x")]),
             Outcome::Cancelled,
             Outcome::ConnectionLost,
-            Outcome::Pending { file: "f".into() },
+            Outcome::Pending {
+                file: "f".into(),
+                instructions: "Answer in f.".into(),
+            },
         ] {
-            assert_eq!(outcome.to_result(1).outcome(), outcome);
+            assert_eq!(outcome.to_result().outcome(), outcome);
         }
     }
 
@@ -958,7 +908,7 @@ mod tests {
             .with_notes(Some("API later")),
             Answer::custom("Name?", "orders").with_notes(Some(" \n ")),
         ];
-        let result = Outcome::Answered(answers.clone()).to_result(3);
+        let result = Outcome::Answered(answers.clone()).to_result();
         assert_eq!(
             serde_json::to_value(&result).unwrap()["answers"],
             json!([
@@ -1227,25 +1177,26 @@ mod tests {
             pending_file: (status == Status::Pending).then(|| ".pi/pending-questions.json".into()),
             reply: None,
             previews: Vec::new(),
+            pending_instructions: None,
         };
         let cancelled = ToolOutput::from_record(record(Status::Cancelled, vec![]));
         assert!(cancelled.content.starts_with("The user cancelled"));
         assert!(!cancelled.is_error);
-        let pending = ToolOutput::from_record(record(Status::Pending, vec![]));
-        assert!(
-            pending
-                .content
-                .starts_with("Questions pending. User input required.")
+        // A pending record says what its frontend wrote, and a record read back, which never
+        // keeps that, still says where the questions wait.
+        let mut pending = record(Status::Pending, vec![]);
+        pending.pending_instructions = Some("Answer in the file.".into());
+        assert_eq!(
+            ToolOutput::from_record(pending.clone()).content,
+            "Answer in the file."
         );
-        assert!(
-            pending
-                .content
-                .contains("ask-user -p @.pi/pending-questions.json \"your answers\"")
-        );
-        assert!(
-            pending
-                .content
-                .ends_with("Questions saved to: .pi/pending-questions.json")
+        let read_back: Record =
+            serde_json::from_str(&serde_json::to_string(&pending).unwrap()).unwrap();
+        assert_eq!(read_back.pending_instructions, None);
+        assert_eq!(
+            ToolOutput::from_record(read_back).content,
+            "Questions pending. User input required.\n\n\
+             Questions saved to: .pi/pending-questions.json"
         );
         let refused = ToolOutput::refused();
         assert!(refused.is_error);
@@ -1253,47 +1204,6 @@ mod tests {
             serde_json::to_value(&refused).unwrap(),
             json!({"content": SUBAGENT_REFUSAL, "isError": true})
         );
-    }
-
-    #[test]
-    fn pending_instructions_under_pi_name_only_pi_commands() {
-        let text = pending_instructions_for(Host::Pi, "/w/.pi/pending-questions.json", 2);
-        assert_eq!(
-            text,
-            "Questions pending. User input required.\n\
-             \n\
-             To answer, re-run with:\n\
-             \x20 pi -c -p @/w/.pi/pending-questions.json \"your answers\"\n\
-             \n\
-             Or edit the JSON file and run:\n\
-             \x20 pi -c -p \"continue\"\n\
-             \n\
-             Or give the answers in question order:\n\
-             \x20 pi -c -p --answers '[\"answer 1\", \"answer 2\"]' \"continue\"\n\
-             \n\
-             Questions saved to: /w/.pi/pending-questions.json"
-        );
-        let record = Record::new(
-            Some("call_1".into()),
-            crate::AskUserInput {
-                questions: vec![features()],
-                metadata: None,
-            },
-            Mode::Print,
-            Outcome::Pending {
-                file: "/w/.pi/pending-questions.json".into(),
-            },
-            0,
-        );
-        let output = ToolOutput::from_record_for(record.clone(), Host::Pi);
-        assert!(output.content.contains("pi -c -p \"continue\""));
-        assert!(!output.content.contains("ask-user"));
-        assert_eq!(
-            record.result_for(Host::Pi).message.as_deref(),
-            Some(output.content.as_str())
-        );
-        // Without a host, the commands stay ask-user's.
-        assert!(record.result().message.unwrap().contains("ask-user -c"));
     }
 
     #[test]
@@ -1330,6 +1240,7 @@ mod tests {
             pending_file: None,
             reply: None,
             previews: Vec::new(),
+            pending_instructions: None,
         };
         assert_eq!(
             serde_json::to_value(&record).unwrap(),
@@ -1342,14 +1253,5 @@ mod tests {
                 "status": "answered"
             })
         );
-    }
-
-    #[test]
-    fn shell_quoting() {
-        assert_eq!(
-            shell_quote(".pi/pending-questions.json"),
-            ".pi/pending-questions.json"
-        );
-        assert_eq!(shell_quote("my dir/it's.json"), r"'my dir/it'\''s.json'");
     }
 }

@@ -177,6 +177,7 @@ mod tests {
             pending_file: None,
             reply: None,
             previews: Vec::new(),
+            pending_instructions: None,
         };
         assert_eq!(
             record.summary(),

@@ -566,6 +566,9 @@ async fn declined_and_cancelled_forms_cancel_the_call() {
     }
 }
 
+/// What the stand-in for the pending file tells the model.
+const PENDING_INSTRUCTIONS: &str = "Questions pending. Answer them in the pending file.";
+
 #[tokio::test]
 async fn after_three_incomplete_forms_the_next_presenter_gets_the_answers_given() {
     for era in ERAS {
@@ -573,9 +576,11 @@ async fn after_three_incomplete_forms_the_next_presenter_gets_the_answers_given(
             .accepts(json!({"q1_other": "MariaDB"}))
             .accepts(json!({}))
             .accepts(json!({"q2": "   "}));
+        // The presenter that leaves the questions pending writes the instructions.
         let file = Scripted::new(Presenter::File, |_| {
             Ok(Outcome::Pending {
                 file: "/tmp/pending-questions.json".to_string(),
+                instructions: PENDING_INSTRUCTIONS.to_string(),
             })
         });
         let shown = file.shown();
@@ -602,8 +607,9 @@ async fn after_three_incomplete_forms_the_next_presenter_gets_the_answers_given(
             ],
             "{era:?}"
         );
-        // Nothing partial reaches the model: the questions wait in the file.
-        let instructions = ask_core::pending_instructions("/tmp/pending-questions.json", 2);
+        // Nothing partial reaches the model: the questions wait in the file, and the model
+        // reads the instructions of the presenter that wrote it.
+        let instructions = PENDING_INSTRUCTIONS;
         assert_eq!(text(&result), instructions, "{era:?}");
         assert_eq!(
             result["structuredContent"],
@@ -689,6 +695,7 @@ async fn on_the_stateless_protocol_a_url_only_client_gets_the_next_presenter() {
     let file = Scripted::new(Presenter::File, |_| {
         Ok(Outcome::Pending {
             file: "/tmp/p.json".to_string(),
+            instructions: PENDING_INSTRUCTIONS.to_string(),
         })
     });
     let server = server(&[Presenter::Elicitation, Presenter::File], vec![file])

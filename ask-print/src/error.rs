@@ -1,6 +1,20 @@
 //! What can go wrong in print mode.
+//!
+//! A message that names a command names its path shell-quoted, so the command runs as printed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use ask_core::shell_quote;
+
+/// The command that takes the answers written into the pending file at `path`.
+fn edited_command(path: &Path) -> String {
+    crate::Host::AskUser.edited_command(&path.display().to_string())
+}
+
+/// The command that clears the questions pending at `path`.
+fn clear_command(path: &Path) -> String {
+    crate::render::clear_command(&path.display().to_string())
+}
 
 /// An error of the pending-file workflow. Every variant leaves the pending file as it was.
 #[derive(Debug, thiserror::Error)]
@@ -18,12 +32,14 @@ pub enum PrintError {
     },
     /// Questions are already pending, so a new call is refused.
     #[error(
-        "{} already pending in `{shown}`; answer {} first (edit the file, then run ask-user -c \
-         --pending-file {shown}) or clear {} (ask-user questions clear --pending-file {shown})",
+        "{} already pending in `{shown}`; answer {} first (edit the file, then run {edited}) or \
+         clear {} ({clear})",
         match count { 0 => "questions are".to_string(), 1 => "1 question is".to_string(), n => format!("{n} questions are") },
         if *count == 1 { "it" } else { "them" },
         if *count == 1 { "it" } else { "them" },
-        shown = path.display()
+        shown = path.display(),
+        edited = edited_command(path),
+        clear = clear_command(path),
     )]
     AlreadyPending {
         /// The pending file.
@@ -80,8 +96,7 @@ pub enum PrintError {
     #[error(
         "{what} `{shown}` {how} after {it} asked; the answers go back to the model keyed by the \
          questions as it asked them, so only the \"answer\" fields may be edited: undo the \
-         change, or clear the questions (ask-user questions clear --pending-file {shown}) and \
-         have them asked again",
+         change, or clear the questions ({clear}) and have them asked again",
         what = match edited {
             crate::pending::Edited::Question(index) => format!("question {} (\"{}\") in", index + 1, question),
             crate::pending::Edited::Count { .. } => "the questions in".to_string(),
@@ -91,7 +106,8 @@ pub enum PrintError {
             crate::pending::Edited::Count { asked, found } => format!("number {found} instead of {asked}: questions were added or removed"),
         },
         it = if matches!(edited, crate::pending::Edited::Question(_)) { "it was" } else { "they were" },
-        shown = path.display()
+        shown = path.display(),
+        clear = clear_command(path),
     )]
     QuestionsEdited {
         /// The pending file.
@@ -158,7 +174,11 @@ pub enum PrintError {
         expected: usize,
     },
     /// The natural-language reply is empty.
-    #[error("the reply is empty; write your answers after the pending file, e.g. ask-user -p @{} \"use postgres, call it order-processor\"", path.display())]
+    #[error(
+        "the reply is empty; write your answers after the pending file, e.g. ask-user -p @{} \
+         \"use postgres, call it order-processor\"",
+        shell_quote(&path.display().to_string())
+    )]
     EmptyReply {
         /// The pending file.
         path: PathBuf,

@@ -7,10 +7,14 @@
 //! to the model verbatim. All disk access is in `store.rs`; writes are atomic and serialised by a
 //! lock file beside the pending file.
 //!
+//! The host that runs `ask-user` ([`Host`]) names the commands of pass 2, and print mode writes
+//! them into its instructions ([`Outcome::Pending`]), the pending file's `howToAnswer` and its
+//! messages ([`render`], [`PrintError`]), every path in them shell-quoted.
+//!
 //! ```no_run
-//! use ask_print::{PassTwo, PassTwoOutcome, pass_two};
+//! use ask_print::{Host, PassTwo, PassTwoOutcome, pass_two};
 //! # fn main() -> Result<(), ask_print::PrintError> {
-//! match pass_two(".pi/pending-questions.json".as_ref(), PassTwo::Edited)? {
+//! match pass_two(".pi/pending-questions.json".as_ref(), PassTwo::Edited, Host::AskUser)? {
 //!     PassTwoOutcome::Answered(record) => println!("{}", record.result().answer_map().to_json()),
 //!     PassTwoOutcome::Incomplete { unanswered, .. } => println!("still open: {unanswered:?}"),
 //! }
@@ -20,29 +24,31 @@
 
 mod answers;
 mod error;
+mod host;
 mod pending;
+mod render;
 mod store;
 
 use std::path::{Path, PathBuf};
 
 use ask_core::{
-    Answer, AskRequest, AskUserInput, Capabilities, Frontend, Host, Limits, Mode, Outcome,
-    PresentError, Presenter, Record, ValidatedInput, now_ms, rfc3339,
+    Answer, AskRequest, AskUserInput, Capabilities, Frontend, Limits, Mode, Outcome, PresentError,
+    Presenter, Record, ValidatedInput, now_ms, rfc3339,
 };
 
 pub use answers::{Progress, parse_inline, read_answer, read_file_answers};
 pub use ask_core::{FAILPOINT_VARIABLE, failpoint};
 pub use error::PrintError;
-pub use pending::{
-    Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion, how_to_answer,
-    how_to_answer_for,
-};
+pub use host::Host;
+pub use pending::{Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion};
+pub use render::render;
 pub use store::{Loaded, Lock, Store, parse, write_atomic};
 
 /// The default pending file, relative to the working folder.
 pub const DEFAULT_PENDING_FILE: &str = ".pi/pending-questions.json";
 
-/// The print-mode frontend: pass 1 writes the pending file and ends the ask as pending.
+/// The print-mode frontend: pass 1 writes the pending file and ends the ask as pending, with
+/// the instructions of its host.
 #[derive(Debug, Clone)]
 pub struct PrintFrontend {
     path: PathBuf,
@@ -69,7 +75,8 @@ impl PrintFrontend {
         self
     }
 
-    /// Names the pass-2 command of `host` in the pending file's `howToAnswer` note.
+    /// Names the pass-2 commands of `host` in the instructions and the pending file's
+    /// `howToAnswer` note.
     #[must_use]
     pub fn with_host(mut self, host: Host) -> PrintFrontend {
         self.host = host;
@@ -100,15 +107,8 @@ impl Frontend for PrintFrontend {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
-        pass_one_for(
-            &self.path,
-            &request.input,
-            self.call_id.clone(),
-            &self.session_id,
-            &request.given,
-            self.host,
-        )
-        .map_err(PresentError::from)
+        self.pass_one(&request.input, &request.given)
+            .map_err(PresentError::from)
     }
 }
 
@@ -121,40 +121,33 @@ fn generated_session_id() -> String {
     format!("{:x}{:x}", nanos & 0xffff_ffff_ffff, std::process::id())
 }
 
-/// Pass 1: writes the questions to the pending file and returns the pending outcome.
-///
-/// Refused while other questions are pending, so that nothing is overwritten.
-pub fn pass_one(
-    path: &Path,
-    input: &ValidatedInput,
-    call_id: Option<String>,
-    session_id: &str,
-) -> Result<Outcome, PrintError> {
-    pass_one_given(path, input, call_id, session_id, &[])
+impl PrintFrontend {
+    /// Pass 1: writes the questions to the pending file and returns the pending outcome, with
+    /// the answers the person already gave elsewhere (in question order, `None` for an open
+    /// question) written into the file, so that they only fill in what is still open.
+    ///
+    /// Refused while other questions are pending, so that nothing is overwritten.
+    pub fn pass_one(
+        &self,
+        input: &ValidatedInput,
+        given: &[Option<Answer>],
+    ) -> Result<Outcome, PrintError> {
+        pass_one(self, input, given)
+    }
 }
 
-/// Pass 1 with the answers the person already gave elsewhere (in question order, `None` for an
-/// open question) written into the file, so that they only fill in what is still open.
-pub fn pass_one_given(
-    path: &Path,
+fn pass_one(
+    frontend: &PrintFrontend,
     input: &ValidatedInput,
-    call_id: Option<String>,
-    session_id: &str,
     given: &[Option<Answer>],
 ) -> Result<Outcome, PrintError> {
-    pass_one_for(path, input, call_id, session_id, given, Host::AskUser)
-}
-
-/// [`pass_one_given`] for a call whose pending questions are answered with the commands of
-/// `host` (named in the file's `howToAnswer` note).
-pub fn pass_one_for(
-    path: &Path,
-    input: &ValidatedInput,
-    call_id: Option<String>,
-    session_id: &str,
-    given: &[Option<Answer>],
-    host: Host,
-) -> Result<Outcome, PrintError> {
+    let PrintFrontend {
+        path,
+        call_id,
+        session_id,
+        host,
+    } = frontend;
+    let (path, host) = (path.as_path(), *host);
     // Refused before the file is touched: a secret never reaches the disk.
     if let Some((index, question)) = input
         .input()
@@ -175,8 +168,12 @@ pub fn pass_one_for(
         None => {}
         // The same call asked again (a retry after a crash, or a concurrent ask): its questions
         // already wait in this file.
-        Some(Existing::Call { id, .. }) if id.is_some() && id == call_id => {
-            return Ok(Outcome::Pending { file: shown });
+        Some(Existing::Call { id, .. }) if id.is_some() && id == *call_id => {
+            let instructions = host.instructions(&shown, input.questions.len());
+            return Ok(Outcome::Pending {
+                file: shown,
+                instructions,
+            });
         }
         Some(Existing::Call { count, .. }) => {
             return Err(PrintError::AlreadyPending {
@@ -193,12 +190,11 @@ pub fn pass_one_for(
     }
     let mut file = PendingFile::new(
         input,
-        call_id,
-        session_id.to_string(),
+        call_id.clone(),
+        session_id.clone(),
         rfc3339(now_ms()),
-        &shown,
     );
-    file.how_to_answer = Some(how_to_answer_for(host, &shown));
+    file.how_to_answer = Some(host.how_to_answer(&shown));
     for (question, answer) in file.questions.iter_mut().zip(given) {
         if let Some(answer) = answer {
             question.answer = serde_json::to_value(&answer.answer).unwrap_or_default();
@@ -206,7 +202,11 @@ pub fn pass_one_for(
         }
     }
     store.create(&file)?;
-    Ok(Outcome::Pending { file: shown })
+    let instructions = host.instructions(&shown, input.questions.len());
+    Ok(Outcome::Pending {
+        file: shown,
+        instructions,
+    })
 }
 
 /// What an existing pending file holds.
@@ -329,8 +329,8 @@ impl Answering {
 ///
 /// This is [`answer`] and [`Answering::finish`] in one step, for a caller that has nothing to
 /// do with the answers before the file is removed.
-pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError> {
-    match answer(path, how)? {
+pub fn pass_two(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoOutcome, PrintError> {
+    match answer(path, how, host)? {
         PassTwoStep::Answered(answering) => Ok(PassTwoOutcome::Answered(answering.finish()?)),
         PassTwoStep::Incomplete { record, unanswered } => Ok(PassTwoOutcome::Incomplete {
             record: *record,
@@ -346,8 +346,9 @@ pub fn pass_two(path: &Path, how: PassTwo) -> Result<PassTwoOutcome, PrintError>
 /// the file or delivered.
 ///
 /// A file already in the `answered` state (an earlier pass 2 was ended before it finished) is
-/// delivered as it is, whatever `how` says.
-pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
+/// delivered as it is, whatever `how` says. Answers still missing leave the questions pending,
+/// with the instructions of `host`.
+pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, PrintError> {
     let store = Store::new(path);
     let lock = store.lock()?;
     let loaded = store.read()?.ok_or_else(|| PrintError::NoPending {
@@ -435,8 +436,10 @@ pub fn answer(path: &Path, how: PassTwo) -> Result<PassTwoStep, PrintError> {
                 .into_iter()
                 .map(|i| (i, input.questions[i].question.clone()))
                 .collect();
+            let file = absolute(path);
             let outcome = Outcome::Pending {
-                file: absolute(path),
+                instructions: host.instructions(&file, input.questions.len()),
+                file,
             };
             let record = Record::new(call_id, input, Mode::Print, outcome, now_ms());
             Ok(PassTwoStep::Incomplete {

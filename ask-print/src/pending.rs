@@ -2,7 +2,7 @@
 //!
 //! Nothing here touches the disk; `store.rs` does.
 
-use ask_core::{AskUserInput, Host, Question, QuestionKind, QuestionOption, Record};
+use ask_core::{AskUserInput, Question, QuestionKind, QuestionOption, Record};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -152,20 +152,6 @@ impl<'de> Deserialize<'de> for Descriptions {
     }
 }
 
-/// The note written into each new pending file.
-pub fn how_to_answer(path: &str) -> String {
-    how_to_answer_for(Host::AskUser, path)
-}
-
-/// [`how_to_answer`], naming the pass-2 command of `host`.
-pub fn how_to_answer_for(host: Host, path: &str) -> String {
-    format!(
-        "Replace each null answer with your answer: an option label or your own words (a list of \
-         labels for a multiSelect question). Then run: {}",
-        host.edited_command(path)
-    )
-}
-
 impl PendingQuestion {
     /// A fingerprint of everything but the answer: 64-bit FNV-1a of the question's JSON with
     /// the answer left out and the descriptions sorted by label (a tool that rewrites the file
@@ -205,13 +191,13 @@ impl PendingFile {
             .map(Edited::Question)
     }
 
-    /// The pending file for a call.
+    /// The pending file for a call, without its `howToAnswer` note, which names the commands
+    /// of the host that writes it.
     pub fn new(
         input: &AskUserInput,
         call_id: Option<String>,
         session_id: String,
         timestamp: String,
-        path: &str,
     ) -> PendingFile {
         let questions: Vec<PendingQuestion> = input
             .questions
@@ -250,7 +236,7 @@ impl PendingFile {
             call_id,
             revision: 1,
             timestamp,
-            how_to_answer: Some(how_to_answer(path)),
+            how_to_answer: None,
             questions,
             metadata: input.metadata.clone(),
             answered: None,
@@ -326,13 +312,7 @@ mod tests {
                 "metadata": {"source": "project-setup"}}"#,
         )
         .unwrap();
-        let file = PendingFile::new(
-            &input,
-            Some("toolu_1".into()),
-            "s1".into(),
-            "t".into(),
-            "p.json",
-        );
+        let file = PendingFile::new(&input, Some("toolu_1".into()), "s1".into(), "t".into());
         let text = file.to_text();
         let back: PendingFile = serde_json::from_str(&text).unwrap();
         assert_eq!(back.to_input(), input);
@@ -347,7 +327,7 @@ mod tests {
                 {"label": "Mu", "description": "middle"}]}]}"#,
         )
         .unwrap();
-        let file = PendingFile::new(&input, None, "s".into(), "t".into(), "p");
+        let file = PendingFile::new(&input, None, "s".into(), "t".into());
         let text = file.to_text();
         let zeta = text.find("\"Zeta\": \"last letter\"").unwrap();
         let mu = text.find("\"Mu\": \"middle\"").unwrap();
@@ -363,7 +343,7 @@ mod tests {
                               {"question": "Name?"}]}"#,
         )
         .unwrap();
-        let file = PendingFile::new(&input, None, "s".into(), "t".into(), "p");
+        let file = PendingFile::new(&input, None, "s".into(), "t".into());
         let mut answered = file;
         answered.questions[0].answer = Value::String("A".into());
         answered.questions[1].answer = Value::String("Falcon".into());
@@ -393,13 +373,7 @@ mod tests {
                               {"question": "Name?"}]}"#,
         )
         .unwrap();
-        let file = PendingFile::new(
-            &input,
-            None,
-            "abc123".into(),
-            "2026-02-04T22:16:32Z".into(),
-            "p",
-        );
+        let file = PendingFile::new(&input, None, "abc123".into(), "2026-02-04T22:16:32Z".into());
         let value: Value = serde_json::from_str(&file.to_text()).unwrap();
         assert_eq!(value["sessionId"], "abc123");
         assert_eq!(value["timestamp"], "2026-02-04T22:16:32Z");

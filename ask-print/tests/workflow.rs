@@ -5,8 +5,21 @@
 use std::sync::{Arc, Barrier};
 
 use ask_core::{Answer, AskUserInput, Limits, ValidatedInput};
-use ask_print::{PassTwo, PassTwoOutcome, PrintError, Store, pass_one, pass_two};
+use ask_print::{Host, PassTwo, PassTwoOutcome, PrintError, PrintFrontend, Store, pass_two};
 use proptest::prelude::*;
+
+/// Pass 1 of the call to `path`, by the print frontend of `ask-user`.
+fn pass_one(
+    path: &std::path::Path,
+    call: &ValidatedInput,
+    call_id: Option<String>,
+    session_id: &str,
+) -> Result<ask_core::Outcome, PrintError> {
+    PrintFrontend::new(path)
+        .with_call_id(call_id)
+        .with_session_id(session_id)
+        .pass_one(call, &[])
+}
 
 fn call() -> ValidatedInput {
     let input: AskUserInput = serde_json::from_str(
@@ -67,9 +80,12 @@ fn incomplete_inline_answers_leave_the_file_and_null_takes_the_files_answer() {
     let path = dir.path().join("pending.json");
     pass_one(&path, &call(), Some("toolu_7".into()), "s").unwrap();
     let before = std::fs::read(&path).unwrap();
-    let PassTwoOutcome::Incomplete { unanswered, .. } =
-        pass_two(&path, PassTwo::Inline(r#"["postgresql", null]"#.into())).unwrap()
-    else {
+    let PassTwoOutcome::Incomplete { unanswered, .. } = pass_two(
+        &path,
+        PassTwo::Inline(r#"["postgresql", null]"#.into()),
+        Host::AskUser,
+    )
+    .unwrap() else {
         panic!("one question is still open");
     };
     assert_eq!(unanswered, [(1, "Name?".to_string())]);
@@ -85,9 +101,12 @@ fn incomplete_inline_answers_leave_the_file_and_null_takes_the_files_answer() {
         1,
     );
     std::fs::write(&path, edited).unwrap();
-    let PassTwoOutcome::Answered(record) =
-        pass_two(&path, PassTwo::Inline(r#"[null, "svc"]"#.into())).unwrap()
-    else {
+    let PassTwoOutcome::Answered(record) = pass_two(
+        &path,
+        PassTwo::Inline(r#"[null, "svc"]"#.into()),
+        Host::AskUser,
+    )
+    .unwrap() else {
         panic!("both questions are answered");
     };
     assert_eq!(record.call_id.as_deref(), Some("toolu_7"));
@@ -108,7 +127,7 @@ proptest! {
         let path = dir.path().join("pending.json");
         pass_one(&path, &call(), None, "s").unwrap();
         let answers = serde_json::to_string(&[&text, &text]).unwrap();
-        let PassTwoOutcome::Answered(record) = pass_two(&path, PassTwo::Inline(answers)).unwrap() else {
+        let PassTwoOutcome::Answered(record) = pass_two(&path, PassTwo::Inline(answers), Host::AskUser).unwrap() else {
             panic!("complete");
         };
         let first = &record.answers[0];
@@ -123,15 +142,18 @@ fn answers_given_elsewhere_are_written_into_the_file_and_count_in_pass_two() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pending.json");
     let given = [Some(Answer::selected("Which database?", "SQLite")), None];
-    ask_print::pass_one_given(&path, &call(), None, "s", &given).unwrap();
+    PrintFrontend::new(&path).pass_one(&call(), &given).unwrap();
     let file: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(file["questions"][0]["answer"], "SQLite");
     assert_eq!(file["questions"][1]["answer"], serde_json::Value::Null);
     // Only the open question is left to answer; null takes the answer already in the file.
-    let PassTwoOutcome::Answered(record) =
-        pass_two(&path, PassTwo::Inline(r#"[null, "Falcon"]"#.into())).unwrap()
-    else {
+    let PassTwoOutcome::Answered(record) = pass_two(
+        &path,
+        PassTwo::Inline(r#"[null, "Falcon"]"#.into()),
+        Host::AskUser,
+    )
+    .unwrap() else {
         panic!("both questions are answered");
     };
     assert_eq!(
@@ -194,7 +216,7 @@ fn state_follows_the_file_from_pass_one_to_the_answered_state() {
     // The answered state (a pass 2 ended before delivering) is complete and says so.
     std::fs::write(&path, &before).unwrap();
     let ask_print::PassTwoStep::Answered(answering) =
-        ask_print::answer(&path, PassTwo::Edited).unwrap()
+        ask_print::answer(&path, PassTwo::Edited, Host::AskUser).unwrap()
     else {
         panic!("complete");
     };
@@ -205,7 +227,7 @@ fn state_follows_the_file_from_pass_one_to_the_answered_state() {
 
 #[test]
 fn a_host_names_its_own_pass_two_command_in_the_file() {
-    use ask_core::{AskRequest, Frontend, Host, Outcome};
+    use ask_core::{AskRequest, Frontend, Outcome};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pending.json");
     let frontend = ask_print::PrintFrontend::new(&path).with_host(Host::Pi);
@@ -215,12 +237,36 @@ fn a_host_names_its_own_pass_two_command_in_the_file() {
         given: Vec::new(),
     };
     let outcome = futures_lite_block_on(frontend.present(&request)).unwrap();
-    assert!(matches!(outcome, Outcome::Pending { .. }));
-    let file = ask_print::show(&path).unwrap().unwrap();
+    // The frontend writes the instructions the model relays, in its host's commands.
+    let Outcome::Pending { file, instructions } = outcome else {
+        panic!("pending: {outcome:?}");
+    };
+    assert_eq!(instructions, Host::Pi.instructions(&file, 2));
     assert!(
-        file.how_to_answer
+        instructions.contains("pi -c -p \"continue\""),
+        "{instructions}"
+    );
+    assert!(!instructions.contains("ask-user"), "{instructions}");
+    let pending = ask_print::show(&path).unwrap().unwrap();
+    assert!(
+        pending
+            .how_to_answer
             .unwrap()
             .ends_with("Then run: pi -c -p \"continue\"")
+    );
+    // A pass 2 that leaves a question open keeps the questions pending with the same words.
+    let PassTwoOutcome::Incomplete { record, .. } = pass_two(
+        &path,
+        PassTwo::Inline(r#"["SQLite", null]"#.into()),
+        Host::Pi,
+    )
+    .unwrap() else {
+        panic!("one question is open");
+    };
+    assert_eq!(record.result().message, Some(instructions.clone()));
+    assert_eq!(
+        ask_core::ToolOutput::from_record(record).content,
+        instructions
     );
 }
 

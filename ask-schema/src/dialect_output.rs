@@ -67,7 +67,7 @@ fn unanswered_message(dialect: Dialect, record: &Record) -> Option<String> {
         _ => None,
     };
     own.map(str::to_string)
-        .or_else(|| record.outcome().message(record.questions.len()))
+        .or_else(|| record.outcome().message())
 }
 
 /// The result of `record` in `dialect`'s shape. `modes` are Roo Code's modes of the options of
@@ -458,9 +458,7 @@ mod tests {
     }
 
     fn answered() -> Record {
-        let r = record(Outcome::Pending {
-            file: String::new(),
-        });
+        let r = record(Outcome::Cancelled);
         let answers = vec![
             Answer::from_text(&r.questions[0], "sqlite"),
             Answer::multi("Which features?", vec!["Auth".into()], Some("SSO".into())),
@@ -579,16 +577,17 @@ mod tests {
 
     #[test]
     fn pending_and_connection_lost() {
+        let instructions = "Questions pending. Answer in /tmp/p.json.";
         let r = record(Outcome::Pending {
             file: "/tmp/p.json".into(),
+            instructions: instructions.into(),
         });
+        // Every dialect relays the instructions of the frontend that wrote the file.
         for dialect in Dialect::ALL {
             let result = result_in(dialect, &r, &[]);
             assert_eq!(result["pendingFile"], "/tmp/p.json", "{dialect}");
-            assert!(
-                tool_text_in(dialect, &r, &[]).starts_with("Questions pending."),
-                "{dialect}"
-            );
+            assert_eq!(result["message"], instructions, "{dialect}");
+            assert_eq!(tool_text_in(dialect, &r, &[]), instructions, "{dialect}");
         }
         let lost = record(Outcome::ConnectionLost);
         assert_eq!(tool_text_in(Dialect::Codex, &lost, &[]), CODEX_CANCELLED);

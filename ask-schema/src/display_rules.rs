@@ -142,6 +142,7 @@ fn probe_secrets() -> Result<(Vec<String>, bool, bool), String> {
             option: "new".into(),
             preview: "key id 42".into(),
         }],
+        pending_instructions: None,
     };
     let redacted = record.redacted();
     let before = serde_json::to_value(&record.answers[0]).map_err(|e| e.to_string())?;

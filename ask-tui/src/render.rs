@@ -77,7 +77,7 @@ pub fn render_call(input: &AskUserInput) -> Vec<Line<'static>> {
 /// ```
 /// use ask_core::{Answer, Outcome, Question};
 /// let questions = [Question::text("Name?").with_header("Service")];
-/// let result = Outcome::Answered(vec![Answer::custom("Name?", "order-processor")]).to_result(1);
+/// let result = Outcome::Answered(vec![Answer::custom("Name?", "order-processor")]).to_result();
 /// assert_eq!(
 ///     ask_tui::render_result_text(&questions, &result),
 ///     "✓ answered\n  Service: order-processor (typed)"
@@ -179,25 +179,23 @@ mod tests {
             Some("mine".into()),
         )]);
         assert_eq!(
-            render_result_text(&questions, &answered.to_result(questions.len())),
+            render_result_text(&questions, &answered.to_result()),
             "✓ answered\n  Which?: A, mine (typed)"
         );
         assert_eq!(
-            render_result_text(&questions, &Outcome::Cancelled.to_result(questions.len())),
+            render_result_text(&questions, &Outcome::Cancelled.to_result()),
             "✗ cancelled"
         );
         assert_eq!(
-            render_result_text(
-                &questions,
-                &Outcome::ConnectionLost.to_result(questions.len())
-            ),
+            render_result_text(&questions, &Outcome::ConnectionLost.to_result()),
             "✗ connection lost"
         );
         let pending = Outcome::Pending {
             file: ".pi/pending-questions.json".into(),
+            instructions: "Answer in the file.".into(),
         };
         assert_eq!(
-            render_result_text(&questions, &pending.to_result(questions.len())),
+            render_result_text(&questions, &pending.to_result()),
             "… pending in .pi/pending-questions.json"
         );
     }

@@ -1,0 +1,104 @@
+//! The pending questions as text for a person (`ask-user questions show`).
+
+use std::path::Path;
+
+use ask_core::{sanitize_for_display, shell_quote};
+
+use crate::host::Host;
+use crate::pending::PendingFile;
+
+/// The pending questions of `file`, read from `path`, as text for a person: each question with
+/// its options and the answer written so far, then the commands that answer or clear them, in
+/// `ask-user`'s words (the person runs `ask-user questions` itself), the path shell-quoted so
+/// that each command runs as printed. Agent text is sanitised: this goes to a terminal.
+pub fn render(file: &PendingFile, path: &Path) -> String {
+    let clean = |text: &str| sanitize_for_display(text).into_owned();
+    let mut out = format!(
+        "{} pending {} in {} (asked {}):\n",
+        file.questions.len(),
+        if file.questions.len() == 1 {
+            "question"
+        } else {
+            "questions"
+        },
+        path.display(),
+        file.timestamp
+    );
+    for (i, question) in file.questions.iter().enumerate() {
+        out.push('\n');
+        let header = question
+            .header
+            .as_deref()
+            .map(|h| format!("[{}] ", clean(h)))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "{}. {header}{}\n",
+            i + 1,
+            clean(&question.question)
+        ));
+        if question.multi_select {
+            out.push_str("   (choose any number)\n");
+        }
+        for label in question.options.iter().flatten() {
+            let description = question
+                .option_descriptions
+                .get(label)
+                .map(|d| format!(" — {}", clean(d)))
+                .unwrap_or_default();
+            out.push_str(&format!("   - {}{description}\n", clean(label)));
+        }
+        let answer = match &question.answer {
+            serde_json::Value::Null => "(not answered yet)".to_string(),
+            serde_json::Value::String(s) if s.trim().is_empty() => "(not answered yet)".to_string(),
+            serde_json::Value::String(s) => clean(s),
+            other => clean(&other.to_string()),
+        };
+        out.push_str(&format!("   answer: {answer}\n"));
+    }
+    let shown = path.display().to_string();
+    out.push_str(&format!(
+        "\nTo answer, edit the \"answer\" fields and run:\n  {}\n\
+         or answer in your own words:\n  {}\n\
+         or clear them:\n  {}",
+        Host::AskUser.edited_command(&shown),
+        Host::AskUser.reply_command(&shown),
+        clear_command(&shown),
+    ));
+    out
+}
+
+/// The command that clears the questions pending in `file`.
+pub(crate) fn clear_command(file: &str) -> String {
+    format!(
+        "ask-user questions clear --pending-file {}",
+        shell_quote(file)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_command_names_the_path_shell_quoted() {
+        let input: ask_core::AskUserInput =
+            serde_json::from_str(r#"{"questions": [{"question": "Name?"}]}"#).unwrap();
+        let file = PendingFile::new(&input, None, "s".into(), "t".into());
+        let text = render(&file, Path::new("/w/my dir/it's.json"));
+        assert!(
+            text.starts_with("1 pending question in /w/my dir/it's.json (asked t):"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(
+                "\nTo answer, edit the \"answer\" fields and run:\n  \
+                 ask-user -c --pending-file '/w/my dir/it'\\''s.json'\n\
+                 or answer in your own words:\n  \
+                 ask-user -p @'/w/my dir/it'\\''s.json' \"your answers\"\n\
+                 or clear them:\n  \
+                 ask-user questions clear --pending-file '/w/my dir/it'\\''s.json'"
+            ),
+            "{text}"
+        );
+    }
+}
