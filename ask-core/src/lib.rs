@@ -32,6 +32,7 @@ mod failpoint;
 mod frontend;
 mod input;
 mod json;
+mod prefill;
 mod presenter;
 mod result;
 mod screen;
@@ -54,10 +55,12 @@ pub use input::{
     AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
 };
 pub use json::{duplicate_key, unique_value};
+pub use prefill::Prefill;
 pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, ProblemReport,
-    Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, interrupted_text,
+    Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, answer_mask,
+    interrupted_text,
 };
 pub use screen::{EmbeddedScreen, ScreenStep};
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver, WireState};

@@ -75,6 +75,22 @@ pub struct Answer {
 /// What records, logs, events, history and every display hold in place of a secret answer.
 pub const SECRET_PLACEHOLDER: &str = "[secret]";
 
+/// What every display of an answer to `question` shows in its place, when it shows something
+/// else: [`SECRET_PLACEHOLDER`] for a secret question (for its answer, its chosen option and its
+/// note alike), `None` when an answer is shown as given. This is the one masking rule: the
+/// terminal UI's review, the embedded frames, the web page (whose server sends the mask with
+/// each question), summaries, the session log and the tool output's `details` all follow it,
+/// through [`Answer::shown`] where they hold the answer.
+///
+/// ```
+/// use ask_core::{Question, answer_mask};
+/// assert_eq!(answer_mask(&Question::text("Paste the deploy token").secret()), Some("[secret]"));
+/// assert_eq!(answer_mask(&Question::text("Name?")), None);
+/// ```
+pub fn answer_mask(question: &Question) -> Option<&'static str> {
+    question.secret.then_some(SECRET_PLACEHOLDER)
+}
+
 impl Answer {
     /// The person chose the option `label`.
     pub fn selected(question: impl Into<String>, label: impl Into<String>) -> Answer {
@@ -131,6 +147,25 @@ impl Answer {
             .map(Into::into)
             .filter(|n: &String| !n.trim().is_empty());
         self
+    }
+
+    /// This answer to `question` as every display and every kept record shows it: as given, or
+    /// masked ([`Answer::redacted`]) when [`answer_mask`] masks the question's answers.
+    ///
+    /// ```
+    /// use ask_core::{Answer, Question};
+    /// let question = Question::choice("Which key?", ["old", "new"]).secret();
+    /// let answer = Answer::from_text(&question, "new").with_notes(Some("rotated today"));
+    /// let shown = answer.shown(&question);
+    /// assert_eq!(shown.answer.joined(), "[secret]");
+    /// assert_eq!(shown.selected_option.as_deref(), Some("[secret]"));
+    /// assert_eq!(shown.notes.as_deref(), Some("[secret]"));
+    /// ```
+    pub fn shown(&self, question: &Question) -> std::borrow::Cow<'_, Answer> {
+        match answer_mask(question) {
+            Some(_) => std::borrow::Cow::Owned(self.redacted()),
+            None => std::borrow::Cow::Borrowed(self),
+        }
     }
 
     /// The answer as records and displays keep a secret one: the answer, the chosen option and
@@ -669,15 +704,12 @@ impl Record {
         if !self.has_secret() {
             return self.clone();
         }
-        let secret = |text: &str| {
-            self.questions
-                .iter()
-                .any(|question| question.secret && question.question == text)
-        };
+        let question = |text: &str| self.questions.iter().find(|q| q.question == text);
+        let secret = |text: &str| question(text).and_then(answer_mask).is_some();
         let mut record = self.clone();
         for answer in &mut record.answers {
-            if secret(&answer.question) {
-                *answer = answer.redacted();
+            if let Some(question) = question(&answer.question) {
+                *answer = answer.shown(question).into_owned();
             }
         }
         // The chosen option's preview would tell which option a secret answer is.

@@ -60,6 +60,8 @@ impl Record {
 }
 
 fn summarize(record: &Record) -> Vec<String> {
+    // A summary is a display: a secret answer shows as every display shows it.
+    let record = &record.redacted();
     let quoted = || {
         let questions: Vec<String> = record
             .questions
@@ -161,6 +163,33 @@ mod tests {
                 Some("a\nb".into()),
             ),
             "User was asked \"F?\" and chose Au⏎th and API, adding \"a⏎b\".",
+        );
+    }
+
+    #[test]
+    fn a_secret_answer_is_summarised_as_every_display_shows_it() {
+        let token = Question::text("Paste the deploy token").secret();
+        let key = Question::choice("Which key?", ["old", "new"]).secret();
+        let answers = vec![
+            Answer::custom(&token.question, "tok-123"),
+            Answer::from_text(&key, "new"),
+        ];
+        let record = Record::new(
+            None,
+            crate::AskUserInput {
+                questions: vec![token, key],
+                metadata: None,
+            },
+            Mode::Interactive,
+            crate::Outcome::Answered(answers),
+            0,
+        );
+        assert_eq!(
+            record.summary(),
+            [
+                "User was asked \"Paste the deploy token\" and answered \"[secret]\".",
+                "User was asked \"Which key?\" and chose [secret]."
+            ]
         );
     }
 

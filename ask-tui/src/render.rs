@@ -103,10 +103,13 @@ pub fn render_result(questions: &[Question], result: &AskUserResult) -> Vec<Line
         Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
     )];
     for answer in &result.answers {
-        let name = questions
-            .iter()
-            .find(|q| q.question == answer.question)
-            .map_or_else(|| safe(&answer.question).into_owned(), label);
+        let question = questions.iter().find(|q| q.question == answer.question);
+        let name = question.map_or_else(|| safe(&answer.question).into_owned(), label);
+        // A transcript is a display: a secret answer shows as every display shows it.
+        let answer = match question {
+            Some(question) => answer.shown(question),
+            None => std::borrow::Cow::Borrowed(answer),
+        };
         let mut spans = vec![
             Span::raw("  "),
             Span::styled(
@@ -197,6 +200,22 @@ mod tests {
         assert_eq!(
             render_result_text(&questions, &pending.to_result()),
             "… pending in .pi/pending-questions.json"
+        );
+    }
+
+    #[test]
+    fn a_secret_answer_shows_masked() {
+        let questions = [
+            Question::text("Paste the deploy token").secret(),
+            Question::choice("Which key?", ["old", "new"]).secret(),
+        ];
+        let answered = Outcome::Answered(vec![
+            Answer::custom("Paste the deploy token", "tok-123"),
+            Answer::from_text(&questions[1], "new"),
+        ]);
+        assert_eq!(
+            render_result_text(&questions, &answered.to_result()),
+            "✓ answered\n  Paste the deploy token: [secret] (typed)\n  Which key?: [secret]"
         );
     }
 

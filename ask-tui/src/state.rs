@@ -4,7 +4,7 @@
 
 use std::cell::Cell;
 
-use ask_core::{Answer, AnswerValue, AskUserInput, Limits, Outcome, Question, QuestionKind};
+use ask_core::{Answer, AskUserInput, Limits, Outcome, Question, QuestionKind};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use crate::lang::Lang;
@@ -829,23 +829,27 @@ fn with_note(answer: Answer, page: &Page) -> Answer {
 }
 
 /// Puts a given answer on `question`'s page: the highlight on its option or on "Other", its
-/// options ticked, its typed text in the field.
+/// options ticked, its typed text in the field, its note in the note field ([`ask_core::Prefill`],
+/// the reading every presenter that shows given answers shares).
 fn show_given(question: &Question, page: &mut Page, answer: &Answer) {
-    let texts = match &answer.answer {
-        AnswerValue::Text(text) => std::slice::from_ref(text),
-        AnswerValue::Choices(texts) => texts.as_slice(),
+    let Some(prefill) = ask_core::Prefill::of(question, answer) else {
+        return;
     };
     let other_row = question.options().len();
-    for text in texts.iter().filter(|t| !t.trim().is_empty()) {
-        match question.find_option(text) {
-            Some(index) if question.multi_select => page.checked[index] = true,
-            Some(index) => page.cursor = index,
-            None => {
-                page.field = TextField::with_text(text.as_str());
-                page.other_checked = question.multi_select;
-                page.cursor = other_row;
-            }
+    for &index in &prefill.chosen {
+        if question.multi_select {
+            page.checked[index] = true;
+        } else {
+            page.cursor = index;
         }
+    }
+    if let Some(text) = &prefill.other {
+        page.field = TextField::with_text(text.as_str());
+        page.other_checked = question.multi_select;
+        page.cursor = other_row;
+    }
+    if let Some(notes) = &prefill.notes {
+        page.note = TextField::with_text(notes.as_str());
     }
     if question.multi_select && !page.other_checked {
         page.cursor = page.checked.iter().position(|on| *on).unwrap_or(0);

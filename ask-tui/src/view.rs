@@ -102,15 +102,16 @@ fn lay_out(
     };
     let question_lines = question_at(text_width);
     let mut bottom: Vec<Line<'static>> = Vec::new();
-    if let Some((_, page)) = state.current()
+    if let Some((question, page)) = state.current()
         && (page.noting || !page.note.is_blank())
     {
-        // The note on this question's answer, under the list or field it belongs to.
+        // The note on this question's answer, under the list or field it belongs to; a
+        // secret's note is masked as its answer is.
         let style = if page.noting { Style::new() } else { dim() };
         bottom.extend(
             field_lines(
                 t,
-                &page.note,
+                &shown_field(question, &page.note),
                 page.noting,
                 &format!("  {}", t.note_lead),
                 2 + width(t.note_lead),
@@ -570,9 +571,10 @@ fn filter_line(
     ])
 }
 
-/// What a text field shows: the typed text, or a mask of it for a secret question.
+/// What a text field (an answer or a note) shows: the typed text, or a mask of it for a
+/// question whose answers every display masks ([`ask_core::answer_mask`]).
 fn shown_field<'a>(question: &Question, field: &'a TextField) -> std::borrow::Cow<'a, TextField> {
-    if question.secret {
+    if ask_core::answer_mask(question).is_some() {
         std::borrow::Cow::Owned(field.masked())
     } else {
         std::borrow::Cow::Borrowed(field)
@@ -1319,13 +1321,10 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         .enumerate()
         .map(|(i, (question, page))| {
             let label = tab_label(t, question, i);
-            let answer = page.answer.as_ref().map(|answer| {
-                if question.secret {
-                    ask_core::SECRET_PLACEHOLDER.to_string()
-                } else {
-                    review_text(&answer.answer.joined())
-                }
-            });
+            let answer = page
+                .answer
+                .as_ref()
+                .map(|answer| review_text(&answer.shown(question).answer.joined()));
             if answer.is_none() {
                 missing.push(label.clone());
             }
@@ -1349,9 +1348,15 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
     };
     // The notes, under the answers they belong to, one line each.
     let notes: Vec<Option<String>> = state
-        .pages()
+        .questions()
         .iter()
-        .map(|page| (!page.note.is_blank()).then(|| review_text(page.note.text())))
+        .zip(state.pages())
+        .map(|(question, page)| {
+            (!page.note.is_blank()).then(|| match ask_core::answer_mask(question) {
+                Some(mask) => mask.to_string(),
+                None => review_text(page.note.text()),
+            })
+        })
         .collect();
     let room = max_rows - 1;
     let mut out = [2, 1]

@@ -530,6 +530,51 @@ fn a_secret_is_masked_everywhere_on_screen_and_answered_in_full() {
 }
 
 #[test]
+fn a_secret_chosen_option_other_text_and_note_never_show() {
+    let key_question = ask_core::Question::choice("Which key?", ["key-alpha-7", "key-beta-9"])
+        .with_header("Key")
+        .secret();
+    let scopes = ask_core::Question::choice("Which scopes?", ["scope-read", "scope-write"])
+        .with_header("Scopes")
+        .multi()
+        .secret();
+    let input = ask_core::AskUserInput {
+        questions: vec![key_question, scopes],
+        metadata: None,
+    };
+    let input = ask_core::validate(input, &ask_core::Limits::default()).unwrap();
+    let mut state = State::new(input.input());
+    // A note on the chosen option, typed masked.
+    keys(&mut state, &[KeyCode::Down, KeyCode::Char('n')]);
+    type_text(&mut state, "rotated-today");
+    let typing = screen(&state, 80, 24);
+    assert!(!typing.contains("rotated-today"), "{typing}");
+    keys(&mut state, &[KeyCode::Enter, KeyCode::Enter]);
+    // An option and typed "Other" text of the multi-select.
+    keys(&mut state, &[KeyCode::Char('1'), KeyCode::Char('0')]);
+    type_text(&mut state, "hunter2-scope");
+    keys(&mut state, &[KeyCode::Enter, KeyCode::Enter]);
+    assert_eq!(state.screen(), ask_tui::Screen::Submit);
+    let review = screen(&state, 80, 24);
+    for secret in ["key-beta-9", "scope-read", "hunter2-scope", "rotated-today"] {
+        assert!(!review.contains(secret), "{secret} in {review}");
+    }
+    assert_eq!(review.matches("[secret]").count(), 3, "{review}");
+    let answers = answered(keys(&mut state, &[KeyCode::Enter]));
+    assert_eq!(
+        answers,
+        [
+            Answer::selected("Which key?", "key-beta-9").with_notes(Some("rotated-today")),
+            Answer::multi(
+                "Which scopes?",
+                vec!["scope-read".into()],
+                Some("hunter2-scope".into())
+            ),
+        ]
+    );
+}
+
+#[test]
 fn a_secret_field_never_asks_for_history() {
     let input = one(ask_core::Question::text("Token?").secret());
     let mut state = State::new(&input);

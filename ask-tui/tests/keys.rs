@@ -844,4 +844,9 @@ fn given_answers_are_shown_and_kept_or_changed() {
         State::new(&demo()).with_given(&all).screen(),
         Screen::Submit
     );
+    // A given note is shown in the note field and goes back with its answer.
+    let noted = Answer::selected(DB, "SQLite").with_notes(Some("tests only"));
+    let mut state = State::new(&single(0)).with_given(&[Some(noted.clone())]);
+    assert_eq!(state.pages()[0].note.text(), "tests only");
+    assert_eq!(answered(keys(&mut state, &[KeyCode::Enter])), [noted]);
 }
