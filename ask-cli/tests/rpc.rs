@@ -154,3 +154,54 @@ fn stdin_cannot_be_both_the_call_and_the_protocol() {
     assert!(output.stdout.is_empty());
     assert!(stderr(&output).contains("INPUT must be a file"));
 }
+
+#[test]
+fn the_answers_a_claude_code_call_carries_go_out_with_the_request_as_given() {
+    use std::io::{BufRead, BufReader, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let call = dir.path().join("call.json");
+    std::fs::write(
+        &call,
+        json!({"questions": [
+            {"question": "Which database should we use?", "header": "Database", "multiSelect": false,
+             "options": [{"label": "PostgreSQL (Recommended)", "description": "Relational"},
+                         {"label": "SQLite", "description": "File-based"}]},
+            {"question": "Which features should we include?", "header": "Features", "multiSelect": true,
+             "options": [{"label": "Authentication", "description": "OAuth2"},
+                         {"label": "REST API", "description": "JSON"}]}],
+            "answers": {"Which database should we use?": "SQLite"}})
+        .to_string(),
+    )
+    .unwrap();
+    let mut child = common::ask_user()
+        .args(["--rpc", call.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let request: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(request["type"], "ask_user_request");
+    // The answer the call carried, for the client to show pre-filled; null for the open one.
+    assert_eq!(
+        request["given"],
+        json!([{"question": "Which database should we use?", "answer": "SQLite",
+                "selectedOption": "SQLite", "wasCustom": false}, null])
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"type": "ask_user_response", "requestId": request["requestId"],
+               "answers": [{"answer": "SQLite"}, {"answer": ["REST API"]}]})
+    )
+    .unwrap();
+    let result: Value = lines
+        .map(|line| serde_json::from_str::<Value>(&line.unwrap()).unwrap())
+        .find(|line| line["type"] == "ask_user_result")
+        .unwrap();
+    drop(stdin);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+    assert_eq!(result["result"]["answers"][0]["answer"], "SQLite");
+}

@@ -28,6 +28,36 @@ fn call() -> Value {
         {"question": "What should we name this service?", "header": "Name"}]})
 }
 
+/// A Claude Code call that carries the person's answers: an option, two options of a
+/// multi-select, and typed text.
+fn claude_call_with_answers() -> Value {
+    json!({"questions": [
+        {"question": "Which database should we use?", "header": "Database", "multiSelect": false,
+         "options": [{"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+                     {"label": "SQLite", "description": "Lightweight, file-based"}]},
+        {"question": "Which features should we include?", "header": "Features", "multiSelect": true,
+         "options": [{"label": "Authentication", "description": "OAuth2 + JWT"},
+                     {"label": "REST API", "description": "JSON over HTTP"},
+                     {"label": "Admin Dashboard", "description": "For operators"}]},
+        {"question": "What should we name this service?", "header": "Name", "multiSelect": false,
+         "options": [{"label": "api", "description": "Short"},
+                     {"label": "backend", "description": "Plain"}]}],
+        "answers": {"Which database should we use?": "SQLite",
+                    "Which features should we include?": "Authentication, REST API",
+                    "What should we name this service?": "order-processor"}})
+}
+
+/// The canonical result of [`claude_call_with_answers`] answered exactly as it came.
+fn the_given_answers() -> Value {
+    json!({"answered": true, "answers": [
+        {"question": "Which database should we use?", "answer": "SQLite",
+         "selectedOption": "SQLite", "wasCustom": false},
+        {"question": "Which features should we include?",
+         "answer": ["Authentication", "REST API"], "wasCustom": false},
+        {"question": "What should we name this service?", "answer": "order-processor",
+         "wasCustom": true}]})
+}
+
 /// A running `ask-user --mode web` and its link.
 struct Web {
     child: Child,
@@ -65,6 +95,11 @@ impl Web {
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
         let mut line = String::new();
         stderr.read_line(&mut line).unwrap();
+        // A call in another agent's dialect is said first.
+        while line.starts_with("ask-user: warning: ") {
+            line.clear();
+            stderr.read_line(&mut line).unwrap();
+        }
         assert!(
             line.starts_with("ask-user: answer the questions in a browser (the link works once): http://127.0.0.1:"),
             "{line}"
@@ -728,7 +763,7 @@ fn browser_shows_previews_as_text_and_asks_yes_no_paths_and_secrets() {
     assert_eq!(seen["secretNoteType"], "password");
     assert_eq!(
         seen["review"],
-        "Which layout?\nSidebar\nDeploy now?\nNo\nWhere is the config?\n./conf/app.toml\nWhat is the API token?\n(secret answer, hidden)\nNote: (secret, hidden)"
+        "Which layout?\nSidebar\nDeploy now?\nNo\nWhere is the config?\n./conf/app.toml\nWhat is the API token?\n[secret]\nNote: [secret]"
     );
     assert_eq!(code, 0);
     assert_eq!(out["answers"][0]["answer"], "Sidebar");
@@ -737,6 +772,64 @@ fn browser_shows_previews_as_text_and_asks_yes_no_paths_and_secrets() {
     // The secret reaches the model in the result.
     assert_eq!(out["answers"][3]["answer"], "tok-123");
     assert_eq!(out["answers"][3]["notes"], "expires friday");
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_review_never_shows_a_secret_chosen_option_other_text_or_note() {
+    let call = json!({"questions": [
+        {"question": "Which signing key?", "header": "Key", "secret": true,
+         "options": [{"label": "key-alpha-7"}, {"label": "key-beta-9"}]},
+        {"question": "Which scopes?", "header": "Scopes", "secret": true, "multiSelect": true,
+         "options": [{"label": "scope-read"}, {"label": "scope-write"}]}]});
+    let (seen, code, out) = browser_with(&call, "secrets", "desktop");
+    let review = seen["review"].as_str().unwrap();
+    for secret in ["key-beta-9", "scope-read", "hunter2-scope", "rotated-today"] {
+        assert!(!review.contains(secret), "{secret} in the review: {review}");
+    }
+    // The terminal's words: the mask stands for the answer and for its note.
+    assert_eq!(
+        review,
+        "Which signing key?\n[secret]\nNote: [secret]\nWhich scopes?\n[secret]"
+    );
+    // What is typed is masked too.
+    assert_eq!(seen["otherType"], "password");
+    assert_eq!(seen["noteType"], "password");
+    assert_eq!(code, 0);
+    assert_eq!(
+        out["answers"],
+        json!([
+            {"question": "Which signing key?", "answer": "key-beta-9",
+             "selectedOption": "key-beta-9", "wasCustom": false, "notes": "rotated-today"},
+            {"question": "Which scopes?", "answer": ["scope-read", "hunter2-scope"],
+             "wasCustom": true}
+        ])
+    );
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_shows_the_answers_a_call_carries_and_submits_them_unchanged() {
+    let (seen, code, out) = browser_with(&claude_call_with_answers(), "given", "phone");
+    // Every question came answered: the page opens on the review, as the terminal UI does.
+    assert_eq!(seen["selectedTab"], "✓ Submit");
+    assert_eq!(
+        seen["review"],
+        "Which database should we use?\nSQLite\nWhich features should we include?\n\
+         Authentication, REST API\nWhat should we name this service?\norder-processor"
+    );
+    assert_eq!(
+        seen["checked"],
+        json!([
+            "SQLite",
+            "Authentication",
+            "REST API",
+            "Other (type your answer)"
+        ])
+    );
+    assert_eq!(seen["otherText"], "order-processor");
+    assert_eq!(code, 0);
+    assert_eq!(out, the_given_answers());
 }
 
 /// A running `ask-user serve` on a free port, with its token file in a folder of its own.
@@ -830,8 +923,13 @@ impl Serve {
 
     /// `ask-user --via BASE --agent-name NAME CALL` with the call of these tests.
     fn ask(&self, name: &str) -> Child {
+        self.ask_with(name, &call())
+    }
+
+    /// `ask-user --via BASE --agent-name NAME CALL` with `call`.
+    fn ask_with(&self, name: &str, call: &Value) -> Child {
         let path = self.dir.path().join(format!("{name}.json"));
-        std::fs::write(&path, call().to_string()).unwrap();
+        std::fs::write(&path, call.to_string()).unwrap();
         common::ask_user()
             .args(["--via", &self.base, "--agent-name", name])
             .arg(&path)
@@ -953,6 +1051,40 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
         .map(|a| a["state"].as_str().unwrap())
         .collect();
     assert_eq!(states, ["answered", "connection_lost", "answered"]);
+}
+
+#[test]
+fn via_hands_the_answers_a_call_carries_to_the_inbox_page() {
+    let serve = Serve::start();
+    let cookie = serve.visit(&serve.link);
+    let agent = serve.ask_with("alpha", &claude_call_with_answers());
+    let asks = serve.wait_for(&cookie, 1);
+    // The page pre-fills them: the options chosen, the typed text as "Other".
+    assert_eq!(
+        asks["asks"][0]["given"],
+        json!([{"chosen": [1]}, {"chosen": [0, 1]}, {"chosen": [], "other": "order-processor"}]),
+        "{asks}"
+    );
+    assert_eq!(asks["asks"][0]["masks"], json!([null, null, null]));
+    let origin = serve.base.clone();
+    let sent = http(
+        &serve.host,
+        "POST",
+        "/api/asks/ask-1/answer",
+        &[
+            ("Host", &serve.host),
+            ("Cookie", &cookie),
+            ("Origin", &origin),
+            ("Content-Type", "application/json"),
+        ],
+        &json!({"answers": [{"answer": "SQLite"}, {"answer": ["Authentication", "REST API"]},
+                            {"answer": "order-processor"}]})
+        .to_string(),
+    );
+    assert_eq!(sent.status, 200, "{sent:?}");
+    let (code, out) = output_of(agent);
+    assert_eq!(code, 0);
+    assert_eq!(out, the_given_answers());
 }
 
 #[test]

@@ -1,13 +1,15 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/web.rs.
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK
-  SCENARIO  answer | cancel | keyboard | fields | inbox | long
+  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | long
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
 
 Prints one JSON object with what the page showed; tests/web.rs checks it and ask-user's stdout.
 The page holds the three example questions of tests/web.rs (Database, Features, Name), or for
-`fields` the call of its canonical-fields test (Layout, Deploy, Config, Token).
+`fields` the call of its canonical-fields test (Layout, Deploy, Config, Token), for `secrets` a
+secret choice and a secret multi-select (Key, Scopes), for `given` the Claude Code call whose
+answers the page shows pre-filled (Database, Features, Name).
 """
 
 import json
@@ -186,6 +188,34 @@ def main():
             note.fill("expires friday")
             page.get_by_role("tab", name="Submit").click()
             seen["review"] = page.locator(".review").inner_text()
+            page.get_by_role("button", name="Submit answers").click()
+            page.get_by_text("Your answers were sent").first.wait_for()
+        elif scenario == "secrets":
+            # A secret option with a note, then a secret multi-select with typed Other text.
+            page.get_by_role("radio", name="key-beta-9").check()
+            note = page.locator("#a0-q0-note")
+            seen["noteType"] = note.get_attribute("type")
+            note.fill("rotated-today")
+            page.get_by_role("button", name="Next").first.click()
+            page.get_by_role("checkbox", name="scope-read").check()
+            other = page.get_by_role("textbox", name="Your own answer to: Which scopes?")
+            seen["otherType"] = other.get_attribute("type")
+            other.fill("hunter2-scope")
+            page.get_by_role("tab", name="Submit").click()
+            seen["review"] = page.locator(".review").inner_text()
+            page.get_by_role("button", name="Submit answers").click()
+            page.get_by_text("Your answers were sent").first.wait_for()
+        elif scenario == "given":
+            # Nothing is touched: the page shows what the call carried, and Submit sends it.
+            seen["selectedTab"] = page.locator("[role=tab][aria-selected=true]").inner_text()
+            seen["review"] = page.locator(".review").inner_text()
+            seen["checked"] = [
+                page.locator(f"#{c.get_attribute('aria-labelledby') or c.get_attribute('id')}").inner_text().strip()
+                if c.get_attribute("aria-labelledby")
+                else page.locator(f"label[for={c.get_attribute('id')}]").inner_text().strip()
+                for c in page.locator("input[type=radio]:checked, input[type=checkbox]:checked").all()
+            ]
+            seen["otherText"] = page.locator("#a0-q2-other-text").input_value()
             page.get_by_role("button", name="Submit answers").click()
             page.get_by_text("Your answers were sent").first.wait_for()
         browser.close()

@@ -958,6 +958,9 @@ impl Frontend for ElicitationFrontend<'_> {
         Capabilities {
             // The protocol forbids sensitive data in form elicitation.
             carries_secrets: false,
+            // The first form starts empty: only the fields of its own earlier rounds come back
+            // as defaults.
+            shows_given: false,
             ..Capabilities::default()
         }
     }

@@ -10,10 +10,15 @@
 //! `Origin` equal to the page's own (every POST must send one). Responses carry a strict
 //! Content-Security-Policy with no inline script, and the page inserts agent text only as text.
 //!
-//! The HTTP API (`ask-web/WEB.md` beside `PROTOCOL.md`): `GET /api/asks` lists the asks with their
-//! state and questions, `GET /api/events` streams the same list as server-sent events on every
-//! change, `POST /api/asks/{requestId}/answer` takes `{"answers": [AnswerInput…]}` and
-//! `POST /api/asks/{requestId}/cancel` cancels.
+//! The HTTP API (`ask-web/WEB.md`): `GET /api/asks` lists the asks with their state, questions,
+//! masks and given answers ([`AskView`]), `GET /api/events` streams the same list as server-sent
+//! events on every change, `POST /api/asks/{requestId}/answer` takes
+//! `{"answers": [AnswerInput…]}` and `POST /api/asks/{requestId}/cancel` cancels.
+//!
+//! The page decides nothing about what it shows: the server sends, with each question, the text
+//! that stands for its answer on every display when the answer is masked
+//! ([`ask_core::answer_mask`]), and the answers given before the page took over as the page
+//! pre-fills them ([`ask_core::Prefill`]).
 
 mod link;
 
@@ -26,7 +31,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use ask_core::{
-    Answer, AskUserInput, BoxError, Frontend, Limits, Outcome, PresentError, Presenter, Question,
+    Answer, AskUserInput, BoxError, Frontend, Limits, Outcome, Prefill, PresentError, Presenter,
+    Question,
 };
 use async_trait::async_trait;
 use axum::body::{Body, Bytes};
@@ -122,6 +128,14 @@ pub struct AskView {
     pub state: WireState,
     /// The questions, as the model asked them.
     pub questions: Vec<Question>,
+    /// For each question, the text the page shows in place of its answer and its note, which it
+    /// also types masked ([`ask_core::answer_mask`]: `"[secret]"` for a secret question), or
+    /// `None` when they are shown as typed.
+    pub masks: Vec<Option<&'static str>>,
+    /// The answers given before the page took over, one per question in order, as the page
+    /// pre-fills them (`None` for a question still open); empty when nothing was given.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub given: Vec<Option<Prefill>>,
     /// Who asks.
     #[serde(flatten)]
     pub asker: Asker,
@@ -164,6 +178,41 @@ struct Shared {
     base: String,
 }
 
+impl AskView {
+    /// The view of a new ask of `questions`, waiting for the person, with the answers `given`
+    /// before it reached the page (in question order; empty when none were).
+    pub fn waiting(
+        request_id: String,
+        questions: Vec<Question>,
+        given: &[Option<Answer>],
+        asker: Asker,
+    ) -> AskView {
+        let masks = questions.iter().map(ask_core::answer_mask).collect();
+        let given = if given.iter().all(Option::is_none) {
+            Vec::new()
+        } else {
+            questions
+                .iter()
+                .zip(given)
+                .map(|(question, answer)| {
+                    answer
+                        .as_ref()
+                        .and_then(|answer| Prefill::of(question, answer))
+                })
+                .collect()
+        };
+        AskView {
+            request_id,
+            state: WireState::WaitingForUser,
+            questions,
+            masks,
+            given,
+            asker,
+            since: ask_core::now_ms(),
+        }
+    }
+}
+
 impl Shared {
     fn new(
         bound: SocketAddr,
@@ -204,23 +253,14 @@ impl Shared {
     }
 
     /// Shows an ask on the page and gives the receiver of its outcome.
-    fn open(
-        &self,
-        request_id: String,
-        questions: Vec<Question>,
-        asker: Asker,
-    ) -> oneshot::Receiver<Outcome> {
+    fn open(&self, view: AskView) -> oneshot::Receiver<Outcome> {
         let (answer_tx, answer_rx) = oneshot::channel();
-        self.lock().waiting.push((request_id.clone(), answer_tx));
+        self.lock()
+            .waiting
+            .push((view.request_id.clone(), answer_tx));
         self.snapshot.send_modify(|snapshot| {
             snapshot.closing = false;
-            snapshot.asks.push(AskView {
-                request_id,
-                state: WireState::WaitingForUser,
-                questions,
-                asker,
-                since: ask_core::now_ms(),
-            });
+            snapshot.asks.push(view);
         });
         answer_rx
     }
@@ -337,11 +377,12 @@ impl WebFrontend {
         let listener = tokio::net::TcpListener::from_std(self.listener.try_clone()?)?;
         // The page names asks `ask-1`, `ask-2`, … in the order they came: an MCP session that
         // asks again gets a new id, never one of an earlier ask.
-        let answer_rx = self.shared.open(
+        let answer_rx = self.shared.open(AskView::waiting(
             self.shared.next_id(),
             request.input.questions.clone(),
+            &request.given,
             Asker::default(),
-        );
+        ));
         let app = self.router();
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let mut server = tokio::spawn(
@@ -645,8 +686,13 @@ async fn agent(shared: &Arc<Shared>, parts: &axum::http::request::Parts, body: B
                     return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problems.to_string());
                 }
             };
+            let questions = input.into_inner().questions;
+            if let Err(problem) = check_given(&questions, &ask.given) {
+                return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem);
+            }
             let request_id = shared.next_id();
-            let receiver = shared.open(request_id.clone(), input.into_inner().questions, ask.asker);
+            let view = AskView::waiting(request_id.clone(), questions, &ask.given, ask.asker);
+            let receiver = shared.open(view);
             held(Arc::clone(shared), request_id, receiver)
         }
         _ => error_response(StatusCode::NOT_FOUND, "no such address"),
@@ -660,6 +706,39 @@ struct AgentAsk {
     #[serde(flatten)]
     asker: Asker,
     input: AskUserInput,
+    /// The answers the person gave before the ask reached the inbox, one per question in
+    /// order, `null` for a question still open; absent when nothing was given.
+    #[serde(default)]
+    given: Vec<Option<Answer>>,
+}
+
+/// Checks that the answers an agent says were given belong to its questions: none, or one per
+/// question, each naming its question.
+fn check_given(questions: &[Question], given: &[Option<Answer>]) -> Result<(), String> {
+    if given.is_empty() {
+        return Ok(());
+    }
+    if given.len() != questions.len() {
+        return Err(format!(
+            "given holds {} answers for {} questions; give one per question, null for an open one",
+            given.len(),
+            questions.len()
+        ));
+    }
+    for (index, (question, answer)) in questions.iter().zip(given).enumerate() {
+        if let Some(answer) = answer
+            && answer.question != question.question
+        {
+            return Err(format!(
+                "given answer {} names the question \"{}\", not question {} (\"{}\")",
+                index + 1,
+                ask_core::sanitize_for_display(&answer.question),
+                index + 1,
+                ask_core::sanitize_for_display(&question.question)
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What the agent reads at the end of its held request: one JSON line.
@@ -901,12 +980,16 @@ impl Frontend for ViaFrontend {
 impl ViaFrontend {
     /// Posts the ask of `request` to the inbox and waits for its outcome.
     async fn ask_inbox(&self, request: &ask_core::AskRequest) -> Result<Outcome, BoxError> {
-        let body = serde_json::json!({
+        let mut body = serde_json::json!({
             "agent": self.asker.agent,
             "cwd": self.asker.cwd,
             "input": request.input.input(),
-        })
-        .to_string();
+        });
+        // The answers given before the inbox took over go with the ask, for the page to show.
+        if request.given.iter().any(Option::is_some) {
+            body["given"] = serde_json::to_value(&request.given)?;
+        }
+        let body = body.to_string();
         let (status, mut lines) = self.post("/api/agent/asks", &body).await?;
         if status != 200 {
             let text = lines.next_line().await?.unwrap_or_default();
