@@ -232,7 +232,11 @@ function confirmWith(text) {
     };
     yes.onclick = () => done(true);
     no.onclick = () => done(false);
-    dialog.onclose = () => done(false);
+    // The close event of an earlier question may arrive after this one opened (the browser
+    // handles a key press before it): only a close that left the dialog closed answers No.
+    dialog.onclose = () => {
+      if (!dialog.open) done(false);
+    };
     dialog.showModal();
     no.focus();
   });
