@@ -302,3 +302,103 @@ fn a_closed_stdout_is_a_clean_exit() {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// The frames `ask-user --mode embedded` draws for the call in `path` when the host sends
+/// `inputs` (each the bytes of one keypress or paste) and then goes away: every frame's lines
+/// with their SGR styling taken out, one string per frame.
+fn embedded_frames(path: &Path, inputs: &[&str]) -> Vec<String> {
+    let mut lines = vec![json!({"type": "size", "width": 60, "maxHeight": 24}).to_string()];
+    lines.extend(
+        inputs
+            .iter()
+            .map(|data| json!({"type": "input", "data": data}).to_string()),
+    );
+    let mut input = lines.join("\n");
+    input.push('\n');
+    let output = common::run_with_stdin(
+        &["--mode", "embedded", path.to_str().unwrap()],
+        input.as_bytes(),
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| message["type"] == "frame")
+        .map(|frame| {
+            let lines: Vec<String> = frame["lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| without_sgr(l.as_str().unwrap()))
+                .collect();
+            lines.join("\n")
+        })
+        .collect()
+}
+
+/// `text` without its SGR sequences (`ESC [ digits and ; m`), the only escapes a frame may
+/// hold: any other escape is left in, for the check to find.
+fn without_sgr(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("\u{1b}[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        let params = after
+            .find(|c: char| !(c.is_ascii_digit() || c == ';'))
+            .unwrap_or(after.len());
+        if after[params..].starts_with('m') {
+            rest = &after[params + 1..];
+        } else {
+            out.push_str("\u{1b}[");
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The embedded presenter's frames, drawn in a host's own terminal UI, carry nothing but text
+/// and SGR styling for every valid entry of the corpus, with a hostile answer typed into the
+/// "Other" field; and a secret typed there never reaches a frame, in the field or the review.
+#[test]
+fn embedded_frames_carry_no_hostile_character_and_no_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes, expected) in entries() {
+        if expected["valid"] != true {
+            continue;
+        }
+        let path = dir.path().join(format!("{name}.json"));
+        std::fs::write(&path, &bytes).unwrap();
+        // Open "Other" (0), paste a hostile answer, then Ctrl+C twice.
+        let paste = format!("\u{1b}[200~{HOSTILE_ANSWER}\u{1b}[201~");
+        let frames = embedded_frames(&path, &["0", &paste, "\u{3}", "\u{3}"]);
+        assert!(frames.len() > 2, "{name}: {frames:?}");
+        for frame in &frames {
+            check_clean(&name, "--mode embedded", "a frame", frame.as_bytes());
+        }
+    }
+    let secret = dir.path().join("secret.json");
+    std::fs::write(
+        &secret,
+        json!({"questions": [
+            {"question": "Which key?", "header": "Key", "secret": true,
+             "options": [{"label": "old"}, {"label": "new"}]},
+            {"question": "Paste the deploy token", "header": "Token", "secret": true}
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    // Other text on the first question, the token on the second, then the review.
+    let frames = embedded_frames(
+        &secret,
+        &["0", "hunter2-other", "\r", "tok-SECRET-123", "\r"],
+    );
+    let last = frames.last().unwrap();
+    assert!(last.contains("[secret]"), "the review masks: {last}");
+    for frame in &frames {
+        for secret in ["hunter2", "tok-SECRET-123", "SECRET"] {
+            assert!(!frame.contains(secret), "a frame shows {secret}: {frame}");
+        }
+        check_clean("secret", "--mode embedded", "a frame", frame.as_bytes());
+    }
+}
