@@ -10,7 +10,9 @@ use ask_session::{Ask, SessionLog};
 use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg};
-use crate::deliver::{Shape, ask_path, deliver, failed, print_record, print_unasked, runtime};
+use crate::deliver::{
+    ask_path, deliver, failed, plain, print_record, print_unasked, runtime, shape_of,
+};
 use crate::exit::Exit;
 use crate::input::{ReadFailure, read_call, say_invalid, say_no_input, stdin_input};
 use crate::output::say;
@@ -99,7 +101,7 @@ pub fn run(args: &AskArgs) -> Exit {
         Ok(read) => read,
         Err(failure) => return report_unreadable(failure, presenter, args),
     };
-    let mut shape = Shape::of(args);
+    let mut shape = shape_of(args);
     shape.modes.clone_from(&read.modes);
     let call = AskCall {
         call_id: args.call_id.clone().or(read.call.call_id),
@@ -175,7 +177,7 @@ pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
         Ok(rt.block_on(Ask::new(call).run(frontend.as_ref())))
     });
     match asked {
-        Ok(Ok(finished)) => print_record(finished.record, &Shape::plain(args.output)),
+        Ok(Ok(finished)) => print_record(finished.record, &plain(args.output)),
         Ok(Err(failure)) => failed(failure, args.output),
         Err(exit) => exit,
     }

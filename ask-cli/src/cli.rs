@@ -88,6 +88,17 @@ pub enum OutputArg {
     Tool,
 }
 
+impl OutputArg {
+    /// The document this form prints.
+    pub fn form(self) -> ask_schema::OutputForm {
+        match self {
+            OutputArg::Result => ask_schema::OutputForm::Result,
+            OutputArg::Answers => ask_schema::OutputForm::Answers,
+            OutputArg::Tool => ask_schema::OutputForm::Tool,
+        }
+    }
+}
+
 /// Which agent's shape a call is read in (and, when named, answered in).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DialectArg {

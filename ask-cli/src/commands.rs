@@ -7,7 +7,7 @@ use ask_schema::{ReadOptions, ToolFormat};
 use serde_json::json;
 
 use crate::cli::{self, SchemaFormat, ValidateArgs};
-use crate::deliver::{Shape, emit_record};
+use crate::deliver::{emit_record, plain};
 use crate::exit::Exit;
 use crate::input::{read_call, say_no_input, stdin_input, warnings_json};
 use crate::output::{self, emit, emit_pretty, finish, say};
@@ -77,7 +77,7 @@ pub fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
             warnings.iter().for_each(|w| say(w));
             match found {
                 // Exit 0 whatever the record's status: the query succeeded.
-                Some(record) => match emit_record(record, &Shape::plain(output)) {
+                Some(record) => match emit_record(record, &plain(output)) {
                     Exit::Failure => Exit::Failure,
                     _ => Exit::Ok,
                 },

@@ -5,42 +5,28 @@ use std::sync::Arc;
 
 use ask_core::{PresentError, Presenter, Record, Status, ToolOutput};
 use ask_rpc::{AskUserResultNotification, ServerMessage};
-use ask_schema::Dialect;
+use ask_schema::OutputShape;
 use ask_session::{Ask, AskFailure, Finished, SessionLog};
 
 use crate::cli::{AskArgs, OutputArg};
 use crate::exit::Exit;
-use crate::output::{emit, finish, say};
+use crate::output::{emit, finish, say, write_stdout};
 
 /// What stdout carries for a finished call: the `--output` form, in the dialect `--dialect`
-/// names (none: the canonical shapes).
-#[derive(Debug, Clone)]
-pub struct Shape {
-    /// `--output`.
-    pub output: OutputArg,
-    /// The dialect named by `--dialect`, unless it is the canonical one.
-    pub dialect: Option<Dialect>,
-    /// Roo Code's mode of each suggestion, when the call carried them.
-    pub modes: Vec<Option<String>>,
+/// names.
+pub type Shape = OutputShape;
+
+/// The output shape of `output` in the canonical shapes.
+pub fn plain(output: OutputArg) -> Shape {
+    OutputShape::plain(output.form())
 }
 
-impl Shape {
-    /// The canonical shape of `output`.
-    pub fn plain(output: OutputArg) -> Shape {
-        Shape {
-            output,
-            dialect: None,
-            modes: Vec::new(),
-        }
-    }
-
-    /// The shape the flags of `args` ask for.
-    pub fn of(args: &AskArgs) -> Shape {
-        Shape {
-            output: args.output,
-            dialect: args.dialect.answer_dialect(),
-            modes: Vec::new(),
-        }
+/// The shape the flags of `args` ask for.
+pub fn shape_of(args: &AskArgs) -> Shape {
+    OutputShape {
+        form: args.output.form(),
+        dialect: args.dialect.answer_dialect(),
+        modes: Vec::new(),
     }
 }
 
@@ -117,25 +103,12 @@ pub fn print_record(record: Record, shape: &Shape) -> Exit {
 }
 
 /// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
-/// exit code. A named dialect prints its own result shape for `--output result` and `answers`,
-/// and its own words in the tool output for `--output tool`.
+/// exit code.
 pub fn emit_record(record: Record, shape: &Shape) -> Exit {
-    let exit = exit_for(record.status);
-    if let Some(dialect) = shape.dialect {
-        let value = match shape.output {
-            OutputArg::Result | OutputArg::Answers => {
-                ask_schema::result_in(dialect, &record, &shape.modes)
-            }
-            OutputArg::Tool => ask_schema::tool_output_in(dialect, &record, &shape.modes),
-        };
-        return finish(emit(&value), exit);
-    }
-    let written = match shape.output {
-        OutputArg::Result => emit(&record.result()),
-        OutputArg::Answers => crate::output::write_stdout(&record.answers_output()),
-        OutputArg::Tool => emit(&ToolOutput::from_record(record)),
-    };
-    finish(written, exit)
+    finish(
+        write_stdout(&shape.render(&record)),
+        exit_for(record.status),
+    )
 }
 
 /// The exit code of a final status.
@@ -176,30 +149,12 @@ pub fn print_error(output: ToolOutput, format: OutputArg, exit: Exit) -> Exit {
         OutputArg::Result | OutputArg::Answers => exit,
     }
 }
-/// The request id an ask uses on the wire: the call id, or the one the ask path gives.
-fn request_id(record: &Record) -> String {
-    record
-        .call_id
-        .clone()
-        .unwrap_or_else(|| "ask-1".to_string())
-}
-
 /// Prints the final `ask_user_result` line and gives the exit code of the outcome. With
-/// `--output tool` the line also carries the tool output. The lenient forms the call was read
-/// with go in its `details.warnings`, so the model can learn the canonical shape.
+/// `--output tool` the line also carries the tool output.
 pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::Warning]) -> Exit {
-    let exit = exit_for(record.status);
-    let message = ServerMessage::AskUserResult(AskUserResultNotification {
-        request_id: Some(request_id(&record)),
-        result: record.result(),
-        tool_output: (output == OutputArg::Tool).then(|| Box::new(ToolOutput::from_record(record))),
-    });
-    if warnings.is_empty() {
-        return finish(emit(&message), exit);
-    }
-    let mut line = serde_json::to_value(&message).unwrap_or_default();
-    line["details"] = serde_json::json!({"warnings": crate::input::warnings_json(warnings)});
-    finish(emit(&line), exit)
+    let warnings = crate::input::warning_reports(warnings);
+    let line = AskUserResultNotification::line_for(&record, output == OutputArg::Tool, &warnings);
+    finish(write_stdout(line.trim_end()), exit_for(record.status))
 }
 
 /// The single-threaded runtime that one ask runs on.

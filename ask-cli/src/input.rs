@@ -82,11 +82,15 @@ pub fn say_invalid(problems: &Problems) {
 /// The lenient forms of a call as JSON, `[{path, message}]`, for the validate report and the RPC
 /// result.
 pub fn warnings_json(warnings: &[ask_schema::Warning]) -> serde_json::Value {
-    let reports: Vec<ProblemReport> = warnings
+    serde_json::to_value(warning_reports(warnings)).unwrap_or_default()
+}
+
+/// The lenient forms of a call as reports, `{path, message}` each.
+pub fn warning_reports(warnings: &[ask_schema::Warning]) -> Vec<ProblemReport> {
+    warnings
         .iter()
         .map(|w| ProblemReport::new(&w.path, w.message.clone()))
-        .collect();
-    serde_json::to_value(reports).unwrap_or_default()
+        .collect()
 }
 
 /// The problems of a call as JSON, `[{path, message}]`, for the validate report.

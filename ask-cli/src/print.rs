@@ -2,14 +2,14 @@
 
 use std::path::PathBuf;
 
-use ask_core::{sanitize_for_display, shell_quote};
-use ask_print::{PassTwo, PassTwoStep, PrintError};
+use ask_core::shell_quote;
+use ask_print::{PassTwo, PassTwoStep, PrintError, notes};
 
 use ask_core::{Caller, Presenter};
 use ask_session::Ask;
 
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
-use crate::deliver::{Shape, ask_path, deliver, emit_record, failed, print_record};
+use crate::deliver::{ask_path, deliver, emit_record, failed, print_record, shape_of};
 use crate::exit::Exit;
 use crate::output::{emit, emit_pretty, finish, say, write_stdout};
 
@@ -67,14 +67,14 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                 record.call_id.clone_from(&args.call_id);
             }
             if !reply && !answering.resumed() {
-                say_custom_answers(&record);
+                notes::custom_answers(&record).iter().for_each(|n| say(n));
             }
             let exit = match crate::deliver::runtime() {
                 Ok(runtime) => {
                     let ask = ask_path(args, Ask::settled(record, Caller::Parent));
                     match runtime.block_on(ask.finish()) {
                         Ok(finished) => {
-                            deliver(finished, args, Presenter::File, &Shape::of(args), &[])
+                            deliver(finished, args, Presenter::File, &shape_of(args), &[])
                         }
                         Err(failure) => failed(failure, args.output),
                     }
@@ -82,18 +82,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                 Err(exit) => exit,
             };
             if exit != Exit::Ok {
-                if answering.kept() {
-                    say(&format!(
-                        "the answers stay in {}: run the command again to deliver them",
-                        path.display()
-                    ));
-                } else {
-                    say(&format!(
-                        "the answers could not be written into {} either; it still holds the \
-                         questions",
-                        path.display()
-                    ));
-                }
+                say(&notes::undelivered(&path, answering.kept()));
                 return exit;
             }
             match answering.finish() {
@@ -102,35 +91,11 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
             }
         }
         Ok(PassTwoStep::Incomplete { record, unanswered }) => {
-            say(&format!(
-                "{} of {} questions still {} no answer:",
-                unanswered.len(),
-                record.questions.len(),
-                if unanswered.len() == 1 { "has" } else { "have" }
-            ));
-            for (index, question) in &unanswered {
-                say(&format!(
-                    "  {}. {}",
-                    index + 1,
-                    sanitize_for_display(question)
-                ));
-            }
-            let file = record.pending_file.clone().unwrap_or_default();
-            let edited = args.host.edited_command(&file);
-            if inline {
-                say(&format!(
-                    "nothing was recorded and {file} is as it was: give every answer in --answers \
-                     (null takes the answer written in the file), or write them into the file \
-                     and run {edited}"
-                ));
-            } else {
-                say(&format!(
-                    "nothing was recorded and {file} is as it was: write the missing answers into \
-                     it and run {edited} again"
-                ));
+            for note in notes::incomplete(&record, &unanswered, inline, args.host) {
+                say(&note);
             }
             // Not the instructions of pass 1: the questions were not saved again.
-            emit_record(*record, &Shape::of(args))
+            emit_record(*record, &shape_of(args))
         }
         Err(error) => {
             if matches!(error, PrintError::NoPending { .. })
@@ -155,28 +120,7 @@ fn replay_finished(args: &AskArgs) -> Option<Exit> {
         "no questions are pending; replaying the answer recorded for call {call_id} in {}",
         session.display()
     ));
-    Some(print_record(record, &Shape::of(args)))
-}
-
-/// Names the answers that matched no option and were taken as the person's own text, so that a
-/// typo in a label is seen rather than silently sent as a custom answer.
-fn say_custom_answers(record: &ask_core::Record) {
-    for (index, (question, answer)) in record.questions.iter().zip(&record.answers).enumerate() {
-        if !answer.was_custom || question.is_free_text() {
-            continue;
-        }
-        // A multi-select answer lists its typed text last.
-        let typed = match &answer.answer {
-            ask_core::AnswerValue::Text(text) => text.as_str(),
-            ask_core::AnswerValue::Choices(choices) => choices.last().map_or("", String::as_str),
-        };
-        say(&format!(
-            "question {} (\"{}\"): \"{}\" matches no option, so it was taken as your own answer",
-            index + 1,
-            sanitize_for_display(&question.question),
-            sanitize_for_display(typed)
-        ));
-    }
+    Some(print_record(record, &shape_of(args)))
 }
 
 fn report(error: &PrintError) -> Exit {

@@ -25,6 +25,7 @@
 mod answers;
 mod error;
 mod host;
+pub mod notes;
 mod pending;
 mod render;
 mod store;

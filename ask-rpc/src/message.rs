@@ -1,6 +1,8 @@
 //! The wire messages: one JSON object per line, camelCase fields, a snake_case `type` tag.
 
-use ask_core::{Answer, AnswerInput, AskUserResult, Question, ToolOutput, WireState};
+use ask_core::{
+    Answer, AnswerInput, AskUserResult, ProblemReport, Question, Record, ToolOutput, WireState,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -131,6 +133,27 @@ pub struct AskUserResponse {
 pub struct AskUserCancel {
     /// The ask cancelled.
     pub request_id: String,
+}
+
+impl AskUserResultNotification {
+    /// The last line of a finished ask: its result, the tool output too when `with_tool`, and
+    /// the lenient forms the call was read with in `details.warnings`, so the model can learn
+    /// the canonical shape. The request id is the call id, or `ask-1` for a call without one.
+    pub fn line_for(record: &Record, with_tool: bool, warnings: &[ProblemReport]) -> String {
+        let message = ServerMessage::AskUserResult(AskUserResultNotification {
+            request_id: Some(record.call_id.clone().unwrap_or_else(|| "ask-1".into())),
+            result: record.result(),
+            tool_output: with_tool.then(|| Box::new(ToolOutput::from_record(record.clone()))),
+        });
+        if warnings.is_empty() {
+            return message.to_line();
+        }
+        let mut line = serde_json::to_value(&message).unwrap_or_default();
+        line["details"] = serde_json::json!({ "warnings": warnings });
+        let mut text = line.to_string();
+        text.push('\n');
+        text
+    }
 }
 
 impl ServerMessage {

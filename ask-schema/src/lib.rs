@@ -30,6 +30,7 @@ pub use ask_core::Limits;
 mod dialect;
 mod dialect_output;
 pub mod display_rules;
+mod output;
 mod parse;
 mod schema;
 
@@ -40,6 +41,7 @@ pub use dialect_output::{
     CLAUDE_REJECTED, CODEX_CANCELLED, GEMINI_DISMISSED, OPENCODE_DISMISSED, dialect_descriptor,
     result_in, tool_output_in, tool_text_in,
 };
+pub use output::{OutputForm, OutputShape};
 pub use parse::{JsonSource, ParsedCall, parse, parse_call, warm_up};
 pub use schema::{
     TOOL_NAME, TOOL_TITLE, ToolFormat, UnknownFormat, input_schema, render, result_schema,
