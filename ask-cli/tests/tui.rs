@@ -479,3 +479,24 @@ fn the_showcase_asks_every_field_in_the_terminal() {
         })
     );
 }
+
+#[test]
+fn ctrl_c_asks_first_and_says_that_a_second_ctrl_c_abandons() {
+    let mut session = Session::ask("demo", &[]);
+    session.wait_for("Which database should we use?");
+    session.key(ENTER, "What should we name this service?");
+    session.key("\x03", "Press Ctrl+C again to abandon the questions.");
+    session.wait_for("Discard 1 answer? [y/N]");
+    // Esc asks the same question without the hint.
+    session.key("n", "Esc to cancel");
+    session.key(ESC, "Discard 1 answer? [y/N]");
+    assert!(
+        !session.contents().contains("Press Ctrl+C again"),
+        "{}",
+        session.contents()
+    );
+    session.key("n", "Esc to cancel");
+    session.key("\x03", "Press Ctrl+C again to abandon the questions.");
+    session.send("\x03");
+    assert_eq!(session.exit_code(), 130, "the second Ctrl+C abandons");
+}

@@ -250,6 +250,8 @@ pub struct Text {
     pub no_completion: &'static str,
     /// "Discard {n} answers? [y/N]".
     pub discard: Counted,
+    /// After the discard question when Ctrl+C asked it: a second Ctrl+C abandons the call.
+    pub ctrl_c_again: &'static str,
     /// "Answer is long ({n} chars). Continue anyway? [Y/n]".
     pub long_answer: &'static str,
     /// "{n} questions still need an answer".
@@ -376,6 +378,7 @@ static EN: Text = Text {
     no_preview: "(no preview)",
     no_completion: "No path starts with that",
     discard: counted("Discard 1 answer? [y/N]", "Discard {n} answers? [y/N]"),
+    ctrl_c_again: "Press Ctrl+C again to abandon the questions.",
     long_answer: "Answer is long ({n} chars). Continue anyway? [Y/n]",
     unanswered: counted(
         "1 question still needs an answer",
@@ -461,6 +464,7 @@ static DE: Text = Text {
         "1 Antwort verwerfen? [j/N]",
         "{n} Antworten verwerfen? [j/N]",
     ),
+    ctrl_c_again: "Noch einmal Strg+C bricht die Fragen ab.",
     long_answer: "Die Antwort ist lang ({n} Zeichen). Trotzdem fortfahren? [J/n]",
     unanswered: counted(
         "1 Frage braucht noch eine Antwort",
@@ -552,6 +556,7 @@ static ES: Text = Text {
         "¿Descartar 1 respuesta? [s/N]",
         "¿Descartar {n} respuestas? [s/N]",
     ),
+    ctrl_c_again: "Pulsa Ctrl+C otra vez para abandonar las preguntas.",
     long_answer: "La respuesta es larga ({n} caracteres). ¿Continuar de todos modos? [S/n]",
     unanswered: counted(
         "Falta 1 pregunta por responder",
@@ -643,6 +648,7 @@ static FR: Text = Text {
         "Abandonner 1 réponse ? [o/N]",
         "Abandonner {n} réponses ? [o/N]",
     ),
+    ctrl_c_again: "Appuyez encore sur Ctrl+C pour abandonner les questions.",
     long_answer: "La réponse est longue ({n} caractères). Continuer quand même ? [O/n]",
     unanswered: counted(
         "1 question attend encore une réponse",
@@ -713,6 +719,7 @@ static JA: Text = Text {
     no_preview: "(プレビューなし)",
     no_completion: "一致するパスがありません",
     discard: same("{n} 件の回答を破棄しますか？ [y/N]"),
+    ctrl_c_again: "もう一度 Ctrl+C を押すと質問を中断します。",
     long_answer: "回答が長くなっています（{n} 文字）。このまま続けますか？ [Y/n]",
     unanswered: same("{n} 件の質問がまだ未回答です"),
     type_first: "先に回答を入力してください",
@@ -780,6 +787,7 @@ static ZH: Text = Text {
     no_preview: "(无预览)",
     no_completion: "没有以此开头的路径",
     discard: same("放弃 {n} 个回答？[y/N]"),
+    ctrl_c_again: "再按一次 Ctrl+C 放弃这些问题。",
     long_answer: "回答较长（{n} 个字符）。仍要继续吗？[Y/n]",
     unanswered: same("还有 {n} 个问题需要回答"),
     type_first: "请先输入回答",

@@ -89,6 +89,8 @@ pub enum Dialog {
     Discard {
         /// How many answers would be lost.
         answered: usize,
+        /// True when Ctrl+C opened it: the dialog then says that Ctrl+C again abandons the call.
+        interrupt: bool,
     },
     /// "Answer is long (N chars). Continue anyway? [Y/n]": the typed answer is over the soft
     /// limit `Limits::LONG_ANSWER_CHARS`.
@@ -794,11 +796,14 @@ impl State {
     /// Esc or Ctrl+C outside a dialog and outside the "Other" field: cancel at once when
     /// nothing would be lost, otherwise ask first. Typed text counts as an answer in progress, in
     /// a lone question too.
-    fn cancel(&mut self) -> Effect {
+    fn cancel(&mut self, interrupt: bool) -> Effect {
         self.leave_field();
         let answered = self.in_progress();
         if answered > 0 {
-            self.dialog = Some(Dialog::Discard { answered });
+            self.dialog = Some(Dialog::Discard {
+                answered,
+                interrupt,
+            });
             Effect::Continue
         } else {
             Effect::Finish(Outcome::Cancelled)
@@ -961,7 +966,8 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
                 Screen::FreeText => state.commit_text(false),
             };
         }
-        Msg::Cancel | Msg::Interrupt => return state.cancel(),
+        Msg::Cancel => return state.cancel(false),
+        Msg::Interrupt => return state.cancel(true),
         Msg::Paste(text) => {
             if matches!(screen, Screen::Choice | Screen::MultiSelect) {
                 state.open_other();

@@ -131,8 +131,9 @@ fn lay_out(
     }
     match state.dialog() {
         Some(dialog) => bottom.extend(
-            wrap(&dialog_text(t, dialog), text_width)
-                .into_iter()
+            dialog_text(t, dialog)
+                .lines()
+                .flat_map(|part| wrap(part, text_width))
                 .map(|line| Line::styled(format!("  {line}"), warning())),
         ),
         None => {
@@ -1595,8 +1596,16 @@ fn help_lines(t: &Text, parts: &[Help], max: usize) -> Vec<String> {
 
 fn dialog_text(t: &Text, dialog: Dialog) -> String {
     match dialog {
-        Dialog::Discard { answered } => {
-            fill(t.discard.pick(answered), &[("n", &t.number(answered))])
+        Dialog::Discard {
+            answered,
+            interrupt,
+        } => {
+            let ask = fill(t.discard.pick(answered), &[("n", &t.number(answered))]);
+            if interrupt {
+                format!("{ask}\n{}", t.ctrl_c_again)
+            } else {
+                ask
+            }
         }
         Dialog::LongAnswer { chars } => fill(t.long_answer, &[("n", &t.number(chars))]),
     }

@@ -414,7 +414,13 @@ fn multi_question_with_nothing_answered_cancels_at_once() {
 fn multi_question_with_answers_asks_first_and_yes_cancels() {
     let mut state = State::new(&demo());
     keys(&mut state, &[KeyCode::Enter, KeyCode::Esc]);
-    assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 1 }));
+    assert_eq!(
+        state.dialog(),
+        Some(Dialog::Discard {
+            answered: 1,
+            interrupt: false
+        })
+    );
     assert_eq!(
         keys(&mut state, &[KeyCode::Char('y')]),
         Effect::Finish(Outcome::Cancelled)
@@ -449,7 +455,13 @@ fn all_answered_on_the_submit_tab_esc_asks_too() {
     );
     assert_eq!(state.screen(), Screen::Submit);
     keys(&mut state, &[KeyCode::Esc]);
-    assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 3 }));
+    assert_eq!(
+        state.dialog(),
+        Some(Dialog::Discard {
+            answered: 3,
+            interrupt: false
+        })
+    );
 }
 
 #[test]
@@ -457,7 +469,13 @@ fn ctrl_c_acts_as_esc_and_a_second_ctrl_c_aborts() {
     let mut state = State::new(&demo());
     keys(&mut state, &[KeyCode::Enter]);
     assert_eq!(press(&mut state, ctrl('c')), Effect::Continue);
-    assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 1 }));
+    assert_eq!(
+        state.dialog(),
+        Some(Dialog::Discard {
+            answered: 1,
+            interrupt: true
+        })
+    );
     // Aborted, not cancelled: nothing is saved, and the call is asked again next time.
     assert_eq!(press(&mut state, ctrl('c')), Effect::Abort);
 }
@@ -598,7 +616,13 @@ fn esc_with_typed_free_text_asks_before_discarding_it() {
     let mut state = State::new(&single(1));
     type_text(&mut state, "order-processor");
     assert_eq!(keys(&mut state, &[KeyCode::Esc]), Effect::Continue);
-    assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 1 }));
+    assert_eq!(
+        state.dialog(),
+        Some(Dialog::Discard {
+            answered: 1,
+            interrupt: false
+        })
+    );
     keys(&mut state, &[KeyCode::Char('n')]);
     assert_eq!(state.dialog(), None);
     assert!(state.is_editing(), "No goes back to the text");
@@ -623,7 +647,13 @@ fn esc_with_text_kept_in_other_asks_before_discarding_it() {
         "and keeps the text"
     );
     keys(&mut state, &[KeyCode::Esc]);
-    assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 1 }));
+    assert_eq!(
+        state.dialog(),
+        Some(Dialog::Discard {
+            answered: 1,
+            interrupt: false
+        })
+    );
 }
 
 #[test]
@@ -664,7 +694,13 @@ fn esc_on_a_free_text_tab_keeps_the_edit_and_counts_it() {
     keys(&mut state, &[KeyCode::Tab]);
     type_text(&mut state, "svc");
     keys(&mut state, &[KeyCode::Esc]);
-    assert_eq!(state.dialog(), Some(Dialog::Discard { answered: 1 }));
+    assert_eq!(
+        state.dialog(),
+        Some(Dialog::Discard {
+            answered: 1,
+            interrupt: false
+        })
+    );
     keys(&mut state, &[KeyCode::Char('n')]);
     assert_eq!(state.pages()[1].answer, Some(Answer::custom(NAME, "svc")));
     assert_eq!(state.pages()[1].field.text(), "svc");

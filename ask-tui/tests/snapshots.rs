@@ -181,6 +181,15 @@ fn discard_dialog() {
     check("discard_dialog", &state);
 }
 
+/// Ctrl+C asks the same question as Esc, and says that a second Ctrl+C abandons the call.
+#[test]
+fn discard_dialog_after_ctrl_c() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    press(&mut state, ctrl('c'));
+    check("discard_dialog_after_ctrl_c", &state);
+}
+
 #[test]
 fn long_answer_dialog() {
     let mut state = State::new(&single(1));
