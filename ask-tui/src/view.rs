@@ -788,12 +788,24 @@ fn option_block(t: &Text, question: &Question, page: &Page, row: usize, inner: u
     let selected = page.cursor == row;
     let pointer = if selected { "  > " } else { "    " };
     let number = format!("{}. ", row + 1);
+    // A single choice marks the answer given, wherever the highlight is: the chosen option, or
+    // "Other" when the answer is the typed text.
+    let chosen = !question.multi_select
+        && page.answer.as_ref().is_some_and(|answer| {
+            match (options.get(row), answer.selected_option.as_deref()) {
+                (Some(option), Some(label)) => option.label == label,
+                (None, None) => answer.was_custom,
+                _ => false,
+            }
+        });
     let mark = if question.multi_select {
         let on = match options.get(row) {
             Some(_) => page.checked.get(row).copied().unwrap_or(false),
             None => page.other_checked,
         };
         format!("{}{number}", if on { "[x] " } else { "[ ] " })
+    } else if chosen {
+        format!("● {number}")
     } else {
         number
     };

@@ -174,6 +174,22 @@ fn submit_with_unanswered_jumps_back() {
     check("submit_with_unanswered_jumps_back", &state);
 }
 
+/// The chosen option of a single choice keeps its ● when the highlight moves away.
+#[test]
+fn single_choice_marks_the_chosen_option_wherever_the_highlight_is() {
+    let mut state = State::new(&demo());
+    keys(
+        &mut state,
+        &[
+            KeyCode::Down,
+            KeyCode::Enter,
+            KeyCode::BackTab,
+            KeyCode::Down,
+        ],
+    );
+    check("chosen_option_marked", &state);
+}
+
 #[test]
 fn discard_dialog() {
     let mut state = State::new(&demo());
