@@ -500,3 +500,14 @@ fn ctrl_c_asks_first_and_says_that_a_second_ctrl_c_abandons() {
     session.send("\x03");
     assert_eq!(session.exit_code(), 130, "the second Ctrl+C abandons");
 }
+
+#[test]
+fn the_chosen_option_keeps_its_mark_when_the_highlight_moves() {
+    let mut session = Session::ask("demo", &[]);
+    session.wait_for("Which database should we use?");
+    session.key(DOWN, "> 2. SQLite");
+    session.key(ENTER, "What should we name this service?");
+    session.key("\x1b[Z", "> ● 2. SQLite");
+    session.key(DOWN, "> 3. MongoDB");
+    session.wait_for("● 2. SQLite");
+}
