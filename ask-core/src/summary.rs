@@ -76,7 +76,26 @@ fn summarize(record: &Record) -> Vec<String> {
             quoted(),
             one_line(record.reply.as_deref().unwrap_or_default())
         )],
-        Status::Answered => record.answers.iter().map(summary_sentence).collect(),
+        Status::Answered => record
+            .answers
+            .iter()
+            .map(|answer| {
+                let secret = record
+                    .questions
+                    .iter()
+                    .any(|q| q.secret && q.question == answer.question);
+                if secret {
+                    // Not "[secret]" as an answer: a model reading a compacted transcript would
+                    // take the placeholder for what the person said.
+                    format!(
+                        "User was asked \"{}\" and gave a secret answer (not recorded).",
+                        one_line(&answer.question)
+                    )
+                } else {
+                    summary_sentence(answer)
+                }
+            })
+            .collect(),
         Status::Cancelled => {
             vec![format!(
                 "User was asked {} but cancelled without answering.",
@@ -187,8 +206,8 @@ mod tests {
         assert_eq!(
             record.summary(),
             [
-                "User was asked \"Paste the deploy token\" and answered \"[secret]\".",
-                "User was asked \"Which key?\" and chose [secret]."
+                "User was asked \"Paste the deploy token\" and gave a secret answer (not recorded).",
+                "User was asked \"Which key?\" and gave a secret answer (not recorded)."
             ]
         );
     }
