@@ -1,0 +1,552 @@
+//! `ask-user mcp` in the real terminal agents (the versions pinned in `tests/hosts/package.json`):
+//! Codex CLI, Gemini CLI, OpenCode and Claude Code, each wired as the README's "Wiring ask-user
+//! into an agent" says (in a home folder of its own), each driven in its headless mode against
+//! the stand-in model of `tests/hosts/model.py`, which calls the tool with a single-choice and a
+//! multi-select question and records the tool result the host gave it.
+//!
+//! Each host and the stand-in run inside a network namespace that has only loopback
+//! (`unshare -rn`, then `tests/hosts/netns.sh`), with no controlling terminal, telemetry and
+//! update checks off, and the built `ask-user` first on `PATH`. A test that needs to see the MCP
+//! messages puts `tests/hosts/mcp_tap.py` in front of the binary.
+//!
+//! They need node, `unshare` and `ip` (util-linux, iproute2) and
+//! `(cd ask-cli/tests/hosts && npm ci)`; `.ci/run` installs the hosts.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// The port of the stand-in model: every stage has a network namespace of its own, so one fixed
+/// port never clashes.
+const PORT: u16 = 8765;
+
+/// How long one run of a host may take (`timeout` in `netns.sh` ends it after that).
+const HOST_LIMIT: Duration = Duration::from_secs(150);
+
+/// How long the test waits for `netns.sh` itself, past [`HOST_LIMIT`], before it kills it.
+const GRACE: Duration = Duration::from_secs(20);
+
+fn hosts_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hosts")
+}
+
+/// The folder of the `ask-user` binary under test, put first on the host's PATH.
+fn bin_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_ask-user"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// The python that runs the stand-in model and the tap: the one on the test's PATH, named by
+/// its full path because the hosts run with a home folder of their own.
+fn python() -> String {
+    let output = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .expect("python3 runs");
+    String::from_utf8(output.stdout).unwrap().trim().to_string()
+}
+
+/// The call the stand-in model makes: a single-choice and a multi-select question.
+fn call() -> Value {
+    json!({"questions": [
+        {"question": "Which database should we use?", "header": "Database",
+         "options": [{"label": "PostgreSQL", "description": "Battle-tested"},
+                     {"label": "SQLite", "description": "One file"}]},
+        {"question": "Which features should we enable?", "header": "Features", "multiSelect": true,
+         "options": [{"label": "Auth"}, {"label": "Search"}, {"label": "Billing"}]}]})
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Host {
+    Codex,
+    Gemini,
+    OpenCode,
+    Claude,
+}
+
+impl Host {
+    /// The pinned host's command, or a failure that says how to install it.
+    fn bin(self) -> PathBuf {
+        let name = match self {
+            Host::Codex => "codex",
+            Host::Gemini => "gemini",
+            Host::OpenCode => "opencode",
+            Host::Claude => "claude",
+        };
+        let bin = hosts_dir().join("node_modules/.bin").join(name);
+        assert!(
+            bin.exists(),
+            "{name} is not installed: run `(cd ask-cli/tests/hosts && npm ci)` (needs node and npm)"
+        );
+        bin
+    }
+
+    /// The name the tool is served under: Gemini CLI hides MCP tools named like its built-in
+    /// `ask_user`, so the README serves it as `ask_person` there.
+    fn tool(self) -> &'static str {
+        match self {
+            Host::Gemini => "ask_person",
+            _ => "ask_user",
+        }
+    }
+
+    /// The arguments of the headless run that sends `prompt`.
+    fn headless(self, prompt: &str) -> Vec<String> {
+        let args: &[&str] = match self {
+            Host::Codex => &["exec", "--skip-git-repo-check", prompt],
+            Host::Gemini => &["-p", prompt],
+            Host::OpenCode => &["run", prompt],
+            Host::Claude => &["-p", prompt],
+        };
+        args.iter().map(|arg| arg.to_string()).collect()
+    }
+}
+
+/// How many stages run at once: each host is a large program, and more of them at once on a
+/// small machine slow them past their own time limits.
+const SLOTS: usize = 2;
+static TAKEN: Mutex<usize> = Mutex::new(0);
+static FREED: Condvar = Condvar::new();
+
+/// One of the [`SLOTS`], held while a stage lives.
+struct Slot;
+
+impl Slot {
+    fn take() -> Slot {
+        let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
+        while *taken >= SLOTS {
+            taken = FREED.wait(taken).unwrap_or_else(|e| e.into_inner());
+        }
+        *taken += 1;
+        Slot
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        *TAKEN.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
+        FREED.notify_one();
+    }
+}
+
+/// What one run of a host left.
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+    seconds: f64,
+}
+
+impl std::fmt::Display for Run {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} after {:.1} s\n--- stdout\n{}\n--- stderr\n{}",
+            self.status, self.seconds, self.stdout, self.stderr
+        )
+    }
+}
+
+/// A host wired to `ask-user mcp ARGS`, in a temporary folder (outside any git repository, so no
+/// host takes the repository around it for the project) that holds its home, its project, the
+/// stand-in model's records and, when tapped, the MCP transcript.
+struct Stage {
+    host: Host,
+    dir: tempfile::TempDir,
+    python: String,
+    _slot: Slot,
+}
+
+impl Stage {
+    /// `host` with `ask-user mcp SERVER_ARGS` as the README wires it; `tap` records the MCP
+    /// messages (see [`Stage::mcp`]).
+    fn new(host: Host, server_args: &[&str], tap: bool) -> Stage {
+        let slot = Slot::take();
+        let dir = tempfile::tempdir().unwrap();
+        for sub in ["home", "project", "log", "bin"] {
+            std::fs::create_dir(dir.path().join(sub)).unwrap();
+        }
+        std::fs::write(dir.path().join("call.json"), call().to_string()).unwrap();
+        let stage = Stage {
+            host,
+            dir,
+            python: python(),
+            _slot: slot,
+        };
+        if tap {
+            stage.install_tap();
+        }
+        stage.wire(server_args);
+        stage
+    }
+
+    fn path(&self, sub: &str) -> PathBuf {
+        self.dir.path().join(sub)
+    }
+
+    fn project(&self) -> PathBuf {
+        self.path("project")
+    }
+
+    /// The pending file `ask-user mcp` writes by default, relative to the project the host runs in.
+    fn pending(&self) -> PathBuf {
+        self.project().join(".pi/pending-questions.json")
+    }
+
+    /// An `ask-user` in the stage's own bin folder that runs the built one behind the tap.
+    fn install_tap(&self) {
+        let script = format!(
+            "#!/bin/sh\nexec '{}' '{}' '{}' -- '{}' \"$@\"\n",
+            self.python,
+            hosts_dir().join("mcp_tap.py").display(),
+            self.path("log/mcp.jsonl").display(),
+            env!("CARGO_BIN_EXE_ask-user"),
+        );
+        let wrapper = self.path("bin/ask-user");
+        std::fs::write(&wrapper, script).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+
+    /// Writes the host's configuration: the README's wiring of `ask-user mcp`, plus the stand-in
+    /// model as the host's provider, and telemetry and update checks off.
+    fn wire(&self, server_args: &[&str]) {
+        let mut args = vec!["mcp"];
+        args.extend_from_slice(server_args);
+        let home = self.path("home");
+        let base = format!("http://127.0.0.1:{PORT}");
+        match self.host {
+            Host::Codex => {
+                let args: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+                let config = format!(
+                    "model = \"stand-in\"\n\
+                     model_provider = \"standin\"\n\
+                     check_for_update_on_startup = false\n\
+                     \n\
+                     [analytics]\n\
+                     enabled = false\n\
+                     \n\
+                     [model_providers.standin]\n\
+                     name = \"stand-in\"\n\
+                     base_url = \"{base}/v1\"\n\
+                     wire_api = \"responses\"\n\
+                     \n\
+                     [mcp_servers.ask-user]\n\
+                     command = \"ask-user\"\n\
+                     args = [{}]\n",
+                    args.join(", ")
+                );
+                std::fs::create_dir_all(home.join(".codex")).unwrap();
+                std::fs::write(home.join(".codex/config.toml"), config).unwrap();
+            }
+            Host::Gemini => {
+                let mut args = args;
+                args.splice(1..1, ["--tool-name", "ask_person"]);
+                let settings = json!({
+                    "mcpServers": {"ask-user": {"command": "ask-user", "args": args, "trust": true}},
+                    "security": {"auth": {"selectedType": "gemini-api-key"}},
+                    "privacy": {"usageStatisticsEnabled": false},
+                    "telemetry": {"enabled": false},
+                    "general": {"enableAutoUpdate": false, "enableAutoUpdateNotification": false}
+                });
+                std::fs::create_dir_all(home.join(".gemini")).unwrap();
+                std::fs::write(home.join(".gemini/settings.json"), settings.to_string()).unwrap();
+            }
+            Host::OpenCode => {
+                let mut command = vec!["ask-user"];
+                command.extend(args);
+                let config = json!({
+                    "$schema": "https://opencode.ai/config.json",
+                    "mcp": {"ask-user": {"type": "local", "command": command, "enabled": true}},
+                    "provider": {"standin": {
+                        "npm": "@ai-sdk/openai-compatible", "name": "stand-in",
+                        "options": {"baseURL": format!("{base}/v1"), "apiKey": "stand-in"},
+                        "models": {"stand-in": {"name": "stand-in", "tool_call": true}}}},
+                    "model": "standin/stand-in",
+                    "autoupdate": false,
+                    "share": "disabled"
+                });
+                std::fs::create_dir_all(home.join(".config/opencode")).unwrap();
+                std::fs::write(
+                    home.join(".config/opencode/opencode.json"),
+                    config.to_string(),
+                )
+                .unwrap();
+            }
+            Host::Claude => {
+                // The README's own command: `claude mcp add ask-user -- ask-user mcp`.
+                let mut add = vec!["mcp", "add", "ask-user", "--", "ask-user"];
+                add.extend(args);
+                let run = self.run(&add);
+                assert!(run.status.success(), "claude mcp add failed: {run}");
+            }
+        }
+    }
+
+    /// The environment of a run: nothing from the test's own but PATH (with the stage's bin
+    /// folder, then the built `ask-user`'s, first), and what the host needs to reach the
+    /// stand-in model.
+    fn env(&self) -> Vec<(String, String)> {
+        let path = format!(
+            "{}:{}:{}",
+            self.path("bin").display(),
+            bin_dir().display(),
+            std::env::var("PATH").unwrap_or_default()
+        );
+        let base = format!("http://127.0.0.1:{PORT}");
+        let mut env: Vec<(&str, String)> = vec![
+            ("PATH", path),
+            ("HOME", self.path("home").display().to_string()),
+            ("LANG", "C.UTF-8".into()),
+            ("TERM", "dumb".into()),
+            ("HOSTS_PYTHON", self.python.clone()),
+            ("MODEL_PORT", PORT.to_string()),
+            ("MODEL_LOG", self.path("log").display().to_string()),
+            ("MODEL_LIFETIME", (HOST_LIMIT + GRACE).as_secs().to_string()),
+            ("ASK_CALL", self.path("call.json").display().to_string()),
+            ("ASK_TOOL", self.host.tool().into()),
+            ("HOST_LIMIT", HOST_LIMIT.as_secs().to_string()),
+            ("HOST_CWD", self.project().display().to_string()),
+        ];
+        match self.host {
+            Host::Codex => {}
+            Host::Gemini => env.extend([
+                ("GEMINI_API_KEY", "stand-in".into()),
+                ("GOOGLE_GEMINI_BASE_URL", base),
+                // A person runs `gemini -p` in a folder they trust.
+                ("GEMINI_CLI_TRUST_WORKSPACE", "true".into()),
+            ]),
+            Host::OpenCode => env.extend([
+                ("OPENCODE_DISABLE_MODELS_FETCH", "1".into()),
+                ("OPENCODE_DISABLE_AUTOUPDATE", "1".into()),
+            ]),
+            Host::Claude => env.extend([
+                ("ANTHROPIC_BASE_URL", base),
+                ("ANTHROPIC_API_KEY", "stand-in".into()),
+                ("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1".into()),
+                ("DISABLE_AUTOUPDATER", "1".into()),
+                ("DISABLE_TELEMETRY", "1".into()),
+                ("DISABLE_ERROR_REPORTING", "1".into()),
+            ]),
+        }
+        env.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+
+    /// Runs the host with `args` in the stage's namespace, with no terminal and no input.
+    fn run(&self, args: &[&str]) -> Run {
+        let out = self.path("log/host.out");
+        let err = self.path("log/host.err");
+        // A new session: no controlling terminal, and a process group of its own to end.
+        let mut command = Command::new("setsid");
+        command
+            .args(["unshare", "-rn", "sh"])
+            .arg(hosts_dir().join("netns.sh"))
+            .arg(self.host.bin())
+            .args(args)
+            .env_clear()
+            .envs(self.env())
+            .current_dir(self.project())
+            .stdin(Stdio::null())
+            // Files, not pipes: a process the host left behind cannot keep the test waiting.
+            .stdout(std::fs::File::create(&out).unwrap())
+            .stderr(std::fs::File::create(&err).unwrap());
+        let start = Instant::now();
+        let mut child = command.spawn().expect("setsid and unshare run");
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break status;
+            }
+            if start.elapsed() > HOST_LIMIT + GRACE {
+                let _ = Command::new("kill")
+                    .args(["-KILL", "--", &format!("-{}", child.id())])
+                    .status();
+                let _ = child.kill();
+                break child.wait().unwrap();
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        Run {
+            status,
+            stdout: std::fs::read_to_string(&out).unwrap_or_default(),
+            stderr: std::fs::read_to_string(&err).unwrap_or_default(),
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// Runs the host headless with a prompt that makes the stand-in call the tool; the run ends
+    /// by itself, well within [`HOST_LIMIT`].
+    fn headless(&self, extra: &[&str]) -> Run {
+        let mut args = self.host.headless("please ask me");
+        args.extend(extra.iter().map(|arg| arg.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = self.run(&args);
+        eprintln!("{:?} {:?}: {run}", self.host, args);
+        assert!(run.status.success(), "{:?} failed: {run}", self.host);
+        run
+    }
+
+    fn lines(&self, name: &str) -> Vec<Value> {
+        std::fs::read_to_string(self.path("log").join(name))
+            .unwrap_or_default()
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap())
+            .collect()
+    }
+
+    /// The tool results the stand-in model received for its calls of the tool.
+    fn results(&self) -> Vec<Value> {
+        self.lines("results.jsonl")
+    }
+
+    /// The one tool result the model received, as text.
+    fn result_text(&self, run: &Run) -> String {
+        let results = self.results();
+        assert_eq!(
+            results.len(),
+            1,
+            "the model received one tool result: {results:#?}\n{run}"
+        );
+        results[0]["text"].as_str().unwrap().to_string()
+    }
+
+    /// The MCP messages between the host and `ask-user mcp` (only when tapped), in order.
+    fn mcp(&self) -> Vec<Value> {
+        self.lines("mcp.jsonl")
+    }
+
+    /// The first message from `from` whose method is `method`.
+    fn mcp_message(&self, from: &str, method: &str) -> Option<Value> {
+        self.mcp()
+            .into_iter()
+            .find(|entry| entry["from"] == from && entry["message"]["method"] == method)
+    }
+
+    /// The capabilities the host declared in its initialize request.
+    fn client_capabilities(&self) -> Value {
+        let init = self
+            .mcp_message("host", "initialize")
+            .expect("the host started ask-user mcp and initialized it");
+        eprintln!("{:?} initialize: {}", self.host, init["message"]["params"]);
+        init["message"]["params"]["capabilities"].clone()
+    }
+
+    /// Whether the host called the tool over MCP.
+    fn called_over_mcp(&self) -> bool {
+        self.mcp_message("host", "tools/call").is_some()
+    }
+
+    /// The host's answers to the form elicitations ask-user sent: (action, milliseconds from
+    /// the request to the answer).
+    fn elicitation_replies(&self) -> Vec<(String, f64)> {
+        let mcp = self.mcp();
+        let mut replies = Vec::new();
+        for request in mcp.iter().filter(|entry| {
+            entry["from"] == "server" && entry["message"]["method"] == "elicitation/create"
+        }) {
+            let id = &request["message"]["id"];
+            let reply = mcp
+                .iter()
+                .find(|entry| {
+                    entry["from"] == "host"
+                        && entry["message"]["id"] == *id
+                        && entry["message"]["method"].is_null()
+                })
+                .expect("the host answered the elicitation");
+            let action = reply["message"]["result"]["action"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| reply["message"].to_string());
+            let ms = reply["ms"].as_f64().unwrap() - request["ms"].as_f64().unwrap();
+            replies.push((action, ms));
+        }
+        replies
+    }
+
+    /// Asserts the file route: the model received the pending-file instructions as the tool
+    /// result, and the pending file holds both questions, the second a multi-select one.
+    fn assert_pending_instructions(&self, run: &Run) {
+        let text = self.result_text(run);
+        assert!(
+            text.contains("Questions pending. User input required."),
+            "{text}"
+        );
+        let pending = self.pending();
+        assert!(
+            text.contains(&format!("Questions saved to: {}", pending.display())),
+            "{text}"
+        );
+        let file: Value = serde_json::from_slice(&std::fs::read(&pending).unwrap()).unwrap();
+        let questions: Vec<(&str, bool)> = file["questions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|q| {
+                (
+                    q["question"].as_str().unwrap(),
+                    q["multiSelect"].as_bool().unwrap_or(false),
+                )
+            })
+            .collect();
+        assert_eq!(
+            questions,
+            [
+                ("Which database should we use?", false),
+                ("Which features should we enable?", true)
+            ]
+        );
+    }
+
+    /// Asserts that the model received the cancellation, and no pending file was written.
+    fn assert_cancelled(&self, run: &Run) {
+        let text = self.result_text(run);
+        assert!(
+            text.contains("The user cancelled the questions without answering."),
+            "{text}"
+        );
+        assert!(text.contains(r#""cancelled":true"#), "{text}");
+        assert!(!self.pending().exists());
+    }
+}
+
+// The file route (`ask-user mcp --present file`): in every host's headless mode, the model gets
+// the pending-file instructions as the tool result.
+
+#[test]
+#[ignore = "needs Codex CLI from npm, unshare and ip; run by .ci/run"]
+fn codex_exec_file_route_gives_the_model_the_pending_instructions() {
+    let stage = Stage::new(Host::Codex, &["--present", "file"], false);
+    let run = stage.headless(&[]);
+    stage.assert_pending_instructions(&run);
+}
+
+#[test]
+#[ignore = "needs Gemini CLI from npm, unshare and ip; run by .ci/run"]
+fn gemini_p_file_route_gives_the_model_the_pending_instructions() {
+    let stage = Stage::new(Host::Gemini, &["--present", "file"], false);
+    let run = stage.headless(&[]);
+    stage.assert_pending_instructions(&run);
+}
+
+#[test]
+#[ignore = "needs OpenCode from npm, unshare and ip; run by .ci/run"]
+fn opencode_run_file_route_gives_the_model_the_pending_instructions() {
+    let stage = Stage::new(Host::OpenCode, &["--present", "file"], false);
+    let run = stage.headless(&[]);
+    stage.assert_pending_instructions(&run);
+}
+
+#[test]
+#[ignore = "needs Claude Code from npm, unshare and ip; run by .ci/run"]
+fn claude_p_file_route_gives_the_model_the_pending_instructions() {
+    let stage = Stage::new(Host::Claude, &["--present", "file"], false);
+    // `claude -p` runs an MCP tool only when it is allowed beforehand.
+    let run = stage.headless(&["--allowedTools", "mcp__ask-user__ask_user"]);
+    stage.assert_pending_instructions(&run);
+}
