@@ -345,6 +345,11 @@ impl Stage {
 
     /// Runs the host with `args` in the stage's namespace, with no terminal and no input.
     fn run(&self, args: &[&str]) -> Run {
+        self.run_with(args, &[])
+    }
+
+    /// [`Stage::run`] with the variables `env` set too, as a person's shell would have them.
+    fn run_with(&self, args: &[&str], env: &[(&str, &str)]) -> Run {
         let out = self.path("log/host.out");
         let err = self.path("log/host.err");
         // A new session: no controlling terminal, and a process group of its own to end.
@@ -356,6 +361,7 @@ impl Stage {
             .args(args)
             .env_clear()
             .envs(self.env())
+            .envs(env.iter().copied())
             .current_dir(self.project())
             .stdin(Stdio::null())
             // Files, not pipes: a process the host left behind cannot keep the test waiting.
@@ -387,10 +393,15 @@ impl Stage {
     /// Runs the host headless with a prompt that makes the stand-in call the tool; the run ends
     /// by itself, well within [`HOST_LIMIT`].
     fn headless(&self, extra: &[&str]) -> Run {
+        self.headless_with(extra, &[])
+    }
+
+    /// [`Stage::headless`] with the variables `env` set too.
+    fn headless_with(&self, extra: &[&str], env: &[(&str, &str)]) -> Run {
         let mut args = self.host.headless("please ask me");
         args.extend(extra.iter().map(|arg| arg.to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let run = self.run(&args);
+        let run = self.run_with(&args, env);
         eprintln!("{:?} {:?}: {run}", self.host, args);
         assert!(run.status.success(), "{:?} failed: {run}", self.host);
         run
@@ -753,4 +764,61 @@ fn gemini_p_hides_a_tool_named_like_its_own_ask_user() {
     );
     assert!(!stage.called_over_mcp());
     assert!(stage.results().is_empty());
+}
+
+// What reaches `ask-user mcp` from the environment the host was started in: an `ASK_USER_*`
+// variable set in the person's shell (here the pending file's path) takes effect only where the
+// host passes it on.
+
+/// Runs `host` headless on the file route with `ASK_USER_PENDING_FILE` set in its environment;
+/// returns whether ask-user wrote the pending file there (else it wrote the default one).
+fn pending_file_from_the_environment(host: Host, extra: &[&str]) -> bool {
+    let stage = Stage::new(host, &["--present", "file"], false);
+    let chosen = stage.path("chosen-pending.json");
+    let run = stage.headless_with(
+        extra,
+        &[("ASK_USER_PENDING_FILE", chosen.to_str().unwrap())],
+    );
+    let text = stage.received_text(&run);
+    let (used, other) = if chosen.exists() {
+        (chosen, stage.pending())
+    } else {
+        (stage.pending(), chosen)
+    };
+    assert!(used.exists() && !other.exists());
+    assert!(
+        text.ends_with(&format!("Questions saved to: {}", used.display())),
+        "{text}"
+    );
+    used != stage.pending()
+}
+
+#[test]
+#[ignore = "needs Codex CLI from npm, unshare and ip; run by .ci/run"]
+fn codex_keeps_the_shell_environment_from_ask_user() {
+    // Codex starts MCP servers with a few variables only (HOME, LANG, PATH, SHELL, TERM, …), so
+    // ASK_USER_*, DISPLAY and every other variable reach ask-user only when the server's table
+    // in config.toml lists them in `env_vars` (or sets them in `env`).
+    assert!(!pending_file_from_the_environment(Host::Codex, &[]));
+}
+
+#[test]
+#[ignore = "needs Claude Code from npm, unshare and ip; run by .ci/run"]
+fn claude_passes_the_shell_environment_to_ask_user() {
+    assert!(pending_file_from_the_environment(
+        Host::Claude,
+        &["--allowedTools", "mcp__ask-user__ask_user"]
+    ));
+}
+
+#[test]
+#[ignore = "needs Gemini CLI from npm, unshare and ip; run by .ci/run"]
+fn gemini_passes_the_shell_environment_to_ask_user() {
+    assert!(pending_file_from_the_environment(Host::Gemini, &[]));
+}
+
+#[test]
+#[ignore = "needs OpenCode from npm, unshare and ip; run by .ci/run"]
+fn opencode_passes_the_shell_environment_to_ask_user() {
+    assert!(pending_file_from_the_environment(Host::OpenCode, &[]));
 }
