@@ -3,9 +3,11 @@
 # network namespace of its own (`unshare -rn sh netns.sh …`): it brings loopback up, so the
 # namespace reaches 127.0.0.1 and nothing else, starts model.py on $MODEL_PORT with its records in
 # $MODEL_LOG, runs `timeout $HOST_LIMIT COMMAND…` in $HOST_CWD, stops the model, and exits with the
-# host's status (124 when the host ran out of time).
+# host's status (124 when the host ran out of time). With HOST_FOREGROUND set, the host stays in
+# the terminal's foreground process group (`timeout --foreground`), as an interactive host must.
 #
-# Usage: netns.sh COMMAND ARGS...   (environment: HOSTS_PYTHON, MODEL_PORT, MODEL_LOG, HOST_LIMIT, HOST_CWD)
+# Usage: netns.sh COMMAND ARGS...
+# Environment: HOSTS_PYTHON, MODEL_PORT, MODEL_LOG, HOST_LIMIT, HOST_CWD, HOST_FOREGROUND
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 ip link set lo up
@@ -23,6 +25,10 @@ until [ -s "$MODEL_LOG/port" ]; do
 done
 cd "$HOST_CWD"
 status=0
-timeout -k 5 "$HOST_LIMIT" "$@" || status=$?
+if [ -n "${HOST_FOREGROUND:-}" ]; then
+    timeout --foreground -k 5 "$HOST_LIMIT" "$@" || status=$?
+else
+    timeout -k 5 "$HOST_LIMIT" "$@" || status=$?
+fi
 kill "$model" 2>/dev/null || true
 exit "$status"
