@@ -910,6 +910,19 @@ impl Stage {
         !self.offered_tools().is_empty()
     }
 
+    /// What ask-user found on its controlling terminal when the host called the tool (only
+    /// when tapped; see `mcp_tap.py`).
+    fn terminal_at_call(&self) -> Value {
+        let terminal = self
+            .mcp()
+            .into_iter()
+            .find(|e| e["from"] == "tap")
+            .expect("the host called the tool")["terminal"]
+            .clone();
+        eprintln!("{:?} terminal at the call: {terminal}", self.host);
+        terminal
+    }
+
     /// How many forms ask-user has sent so far (only when tapped).
     fn forms_sent(&self) -> usize {
         self.mcp()
@@ -928,8 +941,7 @@ impl Stage {
 fn claude_interactive_draws_the_form_and_the_model_gets_both_answers() {
     let stage = Stage::new(Host::Claude, &[], true);
     let mut session = stage.interactive(&["--permission-mode", "default"]);
-    answer(&mut session, "manual mode on", &["please ask me"]);
-    submit(&mut session, &stage);
+    prompt(&mut session, &stage, "manual mode on", "please ask me");
     // Claude Code asks before it runs an MCP tool, read-only or not.
     answer(&mut session, "Do you want to proceed?", &[ENTER]);
     // Database: expand, choose PostgreSQL; Features (a check box per option): expand, tick Auth
@@ -943,6 +955,9 @@ fn claude_interactive_draws_the_form_and_the_model_gets_both_answers() {
     );
     answer(&mut session, "Features: Auth, Search", &[ENTER]);
     wait_for_screen(&session, "The stand-in model got the tool result.");
+    // ask-user runs in the terminal's foreground process group, while the host holds the
+    // terminal in raw mode to draw its own screen.
+    assert_eq!(stage.terminal_at_call(), held());
     let replies = stage.form_replies();
     assert_eq!(replies.len(), 1, "{replies:?}");
     assert_eq!(replies[0].0, "accept");
@@ -962,17 +977,12 @@ fn claude_interactive_draws_the_form_and_the_model_gets_both_answers() {
 fn codex_interactive_cannot_draw_the_form_so_three_empty_accepts_end_on_the_pending_file() {
     let stage = Stage::new(Host::Codex, &[], true);
     let mut session = stage.interactive(&[]);
-    wait_for_screen(&session, "Ask Codex to do anything");
-    wait_until(&session, "ask-user's tools listed", || stage.tools_listed());
-    // Codex takes keys that arrive together as a paste, and an Enter right after a paste as a
-    // new line: type as a person does, a key at a time, and Enter a moment later.
-    std::thread::sleep(Duration::from_secs(1));
-    for key in "please ask me".chars() {
-        session.send(&key.to_string());
-        std::thread::sleep(Duration::from_millis(40));
-    }
-    std::thread::sleep(Duration::from_secs(1));
-    submit(&mut session, &stage);
+    prompt(
+        &mut session,
+        &stage,
+        "Ask Codex to do anything",
+        "please ask me",
+    );
     // Codex has no field for a multi-select question: it draws no form, only a question
     // whether to "provide the requested info", and answers Yes with an empty form. ask-user asks
     // again for what is missing, twice, then leaves the questions in the pending file.
@@ -986,6 +996,8 @@ fn codex_interactive_cannot_draw_the_form_so_three_empty_accepts_end_on_the_pend
         });
     }
     wait_for_screen(&session, "The stand-in model got the tool result.");
+    // Codex starts MCP servers without a controlling terminal: ask-user cannot open /dev/tty.
+    assert_eq!(stage.terminal_at_call()["opens"], false);
     let replies = stage.form_replies();
     assert_eq!(
         replies.iter().map(|r| r.0.as_str()).collect::<Vec<_>>(),
@@ -998,6 +1010,61 @@ fn codex_interactive_cannot_draw_the_form_so_three_empty_accepts_end_on_the_pend
         .map(|e| e["message"]["result"]["content"].clone())
         .collect();
     assert_eq!(contents, [json!({}), json!({}), json!({})]);
+    stage.assert_pending_instructions(&Run::none());
+}
+
+/// What ask-user finds on the terminal of an interactive host that starts it in the host's own
+/// process group and draws its own screen: /dev/tty opens and ask-user's process group is the
+/// foreground one, but the terminal is in raw mode.
+fn held() -> Value {
+    json!({"opens": true, "foreground": true, "canonical": false, "echo": false})
+}
+
+/// Types `prompt` into an interactive host once the screen shows `ready` and the host has
+/// listed ask-user's tools, and sends it. The keys go one at a time, as a person types, and
+/// Enter a moment later: a host takes keys that arrive together as a paste, and Codex takes an
+/// Enter right after a paste as a new line.
+fn prompt(session: &mut Session, stage: &Stage, ready: &str, prompt: &str) {
+    wait_for_screen(session, ready);
+    wait_until(session, "ask-user's tools listed", || stage.tools_listed());
+    std::thread::sleep(Duration::from_secs(1));
+    for key in prompt.chars() {
+        session.send(&key.to_string());
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    std::thread::sleep(Duration::from_secs(1));
+    submit(session, stage);
+}
+
+#[test]
+#[ignore = "needs Gemini CLI from npm, unshare and ip; run by .ci/run"]
+fn gemini_interactive_declares_no_elicitation_so_the_default_chain_writes_the_pending_file() {
+    let stage = Stage::new(Host::Gemini, &[], true);
+    let mut session = stage.interactive(&[]);
+    // A server marked "trust": true runs its tools without asking.
+    prompt(&mut session, &stage, "Type your message", "please ask me");
+    wait_for_screen(&session, "The stand-in model got the tool result.");
+    let (_, _, capabilities) = stage.client();
+    assert!(capabilities.get("elicitation").is_none(), "{capabilities}");
+    // ask-user runs in the terminal's foreground process group, while the host holds the
+    // terminal in raw mode to draw its own screen.
+    assert_eq!(stage.terminal_at_call(), held());
+    stage.assert_pending_instructions(&Run::none());
+}
+
+#[test]
+#[ignore = "needs OpenCode from npm, unshare and ip; run by .ci/run"]
+fn opencode_interactive_declares_no_elicitation_so_the_default_chain_writes_the_pending_file() {
+    let stage = Stage::new(Host::OpenCode, &[], true);
+    let mut session = stage.interactive(&[]);
+    // OpenCode runs MCP tools without asking.
+    prompt(&mut session, &stage, "Ask anything", "please ask me");
+    wait_for_screen(&session, "The stand-in model got the tool result.");
+    let (_, _, capabilities) = stage.client();
+    assert!(capabilities.get("elicitation").is_none(), "{capabilities}");
+    // ask-user runs in the terminal's foreground process group, while the host holds the
+    // terminal in raw mode to draw its own screen.
+    assert_eq!(stage.terminal_at_call(), held());
     stage.assert_pending_instructions(&Run::none());
 }
 
