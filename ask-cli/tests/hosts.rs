@@ -1068,6 +1068,65 @@ fn opencode_interactive_declares_no_elicitation_so_the_default_chain_writes_the_
     stage.assert_pending_instructions(&Run::none());
 }
 
+// Headless hosts started from a person's terminal (a shell's foreground job): what ask-user finds
+// on that terminal when the host calls the tool.
+
+/// Runs the host headless in a pseudo-terminal, as a person types the command into a shell, and
+/// returns what ask-user found on the terminal at the call; the model got the pending file.
+fn headless_in_a_terminal(host: Host, extra: &[&str]) -> Value {
+    let stage = Stage::new(host, &["--present", "file"], true);
+    let mut args = host.headless("please ask me");
+    args.extend(extra.iter().map(|arg| arg.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let session = stage.interactive(&args);
+    wait_until(&session, "the tool result reach the model", || {
+        !stage.results().is_empty()
+    });
+    stage.assert_pending_instructions(&Run::none());
+    stage.terminal_at_call()
+}
+
+/// A terminal nobody holds, with ask-user in its foreground process group: the state in which
+/// ask-user may draw on it.
+fn free() -> Value {
+    json!({"opens": true, "foreground": true, "canonical": true, "echo": true})
+}
+
+#[test]
+#[ignore = "needs Codex CLI from npm, unshare and ip; run by .ci/run"]
+fn codex_exec_from_a_terminal_starts_ask_user_outside_the_foreground_group() {
+    // Codex gives each MCP server a process group of its own: ask-user would be stopped the
+    // moment it wrote to the terminal.
+    let terminal = headless_in_a_terminal(Host::Codex, &[]);
+    assert_eq!(
+        terminal,
+        json!({"opens": true, "foreground": false, "canonical": true, "echo": true})
+    );
+}
+
+#[test]
+#[ignore = "needs Claude Code from npm, unshare and ip; run by .ci/run"]
+fn claude_p_from_a_terminal_leaves_it_free_to_ask_user() {
+    let terminal =
+        headless_in_a_terminal(Host::Claude, &["--allowedTools", "mcp__ask-user__ask_user"]);
+    assert_eq!(terminal, free());
+}
+
+#[test]
+#[ignore = "needs Gemini CLI from npm, unshare and ip; run by .ci/run"]
+fn gemini_p_from_a_terminal_holds_it_in_raw_mode() {
+    // Even headless, Gemini CLI holds the terminal in raw mode while it works.
+    let terminal = headless_in_a_terminal(Host::Gemini, &[]);
+    assert_eq!(terminal, held());
+}
+
+#[test]
+#[ignore = "needs OpenCode from npm, unshare and ip; run by .ci/run"]
+fn opencode_run_from_a_terminal_leaves_it_free_to_ask_user() {
+    let terminal = headless_in_a_terminal(Host::OpenCode, &[]);
+    assert_eq!(terminal, free());
+}
+
 // What reaches `ask-user mcp` from the environment the host was started in: an `ASK_USER_*`
 // variable set in the person's shell (here the pending file's path) takes effect only where the
 // host passes it on.
