@@ -1,6 +1,7 @@
 """A stand-in model for the terminal agents of ask-cli/tests/hosts.rs.
 
-It listens on 127.0.0.1 only (on MODEL_PORT, or any free port), prints its port, and answers the APIs the agents use:
+It listens on 127.0.0.1 only (on MODEL_PORT, or any free port), prints its port, and answers the
+APIs the agents use:
 
 - OpenAI Responses (POST .../responses), as Codex speaks it;
 - OpenAI Chat Completions (POST .../chat/completions), as OpenAI-compatible providers speak it;
@@ -9,10 +10,11 @@ It listens on 127.0.0.1 only (on MODEL_PORT, or any free port), prints its port,
 
 Each answer streams when the request asks for a stream. The stand-in's one behaviour: when a
 request offers a tool whose name ends with TOOL (ASK_TOOL, default ask_user; hosts prefix MCP
-tools with their server's name) and the last user prompt says "ask me", it calls that tool with
-the arguments in the file named by ASK_CALL (when the tool is deferred behind Claude Code's
-ToolSearch, it loads it first). Once a request carries the result of that call, it
-appends what it received to results.jsonl and ends the turn with a short text. Every other
+tools with their server's name or put them in a namespace), the turn's prompt (the last user
+message that carries no tool result) says "ask me", and the turn has no result of that tool yet,
+it calls the tool with the arguments in the file named by ASK_CALL (when the tool is deferred
+behind Claude Code's ToolSearch, it loads it first). It appends each result of its calls to
+results.jsonl, and once the turn has one, it ends the turn with a short text. Every other
 request gets a short text too (a JSON value that meets the schema when the request asks for JSON).
 
 Every request is appended to requests.jsonl (path, API, the names of the offered tools, body) in
@@ -132,10 +134,8 @@ class Handler(BaseHTTPRequestHandler):
             raw = gzip.decompress(raw)
         elif encoding == "deflate":
             raw = zlib.decompress(raw)
-        elif encoding == "zstd":
-            import zstandard  # Only if a host compresses with zstd; none of the pinned ones does.
-
-            raw = zstandard.ZstdDecompressor().decompress(raw)
+        elif encoding not in ("", "identity"):
+            raise ValueError("the stand-in model reads no " + encoding + " body")
         return json.loads(raw) if raw else {}
 
     def do_GET(self):
