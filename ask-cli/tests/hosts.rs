@@ -175,6 +175,31 @@ struct Stage {
     _slot: Slot,
 }
 
+impl Drop for Stage {
+    /// Ends every process still running from the stage's folder. Interactive Codex starts a
+    /// daemon (`codex app-server --managed-daemon`, copied into its home) that runs the MCP
+    /// servers and outlives the terminal session; the stand-in model and the tap name the folder
+    /// too.
+    fn drop(&mut self) {
+        let dir = self.dir.path().display().to_string();
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+            if pid != std::process::id() && String::from_utf8_lossy(&cmdline).contains(&dir) {
+                let _ = Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .status();
+            }
+        }
+    }
+}
+
 impl Stage {
     /// `host` with `ask-user mcp SERVER_ARGS` as the README wires it (for Gemini CLI, with the
     /// README's `--tool-name ask_person` unless SERVER_ARGS name the tool); `tap` records the
