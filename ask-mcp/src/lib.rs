@@ -766,10 +766,11 @@ impl ServerHandler for McpServer {
         info.title = Some("Ask the user".to_string());
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(info)
-            .with_instructions(
-                "Call ask_user when you need the user's decision or clarification; the user \
-                 answers structured questions and the answers come back as the tool result.",
-            )
+            .with_instructions(format!(
+                "Call {} when you need the user's decision or clarification; the user answers \
+                 structured questions and the answers come back as the tool result.",
+                self.tool.name
+            ))
     }
 
     async fn list_tools(
