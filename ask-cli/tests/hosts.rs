@@ -18,9 +18,10 @@
 
 mod common;
 
+use common::slots::{Slot, Slots};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use common::pty::{DOWN, ENTER, Session};
@@ -107,30 +108,7 @@ impl Host {
 
 /// How many stages run at once: each host is a large program, and more of them at once on a
 /// small machine slow them past their own time limits.
-const SLOTS: usize = 2;
-static TAKEN: Mutex<usize> = Mutex::new(0);
-static FREED: Condvar = Condvar::new();
-
-/// One of the [`SLOTS`], held while a stage lives.
-struct Slot;
-
-impl Slot {
-    fn take() -> Slot {
-        let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-        while *taken >= SLOTS {
-            taken = FREED.wait(taken).unwrap_or_else(|e| e.into_inner());
-        }
-        *taken += 1;
-        Slot
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        *TAKEN.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
-        FREED.notify_one();
-    }
-}
+static SLOTS: Slots = Slots::new(2);
 
 /// What one run of a host left.
 struct Run {
@@ -214,7 +192,7 @@ impl Stage {
             Some(at) => server_args[at + 1].to_string(),
             None => "ask_user".to_string(),
         };
-        let slot = Slot::take();
+        let slot = SLOTS.take();
         let dir = tempfile::tempdir().unwrap();
         for sub in ["home", "project", "log", "bin"] {
             std::fs::create_dir(dir.path().join(sub)).unwrap();

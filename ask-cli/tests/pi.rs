@@ -11,10 +11,11 @@
 
 mod common;
 
+use common::slots::{Slot, Slots};
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::{Condvar, Mutex};
 
 use common::packages::{Registry, VERSION};
 use common::pty::{ENTER, Session};
@@ -68,30 +69,7 @@ struct Stage {
 
 /// How many stages run at once: each starts pi (a large Node program) and a model server, and
 /// a dozen of them at once on a small machine slow pi past its own time limits.
-const SLOTS: usize = 3;
-static TAKEN: Mutex<usize> = Mutex::new(0);
-static FREED: Condvar = Condvar::new();
-
-/// One of the [`SLOTS`], held while a stage lives.
-struct Slot;
-
-impl Slot {
-    fn take() -> Slot {
-        let mut taken = TAKEN.lock().unwrap_or_else(|e| e.into_inner());
-        while *taken >= SLOTS {
-            taken = FREED.wait(taken).unwrap_or_else(|e| e.into_inner());
-        }
-        *taken += 1;
-        Slot
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        *TAKEN.lock().unwrap_or_else(|e| e.into_inner()) -= 1;
-        FREED.notify_one();
-    }
-}
+static SLOTS: Slots = Slots::new(3);
 
 impl Drop for Stage {
     fn drop(&mut self) {
@@ -107,7 +85,7 @@ impl Stage {
 
     /// A stage whose stand-in model makes the call `call`.
     fn with_call(call: &str) -> Stage {
-        let slot = Slot::take();
+        let slot = SLOTS.take();
         let dir = tempfile::tempdir().unwrap();
         for sub in ["agent", "project", "home"] {
             std::fs::create_dir(dir.path().join(sub)).unwrap();

@@ -5,6 +5,7 @@
 pub mod mcp_raw;
 pub mod packages;
 pub mod pty;
+pub mod slots;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
