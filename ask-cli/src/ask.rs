@@ -14,8 +14,9 @@ use crate::deliver::{
     ask_path, deliver, failed, plain, print_record, print_unasked, runtime, shape_of,
 };
 use crate::exit::Exit;
-use crate::input::{ReadFailure, read_call, say_invalid, say_no_input, stdin_input};
+use crate::input::{read_call, say_invalid, say_no_input, stdin_input};
 use crate::output::say;
+use ask_session::ReadFailure;
 
 /// Where the person answers, once `auto` is resolved: the terminal UI when a terminal can be
 /// opened, else print mode, so that nothing ever waits for a person who cannot be reached.
@@ -48,7 +49,7 @@ pub fn terminal_available() -> bool {
 /// Runs `ask-user [OPTIONS] [INPUT]`.
 pub fn run(args: &AskArgs) -> Exit {
     // A sub-agent is refused before anything is read, shown or written, in every mode.
-    let caller = if args.is_sub_agent() {
+    let caller = if args.sub_agent {
         Caller::SubAgent
     } else {
         Caller::Parent
@@ -76,7 +77,7 @@ pub fn run(args: &AskArgs) -> Exit {
     }
     if let Some(how) = crate::print::pass_two_form(args) {
         return match how {
-            Ok(how) => crate::print::pass_two(args, how),
+            Ok((how, path)) => crate::print::pass_two(args, how, &path),
             Err(exit) => exit,
         };
     }
@@ -260,6 +261,6 @@ fn report_unreadable(failure: ReadFailure, presenter: Presenter, args: &AskArgs)
             let tool = ToolOutput::invalid(&problems);
             print_unasked(result, tool, presenter, args, Exit::Invalid)
         }
-        io => io.report(),
+        other => crate::input::report(other),
     }
 }

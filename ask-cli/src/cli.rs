@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use ask_core::{Limits, Presenter};
 use ask_print::Host;
 use ask_tui::Lang;
+use clap::builder::FalseyValueParser;
 use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 
 /// The end of `ask-user --help`: the exit codes and the environment, which scripts rely on.
@@ -99,45 +100,12 @@ impl OutputArg {
     }
 }
 
-/// Which agent's shape a call is read in (and, when named, answered in).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum DialectArg {
-    /// Detect the shape; answer in the canonical shape.
-    Auto,
-    /// ask_user's own input.
-    Canonical,
-    /// Claude Code's AskUserQuestion.
-    Claude,
-    /// Codex's request_user_input.
-    Codex,
-    /// OpenCode's question.
-    Opencode,
-    /// Gemini CLI's ask_user.
-    Gemini,
-    /// Roo Code's ask_followup_question (`follow_up`).
-    Roo,
-    /// Cline's ask_followup_question (`options` as strings).
-    Cline,
-    /// The simplified form `{question, suggestions}`.
-    Simple,
-}
-
-impl DialectArg {
-    /// The dialect named, or `None` for auto.
-    pub fn dialect(self) -> Option<ask_schema::Dialect> {
-        use ask_schema::Dialect;
-        Some(match self {
-            DialectArg::Auto => return None,
-            DialectArg::Canonical => Dialect::Canonical,
-            DialectArg::Claude => Dialect::Claude,
-            DialectArg::Codex => Dialect::Codex,
-            DialectArg::Opencode => Dialect::OpenCode,
-            DialectArg::Gemini => Dialect::Gemini,
-            DialectArg::Roo => Dialect::Roo,
-            DialectArg::Cline => Dialect::Cline,
-            DialectArg::Simple => Dialect::Simple,
-        })
-    }
+/// A value parser for the names of a library's table, each with its line of help.
+fn one_of(names: Vec<(&'static str, String)>) -> clap::builder::PossibleValuesParser {
+    let values = names.into_iter().map(|(name, help)| {
+        clap::builder::PossibleValue::new(name).help(help.trim_end_matches('.').to_string())
+    });
+    clap::builder::PossibleValuesParser::new(values)
 }
 
 /// The terminal UI's flags: the ask command, `demo` and `mcp` take them.
@@ -153,11 +121,11 @@ pub struct TuiArgs {
 }
 
 /// How a call is read: `--dialect` and `--strict`.
-#[derive(Debug, Clone, Copy, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct DialectArgs {
     /// The agent's shape of the call; a named dialect is also the shape of the answer.
-    #[arg(long, value_enum, default_value = "auto")]
-    pub dialect: DialectArg,
+    #[arg(long, default_value = "auto", value_parser = one_of(ask_schema::dialect_choices()))]
+    pub dialect: String,
     /// Accept only the canonical shape (no lenient forms, no detection) unless --dialect names
     /// another.
     #[arg(long)]
@@ -168,15 +136,14 @@ impl DialectArgs {
     /// The options of `ask_schema::read_call`.
     pub fn read_options(&self) -> ask_schema::ReadOptions {
         ask_schema::ReadOptions {
-            dialect: self.dialect.dialect(),
+            dialect: ask_schema::Dialect::from_name(&self.dialect),
             strict: self.strict,
         }
     }
 
     /// The dialect the answer is printed in: the one named, if not the canonical one.
     pub fn answer_dialect(&self) -> Option<ask_schema::Dialect> {
-        self.dialect
-            .dialect()
+        ask_schema::Dialect::from_name(&self.dialect)
             .filter(|d| *d != ask_schema::Dialect::Canonical)
     }
 }
@@ -220,7 +187,7 @@ pub struct AskArgs {
     #[arg(long, value_enum, default_value = "result")]
     pub output: OutputArg,
     /// The caller is a sub-agent: the call is refused (also ASK_USER_SUBAGENT=1).
-    #[arg(long)]
+    #[arg(long, env = "ASK_USER_SUBAGENT", value_parser = FalseyValueParser::new())]
     pub sub_agent: bool,
     /// The agent host whose commands answer pending questions, named in print mode's
     /// instructions and pending file: ask-user or pi.
@@ -278,21 +245,11 @@ impl AskArgs {
             self.mode
         }
     }
-
-    /// True when the caller said it is a sub-agent, by flag or by `ASK_USER_SUBAGENT`.
-    pub fn is_sub_agent(&self) -> bool {
-        self.sub_agent || sub_agent_by_env()
-    }
 }
 
 /// Reads `--host`.
 fn parse_host(text: &str) -> Result<Host, String> {
     text.parse()
-}
-
-/// True when `ASK_USER_SUBAGENT` says the caller is a sub-agent.
-pub fn sub_agent_by_env() -> bool {
-    std::env::var("ASK_USER_SUBAGENT").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false" | "no"))
 }
 
 #[derive(Debug, Subcommand)]
@@ -369,9 +326,6 @@ pub struct QuestionsArgs {
     pub pending_file: PathBuf,
 }
 
-/// The default cap on one input: 16 MiB, far above any call the limits allow.
-pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
-
 /// The limits a call is checked against.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct LimitArgs {
@@ -389,7 +343,8 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The most bytes one input (a file, stdin, one MCP message) may hold.
     pub fn max_input_bytes(&self) -> u64 {
-        self.max_input_bytes.unwrap_or(DEFAULT_MAX_INPUT_BYTES)
+        self.max_input_bytes
+            .unwrap_or(ask_session::DEFAULT_MAX_INPUT_BYTES)
     }
 
     /// The limits in force.
@@ -405,39 +360,15 @@ impl LimitArgs {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum SchemaFormat {
-    /// The JSON Schema of the tool input.
-    JsonSchema,
-    /// An Anthropic Messages API tool.
-    Anthropic,
-    /// An OpenAI Chat Completions function tool.
-    Openai,
-    /// A Model Context Protocol tool.
-    Mcp,
-    /// The JSON Schema of the result.
-    Result,
-    /// Claude Code's AskUserQuestion tool, served by ask-user.
-    Claude,
-    /// Codex's request_user_input tool, served by ask-user.
-    Codex,
-    /// OpenCode's question tool, served by ask-user.
-    Opencode,
-    /// Gemini CLI's ask_user tool, served by ask-user.
-    Gemini,
-    /// Roo Code's ask_followup_question tool, served by ask-user.
-    Roo,
-    /// Cline's ask_followup_question tool, served by ask-user.
-    Cline,
-    /// The simplified {question, suggestions} tool.
-    Simple,
-}
-
 #[derive(Debug, Args)]
 pub struct SchemaArgs {
     /// The shape to print.
-    #[arg(long, value_enum, default_value = "json-schema")]
-    pub format: SchemaFormat,
+    #[arg(
+        long,
+        default_value = "json-schema",
+        value_parser = one_of(ask_schema::descriptor_formats())
+    )]
+    pub format: String,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -538,7 +469,7 @@ pub struct McpArgs {
     )]
     pub pending_file: PathBuf,
     /// The client is a sub-agent: every call is refused (also ASK_USER_SUBAGENT=1).
-    #[arg(long)]
+    #[arg(long, env = "ASK_USER_SUBAGENT", value_parser = FalseyValueParser::new())]
     pub sub_agent: bool,
     #[command(flatten)]
     pub tui: TuiArgs,

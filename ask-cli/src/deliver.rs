@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use ask_core::{PresentError, Presenter, Record, Status, ToolOutput};
-use ask_rpc::{AskUserResultNotification, ServerMessage};
+use ask_rpc::AskUserResultNotification;
 use ask_schema::OutputShape;
 use ask_session::{Ask, AskFailure, Finished, SessionLog};
 
@@ -61,8 +61,8 @@ pub fn deliver(
 /// gets an explicit error to hand to its agent.
 pub fn failed(failure: AskFailure, output: OutputArg) -> Exit {
     say(&failure.to_string());
-    match failure {
-        AskFailure::Refused(_) => print_error(ToolOutput::refused(), output, Exit::Refused),
+    let exit = match &failure {
+        AskFailure::Refused(_) => Exit::Refused,
         AskFailure::Present {
             error: PresentError::Interrupted { signal },
             ..
@@ -71,22 +71,18 @@ pub fn failed(failure: AskFailure, output: OutputArg) -> Exit {
                 say("nothing was answered or saved; the call is asked again next time");
             }
             // Ctrl+C twice ends as SIGINT (signal 2) does: 130, nothing saved.
-            let exit = Exit::for_signal(signal.map_or(2, |s| s.number));
-            print_error(
-                ToolOutput::interrupted(signal.map(|s| s.name)),
-                output,
-                exit,
-            )
+            Exit::for_signal(signal.map_or(2, |s| s.number))
         }
         AskFailure::Present {
             error: PresentError::Refused(_),
             ..
         }
         | AskFailure::NoCallId => Exit::Invalid,
-        AskFailure::Present { .. }
-        | AskFailure::Session { .. }
-        | AskFailure::Events { .. }
-        | AskFailure::State(_) => Exit::Failure,
+        _ => Exit::Failure,
+    };
+    match failure.tool_output() {
+        Some(tool) => print_error(tool, output, exit),
+        None => exit,
     }
 }
 
@@ -134,12 +130,9 @@ pub fn print_unasked(
     if !matches!(presenter, Presenter::Rpc | Presenter::Embedded) {
         return print_error(tool, args.output, exit);
     }
-    let message = ServerMessage::AskUserResult(AskUserResultNotification {
-        request_id: args.call_id.clone(),
-        result,
-        tool_output: (args.output == OutputArg::Tool).then(|| Box::new(tool)),
-    });
-    finish(emit(&message), exit)
+    let tool = (args.output == OutputArg::Tool).then_some(tool);
+    let line = AskUserResultNotification::unasked_line(args.call_id.clone(), result, tool);
+    finish(write_stdout(line.trim_end()), exit)
 }
 
 /// Prints an error outcome: the tool output for `--output tool`, nothing on stdout otherwise.
@@ -152,7 +145,7 @@ pub fn print_error(output: ToolOutput, format: OutputArg, exit: Exit) -> Exit {
 /// Prints the final `ask_user_result` line and gives the exit code of the outcome. With
 /// `--output tool` the line also carries the tool output.
 pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::Warning]) -> Exit {
-    let warnings = crate::input::warning_reports(warnings);
+    let warnings = ask_schema::Warning::reports(warnings);
     let line = AskUserResultNotification::line_for(&record, output == OutputArg::Tool, &warnings);
     finish(write_stdout(line.trim_end()), exit_for(record.status))
 }

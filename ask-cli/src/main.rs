@@ -15,7 +15,6 @@ mod web;
 use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
-use crate::commands::History;
 
 fn main() -> ExitCode {
     let cli = match parse() {
@@ -38,14 +37,14 @@ fn main() -> ExitCode {
             args.tui.lang = demo.tui.lang.or(args.tui.lang);
             ask::demo(&args, demo.showcase)
         }
-        Some(Command::Schema(args)) => commands::schema(args.format, &args.limits.limits()),
-        Some(Command::Validate(args)) => commands::validate_command(&args),
+        Some(Command::Schema(args)) => commands::schema(&args.format, &args.limits.limits()),
+        Some(Command::Validate(args)) => commands::validate(&args),
         Some(Command::Mcp(args)) => mcp::run(&args),
         Some(Command::Serve(args)) => web::serve(&args),
         Some(Command::Questions(args)) => print::questions(&args),
         Some(Command::Session(command)) => match command {
-            cli::SessionCommand::Show { file } => commands::history(&file, History::Show),
-            cli::SessionCommand::Summary { file } => commands::history(&file, History::Summary),
+            cli::SessionCommand::Show { file } => commands::history(&file, false),
+            cli::SessionCommand::Summary { file } => commands::history(&file, true),
             cli::SessionCommand::Get {
                 file,
                 call_id,

@@ -15,7 +15,7 @@ use ask_tui::TuiFrontend;
 use ask_web::WebFrontend;
 
 use crate::ask::terminal_available;
-use crate::cli::{McpArgs, sub_agent_by_env};
+use crate::cli::McpArgs;
 use crate::exit::Exit;
 use crate::output::say;
 
@@ -68,7 +68,7 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
     let mut server = McpServer::new(&args.limits.limits())?
         .presenters(presenters)?
         .tool_name(&args.tool_name)?
-        .sub_agent(args.sub_agent || sub_agent_by_env())
+        .sub_agent(args.sub_agent)
         .max_message_bytes(args.limits.max_input_bytes())
         .log_to(say);
     for presenter in presenters {

@@ -1,9 +1,8 @@
 //! Print mode's second pass and the `questions` command: glue between the flags and `ask-print`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use ask_core::shell_quote;
-use ask_print::{PassTwo, PassTwoStep, PrintError, notes};
+use ask_print::{PassTwo, PassTwoArgs, PassTwoStep, PrintError, notes};
 
 use ask_core::{Caller, Presenter};
 use ask_session::Ask;
@@ -11,48 +10,28 @@ use ask_session::Ask;
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
 use crate::deliver::{ask_path, deliver, emit_record, failed, print_record, shape_of};
 use crate::exit::Exit;
-use crate::output::{emit, emit_pretty, finish, say, write_stdout};
+use crate::output::{finish, say, write_stdout};
 
-/// The pass-2 form the flags ask for, if any: `-c`, `--answers`, or `@PENDING TEXT`.
-pub fn pass_two_form(args: &AskArgs) -> Option<Result<PassTwo, Exit>> {
-    if args.continue_ {
-        return Some(Ok(PassTwo::Edited));
-    }
-    if let Some(answers) = &args.answers {
-        return Some(Ok(PassTwo::Inline(answers.clone())));
-    }
-    let input = args.input.as_deref()?;
-    let path = input.strip_prefix('@')?;
-    Some(match &args.reply {
-        Some(reply) => Ok(PassTwo::Reply(reply.clone())),
-        None => {
-            say(&format!(
-                "{input} needs the reply after it, e.g. ask-user -p @{} \"use postgres, call it order-processor\"",
-                shell_quote(path)
-            ));
-            Err(Exit::Invalid)
-        }
-    })
-}
-
-/// The pending file of a pass-2 command: `@PATH` when given, else `--pending-file`.
-fn pending_path(args: &AskArgs) -> PathBuf {
-    match args
-        .input
-        .as_deref()
-        .and_then(|input| input.strip_prefix('@'))
-    {
-        Some(path) if !path.is_empty() => PathBuf::from(path),
-        _ => args.pending_file.clone(),
-    }
+/// The pass-2 form the flags ask for, if any, and its pending file.
+pub fn pass_two_form(args: &AskArgs) -> Option<Result<(PassTwo, PathBuf), Exit>> {
+    let words = PassTwoArgs {
+        edited: args.continue_,
+        answers: args.answers.as_deref(),
+        input: args.input.as_deref(),
+        reply: args.reply.as_deref(),
+        pending_file: &args.pending_file,
+    };
+    Some(PassTwo::from_args(words)?.map_err(|usage| {
+        say(&usage);
+        Exit::Invalid
+    }))
 }
 
 /// Runs pass 2 and prints the outcome.
-pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
-    let path = pending_path(args);
+pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
     let inline = matches!(how, PassTwo::Inline(_));
     let reply = matches!(how, PassTwo::Reply(_));
-    match ask_print::answer(&path, how, args.host) {
+    match ask_print::answer(path, how, args.host) {
         // The answers are safe in the file (its `answered` state): record them, print them, and
         // only then remove the file. A crash on the way leaves them there for the next pass 2.
         Ok(PassTwoStep::Answered(answering)) => {
@@ -82,7 +61,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo) -> Exit {
                 Err(exit) => exit,
             };
             if exit != Exit::Ok {
-                say(&notes::undelivered(&path, answering.kept()));
+                say(&notes::undelivered(path, answering.kept()));
                 return exit;
             }
             match answering.finish() {
@@ -134,34 +113,22 @@ fn report(error: &PrintError) -> Exit {
     }
 }
 
-/// `ask-user questions [show|clear]`.
+/// `ask-user questions [show|clear|state]`.
 pub fn questions(args: &QuestionsArgs) -> Exit {
     let path = &args.pending_file;
-    match args.action.unwrap_or(QuestionsAction::Show) {
-        QuestionsAction::Clear => match ask_print::clear(path) {
-            Ok(true) => {
-                say(&format!(
-                    "cleared the pending questions in {}",
-                    path.display()
-                ));
-                Exit::Ok
-            }
-            Ok(false) => {
-                say("no questions were pending");
-                Exit::Ok
-            }
-            Err(error) => report(&error),
-        },
-        QuestionsAction::State => match ask_print::state(path) {
-            Ok(state) => finish(emit(&state), Exit::Ok),
-            Err(error) => report(&error),
-        },
-        QuestionsAction::Show => match ask_print::show(path) {
-            Ok(None) if args.json => finish(write_stdout("null"), Exit::Ok),
-            Ok(None) => finish(write_stdout("No questions are pending."), Exit::Ok),
-            Ok(Some(file)) if args.json => finish(emit_pretty(&file), Exit::Ok),
-            Ok(Some(file)) => finish(write_stdout(&ask_print::render(&file, path)), Exit::Ok),
-            Err(error) => report(&error),
-        },
+    let text = match args.action.unwrap_or(QuestionsAction::Show) {
+        QuestionsAction::Clear => ask_print::clear_and_say(path).map(|message| {
+            say(&message);
+            None
+        }),
+        QuestionsAction::State => {
+            ask_print::state(path).map(|state| serde_json::to_string(&state).ok())
+        }
+        QuestionsAction::Show => ask_print::show_text(path, args.json).map(Some),
+    };
+    match text {
+        Ok(Some(text)) => finish(write_stdout(&text), Exit::Ok),
+        Ok(None) => Exit::Ok,
+        Err(error) => report(&error),
     }
 }

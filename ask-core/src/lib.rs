@@ -27,6 +27,7 @@
 
 mod answer_input;
 mod caller;
+pub mod console;
 mod display;
 mod failpoint;
 mod frontend;

@@ -252,6 +252,51 @@ pub enum PassTwo {
     Reply(String),
 }
 
+/// The words of a command line that ask for pass 2.
+#[derive(Debug, Clone, Copy)]
+pub struct PassTwoArgs<'a> {
+    /// `-c`: the answers are in the edited pending file.
+    pub edited: bool,
+    /// `--answers JSON`.
+    pub answers: Option<&'a str>,
+    /// INPUT: `@PENDING` names the pending file of a natural-language reply.
+    pub input: Option<&'a str>,
+    /// The reply that follows `@PENDING`.
+    pub reply: Option<&'a str>,
+    /// `--pending-file`.
+    pub pending_file: &'a Path,
+}
+
+impl PassTwo {
+    /// The pass-2 form `args` ask for, if any, and its pending file (`@PATH` when given, else
+    /// `--pending-file`). `@PENDING` without a reply is a usage error, said with an example.
+    pub fn from_args(args: PassTwoArgs<'_>) -> Option<Result<(PassTwo, PathBuf), String>> {
+        let at = args.input.and_then(|input| input.strip_prefix('@'));
+        let path = match at {
+            Some(path) if !path.is_empty() => PathBuf::from(path),
+            _ => args.pending_file.to_path_buf(),
+        };
+        let how = if args.edited {
+            PassTwo::Edited
+        } else if let Some(answers) = args.answers {
+            PassTwo::Inline(answers.to_string())
+        } else {
+            let at = at?;
+            match args.reply {
+                Some(reply) => PassTwo::Reply(reply.to_string()),
+                None => {
+                    return Some(Err(format!(
+                        "@{at} needs the reply after it, e.g. ask-user -p @{} \"use postgres, \
+                         call it order-processor\"",
+                        ask_core::shell_quote(at)
+                    )));
+                }
+            }
+        };
+        Some(Ok((how, path)))
+    }
+}
+
 /// What pass 2 achieved.
 #[derive(Debug, Clone)]
 pub enum PassTwoOutcome {
@@ -497,6 +542,17 @@ fn rebuilt_call(path: &Path, file: &PendingFile) -> Result<AskUserInput, PrintEr
         })
 }
 
+/// What `ask-user questions show` prints: the pending questions for people, or with `json`
+/// the pending file as JSON (`null` when none is pending).
+pub fn show_text(path: &Path, json: bool) -> Result<String, PrintError> {
+    Ok(match show(path)? {
+        None if json => "null".to_string(),
+        None => "No questions are pending.".to_string(),
+        Some(file) if json => serde_json::to_string_pretty(&file).unwrap_or_default(),
+        Some(file) => render(&file, path),
+    })
+}
+
 /// The pending questions at `path`, if any (`ask-user questions`).
 pub fn show(path: &Path) -> Result<Option<PendingFile>, PrintError> {
     Ok(Store::new(path).read()?.map(|loaded| loaded.file))
@@ -585,4 +641,13 @@ pub fn clear(path: &Path) -> Result<bool, PrintError> {
     let existed = path.exists();
     store.remove_unchecked()?;
     Ok(existed)
+}
+
+/// [`clear`], and what to tell the person it did.
+pub fn clear_and_say(path: &Path) -> Result<String, PrintError> {
+    Ok(if clear(path)? {
+        format!("cleared the pending questions in {}", path.display())
+    } else {
+        "no questions were pending".to_string()
+    })
 }

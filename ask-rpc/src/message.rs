@@ -156,6 +156,24 @@ impl AskUserResultNotification {
     }
 }
 
+impl AskUserResultNotification {
+    /// The last line of a call refused or invalid before anything was shown: its result, and
+    /// the tool output when one is given.
+    pub fn unasked_line(
+        request_id: Option<String>,
+        result: AskUserResult,
+        tool_output: Option<ToolOutput>,
+    ) -> String {
+        let tool_output = tool_output.map(Box::new);
+        ServerMessage::AskUserResult(AskUserResultNotification {
+            request_id,
+            result,
+            tool_output,
+        })
+        .to_line()
+    }
+}
+
 impl ServerMessage {
     /// The message as one line of JSON, with its line feed.
     pub fn to_line(&self) -> String {

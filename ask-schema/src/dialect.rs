@@ -80,6 +80,29 @@ impl Dialect {
         Dialect::ALL.into_iter().find(|d| d.name() == name)
     }
 
+    /// The dialect in a line of `--dialect`'s help.
+    pub fn help(self) -> &'static str {
+        match self {
+            Dialect::Canonical => "ask_user's own input.",
+            Dialect::Claude => "Claude Code's AskUserQuestion.",
+            Dialect::Codex => "Codex's request_user_input.",
+            Dialect::OpenCode => "OpenCode's question.",
+            Dialect::Gemini => "Gemini CLI's ask_user.",
+            Dialect::Roo => "Roo Code's ask_followup_question (`follow_up`).",
+            Dialect::Cline => "Cline's ask_followup_question (`options` as strings).",
+            Dialect::Simple => "The simplified form `{question, suggestions}`.",
+        }
+    }
+
+    /// The agent's tool, as `Codex's request_user_input`.
+    pub fn agent_possessive(self) -> &'static str {
+        let help = self.help();
+        help.split(" (")
+            .next()
+            .unwrap_or(help)
+            .trim_end_matches('.')
+    }
+
     /// The agent's own name of the tool.
     pub fn tool_name(self) -> &'static str {
         match self {
@@ -126,6 +149,16 @@ pub struct Warning {
     pub message: String,
 }
 
+impl Warning {
+    /// `warnings` as reports, `{path, message}` each.
+    pub fn reports(warnings: &[Warning]) -> Vec<ask_core::ProblemReport> {
+        warnings
+            .iter()
+            .map(|w| ask_core::ProblemReport::new(&w.path, w.message.clone()))
+            .collect()
+    }
+}
+
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = if self.path.is_empty() {
@@ -163,6 +196,29 @@ pub struct DialectCall {
 }
 
 impl DialectCall {
+    /// The lenient forms that were read, as reports (`{path, message}` each) for the validate
+    /// report and the RPC result.
+    pub fn warning_reports(&self) -> Vec<ask_core::ProblemReport> {
+        Warning::reports(&self.warnings)
+    }
+
+    /// What `validate` prints for a call that can be asked: `{valid, questions, dialect}`, and
+    /// its `callId` and `warnings` when it has them.
+    pub fn validate_report(&self) -> serde_json::Value {
+        let mut report = serde_json::json!({
+            "valid": true,
+            "questions": self.call.input.questions.len(),
+            "dialect": self.dialect.name(),
+        });
+        if let Some(id) = &self.call.call_id {
+            report["callId"] = id.clone().into();
+        }
+        if !self.warnings.is_empty() {
+            report["warnings"] = serde_json::to_value(self.warning_reports()).unwrap_or_default();
+        }
+        report
+    }
+
     fn canonical(call: ParsedCall) -> DialectCall {
         DialectCall {
             dialect: Dialect::Canonical,

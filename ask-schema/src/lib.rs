@@ -48,6 +48,53 @@ pub use schema::{
     tool_description, tool_descriptor, tool_output_schema,
 };
 
+/// Every name `ask-user schema --format` takes, with a line of help: the tool formats, then
+/// each agent dialect's descriptor.
+pub fn descriptor_formats() -> Vec<(&'static str, String)> {
+    let tools = ToolFormat::ALL.map(|f| (f.name(), f.help().to_string()));
+    let dialects = Dialect::ALL
+        .into_iter()
+        .filter(|d| *d != Dialect::Canonical)
+        .map(|d| {
+            let help = match d {
+                Dialect::Simple => "The simplified {question, suggestions} tool.".to_string(),
+                _ => format!("{} tool, served by ask-user.", d.agent_possessive()),
+            };
+            (d.name(), help)
+        });
+    tools.into_iter().chain(dialects).collect()
+}
+
+/// The descriptor a name of [`descriptor_formats`] gives, for `limits`.
+///
+/// ```
+/// let tool = ask_schema::descriptor_named("codex", &ask_core::Limits::default()).unwrap();
+/// assert_eq!(tool["name"], "request_user_input");
+/// assert!(ask_schema::descriptor_named("canonical", &ask_core::Limits::default()).is_none());
+/// ```
+pub fn descriptor_named(name: &str, limits: &Limits) -> Option<serde_json::Value> {
+    match name.parse::<ToolFormat>() {
+        Ok(format) => Some(tool_descriptor(format, limits)),
+        Err(_) => Dialect::from_name(name)
+            .filter(|d| *d != Dialect::Canonical)
+            .map(|d| dialect_descriptor(d, limits)),
+    }
+}
+
+/// Every name `--dialect` takes, with a line of help: `auto`, then each dialect.
+pub fn dialect_choices() -> Vec<(&'static str, String)> {
+    let auto = (
+        "auto",
+        "Detect the shape; answer in the canonical shape.".to_string(),
+    );
+    let canonical = Dialect::Canonical;
+    let others = Dialect::ALL.into_iter().filter(|d| *d != canonical);
+    let named = std::iter::once(canonical).chain(others);
+    std::iter::once(auto)
+        .chain(named.map(|d| (d.name(), d.help().to_string())))
+        .collect()
+}
+
 /// The generated files and their contents for the default limits, as
 /// `(path relative to the repository root, text)`: each tool format, then each agent dialect's
 /// descriptor (`schema/tool.<dialect>.json`), then the pi package's `integrations/pi/tool.json`.

@@ -230,6 +230,17 @@ impl ToolFormat {
         }
     }
 
+    /// What the shape is, in one line for `--help`.
+    pub fn help(self) -> &'static str {
+        match self {
+            ToolFormat::JsonSchema => "The JSON Schema of the tool input.",
+            ToolFormat::Anthropic => "An Anthropic Messages API tool.",
+            ToolFormat::OpenAi => "An OpenAI Chat Completions function tool.",
+            ToolFormat::Mcp => "A Model Context Protocol tool.",
+            ToolFormat::Result => "The JSON Schema of the result.",
+        }
+    }
+
     /// The file under `schema/` that holds this shape for the default limits.
     pub fn file_name(self) -> &'static str {
         match self {

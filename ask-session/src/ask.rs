@@ -90,6 +90,22 @@ pub enum AskFailure {
     State(#[from] InvalidTransition),
 }
 
+impl AskFailure {
+    /// The explicit error a host hands its agent for this failure, when the agent must hear of
+    /// it: a sub-agent's refusal, or questions interrupted (by a signal, or Ctrl+C twice) with
+    /// nothing answered or saved.
+    pub fn tool_output(&self) -> Option<ask_core::ToolOutput> {
+        match self {
+            AskFailure::Refused(_) => Some(ask_core::ToolOutput::refused()),
+            AskFailure::Present {
+                error: PresentError::Interrupted { signal },
+                ..
+            } => Some(ask_core::ToolOutput::interrupted(signal.map(|s| s.name))),
+            _ => None,
+        }
+    }
+}
+
 impl Ask<AskCall> {
     /// The path of `call`, with no session log, no events file and warnings dropped.
     pub fn new(call: AskCall) -> Ask<AskCall> {

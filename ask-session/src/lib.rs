@@ -7,17 +7,20 @@
 //! written to the log, once per call id, with every secret answer redacted.
 //!
 //! This crate owns the session log (append, lookup, torn-line repair, the per-call-id lock) and
-//! the events file; it never draws anything and never talks a protocol.
+//! the events file, and reads a call from a file or stdin through a size cap; it never draws
+//! anything and never talks a protocol.
 
 mod ask;
 mod events;
+mod input;
 mod log;
 mod show;
 
 pub use ask::{Ask, AskFailure, Finished};
 pub use events::{EventLog, event_line};
+pub use input::{DEFAULT_MAX_INPUT_BYTES, ReadFailure, read_call_from, stdin_holds_input};
 pub use log::{Appended, CallLock, History, Kept, SessionLog, is_final, parse_history};
-pub use show::render;
+pub use show::{render, summarize};
 
 /// Where the session tells people what happened on the way (a replay, a record that could not
 /// be written): the binary writes these lines on stderr.

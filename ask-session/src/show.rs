@@ -1,6 +1,18 @@
-//! A session log shown to people (`ask-user session show`).
+//! A session log shown to people (`ask-user session show` and `session summary`).
 
 use ask_core::Record;
+
+/// One sentence per question and answer, a line each, for a compacted transcript. Sanitised
+/// like everything else for people: the sentences quote the model's questions and the
+/// person's answers, which may hold escape sequences.
+pub fn summarize(records: &[Record]) -> String {
+    records
+        .iter()
+        .flat_map(Record::summary)
+        .map(|sentence| ask_core::sanitize_for_display(&sentence).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 /// The records of a session for people, one block per call: its id, time, mode and status,
 /// then each question with its answer. Agent text and answers are sanitised, as this goes to a

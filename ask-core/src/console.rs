@@ -1,0 +1,52 @@
+//! Messages for people on stderr: a line at a time, each prefixed with `ask-user: ` and
+//! sanitised, since messages often quote the model's text (a label, an unknown field's name)
+//! and stderr is usually a terminal.
+
+use std::io::{self, IsTerminal, Write};
+
+use crate::sanitize_for_display;
+
+/// Writes `message` to stderr, a line at a time, each prefixed with `ask-user: `; no control
+/// sequence from the model reaches the terminal this way.
+pub fn say(message: &str) {
+    say_lines("ask-user: ", message);
+}
+
+/// Like [`say`], without the prefix: for text that has its own form, such as a usage error
+/// that quotes the arguments (which may quote the model's text).
+pub fn say_unprefixed(message: &str) {
+    say_lines("", message);
+}
+
+fn say_lines(prefix: &str, message: &str) {
+    let mut stderr = io::stderr().lock();
+    for line in message.lines() {
+        let _ = writeln!(stderr, "{prefix}{}", sanitize_for_display(line));
+    }
+}
+
+/// Writes `text` and a link to stderr, with the `ask-user: ` prefix. On a terminal the link is
+/// also an OSC 8 hyperlink; elsewhere (a log file) it is plain text. `url` must be the
+/// program's own text, never the model's: it goes into an escape sequence.
+pub fn say_link(text: &str, url: &str) {
+    let mut stderr = io::stderr().lock();
+    let shown = if stderr.is_terminal() {
+        format!("\x1b]8;;{url}\x1b\\{url}\x1b]8;;\x1b\\")
+    } else {
+        url.to_string()
+    };
+    let _ = writeln!(stderr, "ask-user: {}{shown}", sanitize_for_display(text));
+}
+
+/// Writes `block` to stderr as it is when stderr is a terminal; nothing otherwise. For the
+/// program's own drawings (a link's QR code), never the model's text: it may hold escape
+/// sequences.
+pub fn show_on_terminal(block: &str) {
+    let mut stderr = io::stderr().lock();
+    if !stderr.is_terminal() {
+        return;
+    }
+    for line in block.lines() {
+        let _ = writeln!(stderr, "{line}");
+    }
+}
