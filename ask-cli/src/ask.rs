@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use ask_core::{AskCall, AskUserResult, Caller, Frontend, Limits, Presenter, ToolOutput};
 use ask_print::PrintFrontend;
-use ask_session::{Ask, SessionLog};
+use ask_session::{Ask, AskFailure, Finished, SessionLog};
 use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg};
@@ -116,28 +116,34 @@ pub fn run(args: &AskArgs) -> Exit {
         );
         return Exit::Invalid;
     }
-    let runtime = match runtime() {
-        Ok(runtime) => runtime,
-        Err(exit) => return exit,
-    };
-    let frontend = match runtime.block_on(async { frontend_for(presenter, args, &call) }) {
-        Ok(frontend) => frontend,
-        Err(exit) => return exit,
-    };
+    match ask_in(presenter, args, call, |ask| ask_path(args, ask)) {
+        Ok(Ok(finished)) => deliver(finished, args, presenter, &shape, &read.warnings),
+        Ok(Err(failure)) => failed(failure, args.output),
+        Err(exit) => exit,
+    }
+}
+
+/// Asks `call` through the frontend of `presenter` on the runtime of one ask, with the options
+/// `configure` gives the ask path.
+fn ask_in(
+    presenter: Presenter,
+    args: &AskArgs,
+    call: AskCall,
+    configure: impl FnOnce(Ask<AskCall>) -> Ask<AskCall>,
+) -> Result<Result<Finished, AskFailure>, Exit> {
+    let runtime = runtime()?;
+    let frontend = runtime.block_on(async { frontend_for(presenter, args, &call) })?;
     let asked = runtime.block_on(async {
-        let asked = ask_path(args, Ask::new(call)).run(frontend.as_ref()).await;
+        let asked = configure(Ask::new(call)).run(frontend.as_ref()).await;
         if let Some(rpc) = &frontend.rpc {
-            // The state lines go out before the result line printed below.
+            // The state lines go out before the result line.
             rpc.flush().await;
         }
         asked
     });
     // The RPC reader may still be blocked on stdin; it is not waited for.
     runtime.shutdown_background();
-    match asked {
-        Ok(finished) => deliver(finished, args, presenter, &shape, &read.warnings),
-        Err(failure) => failed(failure, args.output),
-    }
+    Ok(asked)
 }
 
 /// Runs `ask-user demo`: the example questions (or, with `showcase`, one of every field) in the
@@ -172,12 +178,7 @@ pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
         }
         _ => Presenter::Tui,
     };
-    let call = AskCall::new(input);
-    let asked = runtime().and_then(|rt| {
-        let frontend = rt.block_on(async { frontend_for(presenter, args, &call) })?;
-        Ok(rt.block_on(Ask::new(call).run(frontend.as_ref())))
-    });
-    match asked {
+    match ask_in(presenter, args, AskCall::new(input), |ask| ask) {
         Ok(Ok(finished)) => print_record(finished.record, &plain(args.output)),
         Ok(Err(failure)) => failed(failure, args.output),
         Err(exit) => exit,
