@@ -714,18 +714,18 @@ fn huge_field() {
     check("huge_field", &state);
 }
 
-/// The screen the README shows is the demo's first screen as it is drawn today.
+/// The screen the terminal UI's page shows is the demo's first screen as it is drawn today.
 #[test]
-fn the_readme_shows_the_current_demo_screen() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
-    let start = readme
+fn the_terminal_page_shows_the_current_demo_screen() {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/terminal.md"))
+        .unwrap();
+    let start = page
         .find("```text\n─")
-        .expect("README.md shows the demo screen in a text block")
+        .expect("docs/terminal.md shows the demo screen in a text block")
         + "```text\n".len();
-    let end = start + readme[start..].find("\n```").unwrap();
+    let end = start + page[start..].find("\n```").unwrap();
     let expected = screen(&State::new(&demo()), 80, 24);
-    assert_eq!(&readme[start..end], expected.trim_end_matches('\n'));
+    assert_eq!(&page[start..end], expected.trim_end_matches('\n'));
 }
 
 /// A long question and a long description share the screen, and scrolling reaches the end of

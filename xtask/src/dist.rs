@@ -136,7 +136,7 @@ pub fn workspace_version(root: &Path) -> Result<String, String> {
 
 /// Every place that names the release's version, each with the version it holds: the package
 /// manifests under `integrations/`, the dependencies between them, and the pinned commands in
-/// the READMEs (`ask-user@X.Y.Z`, `pi-ask-user@X.Y.Z`, `ask-user==X.Y.Z`).
+/// the READMEs and the pages of `docs/` (`ask-user@X.Y.Z`, `pi-ask-user@X.Y.Z`, `ask-user==X.Y.Z`).
 fn versions(root: &Path) -> Result<Vec<(String, String)>, String> {
     let mut found = Vec::new();
     let mut field = |file: &str, pointer: &str| -> Result<(), String> {
@@ -168,14 +168,27 @@ fn versions(root: &Path) -> Result<Vec<(String, String)>, String> {
             version,
         ));
     }
-    for file in [
+    let mut files: Vec<String> = [
         "README.md",
         "integrations/claude-code/.mcp.json",
         "integrations/claude-code/README.md",
         "integrations/npm/ask-user/README.md",
         "integrations/pi/README.md",
         "integrations/python/README.md",
-    ] {
+    ]
+    .map(String::from)
+    .to_vec();
+    // The pages of `docs/`, which show the same pinned commands.
+    let docs = std::fs::read_dir(root.join("docs")).map_err(|e| format!("docs/: {e}"))?;
+    let mut pages: Vec<String> = docs
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().to_string())
+        .filter(|name| name.ends_with(".md"))
+        .map(|name| format!("docs/{name}"))
+        .collect();
+    pages.sort();
+    files.extend(pages);
+    for file in &files {
         for version in pinned_versions(&read(&root.join(file))?) {
             found.push((format!("{file} pins {version}"), version));
         }
@@ -511,8 +524,15 @@ mod tests {
             check_versions(&root(), &version).unwrap(),
             Vec::<String>::new()
         );
-        // The places are really read: the launcher's README pins the npm recipe.
+        // The places are really read: the launcher's README pins the npm recipe, and the MCP
+        // page of `docs/` the Claude Code recipe.
         let places = versions(&root()).unwrap();
+        assert!(
+            places
+                .iter()
+                .any(|(place, _)| place.starts_with("docs/mcp.md pins")),
+            "{places:?}"
+        );
         assert!(
             places
                 .iter()
