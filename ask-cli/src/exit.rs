@@ -1,4 +1,4 @@
-//! The exit codes scripts and agents rely on; the README lists them.
+//! The exit codes scripts and agents rely on; docs/exit-codes.md lists them.
 
 use std::process::ExitCode;
 
