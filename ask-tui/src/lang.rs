@@ -142,10 +142,12 @@ impl Counted {
 /// The parts of a help line, each a key and what it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Help {
-    /// "Tab switch" (in a text field, where ←→ move the cursor).
+    /// "Tab switch" (in a text field that holds text, where ←→ move the cursor).
     Switch,
-    /// "Tab/←→ switch".
+    /// "Tab/←→ switch" (on a list, or in an empty text field).
     SwitchArrows,
+    /// "←→ move cursor" (in a text field that holds text).
+    Cursor,
     /// "↑↓ navigate".
     Navigate,
     /// "1-9 quick select".
@@ -166,10 +168,8 @@ pub enum Help {
     Back,
     /// "Shift+↑↓ scroll".
     Scroll,
-    /// "n note".
+    /// "Ctrl+N note" (on every screen of a question; `n` is its alias on a list, unnamed).
     Note,
-    /// "Ctrl+N note" (in a text field, where n is text).
-    NoteInField,
     /// "Ctrl+T complete" (a path question).
     Complete,
     /// "/ filter" (a list longer than the screen's rows).
@@ -351,6 +351,7 @@ static EN: Text = Text {
     help: [
         "Tab switch",
         "Tab/←→ switch",
+        "←→ move cursor",
         "↑↓ navigate",
         "1-9 quick select",
         "Space/1-9 toggle",
@@ -361,7 +362,6 @@ static EN: Text = Text {
         "Esc to cancel",
         "Esc to go back",
         "Shift+↑↓ scroll",
-        "n note",
         "Ctrl+N note",
         "Ctrl+T complete",
         "/ filter",
@@ -434,6 +434,7 @@ static DE: Text = Text {
     help: [
         "Tab wechseln",
         "Tab/←→ wechseln",
+        "←→ Cursor bewegen",
         "↑↓ bewegen",
         "1-9 Schnellwahl",
         "Leertaste/1-9 an/aus",
@@ -444,7 +445,6 @@ static DE: Text = Text {
         "Esc abbrechen",
         "Esc zurück",
         "Shift+↑↓ blättern",
-        "n Notiz",
         "Strg+N Notiz",
         "Strg+T ergänzen",
         "/ filtern",
@@ -526,6 +526,7 @@ static ES: Text = Text {
     help: [
         "Tab cambiar",
         "Tab/←→ cambiar",
+        "←→ mover el cursor",
         "↑↓ mover",
         "1-9 selección rápida",
         "Espacio/1-9 marcar",
@@ -536,7 +537,6 @@ static ES: Text = Text {
         "Esc para cancelar",
         "Esc para volver",
         "Shift+↑↓ desplazar",
-        "n nota",
         "Ctrl+N nota",
         "Ctrl+T completar",
         "/ filtrar",
@@ -618,6 +618,7 @@ static FR: Text = Text {
     help: [
         "Tab changer",
         "Tab/←→ changer",
+        "←→ déplacer le curseur",
         "↑↓ naviguer",
         "1-9 choix rapide",
         "Espace/1-9 cocher",
@@ -628,7 +629,6 @@ static FR: Text = Text {
         "Esc pour annuler",
         "Esc pour revenir",
         "Shift+↑↓ défiler",
-        "n note",
         "Ctrl+N note",
         "Ctrl+T compléter",
         "/ filtrer",
@@ -692,6 +692,7 @@ static JA: Text = Text {
     help: [
         "Tab 切替",
         "Tab/←→ 切替",
+        "←→ カーソル移動",
         "↑↓ 移動",
         "1-9 クイック選択",
         "Space/1-9 選択/解除",
@@ -702,7 +703,6 @@ static JA: Text = Text {
         "Esc でキャンセル",
         "Esc で戻る",
         "Shift+↑↓ スクロール",
-        "n メモ",
         "Ctrl+N メモ",
         "Ctrl+T 補完",
         "/ 絞り込み",
@@ -760,6 +760,7 @@ static ZH: Text = Text {
     help: [
         "Tab 切换",
         "Tab/←→ 切换",
+        "←→ 移动光标",
         "↑↓ 移动",
         "1-9 快速选择",
         "空格/1-9 勾选",
@@ -770,7 +771,6 @@ static ZH: Text = Text {
         "Esc 取消",
         "Esc 返回",
         "Shift+↑↓ 滚动",
-        "n 备注",
         "Ctrl+N 备注",
         "Ctrl+T 补全",
         "/ 筛选",

@@ -152,6 +152,25 @@ fn lay_out(
                     lines = help_lines(t, &parts, text_width);
                 }
             }
+            // While the question and the list do not fit whole, the help line also gives up
+            // its least needed parts as long as each one given up frees a row for them.
+            let wanted =
+                question_lines.len() + body_lines(state, list_inner, usize::MAX, 0).0.len();
+            for drop in HELP_DROP_ORDER {
+                if used + lines.len() + wanted <= height {
+                    break;
+                }
+                let Some(i) = parts.iter().position(|part| *part == drop) else {
+                    continue;
+                };
+                let mut fewer = parts.clone();
+                fewer.remove(i);
+                let shorter = help_lines(t, &fewer, text_width);
+                if shorter.len() >= lines.len() {
+                    break;
+                }
+                (parts, lines) = (fewer, shorter);
+            }
             bottom.extend(
                 lines
                     .into_iter()
@@ -478,10 +497,11 @@ fn body_lines(
         None => (review_lines(state, inner, max_rows), 0),
         Some((question, page)) if question.is_free_text() => {
             let field = shown_field(question, &page.field);
+            // While the note is open, its field has the cursor.
             let mut out = field_lines(
                 state.lang().text(),
                 &field,
-                true,
+                !page.noting,
                 "  > ",
                 4,
                 inner,
@@ -1491,11 +1511,17 @@ fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Hel
     let tabbed = state.is_tabbed();
     let mut parts = Vec::new();
     if tabbed {
-        parts.push(if state.is_editing() {
-            Help::Switch
-        } else {
-            Help::SwitchArrows
+        // In a text field (an answer, "Other" or a note) ← → move the cursor once there is text,
+        // and switch tabs while it is empty; Tab always switches.
+        let typed = state.current().is_some_and(|(_, page)| {
+            (page.noting && !page.note.text().is_empty())
+                || (!page.noting && page.editing && !page.field.text().is_empty())
         });
+        if typed {
+            parts.extend([Help::Switch, Help::Cursor]);
+        } else {
+            parts.push(Help::SwitchArrows);
+        }
     }
     // A list that scrolls offers the filter.
     let long = state
@@ -1517,6 +1543,7 @@ fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Hel
             } else {
                 Help::Select
             },
+            Help::Note,
             Help::CloseFilter,
         ]),
         (Screen::Submit, _) => parts.extend([Help::Submit, Help::Cancel]),
@@ -1528,15 +1555,15 @@ fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Hel
                 parts.push(Help::Complete);
             }
             parts.extend([
-                Help::NoteInField,
+                Help::Note,
                 if tabbed { Help::Confirm } else { Help::Submit },
                 Help::Cancel,
             ]);
         }
         // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
-        (Screen::MultiSelect, true) => parts.extend([Help::Confirm, Help::Back]),
-        (_, true) if tabbed => parts.extend([Help::Confirm, Help::Back]),
-        (_, true) => parts.extend([Help::Submit, Help::Back]),
+        (Screen::MultiSelect, true) => parts.extend([Help::Note, Help::Confirm, Help::Back]),
+        (_, true) if tabbed => parts.extend([Help::Note, Help::Confirm, Help::Back]),
+        (_, true) => parts.extend([Help::Note, Help::Submit, Help::Back]),
         (Screen::Choice, false) => {
             parts.extend([Help::Navigate, Help::Quick, Help::Other, Help::Note]);
             if long {
@@ -1573,13 +1600,13 @@ fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Hel
 /// The parts of a help line a short terminal drops, in this order.
 const HELP_DROP_ORDER: [Help; 16] = [
     Help::Other,
-    Help::Note,
-    Help::NoteInField,
+    Help::Cursor,
     Help::Complete,
     Help::Quick,
     Help::Filtering,
     Help::Filter,
     Help::All,
+    Help::Note,
     Help::Navigate,
     Help::SwitchArrows,
     Help::Switch,

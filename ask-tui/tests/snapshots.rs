@@ -1064,3 +1064,32 @@ fn review_with_a_note() {
     );
     check("review_with_a_note", &state);
 }
+
+/// A text field that holds text: the help line says that ← → move the cursor and Tab switches.
+#[test]
+fn text_field_with_text_names_the_cursor_keys() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "scanner");
+    keys(&mut state, &[KeyCode::Left, KeyCode::Left]);
+    check("text_field_with_text_names_the_cursor_keys", &state);
+}
+
+/// An empty "Other" field in a tabbed call: ← → switch, as on the list, and Ctrl+N is named.
+#[test]
+fn empty_other_field_names_the_arrows_and_ctrl_n() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('0')]);
+    check("empty_other_field_names_the_arrows_and_ctrl_n", &state);
+}
+
+/// Ctrl+N in a text field opens the note under the typed answer.
+#[test]
+fn ctrl_n_opens_the_note_in_a_text_field() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "scanner");
+    press(&mut state, ctrl('n'));
+    type_text(&mut state, "rename later");
+    check("ctrl_n_opens_the_note_in_a_text_field", &state);
+}
