@@ -217,6 +217,11 @@ pub struct Text {
     pub list_separator: &'static str,
     /// The review's last line when questions do not fit: "... {n} more".
     pub review_more: &'static str,
+    /// The end of an answer the review cuts, `{n}` being the question's number, the key that
+    /// opens its tab: "… {n} to see all".
+    pub review_cut: &'static str,
+    /// The end of a cut answer of a question past the ninth, which no digit opens.
+    pub review_cut_tab: &'static str,
     /// Above a list that scrolls: "↑ {n} more...".
     pub rows_above: &'static str,
     /// Below a list that scrolls: "↓ {n} more...".
@@ -321,6 +326,8 @@ static EN: Text = Text {
     not_answered: "(not answered)",
     list_separator: ", ",
     review_more: "... {n} more",
+    review_cut: "… press {n} for all",
+    review_cut_tab: "… all on its tab",
     rows_above: "↑ {n} more...",
     rows_below: "↓ {n} more...",
     rows_out: "{list} more...",
@@ -407,6 +414,8 @@ static DE: Text = Text {
     not_answered: "(nicht beantwortet)",
     list_separator: ", ",
     review_more: "... {n} weitere",
+    review_cut: "… {n} drücken: alles",
+    review_cut_tab: "… ganz auf seinem Reiter",
     rows_above: "↑ {n} weitere...",
     rows_below: "↓ {n} weitere...",
     rows_out: "{list} weitere...",
@@ -493,6 +502,8 @@ static ES: Text = Text {
     not_answered: "(sin responder)",
     list_separator: ", ",
     review_more: "... {n} más",
+    review_cut: "… {n} para verlo todo",
+    review_cut_tab: "… completa en su pestaña",
     rows_above: "↑ {n} más...",
     rows_below: "↓ {n} más...",
     rows_out: "{list} más...",
@@ -585,6 +596,8 @@ static FR: Text = Text {
     not_answered: "(sans réponse)",
     list_separator: ", ",
     review_more: "... {n} de plus",
+    review_cut: "… touche {n} : tout voir",
+    review_cut_tab: "… en entier sur son onglet",
     rows_above: "↑ {n} de plus...",
     rows_below: "↓ {n} de plus...",
     rows_out: "{list} de plus...",
@@ -677,6 +690,8 @@ static JA: Text = Text {
     not_answered: "（未回答）",
     list_separator: "、",
     review_more: "... 他 {n} 件",
+    review_cut: "… {n} キーで全文",
+    review_cut_tab: "… 全文はそのタブで",
     rows_above: "↑ 他 {n} 件...",
     rows_below: "↓ 他 {n} 件...",
     rows_out: "他 {list} 件...",
@@ -745,6 +760,8 @@ static ZH: Text = Text {
     not_answered: "（未回答）",
     list_separator: "、",
     review_more: "... 还有 {n} 个",
+    review_cut: "… 按 {n} 查看全部",
+    review_cut_tab: "… 完整内容见其标签页",
     rows_above: "↑ 还有 {n} 项...",
     rows_below: "↓ 还有 {n} 项...",
     rows_out: "还有 {list} 项...",
@@ -870,6 +887,7 @@ mod tests {
             let with_n = [
                 text.question_tab,
                 text.review_more,
+                text.review_cut,
                 text.rows_above,
                 text.rows_below,
                 text.long_answer,

@@ -130,7 +130,7 @@ pub enum Msg {
     ScrollUp,
     /// Scroll a question or description that does not fit further down (Shift+↓ or Ctrl+↓).
     ScrollDown,
-    /// A digit: 1–9 pick that option, 0 picks "Other".
+    /// A digit: 1–9 pick that option, 0 picks "Other"; on the review, 1–9 open that question.
     Quick(u8),
     /// Tick or untick the highlighted option of a multi-select question (Space).
     Toggle,
@@ -929,6 +929,13 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
                 } else {
                     page.preview_scroll.min(room).saturating_sub(1)
                 };
+            }
+        }
+        // On the review, a question's number opens its tab, where its whole answer shows.
+        Msg::Quick(digit) if screen == Screen::Submit => {
+            let question = usize::from(digit);
+            if (1..=state.questions.len()).contains(&question) {
+                state.tab = question - 1;
             }
         }
         Msg::Quick(digit) => {

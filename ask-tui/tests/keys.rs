@@ -1006,3 +1006,27 @@ fn arrows_in_an_empty_note_switch_tabs_and_keep_typed_notes_whole() {
     assert_eq!(state.tab(), 0);
     assert_eq!(state.pages()[0].note.text(), "axb");
 }
+
+#[test]
+fn a_digit_on_the_review_opens_that_question() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Left]);
+    assert_eq!(state.screen(), Screen::Submit);
+    keys(&mut state, &[KeyCode::Char('2')]);
+    assert_eq!(state.tab(), 1, "2 opens the second question");
+    keys(
+        &mut state,
+        &[KeyCode::Left, KeyCode::Left, KeyCode::Char('4')],
+    );
+    assert_eq!(
+        state.screen(),
+        Screen::Submit,
+        "no fourth question: 4 does nothing"
+    );
+    keys(&mut state, &[KeyCode::Char('0'), KeyCode::Char('3')]);
+    assert_eq!(state.tab(), 2);
+    assert!(
+        state.pages().iter().all(|page| page.answer.is_none()),
+        "nothing is answered"
+    );
+}

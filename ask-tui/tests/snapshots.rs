@@ -1093,3 +1093,38 @@ fn ctrl_n_opens_the_note_in_a_text_field() {
     type_text(&mut state, "rename later");
     check("ctrl_n_opens_the_note_in_a_text_field", &state);
 }
+
+/// The demo answered with longer answers: at 80 columns every answer shows whole under its
+/// header; at 40×12 the review goes one line per question and wraps the answers whole into the
+/// rows it has, cutting nothing.
+#[test]
+fn review_uses_its_rows_before_cutting() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "order-processor-eu");
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Char('a'), KeyCode::Enter],
+    );
+    assert_eq!(state.screen(), ask_tui::Screen::Submit);
+    check("review_uses_its_rows_before_cutting", &state);
+}
+
+/// An answer too long for the rows the review has is cut to its share of them and ends in a
+/// marker naming the key that opens its question.
+#[test]
+fn review_cut_answer_names_the_key_that_shows_it() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(
+        &mut state,
+        "the order processor, which takes the orders of every shop in the European Union, \
+         checks their stock in the warehouses nearest to the customer, reserves it, and \
+         hands each parcel to the carrier that can deliver it soonest at the lowest price",
+    );
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Char('a'), KeyCode::Enter],
+    );
+    check("review_cut_answer_names_the_key_that_shows_it", &state);
+}
