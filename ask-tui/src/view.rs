@@ -1171,13 +1171,22 @@ fn field_lines(
         }
     };
     let mut graphemes = text[start..].grapheme_indices(true);
+    let mut after_space = false;
     loop {
         let (at, to, w) = match graphemes.next() {
             Some((i, g)) => (start + i, start + i + g.len(), width(&safe(g)).max(1)),
             None if focused && cursor == text.len() => (text.len(), text.len(), 1),
             None => break,
         };
-        if used + w > limit(rows.len() - 1) && used > 0 {
+        // A word that does not fit on the rest of the row but fits on a row of its own starts
+        // the next row, so words are not split where they need not be.
+        let word_start = after_space && at < to && !text[at..to].trim().is_empty();
+        after_space = at < to && text[at..to].trim().is_empty();
+        let moves = word_start
+            && used > 0
+            && word_width(text, at, focused && cursor == text.len(), rest_width)
+                .is_some_and(|word| used + word > limit(rows.len() - 1));
+        if (used + w > limit(rows.len() - 1) || moves) && used > 0 {
             if cursor_row.is_some_and(|c: usize| rows.len() > c + max_lines) {
                 break;
             }
@@ -1315,6 +1324,26 @@ fn field_lines(
         ));
     }
     (out, cursor_line)
+}
+
+/// The width of the word of `text` that starts at byte `at`: its graphemes up to a space, a
+/// line end or a double-width character (scripts without spaces break anywhere), with the
+/// cursor's cell after it when `cursor_at_end` and it ends the text. `None` when it is wider
+/// than `max`, so that only a word that fits on a row of its own is moved whole.
+fn word_width(text: &str, at: usize, cursor_at_end: bool, max: usize) -> Option<usize> {
+    let mut total = 0;
+    for grapheme in text[at..].graphemes(true) {
+        let w = width(&safe(grapheme)).max(1);
+        if grapheme.trim().is_empty() || w > 1 {
+            return Some(total);
+        }
+        total += w;
+        if total > max {
+            return None;
+        }
+    }
+    let total = total + usize::from(cursor_at_end);
+    (total <= max).then_some(total)
 }
 
 /// Where the laid-out part of a field's text starts: the text's start when the cursor is near

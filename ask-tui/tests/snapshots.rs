@@ -1128,3 +1128,56 @@ fn review_cut_answer_names_the_key_that_shows_it() {
     );
     check("review_cut_answer_names_the_key_that_shows_it", &state);
 }
+
+/// The words of a typed "Other" answer as the rows show them: no word is split across rows
+/// when it fits on a row of its own.
+#[track_caller]
+fn words_whole(screen: &str, lead: &str, indent: usize, typed: &str) {
+    let rows: Vec<String> = screen
+        .lines()
+        .skip_while(|line| !line.starts_with(lead))
+        .take_while(|line| line.starts_with(lead) || line.starts_with(&" ".repeat(indent)))
+        .map(|line| {
+            line.trim()
+                .trim_start_matches(lead.trim())
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let shown: Vec<&str> = rows.iter().flat_map(|row| row.split_whitespace()).collect();
+    let words: Vec<&str> = typed.split_whitespace().collect();
+    assert_eq!(
+        shown
+            .iter()
+            .map(|w| w.trim_end_matches('█'))
+            .collect::<Vec<_>>(),
+        words,
+        "a word was split:\n{screen}"
+    );
+}
+
+/// The "Other" field wraps at word boundaries, and the text is all there.
+#[test]
+fn other_field_wraps_at_words() {
+    let typed = "Use DynamoDB for sessions and PostgreSQL for everything else we keep";
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, typed);
+    check("other_field_wraps_at_words", &state);
+    for width in [40, 50, 60, 80] {
+        let text = fitted(&state, width, 24);
+        words_whole(&text, "  > 4. Other:", 7, typed);
+    }
+}
+
+/// A note wraps at word boundaries too.
+#[test]
+fn note_wraps_at_words() {
+    let mut state = State::new(&single(0));
+    press(&mut state, ctrl('n'));
+    type_text(
+        &mut state,
+        "only for the prototype; the production service keeps PostgreSQL",
+    );
+    check("note_wraps_at_words", &state);
+}
