@@ -61,7 +61,7 @@ const DEMO_ANSWERS: &str = r#"{"answers":{"Which database should we use?":"Postg
 fn arrow_and_enter_answer_a_single_question() {
     let db = database_call();
     let mut session = Session::ask("--mode tui call.json", &[("call.json", &db)]);
-    session.wait_for("↑↓ navigate • 1-9 quick select • 0 Other • n note • Enter to select");
+    session.wait_for("↑↓ navigate • 1-9 quick select • 0 Other • Ctrl+N note • Enter to select");
     session.wait_for("> 1. PostgreSQL (Recommended)");
     session.key(DOWN, "> 2. SQLite");
     session.send(ENTER);
@@ -99,7 +99,7 @@ fn other_takes_a_typed_answer() {
     let db = database_call();
     let mut session = Session::ask("call.json", &[("call.json", &db)]);
     session.wait_for("4. Other (type your answer)");
-    session.key("0", "Enter to submit • Esc to go back");
+    session.key("0", "Ctrl+N note • Enter to submit • Esc to go back");
     session.key(
         "I want to use DynamoDB",
         "> 4. Other: I want to use DynamoDB",
@@ -119,7 +119,7 @@ fn other_takes_a_typed_answer() {
 fn multi_select_ticks_with_space() {
     let features = features_call();
     let mut session = Session::ask("call.json", &[("call.json", &features)]);
-    session.wait_for("↑↓ navigate • Space/1-9 toggle • a all/none • 0 Other • n note");
+    session.wait_for("↑↓ navigate • Space/1-9 toggle • a all/none • 0 Other • Ctrl+N note");
     session.key(" ", "> [x] 1. Authentication");
     session.key(DOWN, "> [ ] 2. REST API");
     session.key(DOWN, "> [ ] 3. Admin Dashboard");
@@ -139,7 +139,7 @@ fn multi_select_ticks_with_space() {
 fn demo_walks_the_tabs_and_submits() {
     let mut session = Session::ask("demo --output answers", &[]);
     session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
-    session.wait_for("Tab/←→ switch • ↑↓ navigate • 1-9 quick select • 0 Other • n note");
+    session.wait_for("Tab/←→ switch • ↑↓ navigate • 1-9 quick select • 0 Other • Ctrl+N note");
     session.key(ENTER, "← ■ Database  □ Service Name");
     session.wait_for("What should we name this service?");
     session.key("order-processor", "> order-processor");
@@ -163,7 +163,7 @@ fn cancelling_after_an_answer_asks_first() {
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.key(
         "n",
-        "Tab switch • Ctrl+N note • Enter to confirm • Esc to cancel",
+        "Tab/←→ switch • Ctrl+N note • Enter to confirm • Esc to cancel",
     );
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.send("y");
@@ -297,7 +297,7 @@ fn other_wider_than_its_first_line_shows_every_character() {
     let typed: String = (0..45).map(|i| format!("{i:02}")).collect();
     let mut session = Session::ask("call.json", &[("call.json", &db)]);
     session.wait_for("4. Other (type your answer)");
-    session.key("0", "Enter to submit • Esc to go back");
+    session.key("0", "Ctrl+N note • Enter to submit • Esc to go back");
     session.send(&typed);
     session.wait_for("4344█");
     let screen = session.contents();
@@ -510,4 +510,45 @@ fn the_chosen_option_keeps_its_mark_when_the_highlight_moves() {
     session.key("\x1b[Z", "> ● 2. SQLite");
     session.key(DOWN, "> 3. MongoDB");
     session.wait_for("● 2. SQLite");
+}
+
+#[test]
+fn arrows_switch_from_an_empty_field_move_the_cursor_in_a_typed_one_and_ctrl_n_notes() {
+    const LEFT: &str = "\x1b[D";
+    const RIGHT: &str = "\x1b[C";
+    const CTRL_N: &str = "\x0e";
+    let mut session = Session::ask("demo --output answers", &[]);
+    session.wait_for("Which database should we use?");
+    session.key(ENTER, "What should we name this service?");
+    session.wait_for("Tab/←→ switch • Ctrl+N note • Enter to confirm • Esc to cancel");
+    // → in the empty field switches to the next tab, ← on that list comes back.
+    session.key(RIGHT, "Which features should we include?");
+    session.key(LEFT, "What should we name this service?");
+    // Once the field holds text, ← moves the cursor and the help line says so; n is text.
+    session.key("scaner", "> scaner");
+    session.wait_for("Tab switch • ←→ move cursor • Ctrl+N note");
+    session.send(LEFT);
+    session.send(LEFT);
+    session.key("n", "> scanner");
+    assert!(
+        !session.contents().contains("Note:"),
+        "n in a text field is text:\n{}",
+        session.contents()
+    );
+    // Ctrl+N opens the note; Tab keeps it and switches.
+    session.key(CTRL_N, "Enter/Esc to keep the note");
+    session.key("rename later", "Note: rename later");
+    session.key(TAB, "Which features should we include?");
+    session.key(" ", "> [x] 1. Authentication");
+    session.key(ENTER, "All answered. Press Enter to submit.");
+    session.wait_for("Note: rename later");
+    session.send(ENTER);
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    assert_eq!(
+        stdout,
+        r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)","What should we name this service?":"scanner","Which features should we include?":"Authentication"},"notes":{"What should we name this service?":"rename later"}}"#
+            .to_string()
+            + "\n"
+    );
 }

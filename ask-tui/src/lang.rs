@@ -142,10 +142,12 @@ impl Counted {
 /// The parts of a help line, each a key and what it does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Help {
-    /// "Tab switch" (in a text field, where ←→ move the cursor).
+    /// "Tab switch" (in a text field that holds text, where ←→ move the cursor).
     Switch,
-    /// "Tab/←→ switch".
+    /// "Tab/←→ switch" (on a list, or in an empty text field).
     SwitchArrows,
+    /// "←→ move cursor" (in a text field that holds text).
+    Cursor,
     /// "↑↓ navigate".
     Navigate,
     /// "1-9 quick select".
@@ -166,10 +168,8 @@ pub enum Help {
     Back,
     /// "Shift+↑↓ scroll".
     Scroll,
-    /// "n note".
+    /// "Ctrl+N note" (on every screen of a question; `n` is its alias on a list, unnamed).
     Note,
-    /// "Ctrl+N note" (in a text field, where n is text).
-    NoteInField,
     /// "Ctrl+T complete" (a path question).
     Complete,
     /// "/ filter" (a list longer than the screen's rows).
@@ -217,6 +217,11 @@ pub struct Text {
     pub list_separator: &'static str,
     /// The review's last line when questions do not fit: "... {n} more".
     pub review_more: &'static str,
+    /// The end of an answer the review cuts, `{n}` being the question's number, the key that
+    /// opens its tab: "… {n} to see all".
+    pub review_cut: &'static str,
+    /// The end of a cut answer of a question past the ninth, which no digit opens.
+    pub review_cut_tab: &'static str,
     /// Above a list that scrolls: "↑ {n} more...".
     pub rows_above: &'static str,
     /// Below a list that scrolls: "↓ {n} more...".
@@ -321,6 +326,8 @@ static EN: Text = Text {
     not_answered: "(not answered)",
     list_separator: ", ",
     review_more: "... {n} more",
+    review_cut: "… press {n} for all",
+    review_cut_tab: "… all on its tab",
     rows_above: "↑ {n} more...",
     rows_below: "↓ {n} more...",
     rows_out: "{list} more...",
@@ -351,6 +358,7 @@ static EN: Text = Text {
     help: [
         "Tab switch",
         "Tab/←→ switch",
+        "←→ move cursor",
         "↑↓ navigate",
         "1-9 quick select",
         "Space/1-9 toggle",
@@ -361,7 +369,6 @@ static EN: Text = Text {
         "Esc to cancel",
         "Esc to go back",
         "Shift+↑↓ scroll",
-        "n note",
         "Ctrl+N note",
         "Ctrl+T complete",
         "/ filter",
@@ -407,6 +414,8 @@ static DE: Text = Text {
     not_answered: "(nicht beantwortet)",
     list_separator: ", ",
     review_more: "... {n} weitere",
+    review_cut: "… {n} drücken: alles",
+    review_cut_tab: "… ganz auf seinem Reiter",
     rows_above: "↑ {n} weitere...",
     rows_below: "↓ {n} weitere...",
     rows_out: "{list} weitere...",
@@ -434,6 +443,7 @@ static DE: Text = Text {
     help: [
         "Tab wechseln",
         "Tab/←→ wechseln",
+        "←→ Cursor bewegen",
         "↑↓ bewegen",
         "1-9 Schnellwahl",
         "Leertaste/1-9 an/aus",
@@ -444,7 +454,6 @@ static DE: Text = Text {
         "Esc abbrechen",
         "Esc zurück",
         "Shift+↑↓ blättern",
-        "n Notiz",
         "Strg+N Notiz",
         "Strg+T ergänzen",
         "/ filtern",
@@ -493,6 +502,8 @@ static ES: Text = Text {
     not_answered: "(sin responder)",
     list_separator: ", ",
     review_more: "... {n} más",
+    review_cut: "… {n} para verlo todo",
+    review_cut_tab: "… completa en su pestaña",
     rows_above: "↑ {n} más...",
     rows_below: "↓ {n} más...",
     rows_out: "{list} más...",
@@ -526,6 +537,7 @@ static ES: Text = Text {
     help: [
         "Tab cambiar",
         "Tab/←→ cambiar",
+        "←→ mover el cursor",
         "↑↓ mover",
         "1-9 selección rápida",
         "Espacio/1-9 marcar",
@@ -536,7 +548,6 @@ static ES: Text = Text {
         "Esc para cancelar",
         "Esc para volver",
         "Shift+↑↓ desplazar",
-        "n nota",
         "Ctrl+N nota",
         "Ctrl+T completar",
         "/ filtrar",
@@ -585,6 +596,8 @@ static FR: Text = Text {
     not_answered: "(sans réponse)",
     list_separator: ", ",
     review_more: "... {n} de plus",
+    review_cut: "… touche {n} : tout voir",
+    review_cut_tab: "… en entier sur son onglet",
     rows_above: "↑ {n} de plus...",
     rows_below: "↓ {n} de plus...",
     rows_out: "{list} de plus...",
@@ -618,6 +631,7 @@ static FR: Text = Text {
     help: [
         "Tab changer",
         "Tab/←→ changer",
+        "←→ déplacer le curseur",
         "↑↓ naviguer",
         "1-9 choix rapide",
         "Espace/1-9 cocher",
@@ -628,7 +642,6 @@ static FR: Text = Text {
         "Esc pour annuler",
         "Esc pour revenir",
         "Shift+↑↓ défiler",
-        "n note",
         "Ctrl+N note",
         "Ctrl+T compléter",
         "/ filtrer",
@@ -677,6 +690,8 @@ static JA: Text = Text {
     not_answered: "（未回答）",
     list_separator: "、",
     review_more: "... 他 {n} 件",
+    review_cut: "… {n} キーで全文",
+    review_cut_tab: "… 全文はそのタブで",
     rows_above: "↑ 他 {n} 件...",
     rows_below: "↓ 他 {n} 件...",
     rows_out: "他 {list} 件...",
@@ -692,6 +707,7 @@ static JA: Text = Text {
     help: [
         "Tab 切替",
         "Tab/←→ 切替",
+        "←→ カーソル移動",
         "↑↓ 移動",
         "1-9 クイック選択",
         "Space/1-9 選択/解除",
@@ -702,7 +718,6 @@ static JA: Text = Text {
         "Esc でキャンセル",
         "Esc で戻る",
         "Shift+↑↓ スクロール",
-        "n メモ",
         "Ctrl+N メモ",
         "Ctrl+T 補完",
         "/ 絞り込み",
@@ -745,6 +760,8 @@ static ZH: Text = Text {
     not_answered: "（未回答）",
     list_separator: "、",
     review_more: "... 还有 {n} 个",
+    review_cut: "… 按 {n} 查看全部",
+    review_cut_tab: "… 完整内容见其标签页",
     rows_above: "↑ 还有 {n} 项...",
     rows_below: "↓ 还有 {n} 项...",
     rows_out: "还有 {list} 项...",
@@ -760,6 +777,7 @@ static ZH: Text = Text {
     help: [
         "Tab 切换",
         "Tab/←→ 切换",
+        "←→ 移动光标",
         "↑↓ 移动",
         "1-9 快速选择",
         "空格/1-9 勾选",
@@ -770,7 +788,6 @@ static ZH: Text = Text {
         "Esc 取消",
         "Esc 返回",
         "Shift+↑↓ 滚动",
-        "n 备注",
         "Ctrl+N 备注",
         "Ctrl+T 补全",
         "/ 筛选",
@@ -870,6 +887,7 @@ mod tests {
             let with_n = [
                 text.question_tab,
                 text.review_more,
+                text.review_cut,
                 text.rows_above,
                 text.rows_below,
                 text.long_answer,

@@ -75,7 +75,7 @@ pub struct Page {
     /// The paths that Ctrl+T found for the typed text when several match, shown under the
     /// field until the next key.
     pub candidates: Vec<String>,
-    /// The person's note on this question's answer (n, or Ctrl+N in a text field): it goes
+    /// The person's note on this question's answer (Ctrl+N, or n on a list): it goes
     /// back beside the answer, never in its place.
     pub note: TextField,
     /// Whether the note's editor has the keyboard.
@@ -130,13 +130,13 @@ pub enum Msg {
     ScrollUp,
     /// Scroll a question or description that does not fit further down (Shift+↓ or Ctrl+↓).
     ScrollDown,
-    /// A digit: 1–9 pick that option, 0 picks "Other".
+    /// A digit: 1–9 pick that option, 0 picks "Other"; on the review, 1–9 open that question.
     Quick(u8),
     /// Tick or untick the highlighted option of a multi-select question (Space).
     Toggle,
-    /// The next tab (Tab, →).
+    /// The next tab (Tab; → on a list or in an empty text field).
     NextTab,
-    /// The previous tab (Shift+Tab, ←).
+    /// The previous tab (Shift+Tab; ← on a list or in an empty text field).
     PrevTab,
     /// Confirm (Enter).
     Enter,
@@ -177,7 +177,7 @@ pub enum Msg {
     History(Vec<String>),
     /// Complete the typed path (Ctrl+T in a path question).
     Complete,
-    /// Open the note on the open question's answer (n, or Ctrl+N in a text field).
+    /// Open the note on the open question's answer (Ctrl+N on every screen, or n on a list).
     Note,
     /// The paths that start with `typed`, as the terminal read them from the disk after
     /// [`Load::Complete`] asked: one is taken whole, several fill in what they share and are
@@ -931,6 +931,13 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
                 };
             }
         }
+        // On the review, a question's number opens its tab, where its whole answer shows.
+        Msg::Quick(digit) if screen == Screen::Submit => {
+            let question = usize::from(digit);
+            if (1..=state.questions.len()).contains(&question) {
+                state.tab = question - 1;
+            }
+        }
         Msg::Quick(digit) => {
             let options = state.current().map_or(0, |(q, _)| q.options().len());
             if options == 0 {
@@ -1142,14 +1149,19 @@ fn is_path(question: &Question) -> bool {
     question.kind == QuestionKind::Path
 }
 
-/// Keys for the note's editor: Enter or Esc close it, keeping the note (an emptied note is
-/// no note).
+/// Keys for the note's editor: Enter, Esc or Ctrl+N close it, keeping the note (an emptied note
+/// is no note); Tab and Shift+Tab close it and switch tabs.
 fn update_note(state: &mut State, msg: &Msg) -> Effect {
     let Some(page) = state.page_mut() else {
         return Effect::Continue;
     };
     match msg {
         Msg::Enter | Msg::Cancel | Msg::Interrupt | Msg::Note => page.noting = false,
+        // Tab and Shift+Tab switch tabs from the note too, keeping it.
+        Msg::NextTab | Msg::PrevTab => {
+            page.noting = false;
+            state.switch_tab(*msg == Msg::NextTab);
+        }
         Msg::Input(c) => page.note.insert(c.encode_utf8(&mut [0; 4])),
         Msg::Paste(text) => page.note.insert(text),
         Msg::Backspace => page.note.backspace(),
@@ -1291,13 +1303,12 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
     if common.is_some() {
         return common;
     }
-    if (state.is_noting() || state.is_editing())
-        && ctrl
-        && matches!(key.code, KeyCode::Char('n' | 'N'))
-    {
+    // Ctrl+N is the note key on every screen; `n` is its alias on a list only, since in a text
+    // field it is text.
+    if ctrl && matches!(key.code, KeyCode::Char('n' | 'N')) {
         return Some(Msg::Note);
     }
-    if state.is_filtering() {
+    if state.is_filtering() && !state.is_noting() {
         return match key.code {
             KeyCode::Char(_) if ctrl => None,
             KeyCode::Char(c) => Some(Msg::Input(c)),
@@ -1308,7 +1319,15 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
         };
     }
     if state.is_editing() || state.is_noting() {
+        // ← → move the cursor through the text; in an empty field they switch tabs, as they do
+        // on a list.
+        let empty = state.current().is_some_and(|(_, page)| {
+            let field = if page.noting { &page.note } else { &page.field };
+            field.text().is_empty()
+        });
         return match key.code {
+            KeyCode::Left if empty => Some(Msg::PrevTab),
+            KeyCode::Right if empty => Some(Msg::NextTab),
             KeyCode::Char('a') if ctrl => Some(Msg::CursorHome),
             KeyCode::Char('t') if ctrl => Some(Msg::Complete),
             KeyCode::Char('e') if ctrl => Some(Msg::CursorEnd),

@@ -152,6 +152,25 @@ fn lay_out(
                     lines = help_lines(t, &parts, text_width);
                 }
             }
+            // While the question and the list do not fit whole, the help line also gives up
+            // its least needed parts as long as each one given up frees a row for them.
+            let wanted =
+                question_lines.len() + body_lines(state, list_inner, usize::MAX, 0).0.len();
+            for drop in HELP_DROP_ORDER {
+                if used + lines.len() + wanted <= height {
+                    break;
+                }
+                let Some(i) = parts.iter().position(|part| *part == drop) else {
+                    continue;
+                };
+                let mut fewer = parts.clone();
+                fewer.remove(i);
+                let shorter = help_lines(t, &fewer, text_width);
+                if shorter.len() >= lines.len() {
+                    break;
+                }
+                (parts, lines) = (fewer, shorter);
+            }
             bottom.extend(
                 lines
                     .into_iter()
@@ -478,10 +497,11 @@ fn body_lines(
         None => (review_lines(state, inner, max_rows), 0),
         Some((question, page)) if question.is_free_text() => {
             let field = shown_field(question, &page.field);
+            // While the note is open, its field has the cursor.
             let mut out = field_lines(
                 state.lang().text(),
                 &field,
-                true,
+                !page.noting,
                 "  > ",
                 4,
                 inner,
@@ -1151,13 +1171,22 @@ fn field_lines(
         }
     };
     let mut graphemes = text[start..].grapheme_indices(true);
+    let mut after_space = false;
     loop {
         let (at, to, w) = match graphemes.next() {
             Some((i, g)) => (start + i, start + i + g.len(), width(&safe(g)).max(1)),
             None if focused && cursor == text.len() => (text.len(), text.len(), 1),
             None => break,
         };
-        if used + w > limit(rows.len() - 1) && used > 0 {
+        // A word that does not fit on the rest of the row but fits on a row of its own starts
+        // the next row, so words are not split where they need not be.
+        let word_start = after_space && at < to && !text[at..to].trim().is_empty();
+        after_space = at < to && text[at..to].trim().is_empty();
+        let moves = word_start
+            && used > 0
+            && word_width(text, at, focused && cursor == text.len(), rest_width)
+                .is_some_and(|word| used + word > limit(rows.len() - 1));
+        if (used + w > limit(rows.len() - 1) || moves) && used > 0 {
             if cursor_row.is_some_and(|c: usize| rows.len() > c + max_lines) {
                 break;
             }
@@ -1297,6 +1326,26 @@ fn field_lines(
     (out, cursor_line)
 }
 
+/// The width of the word of `text` that starts at byte `at`: its graphemes up to a space, a
+/// line end or a double-width character (scripts without spaces break anywhere), with the
+/// cursor's cell after it when `cursor_at_end` and it ends the text. `None` when it is wider
+/// than `max`, so that only a word that fits on a row of its own is moved whole.
+fn word_width(text: &str, at: usize, cursor_at_end: bool, max: usize) -> Option<usize> {
+    let mut total = 0;
+    for grapheme in text[at..].graphemes(true) {
+        let w = width(&safe(grapheme)).max(1);
+        if grapheme.trim().is_empty() || w > 1 {
+            return Some(total);
+        }
+        total += w;
+        if total > max {
+            return None;
+        }
+    }
+    let total = total + usize::from(cursor_at_end);
+    (total <= max).then_some(total)
+}
+
 /// Where the laid-out part of a field's text starts: the text's start when the cursor is near
 /// it, else a grapheme boundary on a fixed grid of [`FIELD_WINDOW`] bytes, one to two windows
 /// before the cursor.
@@ -1318,9 +1367,12 @@ fn window_start(text: &str, cursor: usize) -> usize {
 /// The Submit tab: each question's header with its answer, or "(not answered)", then whether
 /// everything is answered.
 ///
-/// When the rows run short the review gets denser rather than losing answers: answers cut to
-/// one line, then one line per question (`■ Header: answer`), and only then "... N more" for
-/// the questions that do not fit (the status line names the unanswered ones, as far as it fits).
+/// The review uses the rows it has before it cuts anything: each header on its own line with
+/// the whole answer under it, else one line per question (`■ Header: answer`) with the answer
+/// and note wrapped whole, and only when even that does not fit are answers cut, each to its
+/// share of the rows, ending in a marker that names the key that opens the question's tab. Past
+/// one row per question, "... N more" counts the questions left out (the status line names the
+/// unanswered ones, as far as it fits).
 fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'static>> {
     if max_rows == 0 {
         return Vec::new();
@@ -1359,7 +1411,7 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
             warning(),
         )
     };
-    // The notes, under the answers they belong to, one line each.
+    // The notes, under the answers they belong to.
     let notes: Vec<Option<String>> = state
         .questions()
         .iter()
@@ -1372,11 +1424,17 @@ fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<Line<'stati
         })
         .collect();
     let room = max_rows - 1;
-    let mut out = [2, 1]
-        .into_iter()
-        .map(|answer_rows| review_blocks(t, &entries, &notes, inner, answer_rows))
-        .find(|lines| lines.len() <= room)
-        .unwrap_or_else(|| review_compact(t, &entries, inner, room));
+    let blocks = review_rows(t, &entries, &notes, inner, false);
+    let mut out: Vec<Line<'static>> = if blocks.iter().map(Vec::len).sum::<usize>() <= room {
+        blocks.into_iter().flatten().map(ReviewRow::line).collect()
+    } else {
+        let compact = review_rows(t, &entries, &notes, inner, true);
+        if compact.iter().map(Vec::len).sum::<usize>() <= room {
+            compact.into_iter().flatten().map(ReviewRow::line).collect()
+        } else {
+            review_cut(t, compact, room)
+        }
+    };
     out.push(status);
     out
 }
@@ -1393,91 +1451,173 @@ fn review_text(answer: &str) -> String {
     }
 }
 
-/// The review with each header on its own line and up to `answer_rows` lines of its answer.
-fn review_blocks(
+/// One row of the review: its lead (indentation, the answered mark, the header) and its text,
+/// which may be cut to make room for a marker.
+struct ReviewRow {
+    lead: Vec<Span<'static>>,
+    text: String,
+    style: Style,
+    /// The columns the text may take.
+    room: usize,
+}
+
+impl ReviewRow {
+    fn line(self) -> Line<'static> {
+        let mut spans = self.lead;
+        spans.push(Span::styled(self.text, self.style));
+        Line::from(spans)
+    }
+}
+
+/// Each question's rows in the review, whole: the header on its own line with the answer under
+/// it, or (`compact`) the header and the answer on one line, the answer wrapped on. The note
+/// follows, wrapped. Only a header is ever shortened (as the tab bar shortens it).
+fn review_rows(
     t: &Text,
     entries: &[(String, Option<String>)],
     notes: &[Option<String>],
     inner: usize,
-    answer_rows: usize,
-) -> Vec<Line<'static>> {
+    compact: bool,
+) -> Vec<Vec<ReviewRow>> {
     let text_width = inner.saturating_sub(4).max(1);
-    let mut out = Vec::new();
-    for (i, (label, answer)) in entries.iter().enumerate() {
-        out.push(Line::from(vec![
-            Span::raw("  "),
-            Span::raw(answered_mark(answer.is_some())),
-            Span::styled(shorten(label, text_width), bold()),
-        ]));
-        match answer {
-            Some(text) => {
-                let mut lines = wrap(text, text_width);
-                if lines.len() > answer_rows {
-                    lines.truncate(answer_rows);
-                    if let Some(last) = lines.last_mut() {
-                        *last = shorten(&format!("{last}…"), text_width);
-                    }
-                }
-                for line in lines {
-                    out.push(Line::from(vec![Span::raw("    "), Span::raw(line)]));
-                }
-            }
-            None => out.push(Line::styled(format!("    {}", t.not_answered), warning())),
-        }
-        if let Some(Some(note)) = notes.get(i) {
-            let line = shorten(&format!("{}{note}", t.note_lead), text_width);
-            out.push(Line::styled(format!("    {line}"), dim()));
-        }
-    }
-    out
-}
-
-/// The review at one line per question, at most `room` lines: when not every question fits,
-/// the last line says how many more there are.
-fn review_compact(
-    t: &Text,
-    entries: &[(String, Option<String>)],
-    inner: usize,
-    room: usize,
-) -> Vec<Line<'static>> {
-    let text_width = inner.saturating_sub(4).max(1);
-    let shown = if entries.len() <= room {
-        entries.len()
-    } else {
-        room.saturating_sub(1)
-    };
-    let mut out: Vec<Line<'static>> = entries[..shown]
+    let indent = || vec![Span::raw("    ")];
+    entries
         .iter()
-        .map(|(label, answer)| {
+        .zip(notes)
+        .map(|((label, answer), note)| {
             let (text, style) = match answer {
                 Some(text) => (text.as_str(), Style::new()),
                 None => (t.not_answered, warning()),
             };
-            // The header gets at most half the row when it would crowd out the answer.
-            let head_max = if width(label) + 2 + 3 > text_width {
-                (text_width / 2).max(3)
+            let mark = answered_mark(answer.is_some());
+            let mut rows = Vec::new();
+            if compact {
+                // The header gets at most half the row when it would crowd out the answer.
+                let head_max = if width(label) + 2 + 3 > text_width {
+                    (text_width / 2).max(3)
+                } else {
+                    text_width
+                };
+                let head = shorten(label, head_max);
+                let rest = text_width.saturating_sub(width(&head) + 2).max(1);
+                let first = wrap(text, rest).into_iter().next().unwrap_or_default();
+                // The rest of the answer after its first line, wrapped to the whole width.
+                let after = text
+                    .strip_prefix(first.as_str())
+                    .map_or("", str::trim_start);
+                let lead = vec![
+                    Span::raw("  "),
+                    Span::raw(mark),
+                    Span::styled(head, bold()),
+                    Span::raw(": "),
+                ];
+                rows.push(ReviewRow {
+                    lead,
+                    text: first,
+                    style,
+                    room: rest,
+                });
+                if !after.is_empty() {
+                    rows.extend(wrap(after, text_width).into_iter().map(|line| ReviewRow {
+                        lead: indent(),
+                        text: line,
+                        style,
+                        room: text_width,
+                    }));
+                }
             } else {
-                text_width
-            };
-            let head = shorten(label, head_max);
-            let rest = text_width.saturating_sub(width(&head) + 2);
-            let mut spans = vec![
-                Span::raw("  "),
-                Span::raw(answered_mark(answer.is_some())),
-                Span::styled(head, bold()),
-            ];
-            if rest > 0 {
-                spans.push(Span::raw(": "));
-                spans.push(Span::styled(shorten(text, rest), style));
+                rows.push(ReviewRow {
+                    lead: vec![Span::raw("  "), Span::raw(mark)],
+                    text: shorten(label, text_width),
+                    style: bold(),
+                    room: text_width,
+                });
+                rows.extend(wrap(text, text_width).into_iter().map(|line| ReviewRow {
+                    lead: indent(),
+                    text: line,
+                    style,
+                    room: text_width,
+                }));
             }
-            Line::from(spans)
+            if let Some(note) = note {
+                let text = format!("{}{note}", t.note_lead);
+                rows.extend(wrap(&text, text_width).into_iter().map(|line| ReviewRow {
+                    lead: indent(),
+                    text: line,
+                    style: dim(),
+                    room: text_width,
+                }));
+            }
+            rows
         })
-        .collect();
-    if shown < entries.len() && room > 0 {
+        .collect()
+}
+
+/// The compact review cut to `room` rows: every question keeps its first row, the rows left are
+/// shared out one at a time to the questions that need more, and a question cut short ends in
+/// a marker naming the key that opens its tab. When not even one row per question fits, the
+/// last row says how many questions are left out.
+fn review_cut(t: &Text, entries: Vec<Vec<ReviewRow>>, room: usize) -> Vec<Line<'static>> {
+    let count = entries.len();
+    let shown = if count <= room {
+        count
+    } else {
+        room.saturating_sub(1)
+    };
+    let mut budget = vec![1; shown];
+    let mut left = room.saturating_sub(shown);
+    while left > 0 {
+        let before = left;
+        for (rows, take) in entries.iter().zip(budget.iter_mut()) {
+            if left > 0 && *take < rows.len() {
+                *take += 1;
+                left -= 1;
+            }
+        }
+        if left == before {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    for (i, (rows, take)) in entries.into_iter().zip(budget).enumerate() {
+        let cut = take < rows.len();
+        let mut rows: Vec<ReviewRow> = rows.into_iter().take(take).collect();
+        if cut && let Some(last) = rows.last_mut() {
+            let number = i + 1;
+            let forms = [
+                if number <= 9 {
+                    fill(t.review_cut, &[("n", &number.to_string())])
+                } else {
+                    t.review_cut_tab.to_string()
+                },
+                "…".to_string(),
+            ];
+            let marker = fit(&forms, last.room.saturating_sub(4).max(1));
+            let text_room = last.room.saturating_sub(width(&marker) + 1);
+            let kept = |room: usize| {
+                let text = shorten(&last.text, room);
+                text.strip_suffix('…').unwrap_or(&text).to_string()
+            };
+            let text = kept(text_room);
+            last.text = if width(&text) >= width(&last.text).min(4) {
+                format!("{text} {marker}")
+            } else {
+                // On a terminal too narrow for the marker, the answer keeps its start and ends
+                // in "…".
+                if width(&last.text) < last.room {
+                    format!("{}…", last.text)
+                } else {
+                    shorten(&last.text, last.room)
+                }
+            };
+        }
+        out.extend(rows.into_iter().map(ReviewRow::line));
+    }
+    if shown < count && room > 0 {
         out.push(Line::styled(
             format!(
                 "    {}",
-                fill(t.review_more, &[("n", &t.number(entries.len() - shown))])
+                fill(t.review_more, &[("n", &t.number(count - shown))])
             ),
             dim(),
         ));
@@ -1491,11 +1631,17 @@ fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Hel
     let tabbed = state.is_tabbed();
     let mut parts = Vec::new();
     if tabbed {
-        parts.push(if state.is_editing() {
-            Help::Switch
-        } else {
-            Help::SwitchArrows
+        // In a text field (an answer, "Other" or a note) ← → move the cursor once there is text,
+        // and switch tabs while it is empty; Tab always switches.
+        let typed = state.current().is_some_and(|(_, page)| {
+            (page.noting && !page.note.text().is_empty())
+                || (!page.noting && page.editing && !page.field.text().is_empty())
         });
+        if typed {
+            parts.extend([Help::Switch, Help::Cursor]);
+        } else {
+            parts.push(Help::SwitchArrows);
+        }
     }
     // A list that scrolls offers the filter.
     let long = state
@@ -1517,6 +1663,7 @@ fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Hel
             } else {
                 Help::Select
             },
+            Help::Note,
             Help::CloseFilter,
         ]),
         (Screen::Submit, _) => parts.extend([Help::Submit, Help::Cancel]),
@@ -1528,15 +1675,15 @@ fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Hel
                 parts.push(Help::Complete);
             }
             parts.extend([
-                Help::NoteInField,
+                Help::Note,
                 if tabbed { Help::Confirm } else { Help::Submit },
                 Help::Cancel,
             ]);
         }
         // Enter in a multi-select's "Other" field ticks the text and goes back to the list.
-        (Screen::MultiSelect, true) => parts.extend([Help::Confirm, Help::Back]),
-        (_, true) if tabbed => parts.extend([Help::Confirm, Help::Back]),
-        (_, true) => parts.extend([Help::Submit, Help::Back]),
+        (Screen::MultiSelect, true) => parts.extend([Help::Note, Help::Confirm, Help::Back]),
+        (_, true) if tabbed => parts.extend([Help::Note, Help::Confirm, Help::Back]),
+        (_, true) => parts.extend([Help::Note, Help::Submit, Help::Back]),
         (Screen::Choice, false) => {
             parts.extend([Help::Navigate, Help::Quick, Help::Other, Help::Note]);
             if long {
@@ -1573,13 +1720,13 @@ fn help_text(state: &State, scrolling: bool, preview_scrolling: bool) -> Vec<Hel
 /// The parts of a help line a short terminal drops, in this order.
 const HELP_DROP_ORDER: [Help; 16] = [
     Help::Other,
-    Help::Note,
-    Help::NoteInField,
+    Help::Cursor,
     Help::Complete,
     Help::Quick,
     Help::Filtering,
     Help::Filter,
     Help::All,
+    Help::Note,
     Help::Navigate,
     Help::SwitchArrows,
     Help::Switch,

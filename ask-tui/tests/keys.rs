@@ -886,3 +886,147 @@ fn given_answers_are_shown_and_kept_or_changed() {
     assert_eq!(state.pages()[0].note.text(), "tests only");
     assert_eq!(answered(keys(&mut state, &[KeyCode::Enter])), [noted]);
 }
+
+#[test]
+fn arrows_switch_tabs_from_an_empty_text_field_and_move_the_cursor_in_a_typed_one() {
+    // From the Submit tab, ← walks back through the tabs while each field it meets is empty.
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Left, KeyCode::Left]);
+    assert_eq!(state.screen(), Screen::MultiSelect);
+    keys(&mut state, &[KeyCode::Left]);
+    assert_eq!(state.screen(), Screen::FreeText);
+    keys(&mut state, &[KeyCode::Left]);
+    assert_eq!(
+        state.tab(),
+        0,
+        "← in the empty field switches to the previous tab"
+    );
+    keys(&mut state, &[KeyCode::Right, KeyCode::Right]);
+    assert_eq!(
+        state.tab(),
+        2,
+        "→ in the empty field switches to the next tab"
+    );
+    // With text, ← and → move the cursor; Tab and Shift+Tab still switch.
+    keys(&mut state, &[KeyCode::Left]);
+    type_text(&mut state, "ordr");
+    keys(&mut state, &[KeyCode::Left]);
+    type_text(&mut state, "e");
+    keys(&mut state, &[KeyCode::Left, KeyCode::Right, KeyCode::Right]);
+    assert_eq!(state.tab(), 1);
+    assert_eq!(state.pages()[1].field.text(), "order");
+    assert_eq!(state.pages()[1].field.cursor(), 5);
+    keys(&mut state, &[KeyCode::BackTab]);
+    assert_eq!(
+        state.tab(),
+        0,
+        "Shift+Tab switches from a field that holds text"
+    );
+    keys(&mut state, &[KeyCode::Tab, KeyCode::Tab]);
+    assert_eq!(state.tab(), 2, "Tab switches from a field that holds text");
+}
+
+#[test]
+fn arrows_in_the_other_field_follow_the_same_rule() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('0')]);
+    assert!(state.is_editing());
+    keys(&mut state, &[KeyCode::Right]);
+    assert_eq!(state.tab(), 1, "→ in an empty Other field switches");
+    keys(&mut state, &[KeyCode::BackTab, KeyCode::Char('0')]);
+    type_text(&mut state, "Redis");
+    keys(&mut state, &[KeyCode::Left, KeyCode::Right, KeyCode::Left]);
+    assert_eq!(
+        state.tab(),
+        0,
+        "← in an Other field with text moves the cursor"
+    );
+    assert_eq!(state.pages()[0].field.cursor(), 4);
+}
+
+#[test]
+fn ctrl_n_opens_the_note_on_every_screen_and_n_only_on_a_list() {
+    // On a choice list, Ctrl+N and n both open the note.
+    for open in [ctrl('n'), key(KeyCode::Char('n'))] {
+        let mut state = State::new(&demo());
+        press(&mut state, open);
+        assert!(state.is_noting());
+    }
+    // On a multi-select list too.
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::BackTab, KeyCode::BackTab]);
+    assert_eq!(state.screen(), Screen::MultiSelect);
+    press(&mut state, ctrl('n'));
+    assert!(state.is_noting());
+    // In a text field, n is text and Ctrl+N opens the note.
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Tab]);
+    type_text(&mut state, "order-processor");
+    assert!(!state.is_noting());
+    assert_eq!(state.pages()[1].field.text(), "order-processor");
+    press(&mut state, ctrl('n'));
+    assert!(state.is_noting());
+    type_text(&mut state, "rename later");
+    // Tab keeps the note and switches, as it does from every text field.
+    keys(&mut state, &[KeyCode::Tab]);
+    assert_eq!(state.tab(), 2);
+    assert_eq!(state.pages()[1].note.text(), "rename later");
+    assert_eq!(
+        state.pages()[1].answer.as_ref().map(|a| a.answer.joined()),
+        Some("order-processor".to_string()),
+        "leaving by Tab keeps the typed answer"
+    );
+    // In an "Other" field, Ctrl+N opens the note as well.
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, "n");
+    press(&mut state, ctrl('n'));
+    assert!(state.is_noting());
+    assert_eq!(state.pages()[0].field.text(), "n");
+    // While a list's filter is open, letters are filter text and Ctrl+N still opens the note.
+    let mut state = State::new(&frameworks());
+    keys(&mut state, &[KeyCode::Char('/'), KeyCode::Char('n')]);
+    assert!(!state.is_noting());
+    press(&mut state, ctrl('n'));
+    assert!(state.is_noting());
+}
+
+#[test]
+fn arrows_in_an_empty_note_switch_tabs_and_keep_typed_notes_whole() {
+    let mut state = State::new(&demo());
+    press(&mut state, ctrl('n'));
+    keys(&mut state, &[KeyCode::Right]);
+    assert_eq!(state.tab(), 1, "→ in an empty note switches");
+    assert!(!state.pages()[0].noting, "and closes the note");
+    keys(&mut state, &[KeyCode::BackTab]);
+    press(&mut state, ctrl('n'));
+    type_text(&mut state, "ab");
+    keys(&mut state, &[KeyCode::Left]);
+    type_text(&mut state, "x");
+    assert_eq!(state.tab(), 0);
+    assert_eq!(state.pages()[0].note.text(), "axb");
+}
+
+#[test]
+fn a_digit_on_the_review_opens_that_question() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Left]);
+    assert_eq!(state.screen(), Screen::Submit);
+    keys(&mut state, &[KeyCode::Char('2')]);
+    assert_eq!(state.tab(), 1, "2 opens the second question");
+    keys(
+        &mut state,
+        &[KeyCode::Left, KeyCode::Left, KeyCode::Char('4')],
+    );
+    assert_eq!(
+        state.screen(),
+        Screen::Submit,
+        "no fourth question: 4 does nothing"
+    );
+    keys(&mut state, &[KeyCode::Char('0'), KeyCode::Char('3')]);
+    assert_eq!(state.tab(), 2);
+    assert!(
+        state.pages().iter().all(|page| page.answer.is_none()),
+        "nothing is answered"
+    );
+}

@@ -1064,3 +1064,120 @@ fn review_with_a_note() {
     );
     check("review_with_a_note", &state);
 }
+
+/// A text field that holds text: the help line says that ← → move the cursor and Tab switches.
+#[test]
+fn text_field_with_text_names_the_cursor_keys() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "scanner");
+    keys(&mut state, &[KeyCode::Left, KeyCode::Left]);
+    check("text_field_with_text_names_the_cursor_keys", &state);
+}
+
+/// An empty "Other" field in a tabbed call: ← → switch, as on the list, and Ctrl+N is named.
+#[test]
+fn empty_other_field_names_the_arrows_and_ctrl_n() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Char('0')]);
+    check("empty_other_field_names_the_arrows_and_ctrl_n", &state);
+}
+
+/// Ctrl+N in a text field opens the note under the typed answer.
+#[test]
+fn ctrl_n_opens_the_note_in_a_text_field() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "scanner");
+    press(&mut state, ctrl('n'));
+    type_text(&mut state, "rename later");
+    check("ctrl_n_opens_the_note_in_a_text_field", &state);
+}
+
+/// The demo answered with longer answers: at 80 columns every answer shows whole under its
+/// header; at 40×12 the review goes one line per question and wraps the answers whole into the
+/// rows it has, cutting nothing.
+#[test]
+fn review_uses_its_rows_before_cutting() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "order-processor-eu");
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Char('a'), KeyCode::Enter],
+    );
+    assert_eq!(state.screen(), ask_tui::Screen::Submit);
+    check("review_uses_its_rows_before_cutting", &state);
+}
+
+/// An answer too long for the rows the review has is cut to its share of them and ends in a
+/// marker naming the key that opens its question.
+#[test]
+fn review_cut_answer_names_the_key_that_shows_it() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(
+        &mut state,
+        "the order processor, which takes the orders of every shop in the European Union, \
+         checks their stock in the warehouses nearest to the customer, reserves it, and \
+         hands each parcel to the carrier that can deliver it soonest at the lowest price",
+    );
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Char('a'), KeyCode::Enter],
+    );
+    check("review_cut_answer_names_the_key_that_shows_it", &state);
+}
+
+/// The words of a typed "Other" answer as the rows show them: no word is split across rows
+/// when it fits on a row of its own.
+#[track_caller]
+fn words_whole(screen: &str, lead: &str, indent: usize, typed: &str) {
+    let rows: Vec<String> = screen
+        .lines()
+        .skip_while(|line| !line.starts_with(lead))
+        .take_while(|line| line.starts_with(lead) || line.starts_with(&" ".repeat(indent)))
+        .map(|line| {
+            line.trim()
+                .trim_start_matches(lead.trim())
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let shown: Vec<&str> = rows.iter().flat_map(|row| row.split_whitespace()).collect();
+    let words: Vec<&str> = typed.split_whitespace().collect();
+    assert_eq!(
+        shown
+            .iter()
+            .map(|w| w.trim_end_matches('█'))
+            .collect::<Vec<_>>(),
+        words,
+        "a word was split:\n{screen}"
+    );
+}
+
+/// The "Other" field wraps at word boundaries, and the text is all there.
+#[test]
+fn other_field_wraps_at_words() {
+    let typed = "Use DynamoDB for sessions and PostgreSQL for everything else we keep";
+    let mut state = State::new(&single(0));
+    keys(&mut state, &[KeyCode::Char('0')]);
+    type_text(&mut state, typed);
+    check("other_field_wraps_at_words", &state);
+    for width in [40, 50, 60, 80] {
+        let text = fitted(&state, width, 24);
+        words_whole(&text, "  > 4. Other:", 7, typed);
+    }
+}
+
+/// A note wraps at word boundaries too.
+#[test]
+fn note_wraps_at_words() {
+    let mut state = State::new(&single(0));
+    press(&mut state, ctrl('n'));
+    type_text(
+        &mut state,
+        "only for the prototype; the production service keeps PostgreSQL",
+    );
+    check("note_wraps_at_words", &state);
+}
