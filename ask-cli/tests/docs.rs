@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::mcp_raw::{raw_session, read_message, send_line};
+use common::mcp_raw::{raw_session, read_message, send_line, tool_name};
 use common::pty::{ESC, Session};
 use serde_json::{Value, json};
 
@@ -558,10 +558,7 @@ fn mcp_server_lists_its_tool(args: &[String]) -> Result<(), String> {
         return Err(format!("not an MCP server command: {args:?}"));
     }
     let rest: Vec<&str> = args[1..].iter().map(String::as_str).collect();
-    let name = rest
-        .iter()
-        .position(|a| *a == "--tool-name")
-        .map_or("ask_user", |i| rest[i + 1]);
+    let name = tool_name(&rest);
     let dir = tempfile::tempdir().unwrap();
     let (mut server, mut stdin, mut lines) = raw_session(&rest, dir.path(), json!({}));
     send_line(

@@ -20,7 +20,7 @@ mod common;
 
 use std::path::Path;
 
-use common::mcp_raw::{raw_session, read_message, send_line};
+use common::mcp_raw::{raw_session, read_message, send_line, tool_name};
 use common::{run_in, stderr, stdout_json};
 use serde_json::{Value, json};
 
@@ -62,11 +62,7 @@ fn answer_through_mcp(command: &[String]) -> Value {
     let args = installed_args(command);
     assert_eq!(args[0], "mcp", "{command:?}");
     let rest: Vec<&str> = args[1..].iter().map(String::as_str).collect();
-    // The tool's name: `--tool-name NAME` when the configuration gives one.
-    let name = rest
-        .iter()
-        .position(|a| *a == "--tool-name")
-        .map_or("ask_user", |i| rest[i + 1]);
+    let name = tool_name(&rest);
     let dir = tempfile::tempdir().unwrap();
     let (mut server, mut stdin, mut lines) = raw_session(&rest, dir.path(), json!({}));
     send_line(

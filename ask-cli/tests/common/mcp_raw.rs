@@ -21,6 +21,15 @@ pub fn send_line(stdin: &mut impl Write, message: &Value) {
     stdin.flush().unwrap();
 }
 
+/// The name an `ask-user mcp ARGS` server serves the tool under: `--tool-name NAME` when the
+/// arguments give one.
+pub fn tool_name<'a>(args: &[&'a str]) -> &'a str {
+    args.iter()
+        .position(|a| *a == "--tool-name")
+        .and_then(|i| args.get(i + 1).copied())
+        .unwrap_or("ask_user")
+}
+
 /// `ask-user mcp ARGS` in `dir`, without a terminal, after the initialize handshake of a
 /// plain JSON-lines client that declares `capabilities`: the server, its stdin and its stdout's
 /// lines.
