@@ -6,17 +6,15 @@ use std::sync::Arc;
 
 use ask_core::{AskCall, AskUserResult, Caller, Frontend, Limits, Presenter, ToolOutput};
 use ask_print::PrintFrontend;
-use ask_session::{Ask, AskFailure, Finished, SessionLog};
+use ask_schema::OutputShape;
+use ask_session::{Ask, AskFailure, Finished, ReadFailure, SessionLog};
 use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg};
-use crate::deliver::{
-    ask_path, deliver, failed, plain, print_record, print_unasked, runtime, shape_of,
-};
+use crate::deliver::{ask_path, deliver, failed, print_record, print_unasked, runtime, shape_of};
 use crate::exit::Exit;
 use crate::input::{read_call, say_invalid, say_no_input, stdin_input};
 use crate::output::say;
-use ask_session::ReadFailure;
 
 /// Where the person answers, once `auto` is resolved: the terminal UI when a terminal can be
 /// opened, else print mode, so that nothing ever waits for a person who cannot be reached.
@@ -133,14 +131,7 @@ fn ask_in(
 ) -> Result<Result<Finished, AskFailure>, Exit> {
     let runtime = runtime()?;
     let frontend = runtime.block_on(async { frontend_for(presenter, args, &call) })?;
-    let asked = runtime.block_on(async {
-        let asked = configure(Ask::new(call)).run(frontend.as_ref()).await;
-        if let Some(rpc) = &frontend.rpc {
-            // The state lines go out before the result line.
-            rpc.flush().await;
-        }
-        asked
-    });
+    let asked = runtime.block_on(configure(Ask::new(call)).run(frontend.as_ref()));
     // The RPC reader may still be blocked on stdin; it is not waited for.
     runtime.shutdown_background();
     Ok(asked)
@@ -179,7 +170,7 @@ pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
         _ => Presenter::Tui,
     };
     match ask_in(presenter, args, AskCall::new(input), |ask| ask) {
-        Ok(Ok(finished)) => print_record(finished.record, &plain(args.output)),
+        Ok(Ok(finished)) => print_record(finished.record, &OutputShape::plain(args.output.form())),
         Ok(Err(failure)) => failed(failure, args.output),
         Err(exit) => exit,
     }
@@ -191,31 +182,19 @@ pub fn ui_lang(flag: Option<Lang>) -> Lang {
     flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
 }
 
-/// The frontend of one ask, and the RPC connection when it speaks the protocol on stdio.
-pub struct Chosen {
-    frontend: Box<dyn Frontend>,
-    rpc: Option<ask_rpc::Connection>,
-}
-
-impl AsRef<dyn Frontend> for Chosen {
-    fn as_ref(&self) -> &(dyn Frontend + 'static) {
-        self.frontend.as_ref()
-    }
-}
-
 /// The frontend of `presenter` for the call; must run inside the runtime (RPC and the web
 /// page start tasks on it).
-fn frontend_for(presenter: Presenter, args: &AskArgs, call: &AskCall) -> Result<Chosen, Exit> {
-    let plain = |frontend: Box<dyn Frontend>| Chosen {
-        frontend,
-        rpc: None,
-    };
+fn frontend_for(
+    presenter: Presenter,
+    args: &AskArgs,
+    call: &AskCall,
+) -> Result<Box<dyn Frontend>, Exit> {
     Ok(match presenter {
-        Presenter::File => plain(Box::new(
+        Presenter::File => Box::new(
             PrintFrontend::new(&args.pending_file)
                 .with_call_id(call.call_id.clone())
                 .with_host(args.host),
-        )),
+        ),
         Presenter::Tui => {
             let mut tui = ask_tui::TuiFrontend::new()
                 .with_notify(!args.tui.no_notify)
@@ -228,23 +207,20 @@ fn frontend_for(presenter: Presenter, args: &AskArgs, call: &AskCall) -> Result<
                     log.earlier_answers(question, ask_tui::HISTORY_MAX)
                 }));
             }
-            plain(Box::new(tui))
+            Box::new(tui)
         }
-        Presenter::Embedded => plain(Box::new(ask_rpc::embedded::EmbeddedFrontend::new(
+        Presenter::Embedded => Box::new(ask_rpc::embedded::EmbeddedFrontend::new(
             Box::new(|request| {
                 Box::new(ask_tui::Embedded::new(request.input.input()).with_given(&request.given))
             }),
             tokio::io::BufReader::new(tokio::io::stdin()),
             tokio::io::stdout(),
+        )),
+        Presenter::Rpc => Box::new(ask_rpc::RpcFrontend::new(ask_rpc::Connection::new(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
         ))),
-        Presenter::Rpc => {
-            let connection = ask_rpc::Connection::new(tokio::io::stdin(), tokio::io::stdout());
-            Chosen {
-                frontend: Box::new(ask_rpc::RpcFrontend::new(connection.clone())),
-                rpc: Some(connection),
-            }
-        }
-        Presenter::Web | Presenter::Url => plain(crate::web::frontend(args)?),
+        Presenter::Web | Presenter::Url => crate::web::frontend(args)?,
         Presenter::Elicitation => {
             say("an MCP client's form is only reachable through `ask-user mcp`");
             return Err(Exit::Invalid);

@@ -5,8 +5,10 @@ use std::path::Path;
 use ask_core::Limits;
 use ask_session::SessionLog;
 
+use ask_schema::OutputShape;
+
 use crate::cli::{self, ValidateArgs};
-use crate::deliver::{emit_record, plain};
+use crate::deliver::emit_record;
 use crate::exit::Exit;
 use crate::input::{read_call, report, say_no_input, stdin_input};
 use crate::output::{self, emit, emit_pretty, finish, say};
@@ -44,7 +46,7 @@ pub fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
     warnings.iter().for_each(|w| say(w));
     match found {
         // Exit 0 whatever the record's status: the query succeeded.
-        Some(record) => match emit_record(record, &plain(output)) {
+        Some(record) => match emit_record(record, &OutputShape::plain(output.form())) {
             Exit::Failure => Exit::Failure,
             _ => Exit::Ok,
         },

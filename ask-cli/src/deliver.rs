@@ -12,17 +12,9 @@ use crate::cli::{AskArgs, OutputArg};
 use crate::exit::Exit;
 use crate::output::{emit, finish, say, write_stdout};
 
-/// What stdout carries for a finished call: the `--output` form, in the dialect `--dialect`
-/// names.
-pub type Shape = OutputShape;
-
-/// The output shape of `output` in the canonical shapes.
-pub fn plain(output: OutputArg) -> Shape {
-    OutputShape::plain(output.form())
-}
-
-/// The shape the flags of `args` ask for.
-pub fn shape_of(args: &AskArgs) -> Shape {
+/// What stdout carries for a finished call, as the flags of `args` ask: the `--output` form,
+/// in the dialect `--dialect` names.
+pub fn shape_of(args: &AskArgs) -> OutputShape {
     OutputShape {
         form: args.output.form(),
         dialect: args.dialect.answer_dialect(),
@@ -44,7 +36,7 @@ pub fn deliver(
     finished: Finished,
     args: &AskArgs,
     presenter: Presenter,
-    shape: &Shape,
+    shape: &OutputShape,
     warnings: &[ask_schema::Warning],
 ) -> Exit {
     let exit = match presenter {
@@ -88,7 +80,7 @@ pub fn failed(failure: AskFailure, output: OutputArg) -> Exit {
 
 /// Prints a finished call in the chosen output shape and gives its exit code. Pending
 /// questions come with the instructions their frontend wrote.
-pub fn print_record(record: Record, shape: &Shape) -> Exit {
+pub fn print_record(record: Record, shape: &OutputShape) -> Exit {
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
@@ -100,7 +92,7 @@ pub fn print_record(record: Record, shape: &Shape) -> Exit {
 
 /// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
 /// exit code.
-pub fn emit_record(record: Record, shape: &Shape) -> Exit {
+pub fn emit_record(record: Record, shape: &OutputShape) -> Exit {
     finish(
         write_stdout(&shape.render(&record)),
         exit_for(record.status),

@@ -128,6 +128,12 @@ pub trait Frontend: Send + Sync {
 
     /// Shows the questions and waits, without a timeout, for the outcome.
     async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError>;
+
+    /// Waits until every line this frontend queued on a channel of its own (a protocol's state
+    /// lines) is written, so that what the host prints after the ask comes after them. The ask
+    /// path calls it once the ask has ended, however it ended; a frontend that queues nothing
+    /// returns at once.
+    async fn settle(&self) {}
 }
 
 /// A frontend shown with answers the person already gave elsewhere (an incomplete form): each

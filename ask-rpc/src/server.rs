@@ -429,6 +429,10 @@ impl Frontend for RpcFrontend {
             .await
             .map_err(PresentError::failed)
     }
+
+    async fn settle(&self) {
+        self.connection.flush().await;
+    }
 }
 
 /// The answers given elsewhere as the request carries them: nothing when none was given, else

@@ -116,8 +116,15 @@ impl Ask<AskCall> {
     /// Asks the call through `frontend`: refuses a sub-agent before anything is shown, replays
     /// a call whose id has a record in the session log (unless it asks a secret question, whose
     /// answer is never kept), otherwise presents the questions while the state machine tells
-    /// every observer, and records a final outcome once per call id.
-    pub async fn run(mut self, frontend: &dyn Frontend) -> Result<Finished, AskFailure> {
+    /// every observer, and records a final outcome once per call id. However it ends, the
+    /// frontend is settled ([`Frontend::settle`]) before this returns.
+    pub async fn run(self, frontend: &dyn Frontend) -> Result<Finished, AskFailure> {
+        let asked = self.ask(frontend).await;
+        frontend.settle().await;
+        asked
+    }
+
+    async fn ask(mut self, frontend: &dyn Frontend) -> Result<Finished, AskFailure> {
         self.caller.check()?;
         let lock = match &self.session {
             Some(log) => {
