@@ -47,11 +47,7 @@ pub fn terminal_available() -> bool {
 /// Runs `ask-user [OPTIONS] [INPUT]`.
 pub fn run(args: &AskArgs) -> Exit {
     // A sub-agent is refused before anything is read, shown or written, in every mode.
-    let caller = if args.sub_agent {
-        Caller::SubAgent
-    } else {
-        Caller::Parent
-    };
+    let caller = Caller::of(args.sub_agent);
     let presenter = resolve_presenter(args.mode(), args.via.is_some());
     if let Err(refusal) = caller.check() {
         say(&refusal.to_string());
@@ -63,15 +59,6 @@ pub fn run(args: &AskArgs) -> Exit {
             args,
             Exit::Refused,
         );
-    }
-    if let Some(reply) = &args.reply
-        && !args.input.as_deref().is_some_and(|i| i.starts_with('@'))
-    {
-        say(&format!(
-            "unexpected argument `{reply}` after INPUT; only a reply to pending questions takes a \
-             second argument: ask-user -p @PENDING \"your answers\""
-        ));
-        return Exit::Invalid;
     }
     if let Some(how) = crate::print::pass_two_form(args) {
         return match how {

@@ -13,6 +13,15 @@ pub enum Caller {
 }
 
 impl Caller {
+    /// The caller a host names by saying whether it is a sub-agent.
+    pub fn of(sub_agent: bool) -> Caller {
+        if sub_agent {
+            Caller::SubAgent
+        } else {
+            Caller::Parent
+        }
+    }
+
     /// Refuses a sub-agent; lets the parent through.
     ///
     /// ```

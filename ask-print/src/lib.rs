@@ -269,9 +269,16 @@ pub struct PassTwoArgs<'a> {
 
 impl PassTwo {
     /// The pass-2 form `args` ask for, if any, and its pending file (`@PATH` when given, else
-    /// `--pending-file`). `@PENDING` without a reply is a usage error, said with an example.
+    /// `--pending-file`). `@PENDING` without a reply, or a reply after another INPUT, is a
+    /// usage error, said with an example.
     pub fn from_args(args: PassTwoArgs<'_>) -> Option<Result<(PassTwo, PathBuf), String>> {
         let at = args.input.and_then(|input| input.strip_prefix('@'));
+        if let (Some(reply), None) = (args.reply, at) {
+            return Some(Err(format!(
+                "unexpected argument `{reply}` after INPUT; only a reply to pending questions \
+                 takes a second argument: ask-user -p @PENDING \"your answers\""
+            )));
+        }
         let path = match at {
             Some(path) if !path.is_empty() => PathBuf::from(path),
             _ => args.pending_file.to_path_buf(),
