@@ -28,6 +28,7 @@ Environment:
   ASK_USER_HOST          the host whose commands answer pending questions (--host)
   ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
   ASK_USER_TOOL_NAME     the name `ask-user mcp` serves the tool under (--tool-name)
+  ASK_USER_NO_OPEN       if set, `ask-user mcp` opens no browser for its page (--no-open)
   ASK_USER_VIA           the inbox of `ask-user serve` to send the questions to (--via)
   ASK_USER_VIA_TOKEN     the agent token of that inbox (else its token file)
   ASK_USER_VIA_TOKEN_FILE  the inbox's token file (--token-file)
@@ -440,13 +441,14 @@ pub struct ValidateArgs {
 pub struct McpArgs {
     /// The presenters to try, in order, comma-separated: elicitation (a form in the client, or
     /// the web page for a client that can only open a page), url (the web page, sent by URL
-    /// elicitation), tui (the terminal UI; only for a client that does not draw on the terminal
-    /// itself), file (the pending-questions file).
+    /// elicitation), tui (the terminal UI, while ask-user is in the terminal's foreground and
+    /// nobody holds it in raw mode), web (a page with a fresh link, while a display or a
+    /// canonical terminal can show it), file (the pending-questions file).
     #[arg(
         long,
         value_name = "LIST",
         env = "ASK_USER_PRESENT",
-        default_value = "elicitation,file",
+        default_value = "elicitation,tui,web,file",
         value_parser = PresenterList::parse
     )]
     pub present: PresenterList,
@@ -471,6 +473,9 @@ pub struct McpArgs {
     /// The client is a sub-agent: every call is refused (also ASK_USER_SUBAGENT=1).
     #[arg(long, env = "ASK_USER_SUBAGENT", value_parser = FalseyValueParser::new())]
     pub sub_agent: bool,
+    /// Do not open the web presenter's link in a browser (also ASK_USER_NO_OPEN=1).
+    #[arg(long, env = "ASK_USER_NO_OPEN", value_parser = clap::builder::FalseyValueParser::new())]
+    pub no_open: bool,
     #[command(flatten)]
     pub tui: TuiArgs,
     #[command(flatten)]

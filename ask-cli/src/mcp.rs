@@ -1,7 +1,7 @@
 //! `ask-user mcp`: the `ask_user` tool served to a Model Context Protocol client over stdio.
 //!
 //! The protocol logic is `ask_mcp`; this module is glue: it turns the flags into the list of
-//! presenters, hands the library the terminal UI and print mode as fallback frontends, and maps
+//! presenters, hands the library the terminal UI, the web page and print mode, and maps
 //! how the server ended to an exit code (a signal that ended the terminal UI ends the process
 //! with 128 + N once the terminal is restored). stdin and stdout carry only MCP messages; everything for
 //! people goes to stderr.
@@ -9,12 +9,11 @@
 use std::time::Duration;
 
 use ask_core::Presenter;
-use ask_mcp::{Ended, McpServer};
+use ask_mcp::{Ended, McpServer, Page};
 use ask_print::PrintFrontend;
-use ask_tui::TuiFrontend;
+use ask_tui::{Access, TuiFrontend};
 use ask_web::WebFrontend;
 
-use crate::ask::terminal_available;
 use crate::cli::McpArgs;
 use crate::exit::Exit;
 use crate::output::say;
@@ -62,48 +61,43 @@ pub fn run(args: &McpArgs) -> Exit {
     }
 }
 
-/// The server with the presenters of `--present` (or `ASK_USER_PRESENT`).
+/// The server with the presenters of `--present` (or `ASK_USER_PRESENT`): the terminal UI only
+/// while it may draw on the terminal, a fresh page on 127.0.0.1 for every call (announced in a
+/// browser and on a canonical terminal), and the pending file.
 fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
-    let presenters = &args.present.0;
-    let mut server = McpServer::new(&args.limits.limits())?
-        .presenters(presenters)?
+    let no_tty = std::env::var_os("ASK_USER_NO_TTY").is_some();
+    let terminal = move || (!no_tty).then(Access::now).unwrap_or_default();
+    let tui = TuiFrontend::new()
+        .with_notify(!args.tui.no_notify)
+        .with_lang(crate::ask::ui_lang(args.tui.lang));
+    let open = !args.no_open;
+    Ok(McpServer::new(&args.limits.limits())?
+        .presenters(&args.present.0)?
         .tool_name(&args.tool_name)?
         .sub_agent(args.sub_agent)
         .max_message_bytes(args.limits.max_input_bytes())
-        .log_to(say);
-    for presenter in presenters {
-        server = match presenter {
-            Presenter::Tui => {
-                let tui = TuiFrontend::new()
-                    .with_notify(!args.tui.no_notify)
-                    .with_lang(crate::ask::ui_lang(args.tui.lang));
-                server.fallback_when(Presenter::Tui, Box::new(tui), terminal_available)
-            }
-            Presenter::File => server.fallback(
-                Presenter::File,
-                Box::new(PrintFrontend::new(&args.pending_file)),
-            ),
-            _ => server,
-        };
-    }
-    // The page of URL-mode elicitation, for `url`, and for `elicitation` with a client that
-    // can only open a page. It listens on 127.0.0.1 only; its link goes to the client, never to
-    // stdout or stderr.
-    if presenters
-        .iter()
-        .any(|p| matches!(p, Presenter::Url | Presenter::Elicitation))
-    {
-        match WebFrontend::bind(std::net::SocketAddr::from(([127, 0, 0, 1], 0))) {
-            Ok(web) => {
-                let link = web.link().to_string();
-                server = server.url_page(Box::new(web), link);
-            }
-            Err(error) if presenters.contains(&Presenter::Url) => {
-                say(&error.to_string());
-                return Err(ask_mcp::McpError::Unsupported(Presenter::Url));
-            }
-            Err(error) => say(&format!("URL elicitation is off: {error}")),
-        }
-    }
-    Ok(server)
+        .log_to(say)
+        .fallback_when(Presenter::Tui, Box::new(tui), move || terminal().can_draw())
+        .fallback(
+            Presenter::File,
+            Box::new(PrintFrontend::new(&args.pending_file)),
+        )
+        .pages(
+            Box::new(|| Box::pin(std::future::ready(page()))),
+            move || ask_mcp::display_available() || terminal().can_print(),
+        )
+        .announce_to(move |link| {
+            let _ = open && ask_mcp::open_in_browser(link);
+            let _ = !no_tty && ask_tui::say_on_terminal(&ask_mcp::terminal_lines(link));
+        }))
+}
+
+/// A page of its own on 127.0.0.1 with a fresh one-time link. Its link goes to the client, the
+/// browser and a canonical terminal, never to stdout or stderr.
+fn page() -> Result<Page, String> {
+    let web = WebFrontend::bind(([127, 0, 0, 1], 0).into()).map_err(|e| e.to_string())?;
+    Ok(Page {
+        link: web.link().to_string(),
+        frontend: Box::new(web),
+    })
 }

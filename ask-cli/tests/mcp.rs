@@ -44,6 +44,10 @@ fn python_client(scenario: &str, args: &[&str], envs: &[(&str, &str)]) -> Value 
         .arg("mcp")
         .args(args)
         .env_remove("ASK_USER_SUBAGENT")
+        // No display and no browser: the page is only for a person the test sets up.
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("ASK_USER_NO_OPEN", "1")
         .stdin(Stdio::null());
     for (key, value) in envs {
         command.env(key, value);
@@ -486,8 +490,8 @@ fn an_unknown_or_unavailable_presenter_is_a_usage_error() {
     for (list, expected) in [
         ("elicitation,form", "unknown presenter `form`"),
         (
-            "web",
-            "the presenter `web` is not available in the MCP server",
+            "embedded",
+            "the presenter `embedded` is not available in the MCP server",
         ),
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_ask-user"))
@@ -609,8 +613,7 @@ fn answer_on_page(link: &str, cookie: &mut Option<String>, answer: &str) -> u16 
 #[test]
 fn a_client_with_only_url_elicitation_is_sent_to_the_web_page() {
     let dir = tempfile::tempdir().unwrap();
-    // The default presenters (elicitation,file): a client that can open a page and show no
-    // form gets the page.
+    // The default presenters: a client that can open a page and shows no form gets the page.
     let (mut server, mut stdin, mut lines) =
         raw_session(&[], dir.path(), json!({"elicitation": {"url": {}}}));
     send_line(
@@ -649,13 +652,16 @@ fn a_client_with_only_url_elicitation_is_sent_to_the_web_page() {
             "arguments": {"questions": [{"question": "Which region?", "options": [{"label": "EU"}, {"label": "US"}]}]}
         }}),
     );
+    // A second call of the session: a fresh page and link, never the spent one.
     let elicitation = read_message(&mut lines);
-    assert_eq!(elicitation["params"]["url"], link.as_str());
+    let second = elicitation["params"]["url"].as_str().unwrap().to_string();
+    assert_ne!(second, link);
     send_line(
         &mut stdin,
         &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "accept"}}),
     );
-    assert_eq!(answer_on_page(&link, &mut cookie, "EU"), 200);
+    let mut cookie = None;
+    assert_eq!(answer_on_page(&second, &mut cookie, "EU"), 200);
     let result = read_reply(&mut lines, 3);
     let structured = &result["result"]["structuredContent"];
     assert_eq!(
@@ -663,6 +669,126 @@ fn a_client_with_only_url_elicitation_is_sent_to_the_web_page() {
         "{result}"
     );
     assert_eq!(structured["answers"][0]["selectedOption"], "EU");
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
+}
+
+/// Waits until `path` holds a line, and gives it.
+fn line_in(path: &Path) -> String {
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && text.ends_with('\n')
+        {
+            return text.trim().to_string();
+        }
+        assert!(std::time::Instant::now() < deadline, "nothing in {path:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn without_forms_but_with_a_display_the_page_opens_in_the_browser_with_a_fresh_link() {
+    let dir = tempfile::tempdir().unwrap();
+    // The browser: a script that notes each link it is given.
+    let browser = dir.path().join("browser");
+    std::fs::write(
+        &browser,
+        "#!/bin/sh\necho \"$1\" >> \"$0.$$\"\necho \"$1\" > \"$0.last\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &browser,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_ask-user"));
+    command
+        .arg("mcp")
+        .current_dir(dir.path())
+        .env("ASK_USER_NO_TTY", "1")
+        .env("DISPLAY", ":99")
+        .env("BROWSER", &browser)
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("ASK_USER_NO_OPEN")
+        .env_remove("ASK_USER_PRESENT")
+        .env_remove("ASK_USER_SUBAGENT");
+    let (mut server, mut stdin, mut lines) = common::mcp_raw::raw_session_of(command, json!({}));
+    let last = dir.path().join("browser.last");
+    let mut links = Vec::new();
+    for (id, answer) in [(2, "No"), (3, "Yes")] {
+        let _ = std::fs::remove_file(&last);
+        send_line(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "_meta": {"progressToken": format!("call-{id}")},
+                "name": "ask_user",
+                "arguments": {"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}
+            }}),
+        );
+        // The client is told the link in a log message, then in progress notifications.
+        let log = read_message(&mut lines);
+        assert_eq!(log["method"], "notifications/message", "{log}");
+        let link = line_in(&last);
+        assert!(link.starts_with("http://127.0.0.1:"), "{link}");
+        assert_eq!(
+            log["params"]["data"],
+            format!("The agent asks you 1 question: open {link} to answer (the link works once).")
+        );
+        let progress = read_message(&mut lines);
+        assert_eq!(progress["method"], "notifications/progress", "{progress}");
+        assert_eq!(
+            progress["params"]["message"],
+            format!("Waiting for the user to answer on the page {link}")
+        );
+        let mut cookie = None;
+        assert_eq!(answer_on_page(&link, &mut cookie, answer), 200);
+        let result = read_reply(&mut lines, id);
+        let structured = &result["result"]["structuredContent"];
+        assert_eq!(
+            structured["answers"][0]["selectedOption"], answer,
+            "{result}"
+        );
+        links.push(link);
+    }
+    assert_ne!(links[0], links[1], "every call gets a fresh link");
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
+}
+
+#[test]
+fn a_client_that_declines_the_form_at_once_gets_the_pending_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // Codex's exec declines every form within a millisecond: it cannot ask, so the default
+    // chain goes on (no terminal, no display here) to the pending file.
+    let (mut server, mut stdin, mut lines) =
+        raw_session(&[], dir.path(), json!({"elicitation": {"form": {}}}));
+    for (id, action) in [(2, "decline"), (3, "cancel")] {
+        send_line(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "ask_user",
+                "arguments": {"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}
+            }}),
+        );
+        let elicitation = read_message(&mut lines);
+        assert_eq!(elicitation["params"]["mode"], "form", "{elicitation}");
+        send_line(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": action}}),
+        );
+        let result = read_reply(&mut lines, id);
+        let structured = &result["result"]["structuredContent"];
+        assert_eq!(structured["answered"], false, "{result}");
+        assert!(structured.get("cancelled").is_none(), "{result}");
+        assert!(
+            structured["pendingFile"]
+                .as_str()
+                .is_some_and(|file| file.ends_with("pending-questions.json")),
+            "{result}"
+        );
+        std::fs::remove_file(dir.path().join(".pi/pending-questions.json")).unwrap();
+    }
     drop(stdin);
     assert!(server.wait().unwrap().success());
 }

@@ -95,6 +95,10 @@ async def main(scenario, command):
             return types.ElicitResult(action="cancel")
         call, action, content = plan.pop(0)
         requests.append({"call": call, "params": dump(params)})
+        if action != "accept":
+            # A person takes a moment to decline; a decline within 300 ms of the form is a
+            # client that cannot ask, and the server goes on to its next presenter.
+            await asyncio.sleep(0.6)
         return types.ElicitResult(action=action, content=content)
 
     server = StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))

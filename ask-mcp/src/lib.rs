@@ -18,8 +18,13 @@
 //! The crate takes no terminal or file presenter of its own: the host passes them in, so that a
 //! Rust agent can embed this server with the presenters it has.
 
+mod announce;
+
+pub use announce::{browser_commands, display_available, open_in_browser, terminal_lines};
+
 use std::collections::HashMap;
 use std::fmt;
+use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex as StdMutex, PoisonError};
@@ -59,10 +64,21 @@ pub const DEFAULT_MAX_MESSAGE_BYTES: u64 = 16 * 1024 * 1024;
 /// How often a waiting call sends a progress notification (when the client gave a token).
 pub const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
-/// The presenters `ask-user mcp` uses when none are given: the client's form, else the pending
-/// file. The terminal UI is used only when listed, because an MCP client often draws on the
-/// same terminal.
-pub const DEFAULT_PRESENTERS: [Presenter; 2] = [Presenter::Elicitation, Presenter::File];
+/// The presenters used when none are given, in order: the client's form; the terminal UI, when
+/// the host lets it draw there (see [`McpServer::fallback_when`]); the web page, when a person
+/// can be reached (see [`McpServer::pages`]); the pending file.
+pub const DEFAULT_PRESENTERS: [Presenter; 4] = [
+    Presenter::Elicitation,
+    Presenter::Tui,
+    Presenter::Web,
+    Presenter::File,
+];
+
+/// A form declined or cancelled this soon after it was sent was not the person's answer: the
+/// client cannot ask (Codex's `exec` declines every form in about a millisecond), so the call
+/// goes on to the next presenter of the list. A later decline is the person's and cancels.
+/// [`McpServer::quick_decline`] changes it.
+pub const QUICK_DECLINE: Duration = Duration::from_millis(300);
 
 /// The key of the form in the input requests of a stateless round.
 const FORM_REQUEST: &str = "ask_user";
@@ -72,7 +88,8 @@ const FORM_REQUEST: &str = "ask_user";
 pub enum McpError {
     /// A presenter in the list that this server cannot use.
     #[error(
-        "the presenter `{0}` is not available in the MCP server; use elicitation, url, tui or file"
+        "the presenter `{0}` is not available in the MCP server; use elicitation, url, tui, web \
+         or file"
     )]
     Unsupported(Presenter),
     /// The tool descriptor could not be built.
@@ -121,6 +138,59 @@ struct Fallback {
 
 type Log = Box<dyn Fn(&str) + Send + Sync>;
 
+/// A page a person answers on, and its one-time link.
+pub struct Page {
+    /// The frontend that serves the page until the ask ends.
+    pub frontend: Box<dyn Frontend>,
+    /// The link that opens it, once.
+    pub link: String,
+}
+
+impl fmt::Debug for Page {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Page")
+            .field("presenter", &self.frontend.presenter())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What opens a fresh [`Page`] for one call (or says why it cannot).
+pub type OpenPage =
+    Box<dyn Fn() -> Pin<Box<dyn Future<Output = Result<Page, String>> + Send>> + Send + Sync>;
+
+/// Where the pages of the `web` and `url` presenters come from.
+enum Pages {
+    /// One page for every call, with its link (a host that serves the page itself).
+    Fixed(Box<dyn Frontend>, String),
+    /// A fresh page and link for every call, and whether a person can be reached on one now.
+    Fresh {
+        open: OpenPage,
+        reachable: Box<dyn Fn() -> bool + Send + Sync>,
+    },
+}
+
+/// A page for one call: the fixed one, borrowed, or a fresh one.
+enum HeldPage<'a> {
+    Borrowed(&'a dyn Frontend, String),
+    Owned(Page),
+}
+
+impl HeldPage<'_> {
+    fn frontend(&self) -> &dyn Frontend {
+        match self {
+            HeldPage::Borrowed(frontend, _) => *frontend,
+            HeldPage::Owned(page) => page.frontend.as_ref(),
+        }
+    }
+
+    fn link(&self) -> &str {
+        match self {
+            HeldPage::Borrowed(_, link) => link,
+            HeldPage::Owned(page) => &page.link,
+        }
+    }
+}
+
 /// The MCP server: one tool, `ask_user`.
 ///
 /// ```no_run
@@ -140,8 +210,11 @@ pub struct McpServer {
     sub_agent: bool,
     presenters: Vec<Presenter>,
     fallbacks: Vec<Fallback>,
-    /// The page sent by URL-mode elicitation: the frontend that serves it and its link.
-    url_page: Option<(Box<dyn Frontend>, String)>,
+    /// The pages of `web` and of URL-mode elicitation.
+    pages: Option<Pages>,
+    /// Tells the person where a page waits (opens it in a browser, prints it on a terminal).
+    announce: Log,
+    quick_decline: Duration,
     progress_every: Duration,
     max_message_bytes: u64,
     log: Log,
@@ -186,7 +259,9 @@ impl McpServer {
             sub_agent: false,
             presenters: DEFAULT_PRESENTERS.to_vec(),
             fallbacks: Vec::new(),
-            url_page: None,
+            pages: None,
+            announce: Box::new(|_| {}),
+            quick_decline: QUICK_DECLINE,
             progress_every: PROGRESS_EVERY,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
             log: Box::new(|_| {}),
@@ -198,13 +273,17 @@ impl McpServer {
         })
     }
 
-    /// The presenters to try, in order. Only `elicitation`, `url`, `tui` and `file` are
+    /// The presenters to try, in order. Only `elicitation`, `url`, `tui`, `web` and `file` are
     /// available here.
     pub fn presenters(mut self, list: &[Presenter]) -> Result<McpServer, McpError> {
         if let Some(other) = list.iter().find(|p| {
             !matches!(
                 p,
-                Presenter::Elicitation | Presenter::Url | Presenter::Tui | Presenter::File
+                Presenter::Elicitation
+                    | Presenter::Url
+                    | Presenter::Tui
+                    | Presenter::Web
+                    | Presenter::File
             )
         }) {
             return Err(McpError::Unsupported(*other));
@@ -258,13 +337,47 @@ impl McpServer {
         self
     }
 
-    /// The page that URL-mode elicitation sends the person to: `frontend` serves it (the web
-    /// presenter) and `link` is the address sent to the client. It is used for `url` when the
+    /// The one page that URL-mode elicitation sends the person to, for every call: `frontend`
+    /// serves it and `link` is the address sent to the client. It is used for `url` when the
     /// client declares URL elicitation, and for `elicitation` when the client declares URL
     /// elicitation and not form elicitation.
     #[must_use]
     pub fn url_page(mut self, frontend: Box<dyn Frontend>, link: String) -> McpServer {
-        self.url_page = Some((frontend, link));
+        self.pages = Some(Pages::Fixed(frontend, link));
+        self
+    }
+
+    /// A fresh page with a one-time link for every call, for `web` (while `reachable` says a
+    /// person can be reached on a page: an inbox is configured, a display exists, or a terminal
+    /// shows the link) and for URL-mode elicitation. The `web` presenter announces the link to
+    /// the person: in an MCP log message, in every progress notification, and through
+    /// [`McpServer::announce_to`].
+    #[must_use]
+    pub fn pages(
+        mut self,
+        open: OpenPage,
+        reachable: impl Fn() -> bool + Send + Sync + 'static,
+    ) -> McpServer {
+        self.pages = Some(Pages::Fresh {
+            open,
+            reachable: Box::new(reachable),
+        });
+        self
+    }
+
+    /// What the host does with the link of a `web` page, besides telling the client: open it
+    /// in a browser, print it where the person reads it. The link is the only argument.
+    #[must_use]
+    pub fn announce_to(mut self, announce: impl Fn(&str) + Send + Sync + 'static) -> McpServer {
+        self.announce = Box::new(announce);
+        self
+    }
+
+    /// How soon a declined or cancelled form counts as the client's (default
+    /// [`QUICK_DECLINE`]): the chain goes on past `elicitation` instead of cancelling.
+    #[must_use]
+    pub fn quick_decline(mut self, within: Duration) -> McpServer {
+        self.quick_decline = within;
         self
     }
 
@@ -368,16 +481,55 @@ impl McpServer {
             .map(|fallback| fallback.frontend.as_ref())
     }
 
-    /// The first usable fallback listed after `elicitation`.
-    fn after_form(&self) -> Option<&dyn Frontend> {
+    /// True when `web` can reach a person now on a fresh page.
+    fn web_reachable(&self) -> bool {
+        matches!(&self.pages, Some(Pages::Fresh { reachable, .. }) if reachable())
+    }
+
+    /// The first presenter of `list` that can reach the person now: the client's form when it
+    /// draws one (`form`), its page by URL elicitation (`url`), a fresh page when a person can be
+    /// reached there, or a fallback the host gave. A secret question never goes into a form (the
+    /// MCP specification forbids sensitive data in form elicitation) nor into the pending file
+    /// (a secret never reaches the disk).
+    fn route(&self, list: &[Presenter], form: bool, url: bool, secret: bool) -> Option<Route<'_>> {
+        list.iter().find_map(|presenter| match presenter {
+            Presenter::Elicitation if form && !secret => Some(Route::Form),
+            Presenter::Elicitation | Presenter::Url => url.then_some(Route::Url),
+            Presenter::File if secret => None,
+            Presenter::Web if self.web_reachable() => Some(Route::Web),
+            other => self.usable(*other).map(Route::Fallback),
+        })
+    }
+
+    /// The presenter that takes a call past the client's form (a form the client declined at
+    /// once, or left incomplete too often): the first that can reach the person of those
+    /// listed after `elicitation`.
+    fn after_form<'a>(
+        &'a self,
+        web: &dyn Fn() -> WebRoute<'a>,
+        secret: bool,
+    ) -> Option<Chosen<'a>> {
         let start = self
             .presenters
             .iter()
             .position(|p| *p == Presenter::Elicitation)
             .map_or(0, |at| at + 1);
-        self.presenters[start..]
-            .iter()
-            .find_map(|presenter| self.usable(*presenter))
+        match self.route(&self.presenters[start..], false, false, secret)? {
+            Route::Fallback(frontend) => Some(Chosen::Fallback(frontend)),
+            Route::Web => Some(Chosen::Web(web())),
+            Route::Form | Route::Url => None,
+        }
+    }
+
+    /// The page of one call: the fixed one, or a fresh one with a new one-time link.
+    async fn open_page(&self) -> Result<HeldPage<'_>, String> {
+        match &self.pages {
+            None => Err("no web page was configured".to_string()),
+            Some(Pages::Fixed(frontend, link)) => {
+                Ok(HeldPage::Borrowed(frontend.as_ref(), link.clone()))
+            }
+            Some(Pages::Fresh { open, .. }) => open().await.map(HeldPage::Owned),
+        }
     }
 
     /// The key that the arguments of the `tools/call` request `id` repeat, if any (taken out of
@@ -423,17 +575,11 @@ impl McpServer {
             .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28);
         // URL mode needs the server to send a request of its own, so not on the stateless
         // protocol.
-        let url_page = self.url_page.as_ref().filter(|_| {
-            !stateless
-                && context
-                    .client_capabilities()
-                    .is_some_and(|capabilities| url_elicitation(&capabilities))
-        });
-        let url = url_page.map(|(frontend, link)| UrlFrontend {
-            peer: context.peer.clone(),
-            page: frontend.as_ref(),
-            link: link.clone(),
-        });
+        let url = self.pages.is_some()
+            && !stateless
+            && context
+                .client_capabilities()
+                .is_some_and(|capabilities| url_elicitation(&capabilities));
         let progress = context.meta.get_progress_token();
         let _turn = self.turn.lock().await;
         if self.stop.is_cancelled() {
@@ -442,40 +588,50 @@ impl McpServer {
             )
             .into();
         }
-        // The first listed presenter that can reach the person: the form when the client has
-        // one, a fallback when it is available now. A secret question never goes into a form
-        // (the MCP specification forbids sensitive data in form elicitation) nor into the
-        // pending file (a secret never reaches the disk), so such a call skips both.
         let secret = input
             .input()
             .questions
             .iter()
             .any(|question| question.secret);
-        let route = self
-            .presenters
-            .iter()
-            .find_map(|presenter| match presenter {
-                Presenter::Elicitation if form && !secret => Some(None),
-                Presenter::Elicitation | Presenter::Url => {
-                    url.as_ref().map(|url| Some(url as &dyn Frontend))
-                }
-                Presenter::File if secret => None,
-                other => self.usable(*other).map(Some),
-            });
-        let elicitation;
-        let frontend: &dyn Frontend = match route {
+        let link = Link::default();
+        let web = || WebRoute {
+            server: self,
+            peer: context.peer.clone(),
+            progress: progress.clone(),
+            link: Arc::clone(&link),
+        };
+        let page;
+        let (elicitation, url_frontend, web_route);
+        let frontend: &dyn Frontend = match self.route(&self.presenters, form, url, secret) {
             None if secret => return error_result(self.unreachable_secret()).into(),
             None => return error_result(self.unreachable()).into(),
-            Some(Some(fallback)) => fallback,
-            Some(None) if stateless => {
+            Some(Route::Fallback(fallback)) => fallback,
+            Some(Route::Form) if stateless => {
                 return self.in_rounds(input, &request, context, progress).await;
             }
-            Some(None) => {
+            Some(Route::Form) => {
                 elicitation = ElicitationFrontend {
+                    server: self,
                     peer: context.peer.clone(),
-                    next: self.after_form(),
+                    next: self.after_form(&web, secret),
                 };
                 &elicitation
+            }
+            Some(Route::Url) => {
+                page = match self.open_page().await {
+                    Ok(page) => page,
+                    Err(error) => return error_result(page_failed(&error)).into(),
+                };
+                url_frontend = UrlFrontend {
+                    peer: context.peer.clone(),
+                    page: page.frontend(),
+                    link: page.link().to_string(),
+                };
+                &url_frontend
+            }
+            Some(Route::Web) => {
+                web_route = web();
+                &web_route
             }
         };
         let frontend = UntilDisconnect {
@@ -483,7 +639,7 @@ impl McpServer {
             withdrawn: context.ct.clone(),
             gone: self.gone.clone(),
         };
-        self.settle_with_progress(&frontend, input, context, progress)
+        self.settle_with_progress(&frontend, input, context, progress, &link)
             .await
             .into()
     }
@@ -543,19 +699,39 @@ impl McpServer {
             .as_ref()
             .and_then(|responses| responses.get(FORM_REQUEST));
         let message = match reply {
-            None if rounds.incomplete == 0 => form.message(),
+            None if rounds.incomplete == 0 => {
+                // The first form's time of sending travels with it, so that a decline can be
+                // told from the person's.
+                rounds.sent_ms = Some(now_ms());
+                form.message()
+            }
             None => form.again(&form.missing(&rounds.given)),
             Some(reply) => match serde_json::from_value::<ElicitResult>(reply.clone()) {
+                Ok(reply) if rounds.declined_at_once(&reply, self.quick_decline) => {
+                    self.say(CANNOT_ASK);
+                    return self.past_form(input, Vec::new(), context, progress).await;
+                }
                 Ok(reply) => match form.step(&mut rounds, reply) {
                     Step::Done(outcome) => {
+                        let link = Link::default();
                         return self
-                            .settle_with_progress(&Settled(outcome), input, context, progress)
+                            .settle_with_progress(
+                                &Settled(outcome),
+                                input,
+                                context,
+                                progress,
+                                &link,
+                            )
                             .await
                             .into();
                     }
                     Step::Again(message) => message,
                     Step::GiveUp(given) => {
-                        return self.after_incomplete(input, given, context, progress).await;
+                        self.say(&format!(
+                            "the form came back with questions left open \
+                             {MAX_INCOMPLETE_ROUNDS} times"
+                        ));
+                        return self.past_form(input, given, context, progress).await;
                     }
                 },
                 Err(error) => {
@@ -579,27 +755,39 @@ impl McpServer {
         }
     }
 
-    /// Ends a stateless call whose form came back incomplete too often: the next presenter shows
-    /// the questions with the answers given so far.
-    async fn after_incomplete(
+    /// Ends a stateless call past the client's form (declined at once, or incomplete too
+    /// often): the next presenter shows the questions with the answers given so far.
+    async fn past_form(
         &self,
         input: ValidatedInput,
         given: Vec<Option<Answer>>,
         context: &RequestContext<RoleServer>,
         progress: Option<ProgressToken>,
     ) -> CallToolResponse {
-        self.say(&format!(
-            "the form came back with questions left open {MAX_INCOMPLETE_ROUNDS} times"
-        ));
-        let Some(next) = self.after_form() else {
-            return error_result(gave_up_text()).into();
+        let link = Link::default();
+        let web = || WebRoute {
+            server: self,
+            peer: context.peer.clone(),
+            progress: progress.clone(),
+            link: Arc::clone(&link),
+        };
+        let Some(next) = self.after_form(&web, false) else {
+            return error_result(if given.iter().any(Option::is_some) {
+                gave_up_text()
+            } else {
+                self.unreachable()
+            })
+            .into();
         };
         let frontend = UntilDisconnect {
-            inner: &ask_core::Given { inner: next, given },
+            inner: &ask_core::Given {
+                inner: &next,
+                given,
+            },
             withdrawn: context.ct.clone(),
             gone: self.gone.clone(),
         };
-        self.settle_with_progress(&frontend, input, context, progress)
+        self.settle_with_progress(&frontend, input, context, progress, &link)
             .await
             .into()
     }
@@ -612,6 +800,7 @@ impl McpServer {
         input: ValidatedInput,
         context: &RequestContext<RoleServer>,
         progress: Option<ProgressToken>,
+        link: &Link,
     ) -> CallToolResult {
         let ask = self.settle(frontend, input);
         let Some(token) = progress else {
@@ -626,8 +815,9 @@ impl McpServer {
                 result = &mut ask => return result,
                 _ = ticks.tick() => {
                     sent = sent.saturating_add(1);
+                    let message = waiting_message(lock(link).as_deref());
                     let note = ProgressNotificationParam::new(token.clone(), f64::from(sent))
-                        .with_message("Waiting for the user to answer");
+                        .with_message(message);
                     // A client that cannot take the notification still gets its result.
                     let _ = context.peer.notify_progress(note).await;
                 }
@@ -697,6 +887,136 @@ fn gave_up_text() -> String {
     )
 }
 
+/// The line for people when the client declined its form at once.
+const CANNOT_ASK: &str = "the client declined the form at once, so it cannot ask; the next \
+                          presenter takes the call";
+
+/// The message of a progress notification while the person has not answered; it carries the
+/// link of the page that waits for them, if one does.
+fn waiting_message(link: Option<&str>) -> String {
+    match link {
+        Some(link) => format!("Waiting for the user to answer on the page {link}"),
+        None => "Waiting for the user to answer".to_string(),
+    }
+}
+
+/// The tool error when no page could be opened for the person.
+fn page_failed(error: &str) -> String {
+    format!(
+        "The questions could not be shown to the user: the web page could not be opened: {}",
+        sanitize_for_display(error)
+    )
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| {
+            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+        })
+}
+
+/// The link of the page a call waits on, once one was announced.
+type Link = Arc<StdMutex<Option<String>>>;
+
+fn lock<T>(mutex: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Where a call goes: the client's form, its page by URL elicitation, a fresh page, or a
+/// presenter the host gave.
+enum Route<'a> {
+    Form,
+    Url,
+    Web,
+    Fallback(&'a dyn Frontend),
+}
+
+/// The presenter that takes a call past the client's form.
+enum Chosen<'a> {
+    Fallback(&'a dyn Frontend),
+    Web(WebRoute<'a>),
+}
+
+#[async_trait]
+impl Frontend for Chosen<'_> {
+    fn presenter(&self) -> Presenter {
+        match self {
+            Chosen::Fallback(frontend) => frontend.presenter(),
+            Chosen::Web(web) => web.presenter(),
+        }
+    }
+
+    fn capabilities(&self) -> Capabilities {
+        match self {
+            Chosen::Fallback(frontend) => frontend.capabilities(),
+            Chosen::Web(web) => web.capabilities(),
+        }
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
+        match self {
+            Chosen::Fallback(frontend) => frontend.present(request).await,
+            Chosen::Web(web) => web.present(request).await,
+        }
+    }
+}
+
+/// The `web` presenter: a fresh page with a one-time link for the call, announced to the
+/// person without touching a terminal another program holds: in an MCP log message to the
+/// client, through the host's announcer (a browser, a canonical terminal), and in every
+/// progress notification; the call waits until the page is answered or cancelled.
+struct WebRoute<'a> {
+    server: &'a McpServer,
+    peer: Peer<RoleServer>,
+    progress: Option<ProgressToken>,
+    link: Link,
+}
+
+#[async_trait]
+impl Frontend for WebRoute<'_> {
+    fn presenter(&self) -> Presenter {
+        Presenter::Web
+    }
+
+    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
+        let page = self
+            .server
+            .open_page()
+            .await
+            .map_err(|error| PresentError::Unasked(page_failed(&error)))?;
+        let link = page.link().to_string();
+        let count = request.input.questions.len();
+        let text = format!(
+            "The agent asks you {count} {}: open {link} to answer (the link works once).",
+            if count == 1 { "question" } else { "questions" }
+        );
+        self.server
+            .say("the questions wait on a web page; its link went to the client");
+        log_to_client(&self.peer, text).await;
+        (self.server.announce)(&link);
+        *lock(&self.link) = Some(link.clone());
+        if let Some(token) = &self.progress {
+            let note = ProgressNotificationParam::new(token.clone(), 0.0)
+                .with_message(waiting_message(Some(&link)));
+            let _ = self.peer.notify_progress(note).await;
+        }
+        page.frontend().present(request).await
+    }
+}
+
+/// Sends `text` to the client as an MCP log message. Logging is deprecated in the newest
+/// protocol and still what clients of the earlier ones show; a client that does not take it
+/// still gets the progress messages.
+#[allow(deprecated)]
+async fn log_to_client(peer: &Peer<RoleServer>, text: String) {
+    use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
+    let message = LoggingMessageNotificationParam::new(LoggingLevel::Notice, Value::String(text))
+        .with_logger("ask-user");
+    let _ = peer.notify_logging_message(message).await;
+}
+
 /// True when the client can show a form: it declared form elicitation, or elicitation without
 /// naming a mode (which the protocol reads as form).
 fn form_elicitation(capabilities: &ClientCapabilities) -> bool {
@@ -764,7 +1084,13 @@ impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
         let mut info = Implementation::new("ask-user", env!("CARGO_PKG_VERSION"));
         info.title = Some("Ask the user".to_string());
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        // Logging carries the link of a page the person answers on.
+        #[allow(deprecated)]
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
+        ServerConfig::new(capabilities)
             .with_server_info(info)
             .with_instructions(format!(
                 "Call {} when you need the user's decision or clarification; the user answers \
@@ -945,8 +1271,9 @@ impl Frontend for Settled {
 /// round, until every question is answered, the person declines or cancels, or
 /// [`MAX_INCOMPLETE_ROUNDS`] forms came back incomplete (then `next` takes over).
 struct ElicitationFrontend<'a> {
+    server: &'a McpServer,
     peer: Peer<RoleServer>,
-    next: Option<&'a dyn Frontend>,
+    next: Option<Chosen<'a>>,
 }
 
 #[async_trait]
@@ -974,6 +1301,7 @@ impl Frontend for ElicitationFrontend<'_> {
             let params = form
                 .request(message, &rounds.given)
                 .map_err(PresentError::failed)?;
+            let sent = tokio::time::Instant::now();
             let reply = match self.peer.create_elicitation(params).await {
                 Ok(reply) => reply,
                 Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) => {
@@ -982,11 +1310,23 @@ impl Frontend for ElicitationFrontend<'_> {
                 Err(ServiceError::Cancelled { .. }) => return Ok(Outcome::ConnectionLost),
                 Err(error) => return Err(PresentError::failed(error)),
             };
+            // A first form declined or cancelled at once was the client's doing, not the
+            // person's: the chain goes on.
+            if rounds.incomplete == 0
+                && reply.action != ElicitationAction::Accept
+                && sent.elapsed() < self.server.quick_decline
+            {
+                self.server.say(CANNOT_ASK);
+                let Some(next) = &self.next else {
+                    return Err(PresentError::Unasked(self.server.unreachable()));
+                };
+                return next.present(request).await;
+            }
             match form.step(&mut rounds, reply) {
                 Step::Done(outcome) => return Ok(outcome),
                 Step::Again(again) => message = again,
                 Step::GiveUp(given) => {
-                    let Some(next) = self.next else {
+                    let Some(next) = &self.next else {
                         return Err(PresentError::Unasked(gave_up_text()));
                     };
                     let mut request = request.clone();
@@ -1004,6 +1344,10 @@ impl Frontend for ElicitationFrontend<'_> {
 struct RoundState {
     /// Incomplete forms so far.
     incomplete: usize,
+    /// When the first form was sent (milliseconds since the Unix epoch), to tell a decline the
+    /// client made at once from the person's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    sent_ms: Option<u64>,
     /// The filled fields, by field name (`q1`, `q1_other`, …).
     given: Map<String, Value>,
 }
@@ -1017,6 +1361,16 @@ impl RoundState {
 
     fn write(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// True when `reply` declines or cancels the first form within `quick` of its sending.
+    fn declined_at_once(&self, reply: &ElicitResult, quick: Duration) -> bool {
+        let Some(sent) = self.sent_ms else {
+            return false;
+        };
+        self.incomplete == 0
+            && reply.action != ElicitationAction::Accept
+            && u128::from(now_ms().saturating_sub(sent)) < quick.as_millis()
     }
 }
 
@@ -1436,10 +1790,36 @@ mod tests {
     fn request_state_round_trips_and_junk_starts_afresh() {
         let state = RoundState {
             incomplete: 2,
+            sent_ms: Some(1_700_000_000_000),
             given: json!({"q1": "SQLite"}).as_object().unwrap().clone(),
         };
         assert_eq!(RoundState::read(&state.write()), state);
         assert_eq!(RoundState::read("not json"), RoundState::default());
+    }
+
+    #[test]
+    fn only_a_first_form_declined_within_the_window_is_the_clients() {
+        let decline: ElicitResult = serde_json::from_value(json!({"action": "decline"})).unwrap();
+        let accept = accept(json!({}));
+        let window = Duration::from_secs(60);
+        let sent = RoundState {
+            sent_ms: Some(now_ms()),
+            ..RoundState::default()
+        };
+        assert!(sent.declined_at_once(&decline, window));
+        assert!(!sent.declined_at_once(&accept, window));
+        // Long ago, after an incomplete form, or with no time of sending: the person's.
+        let long_ago = RoundState {
+            sent_ms: Some(now_ms() - 120_000),
+            ..RoundState::default()
+        };
+        assert!(!long_ago.declined_at_once(&decline, window));
+        let later = RoundState {
+            incomplete: 1,
+            ..sent
+        };
+        assert!(!later.declined_at_once(&decline, window));
+        assert!(!RoundState::default().declined_at_once(&decline, window));
     }
 
     #[test]
@@ -1471,11 +1851,12 @@ mod tests {
     fn presenters_outside_mcp_are_refused() {
         let server = McpServer::new(&Limits::default()).unwrap();
         let error = server
-            .presenters(&[Presenter::Elicitation, Presenter::Web])
+            .presenters(&[Presenter::Elicitation, Presenter::Embedded])
             .unwrap_err();
         assert_eq!(
             error.to_string(),
-            "the presenter `web` is not available in the MCP server; use elicitation, url, tui or file"
+            "the presenter `embedded` is not available in the MCP server; use elicitation, url, tui, \
+             web or file"
         );
     }
 }

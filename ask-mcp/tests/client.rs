@@ -78,6 +78,8 @@ struct Seen {
     elicitations: Vec<Value>,
     /// Every progress notification, as wire JSON.
     progress: Vec<Value>,
+    /// The data of every log message, as wire JSON.
+    logs: Vec<Value>,
 }
 
 /// The MCP client and the person in front of it: it declares `elicitation` and answers each
@@ -88,6 +90,8 @@ struct Person {
     elicitation: Option<Value>,
     /// What the person does with each form, in order.
     replies: Arc<Mutex<VecDeque<ElicitResult>>>,
+    /// How long the person takes over each form.
+    takes: Duration,
     seen: Arc<watch::Sender<Seen>>,
 }
 
@@ -96,8 +100,15 @@ impl Person {
         Person {
             elicitation,
             replies: Arc::default(),
+            takes: Duration::ZERO,
             seen: Arc::new(watch::Sender::new(Seen::default())),
         }
+    }
+
+    /// The person takes `time` over each form.
+    fn taking(mut self, time: Duration) -> Person {
+        self.takes = time;
+        self
     }
 
     /// A client that shows forms.
@@ -155,6 +166,7 @@ impl ClientHandler for Person {
         let wire = serde_json::to_value(&request).unwrap();
         self.seen
             .send_modify(|seen| seen.elicitations.push(wire.clone()));
+        tokio::time::sleep(self.takes).await;
         let reply = self.replies.lock().unwrap().pop_front();
         reply.ok_or_else(|| {
             ErrorData::internal_error(format!("the script has no reply for {wire}"), None)
@@ -168,6 +180,15 @@ impl ClientHandler for Person {
     ) {
         let wire = serde_json::to_value(&params).unwrap();
         self.seen.send_modify(|seen| seen.progress.push(wire));
+    }
+
+    #[allow(deprecated)]
+    async fn on_logging_message(
+        &self,
+        params: rmcp::model::LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.seen.send_modify(|seen| seen.logs.push(params.data));
     }
 }
 
@@ -543,9 +564,20 @@ async fn a_form_with_a_question_left_open_is_shown_again_with_the_answers_so_far
 async fn declined_and_cancelled_forms_cancel_the_call() {
     for era in ERAS {
         for action in [ElicitationAction::Decline, ElicitationAction::Cancel] {
-            let person = Person::with_forms().does(action.clone());
-            let session = connect(server(&[Presenter::Elicitation], Vec::new()), person, era).await;
+            // The person takes longer than a client that cannot ask would: the decline is theirs.
+            let person = Person::with_forms()
+                .taking(Duration::from_millis(100))
+                .does(action.clone());
+            let file = Scripted::new(Presenter::File, first_options);
+            let shown = file.shown();
+            let server = server(&[Presenter::Elicitation, Presenter::File], vec![file])
+                .quick_decline(Duration::from_millis(50));
+            let session = connect(server, person, era).await;
             let result = session.call(questions(&[database()])).await;
+            assert!(
+                shown.borrow().is_empty(),
+                "{era:?} {action:?}: the chain ended"
+            );
             assert!(!is_error(&result), "{era:?} {action:?}: {result}");
             assert_eq!(text(&result), CANCELLED, "{era:?} {action:?}");
             assert_eq!(
@@ -563,6 +595,168 @@ async fn declined_and_cancelled_forms_cancel_the_call() {
             );
             session.close().await.unwrap();
         }
+    }
+}
+
+#[tokio::test]
+async fn a_form_declined_at_once_is_the_client_that_cannot_ask_and_the_chain_goes_on() {
+    for era in ERAS {
+        for action in [ElicitationAction::Decline, ElicitationAction::Cancel] {
+            // Codex's exec declines every form within a millisecond; here the window is wide,
+            // so that a slow machine still replies inside it.
+            let person = Person::with_forms().does(action.clone());
+            let file = Scripted::new(Presenter::File, |_| {
+                Ok(Outcome::Pending {
+                    file: "/tmp/pending-questions.json".to_string(),
+                    instructions: PENDING_INSTRUCTIONS.to_string(),
+                })
+            });
+            let shown = file.shown();
+            let server = server(&[Presenter::Elicitation, Presenter::File], vec![file])
+                .quick_decline(Duration::from_secs(10));
+            let session = connect(server, person, era).await;
+            let result = session.call(questions(&[database()])).await;
+            assert_eq!(session.person.elicitations().len(), 1, "{era:?} {action:?}");
+            assert_eq!(shown.borrow().len(), 1, "{era:?} {action:?}");
+            assert_eq!(text(&result), PENDING_INSTRUCTIONS, "{era:?} {action:?}");
+            let lines = session.lines();
+            assert!(
+                lines.iter().any(|line| line
+                    .starts_with("the client declined the form at once, so it cannot ask")),
+                "{era:?}: {lines:?}"
+            );
+            session.close().await.unwrap();
+        }
+        // With nothing after the form, the model learns that nobody could be asked.
+        let person = Person::with_forms().does(ElicitationAction::Decline);
+        let server = server(&[Presenter::Elicitation], Vec::new());
+        let session = connect(server, person, era).await;
+        let result = session.call(questions(&[database()])).await;
+        assert!(is_error(&result), "{era:?}: {result}");
+        assert!(
+            text(&result).starts_with("The questions could not be shown to the user: none of"),
+            "{era:?}: {result}"
+        );
+        session.close().await.unwrap();
+    }
+}
+
+/// A server whose `web` presenter opens a fresh scripted page for every call, with the links
+/// `LINK-1`, `LINK-2`, …; the person answers a page once the client got a log message with its
+/// link. The links the host was given to announce are kept.
+fn with_pages(server: McpServer, person: &Person, reachable: bool) -> (McpServer, Lines) {
+    let opened = Arc::new(Mutex::new(0));
+    let seen = person.seen.subscribe();
+    let announced = Lines::default();
+    let kept = Arc::clone(&announced);
+    let open: ask_mcp::OpenPage = Box::new(move || {
+        let mut count = opened.lock().unwrap();
+        *count += 1;
+        let link = format!("{LINK}-{count}");
+        let wanted = link.clone();
+        let page = Scripted::new(Presenter::Web, first_options).after(seen.clone(), move |seen| {
+            seen.logs
+                .iter()
+                .any(|log| log.as_str().is_some_and(|text| text.contains(&wanted)))
+        });
+        Box::pin(async move {
+            Ok(ask_mcp::Page {
+                frontend: Box::new(page),
+                link,
+            })
+        })
+    });
+    let server = server
+        .pages(open, move || reachable)
+        .announce_to(move |link| kept.lock().unwrap().push(link.to_string()));
+    (server, announced)
+}
+
+#[tokio::test]
+async fn web_gives_every_call_a_fresh_link_announced_to_the_client_and_the_host() {
+    for era in ERAS {
+        let person = Person::without_forms();
+        let file = Scripted::new(Presenter::File, first_options);
+        let file_shown = file.shown();
+        let (server, announced) = with_pages(
+            server(
+                &[Presenter::Elicitation, Presenter::Web, Presenter::File],
+                vec![file],
+            )
+            .progress_every(Duration::from_millis(5)),
+            &person,
+            true,
+        );
+        let session = connect(server, person, era).await;
+        for n in 1..=2 {
+            let result = session.call(questions(&[database()])).await;
+            assert_eq!(
+                result["structuredContent"]["answers"][0]["answer"], "PostgreSQL (Recommended)",
+                "{era:?}: {result}"
+            );
+            let link = format!("{LINK}-{n}");
+            let seen = session.person.seen();
+            assert_eq!(
+                seen.logs.last().unwrap(),
+                &json!(format!(
+                    "The agent asks you 1 question: open {link} to answer (the link works once)."
+                )),
+                "{era:?}"
+            );
+            // The first progress notification of the call carries the link at once.
+            assert!(
+                seen.progress.iter().any(|note| note["message"]
+                    == format!("Waiting for the user to answer on the page {link}").as_str()),
+                "{era:?}: {:?}",
+                seen.progress
+            );
+        }
+        assert_eq!(
+            *announced.lock().unwrap(),
+            [format!("{LINK}-1"), format!("{LINK}-2")],
+            "{era:?}"
+        );
+        assert!(file_shown.borrow().is_empty(), "{era:?}");
+        session.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn web_is_skipped_when_no_person_can_be_reached_and_follows_a_form_declined_at_once() {
+    // Nobody at a page: the pending file.
+    let person = Person::without_forms();
+    let file = Scripted::new(Presenter::File, first_options);
+    let file_shown = file.shown();
+    let (served, announced) = with_pages(
+        server(
+            &[Presenter::Elicitation, Presenter::Web, Presenter::File],
+            vec![file],
+        ),
+        &person,
+        false,
+    );
+    let session = connect(served, person, Era::Handshake).await;
+    session.call(questions(&[database()])).await;
+    assert_eq!(file_shown.borrow().len(), 1);
+    assert!(announced.lock().unwrap().is_empty());
+    session.close().await.unwrap();
+    // A client that declines its form at once: the page takes the call.
+    for era in ERAS {
+        let person = Person::with_forms().does(ElicitationAction::Decline);
+        let (served, announced) = with_pages(
+            server(&[Presenter::Elicitation, Presenter::Web], Vec::new())
+                .quick_decline(Duration::from_secs(10)),
+            &person,
+            true,
+        );
+        let session = connect(served, person, era).await;
+        let result = session.call(questions(&[database()])).await;
+        assert_eq!(
+            result["structuredContent"]["answers"][0]["answer"], "PostgreSQL (Recommended)",
+            "{era:?}: {result}"
+        );
+        assert_eq!(announced.lock().unwrap().len(), 1, "{era:?}");
+        session.close().await.unwrap();
     }
 }
 

@@ -504,3 +504,78 @@ mod tests {
         assert!(!ACTIVE.load(Ordering::SeqCst));
     }
 }
+
+/// What the controlling terminal lets this process do now, found without changing anything:
+/// no `tcsetpgrp`, no change of mode, and no signal handler touched (a process of a background
+/// group that wrote there would be stopped by SIGTTOU, so it must not try).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Access {
+    /// `/dev/tty` opens for reading and writing.
+    pub opens: bool,
+    /// The terminal's foreground process group is this process's own (`tcgetpgrp(tty) ==
+    /// getpgrp()`).
+    pub foreground: bool,
+    /// The terminal is in canonical mode with echo on: no program holds it in raw mode.
+    pub canonical: bool,
+}
+
+impl Access {
+    /// The controlling terminal as it is now (nothing at all when `/dev/tty` does not open).
+    pub fn now() -> Access {
+        match OpenOptions::new().read(true).write(true).open("/dev/tty") {
+            Ok(tty) => Access::of(&tty),
+            Err(_) => Access::default(),
+        }
+    }
+
+    /// `tty`'s access for this process.
+    pub fn of(tty: &File) -> Access {
+        let foreground =
+            rustix::termios::tcgetpgrp(tty).is_ok_and(|group| group == rustix::process::getpgrp());
+        let canonical = rustix::termios::tcgetattr(tty).is_ok_and(|modes| {
+            use rustix::termios::LocalModes;
+            modes
+                .local_modes
+                .contains(LocalModes::ICANON | LocalModes::ECHO)
+        });
+        Access {
+            opens: true,
+            foreground,
+            canonical,
+        }
+    }
+
+    /// The terminal UI may take the terminal: it opens, this process is in its foreground group,
+    /// and nobody holds it in raw mode (a host that draws its own screen there keeps it raw).
+    pub fn can_draw(self) -> bool {
+        self.opens && self.foreground && self.canonical
+    }
+
+    /// A line written there reaches a person without spoiling another program's screen: the
+    /// terminal opens and is canonical. (A write from a background group can still be stopped
+    /// when the terminal has `tostop` set; [`say_on_terminal`] checks that first.)
+    pub fn can_print(self) -> bool {
+        self.opens && self.canonical
+    }
+}
+
+/// Writes `text` on the controlling terminal when it is canonical, and when a write cannot stop
+/// this process (it is in the foreground group, or the terminal lets background groups write);
+/// gives whether it was written.
+pub fn say_on_terminal(text: &str) -> bool {
+    let Ok(mut tty) = OpenOptions::new().read(true).write(true).open("/dev/tty") else {
+        return false;
+    };
+    let access = Access::of(&tty);
+    let stops_background = rustix::termios::tcgetattr(&tty).map_or(true, |modes| {
+        modes
+            .local_modes
+            .contains(rustix::termios::LocalModes::TOSTOP)
+    });
+    if !access.can_print() || (!access.foreground && stops_background) {
+        return false;
+    }
+    tty.write_all(text.as_bytes())
+        .and_then(|()| tty.flush())
+        .is_ok()
+}

@@ -48,6 +48,10 @@ pub fn raw_session(
         .args(args)
         .current_dir(dir)
         .env("ASK_USER_NO_TTY", "1")
+        // No display and no browser: the page is only for a person the test sets up.
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env("ASK_USER_NO_OPEN", "1")
         .env_remove("ASK_USER_SUBAGENT")
         .env_remove("ASK_USER_PENDING_FILE");
     raw_session_of(command, capabilities)

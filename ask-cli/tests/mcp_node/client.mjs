@@ -87,6 +87,9 @@ async function onElicit(request) {
   }
   const [call, action, content] = plan.shift();
   if (call !== current) throw new Error(`the plan expected a form for ${call}, not ${current}`);
+  // A person takes a moment to decline; a decline within 300 ms of the form is a client that
+  // cannot ask, and the server goes on to its next presenter.
+  if (action !== "accept") await new Promise((resolve) => setTimeout(resolve, 600));
   return content === undefined ? { action } : { action, content };
 }
 
