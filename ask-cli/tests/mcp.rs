@@ -141,7 +141,7 @@ fn lists_ask_user_with_the_published_schemas() {
 
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
-fn elicitation_form_has_a_titled_enum_an_array_enum_and_other_fields() {
+fn elicitation_form_has_a_titled_enum_a_check_box_per_option_and_other_fields() {
     for (era, seen) in eras() {
         let request = requests(seen, "choices")[0];
         assert_eq!(request["mode"], "form", "{era}");
@@ -161,15 +161,22 @@ fn elicitation_form_has_a_titled_enum_an_array_enum_and_other_fields() {
             ]),
             "{era}"
         );
-        assert_eq!(fields["q2"]["type"], "array", "{era}");
-        assert_eq!(
-            fields["q2"]["items"]["anyOf"],
-            json!([
-                {"const": "Authentication", "title": "Authentication"},
-                {"const": "REST API", "title": "REST API"},
-                {"const": "Admin Dashboard", "title": "Admin Dashboard"}
-            ]),
-            "{era}"
+        // A multi-select question: a check box per option, which every client can draw.
+        for (at, label) in ["Authentication", "REST API", "Admin Dashboard"]
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(
+                fields[format!("q2_{}", at + 1)],
+                json!({"type": "boolean", "title": format!("Features: {label}"),
+                       "description": "Which features should we include?", "default": false}),
+                "{era}"
+            );
+        }
+        assert!(fields.get("q2").is_none(), "{era}");
+        assert!(
+            request["requestedSchema"]["required"].is_null(),
+            "{era}: nothing is required"
         );
         for other in ["q1_other", "q2_other"] {
             assert_eq!(fields[other]["type"], "string", "{era}: {other}");

@@ -53,11 +53,12 @@ CALLS = {
 
 # What the person does in the client's form, per elicitation request, in call order.
 ELICIT_PLAN = [
-    ("choices", "accept", {"q1": "SQLite", "q2": ["Admin Dashboard", "Authentication"]}),
+    # A multi-select question comes as a check box per option (q2_1, q2_2, q2_3).
+    ("choices", "accept", {"q1": "SQLite", "q2_3": True, "q2_1": True, "q2_2": False}),
     (
         "other",
         "accept",
-        {"q1": "SQLite", "q1_other": "CockroachDB", "q2": ["REST API"], "q2_other": "Webhooks"},
+        {"q1": "SQLite", "q1_other": "CockroachDB", "q2_2": True, "q2_other": "Webhooks"},
     ),
     ("free_text", "accept", {"q1": "  Falcon  "}),
     ("declined", "decline", None),

@@ -612,6 +612,7 @@ impl McpServer {
             Some(Route::Form) => {
                 elicitation = ElicitationFrontend {
                     server: self,
+                    client: context.client_info().map(|info| info.name),
                     peer: context.peer.clone(),
                     next: self.after_form(&web, secret),
                 };
@@ -688,7 +689,8 @@ impl McpServer {
         progress: Option<ProgressToken>,
     ) -> CallToolResponse {
         let questions = input.questions.clone();
-        let form = Form::new(&questions);
+        let client = context.client_info().map(|info| info.name);
+        let form = Form::for_client(&questions, client.as_deref());
         let mut rounds = request
             .request_state
             .as_deref()
@@ -1272,6 +1274,8 @@ impl Frontend for Settled {
 /// [`MAX_INCOMPLETE_ROUNDS`] forms came back incomplete (then `next` takes over).
 struct ElicitationFrontend<'a> {
     server: &'a McpServer,
+    /// The client's `clientInfo.name`.
+    client: Option<String>,
     peer: Peer<RoleServer>,
     next: Option<Chosen<'a>>,
 }
@@ -1294,7 +1298,7 @@ impl Frontend for ElicitationFrontend<'_> {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
-        let form = Form::new(&request.input.questions);
+        let form = Form::for_client(&request.input.questions, self.client.as_deref());
         let mut rounds = RoundState::default();
         let mut message = form.message();
         loop {
@@ -1385,38 +1389,111 @@ enum Step {
     GiveUp(Vec<Option<Answer>>),
 }
 
-/// The elicitation form for a call: one field per question, plus an "Other" text field for each
-/// question with options.
+/// The clients (by `clientInfo.name`) known to draw a multi-select question as one field, a
+/// list of choices (the array-of-enum form of the 2025-11-25 protocol). Every other client gets
+/// a check box (a boolean field) per option, which every form can draw: interactive Codex draws
+/// no form at all for a field it does not know.
+pub const LIST_DRAWING_CLIENTS: [&str; 1] = ["claude-code"];
+
+/// The clients (by `clientInfo.name`) that submit a form only from its last field and take Enter
+/// in an empty text field as nothing (interactive Codex): their forms end on a choice.
+pub const LAST_FIELD_CLIENTS: [&str; 1] = ["codex-mcp-client"];
+
+/// The elicitation form for a call: one field per question (for a multi-select question, one
+/// boolean field per option, unless the client draws a list of choices), plus an optional
+/// "Other" text field for each question with options. No field but a free-text question's is
+/// required, so a form submits from any field.
 #[derive(Debug)]
 struct Form<'a> {
     questions: &'a [Question],
+    /// The client draws a multi-select question as a list of choices.
+    lists: bool,
+    /// The client submits a form only from its last field and takes Enter in an empty text
+    /// field as nothing (interactive Codex): the form ends on a choice, not on an "Other".
+    ends_on_choice: bool,
 }
 
 impl<'a> Form<'a> {
+    #[cfg(test)]
     fn new(questions: &'a [Question]) -> Form<'a> {
-        Form { questions }
+        Form {
+            questions,
+            lists: false,
+            ends_on_choice: false,
+        }
     }
 
-    /// The field of question `index` (counted from 0).
-    fn key(index: usize) -> String {
-        format!("q{}", index + 1)
+    /// The form for the client named `client` (its `clientInfo.name`).
+    fn for_client(questions: &'a [Question], client: Option<&str>) -> Form<'a> {
+        Form {
+            questions,
+            lists: client.is_some_and(|name| LIST_DRAWING_CLIENTS.contains(&name)),
+            ends_on_choice: client.is_some_and(|name| LAST_FIELD_CLIENTS.contains(&name)),
+        }
+    }
+
+    /// True when question `question` is drawn as a check box per option.
+    fn boxes(&self, question: &Question) -> bool {
+        question.multi_select && !self.lists
+    }
+
+    /// The field of question `index` (counted from 0). In the layout that ends on a choice,
+    /// the last question's is `qN_pick`, which sorts after its `qN_other`: clients see the
+    /// fields in the order of their names (the wire keeps no other order).
+    fn key(&self, index: usize) -> String {
+        if self.ends_on_choice && index + 1 == self.questions.len() {
+            format!("q{}_pick", index + 1)
+        } else {
+            format!("q{}", index + 1)
+        }
+    }
+
+    /// The check box of option `option` of question `index` (both counted from 0), numbered
+    /// with as many digits as the last option needs, so that the names sort in option order.
+    fn box_key(&self, index: usize, option: usize) -> String {
+        let count = self.questions.get(index).map_or(0, |q| q.options().len());
+        let width = count.to_string().len();
+        format!("{}_{:0width$}", self.key(index), option + 1)
     }
 
     /// The "Other" field of question `index`.
-    fn other_key(index: usize) -> String {
+    fn other_key(&self, index: usize) -> String {
         format!("q{}_other", index + 1)
     }
 
-    /// The field names in the order the person reads them.
+    /// The field names in the order the person reads them: each question's choices, then its
+    /// "Other" field; in the layout that ends on a choice, the last question's "Other" comes
+    /// before its choices. The names sort in this order, which is the order clients show.
     fn order(&self) -> Vec<String> {
         let mut order = Vec::new();
+        let last = self.questions.len().saturating_sub(1);
         for (index, question) in self.questions.iter().enumerate() {
-            order.push(Form::key(index));
-            if !question.is_free_text() {
-                order.push(Form::other_key(index));
+            let other_first = self.ends_on_choice && index == last && !question.is_free_text();
+            if other_first {
+                order.push(self.other_key(index));
+            }
+            if self.boxes(question) {
+                order.extend((0..question.options().len()).map(|at| self.box_key(index, at)));
+            } else {
+                order.push(self.key(index));
+            }
+            if !question.is_free_text() && !other_first {
+                order.push(self.other_key(index));
             }
         }
         order
+    }
+
+    /// The fields a reply is read from: those of the form, and the list of choices of a
+    /// multi-select question drawn as check boxes, for a client that answers with a list anyway.
+    fn reply_keys(&self) -> Vec<String> {
+        let mut keys = self.order();
+        for (index, question) in self.questions.iter().enumerate() {
+            if self.boxes(question) {
+                keys.push(self.key(index));
+            }
+        }
+        keys
     }
 
     /// The requested schema: a flat object of primitive fields, as elicitation requires, with
@@ -1429,7 +1506,7 @@ impl<'a> Form<'a> {
                 .header
                 .clone()
                 .unwrap_or_else(|| format!("Question {}", index + 1));
-            let answer = read_one(question, &Value::Object(given.clone()), index);
+            let answer = self.read_one(question, &Value::Object(given.clone()), index);
             let (default, other_default) = defaults(answer.as_ref());
             if question.is_free_text() {
                 let mut field =
@@ -1437,8 +1514,8 @@ impl<'a> Form<'a> {
                 if let Some(text) = other_default {
                     field["default"] = Value::String(text);
                 }
-                properties.insert(Form::key(index), field);
-                required.push(Value::String(Form::key(index)));
+                properties.insert(self.key(index), field);
+                required.push(Value::String(self.key(index)));
                 continue;
             }
             let choices: Vec<Value> = question
@@ -1452,17 +1529,38 @@ impl<'a> Form<'a> {
                     json!({"const": option.label, "title": title})
                 })
                 .collect();
-            let mut field = if question.multi_select {
+            let mut field = if self.boxes(question) {
+                let chosen = default.as_ref().and_then(Value::as_array);
+                for (at, option) in question.options().iter().enumerate() {
+                    let ticked = chosen.is_some_and(|labels| {
+                        labels
+                            .iter()
+                            .any(|label| label.as_str() == Some(&option.label))
+                    });
+                    let description = match &option.description {
+                        Some(description) => format!("{} — {description}", question.question),
+                        None => question.question.clone(),
+                    };
+                    properties.insert(
+                        self.box_key(index, at),
+                        json!({"type": "boolean", "title": format!("{title}: {}", option.label),
+                               "description": description, "default": ticked}),
+                    );
+                }
+                Value::Null
+            } else if question.multi_select {
                 json!({"type": "array", "title": title, "description": question.question,
                        "items": {"anyOf": choices}})
             } else {
                 json!({"type": "string", "title": title, "description": question.question,
                        "oneOf": choices})
             };
-            if let Some(default) = default {
-                field["default"] = default;
+            if !field.is_null() {
+                if let Some(default) = default {
+                    field["default"] = default;
+                }
+                properties.insert(self.key(index), field);
             }
-            properties.insert(Form::key(index), field);
             let mut other = json!({"type": "string",
                 "title": format!("{title}: Other (type your answer)"),
                 "description": format!("Type your own answer instead of choosing: {}",
@@ -1470,7 +1568,7 @@ impl<'a> Form<'a> {
             if let Some(text) = other_default {
                 other["default"] = Value::String(text);
             }
-            properties.insert(Form::other_key(index), other);
+            properties.insert(self.other_key(index), other);
         }
         let mut schema = json!({"type": "object", "properties": properties});
         if !required.is_empty() {
@@ -1500,7 +1598,7 @@ impl<'a> Form<'a> {
         match reply.action {
             ElicitationAction::Accept => {
                 let content = reply.content.unwrap_or(Value::Null);
-                for key in self.order() {
+                for key in self.reply_keys() {
                     let filled = content.get(&key).filter(|value| !blank(value));
                     if let Some(value) = filled {
                         rounds.given.insert(key, value.clone());
@@ -1557,7 +1655,7 @@ impl<'a> Form<'a> {
         let mut answers = Vec::new();
         let mut missing = Vec::new();
         for (index, question) in self.questions.iter().enumerate() {
-            match read_one(question, content, index) {
+            match self.read_one(question, content, index) {
                 Some(answer) => answers.push(answer),
                 None => missing.push(index),
             }
@@ -1574,7 +1672,7 @@ impl<'a> Form<'a> {
         self.questions
             .iter()
             .enumerate()
-            .map(|(index, question)| read_one(question, content, index))
+            .map(|(index, question)| self.read_one(question, content, index))
             .collect()
     }
 }
@@ -1614,39 +1712,44 @@ fn defaults(answer: Option<&Answer>) -> (Option<Value>, Option<String>) {
     }
 }
 
-/// The answer to `question` in the form `content`, if the person gave one.
-fn read_one(question: &Question, content: &Value, index: usize) -> Option<Answer> {
-    let text = |key: String| {
-        content
-            .get(key)
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|text| !text.is_empty())
-            .map(str::to_string)
-    };
-    let other = text(Form::other_key(index));
-    if question.is_free_text() {
-        return text(Form::key(index)).map(|typed| Answer::from_text(question, &typed));
-    }
-    if question.multi_select {
-        let mut chosen = vec![false; question.options().len()];
-        let picked = content.get(Form::key(index)).and_then(Value::as_array);
-        for label in picked.into_iter().flatten().filter_map(Value::as_str) {
-            if let Some(found) = question.find_option(label) {
-                chosen[found] = true;
+impl Form<'_> {
+    /// The answer to `question` in the form `content`, if the person gave one.
+    fn read_one(&self, question: &Question, content: &Value, index: usize) -> Option<Answer> {
+        let text = |key: String| {
+            content
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|text| !text.is_empty())
+                .map(str::to_string)
+        };
+        let other = text(self.other_key(index));
+        if question.is_free_text() {
+            return text(self.key(index)).map(|typed| Answer::from_text(question, &typed));
+        }
+        if question.multi_select {
+            // A list of labels, or a check box per option: either way the reply carries them.
+            let mut chosen: Vec<bool> = (0..question.options().len())
+                .map(|at| content.get(self.box_key(index, at)) == Some(&Value::Bool(true)))
+                .collect();
+            let picked = content.get(self.key(index)).and_then(Value::as_array);
+            for label in picked.into_iter().flatten().filter_map(Value::as_str) {
+                if let Some(found) = question.find_option(label) {
+                    chosen[found] = true;
+                }
             }
+            let labels = question.chosen_labels(&chosen);
+            if labels.is_empty() && other.is_none() {
+                return None;
+            }
+            return Some(Answer::multi(&question.question, labels, other));
         }
-        let labels = question.chosen_labels(&chosen);
-        if labels.is_empty() && other.is_none() {
-            return None;
+        // Typed text wins over a chosen option: the person went out of their way to write it.
+        if let Some(typed) = other {
+            return Some(Answer::custom(&question.question, typed));
         }
-        return Some(Answer::multi(&question.question, labels, other));
+        text(self.key(index)).map(|chosen| Answer::from_text(question, &chosen))
     }
-    // Typed text wins over a chosen option: the person went out of their way to write it.
-    if let Some(typed) = other {
-        return Some(Answer::custom(&question.question, typed));
-    }
-    text(Form::key(index)).map(|chosen| Answer::from_text(question, &chosen))
 }
 
 #[cfg(test)]
@@ -1680,6 +1783,23 @@ mod tests {
                 Answer::multi("Which features?", vec!["Auth".into(), "Admin".into()], None),
                 Answer::custom("Project name?", "Falcon"),
             ]),
+        );
+    }
+
+    #[test]
+    fn ticked_boxes_are_the_chosen_options_in_option_order() {
+        check(
+            json!({"q1": "SQLite", "q2_3": true, "q2_1": true, "q2_2": false, "q3": "x"}),
+            Ok(vec![
+                Answer::selected("Which database?", "SQLite"),
+                Answer::multi("Which features?", vec!["Auth".into(), "Admin".into()], None),
+                Answer::custom("Project name?", "x"),
+            ]),
+        );
+        // No box ticked and no "Other": the question is open.
+        check(
+            json!({"q1": "SQLite", "q2_1": false, "q3": "x"}),
+            Err(vec![1]),
         );
     }
 
@@ -1735,7 +1855,7 @@ mod tests {
         // The second form shows the first answer as its field's default.
         let schema = form.schema(&rounds.given);
         assert_eq!(schema["properties"]["q1"]["default"], "SQLite");
-        assert!(schema["properties"]["q2"].get("default").is_none());
+        assert_eq!(schema["properties"]["q2_1"]["default"], false);
         // Answering only what was open completes the call; the first answer is not asked again.
         assert_eq!(
             form.step(
@@ -1749,7 +1869,10 @@ mod tests {
             )
         );
         let schema = form.schema(&rounds.given);
-        assert_eq!(schema["properties"]["q2"]["default"], json!(["API"]));
+        let ticked: Vec<&Value> = (1..=3)
+            .map(|at| &schema["properties"][format!("q2_{at}")]["default"])
+            .collect();
+        assert_eq!(ticked, [&json!(false), &json!(true), &json!(false)]);
         assert_eq!(schema["properties"]["q2_other"]["default"], "Search");
         assert_eq!(
             form.step(&mut rounds, accept(json!({"q3": "Falcon"}))),
@@ -1827,24 +1950,75 @@ mod tests {
         let questions = questions();
         assert_eq!(
             Form::new(&questions).order(),
+            ["q1", "q1_other", "q2_1", "q2_2", "q2_3", "q2_other", "q3"]
+        );
+        assert_eq!(
+            Form::for_client(&questions, Some("claude-code")).order(),
             ["q1", "q1_other", "q2", "q2_other", "q3"]
         );
+        // For Codex the form ends on a choice, never on an optional text field.
+        let codex = |questions| Form::for_client(questions, Some("codex-mcp-client")).order();
+        assert_eq!(
+            codex(&questions[..2]),
+            [
+                "q1",
+                "q1_other",
+                "q2_other",
+                "q2_pick_1",
+                "q2_pick_2",
+                "q2_pick_3"
+            ]
+        );
+        assert_eq!(codex(&questions[..1]), ["q1_other", "q1_pick"]);
+        // Clients show the fields sorted by name (the wire keeps no other order): the names
+        // sort in the order meant, also past nine options.
+        let many: Vec<String> = (1..=12).map(|n| format!("Option {n}")).collect();
+        let long = vec![
+            Question::choice("Which?", many).multi(),
+            questions[0].clone(),
+        ];
+        for order in [
+            Form::new(&questions).order(),
+            codex(&questions),
+            codex(&questions[..2]),
+            codex(&long),
+            Form::new(&long).order(),
+        ] {
+            let mut sorted = order.clone();
+            sorted.sort();
+            assert_eq!(order, sorted);
+        }
     }
 
     #[test]
     fn form_schema_with_defaults_is_accepted_as_an_elicitation_schema() {
         let questions = questions();
-        let given = json!({"q1": "sqlite", "q2": ["Admin"], "q3": "Falcon"});
+        let given = json!({"q1": "sqlite", "q2_3": true, "q3": "Falcon"});
         let schema: ElicitationSchema =
             serde_json::from_value(Form::new(&questions).schema(given.as_object().unwrap()))
                 .unwrap();
-        assert_eq!(schema.properties.len(), 5);
+        assert_eq!(schema.properties.len(), 7);
+        // Only a free-text question's field is required; "Other" never is.
         assert_eq!(schema.required, Some(vec!["q3".to_string()]));
         let back = serde_json::to_value(&schema).unwrap();
         // The default is the label as written, whatever the case of the earlier reply.
         assert_eq!(back["properties"]["q1"]["default"], "SQLite");
-        assert_eq!(back["properties"]["q2"]["default"], json!(["Admin"]));
+        // A check box per option, titled with the question's header and the option's label.
+        assert_eq!(
+            back["properties"]["q2_3"],
+            json!({"type": "boolean", "title": "Question 2: Admin",
+                   "description": "Which features?", "default": true})
+        );
+        assert_eq!(back["properties"]["q2_1"]["default"], false);
         assert_eq!(back["properties"]["q3"]["default"], "Falcon");
+        // A client known to draw a list of choices gets one.
+        let given = json!({"q2": ["Admin"]});
+        let lists = Form::for_client(&questions, Some("claude-code"));
+        let schema: ElicitationSchema =
+            serde_json::from_value(lists.schema(given.as_object().unwrap())).unwrap();
+        let back = serde_json::to_value(&schema).unwrap();
+        assert_eq!(back["properties"]["q2"]["type"], "array");
+        assert_eq!(back["properties"]["q2"]["default"], json!(["Admin"]));
     }
 
     #[test]

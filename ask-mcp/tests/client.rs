@@ -92,6 +92,8 @@ struct Person {
     replies: Arc<Mutex<VecDeque<ElicitResult>>>,
     /// How long the person takes over each form.
     takes: Duration,
+    /// The client's `clientInfo.name`.
+    name: &'static str,
     seen: Arc<watch::Sender<Seen>>,
 }
 
@@ -101,8 +103,15 @@ impl Person {
             elicitation,
             replies: Arc::default(),
             takes: Duration::ZERO,
+            name: "person",
             seen: Arc::new(watch::Sender::new(Seen::default())),
         }
+    }
+
+    /// The client introduces itself as `name`.
+    fn named(mut self, name: &'static str) -> Person {
+        self.name = name;
+        self
     }
 
     /// The person takes `time` over each form.
@@ -155,7 +164,7 @@ impl ClientHandler for Person {
             capabilities["elicitation"] = elicitation.clone();
         }
         let capabilities: ClientCapabilities = serde_json::from_value(capabilities).unwrap();
-        InitializeRequestParams::new(capabilities, Implementation::new("person", "1.0.0"))
+        InitializeRequestParams::new(capabilities, Implementation::new(self.name, "1.0.0"))
     }
 
     async fn create_elicitation(
@@ -488,7 +497,9 @@ async fn the_tool_can_be_served_under_another_name() {
 #[tokio::test]
 async fn a_form_answers_the_call_with_the_answer_map_and_the_structured_result() {
     for era in ERAS {
+        // Claude Code draws a list of choices for a multi-select question.
         let person = Person::with_forms()
+            .named("claude-code")
             .accepts(json!({"q1": "SQLite", "q2": ["Admin Dashboard", "Authentication"]}));
         let session = connect(server(&[Presenter::Elicitation], Vec::new()), person, era).await;
         let result = session.call(questions(&[database(), features()])).await;
@@ -528,6 +539,40 @@ async fn a_form_answers_the_call_with_the_answer_map_and_the_structured_result()
         );
         assert_eq!(fields["q2_other"]["type"], "string", "{era:?}");
         assert_eq!(session.close().await.unwrap(), Ended::ClientClosed);
+    }
+}
+
+#[tokio::test]
+async fn a_multi_select_question_is_a_check_box_per_option_unless_the_client_draws_lists() {
+    for era in ERAS {
+        let person =
+            Person::with_forms().accepts(json!({"q1_1": true, "q1_2": false, "q1_3": true}));
+        let session = connect(server(&[Presenter::Elicitation], Vec::new()), person, era).await;
+        let result = session.call(questions(&[features()])).await;
+        assert_eq!(
+            text(&result),
+            r#"{"answers":{"Which features should we include?":"Authentication, Admin Dashboard"}}"#,
+            "{era:?}"
+        );
+        let form = &session.person.elicitations()[0]["requestedSchema"];
+        // Every field is one a form without lists can draw, each titled with its label; none
+        // is required, so the form submits from any of them.
+        assert_eq!(
+            form["properties"],
+            json!({
+                "q1_1": {"type": "boolean", "title": "Features: Authentication",
+                         "description": "Which features should we include?", "default": false},
+                "q1_2": {"type": "boolean", "title": "Features: REST API",
+                         "description": "Which features should we include?", "default": false},
+                "q1_3": {"type": "boolean", "title": "Features: Admin Dashboard",
+                         "description": "Which features should we include?", "default": false},
+                "q1_other": {"type": "string", "title": "Features: Other (type your answer)",
+                             "description": "Type your own answer instead of choosing: Which \
+                                             features should we include?"}}),
+            "{era:?}"
+        );
+        assert!(form.get("required").is_none(), "{era:?}: {form}");
+        session.close().await.unwrap();
     }
 }
 
