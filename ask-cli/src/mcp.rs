@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use ask_core::Presenter;
 use ask_mcp::{Ended, McpServer, Page};
-use ask_print::PrintFrontend;
+use ask_print::{PrintFrontend, Relay};
 use ask_tui::{Access, TuiFrontend};
 use ask_web::WebFrontend;
 
@@ -80,8 +80,9 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         .fallback_when(Presenter::Tui, Box::new(tui), move || terminal().can_draw())
         .fallback(
             Presenter::File,
-            Box::new(PrintFrontend::new(&args.pending_file)),
+            Box::new(PrintFrontend::new(&args.pending_file).awaiting_call(true)),
         )
+        .pending_instructions(|client, file, n| Relay::for_client(client).instructions(file, n))
         .pages(
             Box::new(|| Box::pin(std::future::ready(page()))),
             move || ask_mcp::display_available() || terminal().can_print(),

@@ -64,6 +64,9 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
                 say(&notes::undelivered(path, answering.kept()));
                 return exit;
             }
+            if answering.awaits_call() {
+                say(&notes::awaiting_call(&path));
+            }
             match answering.finish() {
                 Ok(_) => exit,
                 Err(error) => report(&error),

@@ -502,7 +502,12 @@ impl Stage {
     /// OpenCode gives it the result's text as it is. From `structuredContent`, the text is its
     /// `message`, which repeats the result's text when the person did not answer.
     fn received_text(&self, run: &Run) -> String {
-        let text = self.result_text(run);
+        self.unwrapped(self.result_text(run))
+    }
+
+    /// The text of a tool result the model received as `text`, taken out of the host's wrapping
+    /// (see [`Stage::received_text`]).
+    fn unwrapped(&self, text: String) -> String {
         let structured = |json: &str| -> String {
             let value: Value = serde_json::from_str(json)
                 .unwrap_or_else(|e| panic!("{e}: the model received {text}"));
@@ -630,18 +635,24 @@ impl Stage {
             .unwrap_or_default()
     }
 
+    /// Who runs pass 2 in this host, as the instructions of the file route name it: the model
+    /// with its shell tool, or the person with `!` in the chat.
+    fn relay(&self) -> ask_print::Relay {
+        match self.host {
+            Host::Codex | Host::Claude => ask_print::Relay::ModelShell,
+            Host::Gemini | Host::OpenCode => ask_print::Relay::PersonBang,
+        }
+    }
+
     /// Asserts the file route: the model received the pending-file instructions as the tool
-    /// result, and the pending file holds both questions, the second a multi-select one.
+    /// result, naming who answers in this host, and the pending file holds both questions, the
+    /// second a multi-select one.
     fn assert_pending_instructions(&self, run: &Run) {
         let text = self.received_text(run);
-        assert!(
-            text.starts_with("Questions pending. User input required."),
-            "{text}"
-        );
         let pending = self.pending();
-        assert!(
-            text.ends_with(&format!("Questions saved to: {}", pending.display())),
-            "{text}"
+        assert_eq!(
+            text,
+            self.relay().instructions(&pending.display().to_string(), 2)
         );
         let file: Value = serde_json::from_slice(&std::fs::read(&pending).unwrap()).unwrap();
         let questions: Vec<(&str, bool)> = file["questions"]
@@ -699,6 +710,81 @@ fn claude_p_file_route_gives_the_model_the_pending_instructions() {
     // `claude -p` runs an MCP tool only when it is allowed beforehand.
     let run = stage.headless(&["--allowedTools", "mcp__ask-user__ask_user"]);
     stage.assert_pending_instructions(&run);
+}
+
+// The file route closes its loop in every host's headless mode: the person answers the pending
+// questions (here by the command the instructions name), and the model's next call of the same
+// questions, in a second run, receives the answers; the pending file is then gone.
+
+/// Runs the host headless twice around a pass 2, and asserts that the second run's model
+/// received the answers.
+fn file_route_closes_its_loop(host: Host, extra: &[&str]) {
+    let stage = Stage::new(host, &["--present", "file"], false);
+    let run = stage.headless(extra);
+    stage.assert_pending_instructions(&run);
+    let pending = stage.pending();
+    let answered = Command::new(env!("CARGO_BIN_EXE_ask-user"))
+        .args(["-p", "--answers", r#"["PostgreSQL", ["Auth", "Search"]]"#])
+        .arg("--pending-file")
+        .arg(&pending)
+        .env("ASK_USER_NO_TTY", "1")
+        .env_remove("ASK_USER_SUBAGENT")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(answered.status.success(), "{answered:?}");
+    assert!(pending.exists(), "the answers wait for the model's call");
+    let again = stage.headless(extra);
+    let results = stage.results();
+    assert_eq!(results.len(), 2, "{results:#?}\n{again}");
+    let received = results[1]["text"].as_str().unwrap().to_string();
+    assert!(!pending.exists(), "the call took the answers");
+    let answers = json!({"answered": true, "answers": [
+        {"question": "Which database should we use?", "answer": "PostgreSQL",
+         "selectedOption": "PostgreSQL", "wasCustom": false},
+        {"question": "Which features should we enable?", "answer": ["Auth", "Search"],
+         "wasCustom": false}]});
+    match host {
+        // These hand the model the structured result, whose `message` is absent when answered.
+        Host::Codex | Host::Claude => {
+            let json = received
+                .split_once("\nOutput:\n")
+                .map_or(received.as_str(), |(_, j)| j);
+            assert_eq!(
+                serde_json::from_str::<Value>(json).unwrap(),
+                answers,
+                "{received}"
+            );
+        }
+        Host::Gemini | Host::OpenCode => assert_eq!(
+            stage.unwrapped(received),
+            r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}"#
+        ),
+    }
+}
+
+#[test]
+#[ignore = "needs Codex CLI from npm, unshare and ip; run by .ci/run"]
+fn codex_exec_file_route_closes_its_loop_on_the_same_call() {
+    file_route_closes_its_loop(Host::Codex, &[]);
+}
+
+#[test]
+#[ignore = "needs Claude Code from npm, unshare and ip; run by .ci/run"]
+fn claude_p_file_route_closes_its_loop_on_the_same_call() {
+    file_route_closes_its_loop(Host::Claude, &["--allowedTools", "mcp__ask-user__ask_user"]);
+}
+
+#[test]
+#[ignore = "needs Gemini CLI from npm, unshare and ip; run by .ci/run"]
+fn gemini_p_file_route_closes_its_loop_on_the_same_call() {
+    file_route_closes_its_loop(Host::Gemini, &[]);
+}
+
+#[test]
+#[ignore = "needs OpenCode from npm, unshare and ip; run by .ci/run"]
+fn opencode_run_file_route_closes_its_loop_on_the_same_call() {
+    file_route_closes_its_loop(Host::OpenCode, &[]);
 }
 
 // What each host does with the default presenters (`ask-user mcp`, that is
@@ -1144,9 +1230,9 @@ fn pending_file_from_the_environment(host: Host, extra: &[&str]) -> bool {
         (stage.pending(), chosen)
     };
     assert!(used.exists() && !other.exists());
-    assert!(
-        text.ends_with(&format!("Questions saved to: {}", used.display())),
-        "{text}"
+    assert_eq!(
+        text,
+        stage.relay().instructions(&used.display().to_string(), 2)
     );
     used != stage.pending()
 }

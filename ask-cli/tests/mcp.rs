@@ -299,13 +299,13 @@ fn after_three_incomplete_forms_the_pending_file_takes_over_with_the_answers_giv
         // structured result say how the person finishes them.
         assert_eq!(
             text(result),
-            ask_print::Host::AskUser.instructions(pending, 2),
+            ask_print::Relay::ModelShell.instructions(pending, 2),
             "{era}"
         );
         assert_eq!(
             result["structuredContent"],
             json!({"answered": false, "answers": [], "pendingFile": pending,
-                   "message": ask_print::Host::AskUser.instructions(pending, 2)}),
+                   "message": ask_print::Relay::ModelShell.instructions(pending, 2)}),
             "{era}"
         );
         let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
@@ -368,11 +368,11 @@ fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
     assert_eq!(
         result["structuredContent"],
         json!({"answered": false, "answers": [], "pendingFile": pending,
-               "message": ask_print::Host::AskUser.instructions(pending, 2)})
+               "message": ask_print::Relay::ModelShell.instructions(pending, 2)})
     );
     assert_eq!(
         text(result),
-        ask_print::Host::AskUser.instructions(pending, 2)
+        ask_print::Relay::ModelShell.instructions(pending, 2)
     );
     let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
     assert!(
@@ -473,7 +473,7 @@ fn present_file_takes_the_pending_route_even_when_the_client_has_forms() {
         );
         assert_eq!(
             text(result),
-            ask_print::Host::AskUser.instructions(pending, 2)
+            ask_print::Relay::ModelShell.instructions(pending, 2)
         );
     }
 }
@@ -796,6 +796,68 @@ fn a_client_that_declines_the_form_at_once_gets_the_pending_file() {
         );
         std::fs::remove_file(dir.path().join(".pi/pending-questions.json")).unwrap();
     }
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
+}
+
+#[test]
+fn the_pending_file_loop_closes_when_the_model_calls_again_with_the_same_questions() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut server, mut stdin, mut lines) = raw_session(&[], dir.path(), json!({}));
+    let ship = json!({"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]});
+    let mut call = |id: i64, arguments: &Value| {
+        send_line(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "ask_user", "arguments": arguments}}),
+        );
+        read_reply(&mut lines, id)["result"].clone()
+    };
+    // No form, no terminal, no display: the questions wait in the file, and the model is told
+    // who answers them and that the same call brings the answers back.
+    let first = call(2, &ship);
+    let pending = first["structuredContent"]["pendingFile"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        text(&first),
+        ask_print::Relay::ModelShell.instructions(&pending, 1)
+    );
+    // Called again before the person answered: the same instructions, not an error.
+    let again = call(3, &ship);
+    assert_eq!(again["isError"], false, "{again}");
+    assert_eq!(text(&again), text(&first));
+    // Other questions meanwhile: refused in words the model can act on.
+    let other = call(4, &json!({"questions": [{"question": "Which region?"}]}));
+    assert_eq!(other["isError"], true, "{other}");
+    assert!(
+        text(&other).starts_with(&format!(
+            "The user was not asked: 1 question of an earlier ask_user call waits in {pending}, \
+             not yet answered. Call ask_user again with exactly those questions"
+        )),
+        "{other}"
+    );
+    // Pass 2, as the relayed instructions say: it prints the answers and leaves them in the
+    // file for the model's call.
+    let answered = Command::new(env!("CARGO_BIN_EXE_ask-user"))
+        .args(["-p", "--answers", r#"["No"]"#, "--pending-file", &pending])
+        .env("ASK_USER_NO_TTY", "1")
+        .env_remove("ASK_USER_SUBAGENT")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(answered.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&answered.stderr);
+    assert!(
+        stderr.contains("they reach the model when it calls ask_user again"),
+        "{stderr}"
+    );
+    assert!(Path::new(&pending).exists());
+    // The same call receives the answers, and the file is gone.
+    let delivered = call(5, &ship);
+    assert_eq!(text(&delivered), r#"{"answers":{"Ship it?":"No"}}"#);
+    assert!(!Path::new(&pending).exists());
     drop(stdin);
     assert!(server.wait().unwrap().success());
 }

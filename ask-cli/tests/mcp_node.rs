@@ -133,7 +133,7 @@ fn form_rounds_decline_and_the_bounded_fallback_in_both_sdks() {
         // Three incomplete forms, then the pending file, pre-filled with what was given.
         assert_eq!(forms(&seen, "bounded").len(), 3, "{sdk}");
         let pending = seen["pendingPath"].as_str().unwrap();
-        let instructions = ask_print::Host::AskUser.instructions(pending, 2);
+        let instructions = ask_print::Relay::ModelShell.instructions(pending, 2);
         let bounded = &seen["calls"]["bounded"];
         assert_eq!(bounded["text"], instructions, "{sdk}");
         assert_eq!(
@@ -153,7 +153,7 @@ fn form_rounds_decline_and_the_bounded_fallback_in_both_sdks() {
 fn without_elicitation_the_model_gets_the_pending_instructions_in_both_parts() {
     for (sdk, seen) in both("pending") {
         let pending = seen["pendingPath"].as_str().unwrap();
-        let instructions = ask_print::Host::AskUser.instructions(pending, 1);
+        let instructions = ask_print::Relay::ModelShell.instructions(pending, 1);
         let result = &seen["calls"]["pending"];
         assert_eq!(result["text"], instructions, "{sdk}");
         assert_eq!(

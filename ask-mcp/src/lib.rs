@@ -138,6 +138,10 @@ struct Fallback {
 
 type Log = Box<dyn Fn(&str) + Send + Sync>;
 
+/// The words of a pending result for the client named (its `clientInfo.name`), the pending file
+/// and the number of questions.
+type PendingWords = Box<dyn Fn(Option<&str>, &str, usize) -> String + Send + Sync>;
+
 /// A page a person answers on, and its one-time link.
 pub struct Page {
     /// The frontend that serves the page until the ask ends.
@@ -214,6 +218,8 @@ pub struct McpServer {
     pages: Option<Pages>,
     /// Tells the person where a page waits (opens it in a browser, prints it on a terminal).
     announce: Log,
+    /// The instructions of a pending result, by client.
+    pending_words: Option<PendingWords>,
     quick_decline: Duration,
     progress_every: Duration,
     max_message_bytes: u64,
@@ -261,6 +267,7 @@ impl McpServer {
             fallbacks: Vec::new(),
             pages: None,
             announce: Box::new(|_| {}),
+            pending_words: None,
             quick_decline: QUICK_DECLINE,
             progress_every: PROGRESS_EVERY,
             max_message_bytes: DEFAULT_MAX_MESSAGE_BYTES,
@@ -370,6 +377,18 @@ impl McpServer {
     #[must_use]
     pub fn announce_to(mut self, announce: impl Fn(&str) + Send + Sync + 'static) -> McpServer {
         self.announce = Box::new(announce);
+        self
+    }
+
+    /// The instructions a pending result gives the model, written for the client that called
+    /// (by its `clientInfo.name`; who answers the questions and how differs from host to host),
+    /// instead of the pending presenter's own.
+    #[must_use]
+    pub fn pending_instructions(
+        mut self,
+        words: impl Fn(Option<&str>, &str, usize) -> String + Send + Sync + 'static,
+    ) -> McpServer {
+        self.pending_words = Some(Box::new(words));
         self
     }
 
@@ -804,7 +823,8 @@ impl McpServer {
         progress: Option<ProgressToken>,
         link: &Link,
     ) -> CallToolResult {
-        let ask = self.settle(frontend, input);
+        let client = context.client_info().map(|info| info.name);
+        let ask = self.settle(frontend, input, client.as_deref());
         let Some(token) = progress else {
             return ask.await;
         };
@@ -827,10 +847,19 @@ impl McpServer {
         }
     }
 
-    /// Runs one ask through `frontend`, logs how it ended and gives the tool result.
-    async fn settle(&self, frontend: &dyn Frontend, input: ValidatedInput) -> CallToolResult {
+    /// Runs one ask through `frontend`, logs how it ended and gives the tool result; a
+    /// pending result speaks to the model of `client`.
+    async fn settle(
+        &self,
+        frontend: &dyn Frontend,
+        input: ValidatedInput,
+        client: Option<&str>,
+    ) -> CallToolResult {
         match Ask::new(AskCall::new(input)).run(frontend).await {
-            Ok(Finished { record, .. }) => {
+            Ok(Finished { mut record, .. }) => {
+                if let (Some(words), Some(file)) = (&self.pending_words, &record.pending_file) {
+                    record.pending_instructions = Some(words(client, file, record.questions.len()));
+                }
                 match record.status {
                     Status::ConnectionLost => self.say("the client went away before an answer"),
                     Status::Cancelled => self.say("the questions were cancelled"),

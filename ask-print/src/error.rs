@@ -47,6 +47,27 @@ pub enum PrintError {
         /// How many questions wait in it (0 when the file cannot be read).
         count: usize,
     },
+    /// Questions of an earlier call wait for the model's call of the same questions (a file
+    /// written by `ask-user mcp`), so a different call is refused; the words are the model's.
+    #[error(
+        "The user was not asked: {} of an earlier ask_user call {} in {shown}{}. Call ask_user \
+         again with exactly those questions to {}; or, if they are no longer needed, have \
+         `{clear}` run and then ask these questions.",
+        match count { 1 => "1 question".to_string(), n => format!("{n} questions") },
+        if *count == 1 { "waits" } else { "wait" },
+        if *answered { ", answered" } else { ", not yet answered" },
+        if *answered { "receive the answers" } else { "receive the answers once the user has answered" },
+        shown = path.display(),
+        clear = clear_command(path),
+    )]
+    EarlierCallPending {
+        /// The pending file.
+        path: PathBuf,
+        /// How many questions wait in it.
+        count: usize,
+        /// True when the file holds the answers (its `answered` state).
+        answered: bool,
+    },
     /// The call has a secret question, which cannot go through a file or a command line.
     #[error(
         "print mode cannot ask question {number} (\"{question}\"): it is secret, and a secret \
@@ -209,7 +230,10 @@ impl From<PrintError> for ask_core::PresentError {
     /// A file that cannot be used is a failure; anything the caller gave wrong (a secret
     /// question, questions already pending) is a refusal of the call as given.
     fn from(error: PrintError) -> ask_core::PresentError {
-        if error.is_usage() {
+        if matches!(error, PrintError::EarlierCallPending { .. }) {
+            // Written for the model, to act on as it is.
+            ask_core::PresentError::Unasked(error.to_string())
+        } else if error.is_usage() {
             ask_core::PresentError::Refused(error.to_string())
         } else {
             ask_core::PresentError::failed(error)

@@ -109,6 +109,73 @@ impl Host {
     }
 }
 
+/// Who answers the questions a server left in a pending file, by the MCP client's
+/// `clientInfo.name`: a host whose model runs commands with its shell tool and may relay the
+/// person's answers (Claude Code, Codex, and any other), a host where the person types a shell
+/// command into the chat with `!` (Gemini CLI, OpenCode), or pi, whose package answers pending
+/// questions when the person continues the session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Relay {
+    /// The model runs pass 2 with its shell tool, with the answers the person gives it.
+    ModelShell,
+    /// The person runs pass 2 in the chat with `!`.
+    PersonBang,
+    /// The person continues the pi session with the answers (`pi -c -p …`).
+    Pi,
+}
+
+impl Relay {
+    /// The relay of the MCP client named `client`.
+    pub fn for_client(client: Option<&str>) -> Relay {
+        match client.unwrap_or_default() {
+            "gemini-cli-mcp-client" | "opencode" => Relay::PersonBang,
+            "pi" | "pi-mcp-adapter" => Relay::Pi,
+            _ => Relay::ModelShell,
+        }
+    }
+
+    /// The tool result of an MCP call whose `questions` questions wait in the pending file
+    /// `file`: who answers them and how, and that the answers come back when the model calls
+    /// `ask_user` again with the same questions.
+    pub fn instructions(self, file: &str, questions: usize) -> String {
+        let example = if questions <= 1 {
+            "\"your answer\"".to_string()
+        } else {
+            (1..=questions)
+                .map(|n| format!("\"answer {n}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let count = match questions {
+            1 => "The question waits".to_string(),
+            n => format!("The {n} questions wait"),
+        };
+        let again = "Then call ask_user again with exactly the same questions: the answers come \
+                     back as its result (until they are given, it returns these instructions \
+                     again).";
+        let how = match self {
+            Relay::ModelShell => format!(
+                "Show the user the questions and ask for their answers. When they give them, run \
+                 with your shell tool:\n\x20 {}\n(or the user writes each answer into the file \
+                 and tells you). {again}",
+                Host::AskUser.inline_command(file, &example)
+            ),
+            Relay::PersonBang => format!(
+                "Show the user the questions and ask them to answer by typing this into the chat, \
+                 with their answers in question order:\n\x20 !{}\n(or to write each answer into \
+                 the file and tell you). {again}",
+                Host::AskUser.inline_command(file, &example)
+            ),
+            Relay::Pi => format!(
+                "Show the user the questions; they answer by continuing this session with:\n\x20 \
+                 {}\n{again}",
+                Host::Pi.inline_command(file, &example)
+            ),
+        };
+        format!("Questions pending: the user has not answered yet. {count} in {file}.\n\n{how}")
+    }
+}
+
 impl fmt::Display for Host {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

@@ -40,7 +40,7 @@ use ask_core::{
 pub use answers::{Progress, parse_inline, read_answer, read_file_answers};
 pub use ask_core::{FAILPOINT_VARIABLE, failpoint};
 pub use error::PrintError;
-pub use host::Host;
+pub use host::{Host, Relay};
 pub use pending::{Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion};
 pub use render::render;
 pub use store::{Loaded, Lock, Store, parse, write_atomic};
@@ -56,6 +56,7 @@ pub struct PrintFrontend {
     call_id: Option<String>,
     session_id: String,
     host: Host,
+    awaits_call: bool,
 }
 
 impl PrintFrontend {
@@ -66,7 +67,20 @@ impl PrintFrontend {
             call_id: None,
             session_id: generated_session_id(),
             host: Host::AskUser,
+            awaits_call: false,
         }
+    }
+
+    /// The answers go back to the model through its next call of the same questions, as an MCP
+    /// server needs (no command's output reaches the model there): the pending file says so
+    /// (`awaitsCall`), pass 2 stops at its `answered` state, and a call of the same questions
+    /// delivers the answers (taking complete answers written into the file too) and removes
+    /// it, or, while they are missing, gives the same instructions again. A call of other
+    /// questions is refused in words the model can act on.
+    #[must_use]
+    pub fn awaiting_call(mut self, awaits: bool) -> PrintFrontend {
+        self.awaits_call = awaits;
+        self
     }
 
     /// Records the agent's tool-call id in the pending file.
@@ -147,6 +161,7 @@ fn pass_one(
         call_id,
         session_id,
         host,
+        awaits_call,
     } = frontend;
     let (path, host) = (path.as_path(), *host);
     // Refused before the file is touched: a secret never reaches the disk.
@@ -161,6 +176,9 @@ fn pass_one(
             number: index + 1,
             question: ask_core::sanitize_for_display(&question.question).into_owned(),
         });
+    }
+    if *awaits_call && let Some(outcome) = call_again(path, input, host)? {
+        return Ok(outcome);
     }
     let store = Store::new(path);
     let _lock = store.lock()?;
@@ -196,6 +214,7 @@ fn pass_one(
         rfc3339(now_ms()),
     );
     file.how_to_answer = Some(host.how_to_answer(&shown));
+    file.awaits_call = *awaits_call;
     for (question, answer) in file.questions.iter_mut().zip(given) {
         if let Some(answer) = answer {
             question.answer = serde_json::to_value(&answer.answer).unwrap_or_default();
@@ -208,6 +227,47 @@ fn pass_one(
         file: shown,
         instructions,
     })
+}
+
+/// A call of a frontend whose answers go back through the model's next call, with a pending
+/// file already there: the same questions get their answers (the `answered` state, or complete
+/// answers written into the file, which are taken as pass 2 takes them) and the file is removed,
+/// or, while answers are missing, the same instructions; other questions are refused. `None`
+/// when no file is there.
+fn call_again(
+    path: &Path,
+    input: &ValidatedInput,
+    host: Host,
+) -> Result<Option<Outcome>, PrintError> {
+    let store = Store::new(path);
+    let loaded = {
+        let _lock = store.lock()?;
+        match existing(&store)? {
+            None => return Ok(None),
+            Some(Existing::Call { .. }) => store.read()?,
+            Some(Existing::Unreadable) => None,
+        }
+    };
+    let Some(loaded) = loaded.filter(|loaded| loaded.file.asks(input.input())) else {
+        let state = state(path)?;
+        return Err(PrintError::EarlierCallPending {
+            path: PathBuf::from(absolute(path)),
+            count: state.questions,
+            answered: state.answered,
+        });
+    };
+    let shown = absolute(path);
+    match answer(path, PassTwo::Edited, host) {
+        Ok(PassTwoStep::Answered(answering)) => {
+            let record = answering.remove()?;
+            Ok(Some(Outcome::Answered(record.answers)))
+        }
+        Ok(PassTwoStep::Incomplete { .. }) => Ok(Some(Outcome::Pending {
+            instructions: host.instructions(&shown, loaded.file.questions.len()),
+            file: shown,
+        })),
+        Err(error) => Err(error),
+    }
 }
 
 /// What an existing pending file holds.
@@ -356,7 +416,14 @@ impl Answering {
     /// True when an earlier pass 2 had already put the file in the `answered` state (it was
     /// ended before it could deliver the answers); this one delivers the same record.
     pub fn resumed(&self) -> bool {
-        self.resumed
+        self.resumed && !self.awaits_call()
+    }
+
+    /// True when the answers go back to the model through its next call of the same questions
+    /// (the file's `awaitsCall`): [`Answering::finish`] keeps the file in its `answered` state
+    /// for that call.
+    pub fn awaits_call(&self) -> bool {
+        self.written.file.awaits_call
     }
 
     /// True when the answers are in the pending file (its `answered` state). False only when
@@ -367,8 +434,17 @@ impl Answering {
     }
 
     /// Removes the pending file, once the answers are recorded and delivered, unless it was
-    /// edited since it was put in the `answered` state.
+    /// edited since it was put in the `answered` state, or its answers wait for the model's
+    /// next call ([`Answering::awaits_call`]), which removes it.
     pub fn finish(self) -> Result<Record, PrintError> {
+        if self.awaits_call() && self.kept {
+            return Ok(self.record);
+        }
+        self.remove()
+    }
+
+    /// Removes the pending file whatever waits for it, unless it was edited since it was read.
+    fn remove(self) -> Result<Record, PrintError> {
         self.store.remove(&self.written)?;
         Ok(self.record)
     }

@@ -84,3 +84,13 @@ pub fn undelivered(path: &Path, kept: bool) -> String {
         )
     }
 }
+
+/// What pass 2 tells the person when the answers go back to the model through its next call of
+/// the same questions (a file written by `ask-user mcp`): the file keeps them until then.
+pub fn awaiting_call(path: &Path) -> String {
+    format!(
+        "the answers wait in {} for the agent: they reach the model when it calls ask_user again \
+         with the same questions (tell it to)",
+        path.display()
+    )
+}

@@ -47,6 +47,11 @@ pub struct PendingFile {
     /// file whose questions were edited. Empty in a file written before fingerprints were kept.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fingerprints: Vec<String>,
+    /// True when the answers go back to the model through its next call of the same questions
+    /// (a file written by `ask-user mcp`): pass 2 stops at the `answered` state instead of
+    /// removing the file, and that call delivers the answers and removes it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub awaits_call: bool,
 }
 
 /// How the questions of a pending file differ from the questions that were asked.
@@ -241,7 +246,15 @@ impl PendingFile {
             metadata: input.metadata.clone(),
             answered: None,
             fingerprints,
+            awaits_call: false,
         }
+    }
+
+    /// True when `input` asks exactly the questions of this file (their fingerprints), whatever
+    /// answers the file holds.
+    pub fn asks(&self, input: &AskUserInput) -> bool {
+        let asked = PendingFile::new(input, None, String::new(), String::new());
+        !self.fingerprints.is_empty() && self.fingerprints == asked.fingerprints
     }
 
     /// The file in the `answered` state: the record is kept, and each question's `answer` shows

@@ -281,3 +281,136 @@ fn futures_lite_block_on<F: std::future::Future>(future: F) -> F::Output {
         }
     }
 }
+
+/// Pass 1 of `call` by a frontend whose answers go back through the model's next call.
+fn ask_awaiting(
+    path: &std::path::Path,
+    call: &ValidatedInput,
+) -> Result<ask_core::Outcome, PrintError> {
+    PrintFrontend::new(path)
+        .awaiting_call(true)
+        .pass_one(call, &[])
+}
+
+fn other_call() -> ValidatedInput {
+    let input: AskUserInput =
+        serde_json::from_str(r#"{"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]}"#)
+            .unwrap();
+    ask_core::validate(input, &Limits::default()).unwrap()
+}
+
+#[test]
+fn the_same_call_again_gets_the_instructions_then_the_answers_pass_two_left_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pending.json");
+    let first = ask_awaiting(&path, &call()).unwrap();
+    let ask_core::Outcome::Pending { instructions, .. } = &first else {
+        panic!("{first:?}");
+    };
+    assert!(ask_print::show(&path).unwrap().unwrap().awaits_call);
+    // Unanswered: the same call gets the same instructions, not an error.
+    assert_eq!(ask_awaiting(&path, &call()).unwrap(), first);
+    // A different call is refused in words the model can act on.
+    let refused = ask_awaiting(&path, &other_call()).unwrap_err();
+    let text = refused.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "The user was not asked: 2 questions of an earlier ask_user call wait in {}, not yet \
+             answered. Call ask_user again with exactly those questions",
+            path.display()
+        )),
+        "{text}"
+    );
+    assert!(matches!(
+        ask_core::PresentError::from(refused),
+        ask_core::PresentError::Unasked(_)
+    ));
+    // Pass 2 delivers the answers and stops at the `answered` state.
+    let outcome = pass_two(
+        &path,
+        PassTwo::Inline(r#"["SQLite", "Falcon"]"#.into()),
+        Host::AskUser,
+    )
+    .unwrap();
+    assert!(matches!(outcome, PassTwoOutcome::Answered(_)));
+    let kept = ask_print::show(&path)
+        .unwrap()
+        .expect("the file waits for the call");
+    assert!(kept.answered.is_some());
+    // The same call again receives them, and the file is gone.
+    let again = ask_awaiting(&path, &call()).unwrap();
+    assert_eq!(
+        again,
+        ask_core::Outcome::Answered(vec![
+            Answer::selected("Which database?", "SQLite"),
+            Answer::custom("Name?", "Falcon"),
+        ])
+    );
+    assert!(!path.exists());
+    assert!(
+        instructions.contains("Questions pending."),
+        "{instructions}"
+    );
+}
+
+#[test]
+fn answers_written_into_the_file_reach_the_same_call_without_a_pass_two() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pending.json");
+    ask_awaiting(&path, &call()).unwrap();
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    file["questions"][0]["answer"] = "PostgreSQL".into();
+    file["questions"][1]["answer"] = "Atlas".into();
+    std::fs::write(&path, file.to_string()).unwrap();
+    assert_eq!(
+        ask_awaiting(&path, &call()).unwrap(),
+        ask_core::Outcome::Answered(vec![
+            Answer::selected("Which database?", "PostgreSQL"),
+            Answer::custom("Name?", "Atlas"),
+        ])
+    );
+    assert!(!path.exists());
+    // A file of print mode's own (no waiting call) is still removed by pass 2.
+    pass_one(&path, &call(), None, "s").unwrap();
+    pass_two(
+        &path,
+        PassTwo::Inline(r#"["SQLite", "x"]"#.into()),
+        Host::AskUser,
+    )
+    .unwrap();
+    assert!(!path.exists());
+}
+
+#[test]
+fn the_relay_names_who_answers_by_the_client() {
+    use ask_print::Relay;
+    let file = "/tmp/p.json";
+    assert_eq!(Relay::for_client(Some("claude-code")), Relay::ModelShell);
+    assert_eq!(
+        Relay::for_client(Some("codex-mcp-client")),
+        Relay::ModelShell
+    );
+    assert_eq!(Relay::for_client(None), Relay::ModelShell);
+    assert_eq!(
+        Relay::for_client(Some("gemini-cli-mcp-client")),
+        Relay::PersonBang
+    );
+    assert_eq!(Relay::for_client(Some("opencode")), Relay::PersonBang);
+    let shell = Relay::ModelShell.instructions(file, 2);
+    assert!(
+        shell.contains("run with your shell tool:\n  ask-user -p --answers '[\"answer 1\", \"answer 2\"]' --pending-file /tmp/p.json"),
+        "{shell}"
+    );
+    let bang = Relay::PersonBang.instructions(file, 1);
+    assert!(
+        bang.contains("typing this into the chat, with their answers in question order:\n  !ask-user -p --answers '[\"your answer\"]' --pending-file /tmp/p.json"),
+        "{bang}"
+    );
+    for text in [shell, bang, Relay::Pi.instructions(file, 1)] {
+        assert!(
+            text.ends_with("Then call ask_user again with exactly the same questions: the answers come back as its result (until they are given, it returns these instructions again)."),
+            "{text}"
+        );
+    }
+}
