@@ -7,8 +7,10 @@
 //! [`Warning`]. Nothing else is guessed.
 //!
 //! The shapes follow the agents' published tool definitions: Claude Code 2.1.330
-//! (`sdk-tools.d.ts` of `@anthropic-ai/claude-code`), Codex (`codex-rs/protocol`,
-//! `request_user_input.rs`), OpenCode's `question` tool, Gemini CLI 0.56 (`ask-user.ts`),
+//! (`sdk-tools.d.ts` of `@anthropic-ai/claude-code`), Codex 0.169.0 (`request_user_input`:
+//! `{questions: [{id, header, question, options: [{label, description}]}]}`, all required, 1 to 3
+//! questions of 2 to 3 options; the `isOther` and `isSecret` of older versions are still read,
+//! with a warning), OpenCode's `question` tool, Gemini CLI 0.56 (`ask-user.ts`),
 //! Roo Code 3.52 (`ask_followup_question`), Cline 4.1 (`ask_followup_question`), and the
 //! simplified form of the tool specification.
 
@@ -430,8 +432,10 @@ fn detected(dialect: Dialect) -> Warning {
     }
 }
 
-const IS_OTHER_IGNORED: &str =
-    "`isOther: false` is ignored: ask_user always offers the person their own answer";
+const IS_OTHER_IGNORED: &str = "`isOther`, a field of an older Codex request_user_input (Codex \
+     0.169 has none), is ignored: ask_user always offers the person their own answer";
+const IS_SECRET_OLDER: &str = "`isSecret`, a field of an older Codex request_user_input (Codex \
+     0.169 has none), was read as `secret`";
 const YESNO_OPTIONS_IGNORED: &str =
     "the options of a `yesno` question are ignored; it offers Yes and No";
 const TEXT_OPTIONS_IGNORED: &str =
@@ -665,11 +669,12 @@ impl Convert {
                     );
                     Some("multiSelect")
                 }
-                (Dialect::Codex, "isSecret") => Some("secret"),
+                (Dialect::Codex, "isSecret") => {
+                    self.warn(format!("{at}/isSecret"), IS_SECRET_OLDER);
+                    Some("secret")
+                }
                 (Dialect::Codex, "isOther") => {
-                    if value == Value::Bool(false) {
-                        self.warn(format!("{at}/isOther"), IS_OTHER_IGNORED);
-                    }
+                    self.warn(format!("{at}/isOther"), IS_OTHER_IGNORED);
                     continue;
                 }
                 (Dialect::OpenCode, "multiple") => Some("multiSelect"),
@@ -1000,7 +1005,7 @@ mod typed {
         #[serde(rename = "isOther", default)]
         is_other: Option<bool>,
         #[serde(rename = "isSecret", default)]
-        is_secret: bool,
+        is_secret: Option<bool>,
         #[serde(default)]
         options: Option<Vec<QuestionOption>>,
     }
@@ -1111,16 +1116,23 @@ mod typed {
                     .into_iter()
                     .enumerate()
                     .map(|(i, q)| {
-                        if q.is_other == Some(false) {
+                        if q.is_other.is_some() {
                             warn(
                                 &mut warnings,
                                 format!("/questions/{i}/isOther"),
                                 super::IS_OTHER_IGNORED,
                             );
                         }
+                        if q.is_secret.is_some() {
+                            warn(
+                                &mut warnings,
+                                format!("/questions/{i}/isSecret"),
+                                super::IS_SECRET_OLDER,
+                            );
+                        }
                         let mut question = question(q.question, q.header, q.options);
                         question.id = Some(q.id);
-                        question.secret = q.is_secret;
+                        question.secret = q.is_secret.unwrap_or(false);
                         question
                     })
                     .collect();

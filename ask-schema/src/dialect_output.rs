@@ -317,21 +317,32 @@ pub fn dialect_descriptor(dialect: Dialect, limits: &Limits) -> Value {
             }),
         ),
         Dialect::Codex => (
+            // Codex 0.169.0's own words and limits.
             "Request user input for one to three short questions and wait for the response.",
             json!({
                 "type": "object",
                 "properties": {
-                    "questions": {"type": "array", "minItems": 1, "maxItems": max_q.min(3), "items": {
+                    "questions": {"type": "array", "minItems": 1, "maxItems": max_q.min(3),
+                        "description": "Questions to show the user. Prefer 1 and do not exceed 3",
+                        "items": {
                         "type": "object",
                         "properties": {
-                            "id": {"type": "string", "description": "Stable identifier in snake_case; the answer is keyed by it."},
-                            "header": {"type": "string", "description": "Short header (12 characters or fewer)."},
-                            "question": {"type": "string", "description": "The question, one sentence."},
-                            "isOther": {"type": "boolean", "description": "Ignored: the person can always give their own answer."},
-                            "isSecret": {"type": "boolean", "description": "Mask the answer on screen; it reaches only you."},
-                            "options": options(option(json!({}))),
+                            "id": {"type": "string", "description": "Stable identifier for mapping answers (snake_case)."},
+                            "header": {"type": "string", "description": "Short header label shown in the UI (12 or fewer chars)."},
+                            "question": {"type": "string", "description": "Single-sentence prompt shown to the user."},
+                            "options": {"type": "array", "minItems": 2, "maxItems": 3,
+                                "description": "Provide 2-3 mutually exclusive choices. Put the recommended option first and suffix its label with \"(Recommended)\". Do not include an \"Other\" option in this list; the client will add a free-form \"Other\" option automatically.",
+                                "items": {
+                                "type": "object",
+                                "properties": {
+                                    "label": {"type": "string", "description": "User-facing label (1-5 words)."},
+                                    "description": {"type": "string", "description": "One short sentence explaining impact/tradeoff if selected."},
+                                },
+                                "required": ["label", "description"],
+                                "additionalProperties": false,
+                            }},
                         },
-                        "required": ["id", "header", "question"],
+                        "required": ["id", "header", "question", "options"],
                         "additionalProperties": false,
                     }},
                 },
