@@ -1266,3 +1266,58 @@ fn gemini_passes_the_shell_environment_to_ask_user() {
 fn opencode_passes_the_shell_environment_to_ask_user() {
     assert!(pending_file_from_the_environment(Host::OpenCode, &[]));
 }
+
+// The default chain from a person's terminal: a host that leaves the terminal free, with
+// ask-user in its foreground process group, gets the terminal UI there (after a form the host
+// cancels at once, for Claude Code).
+
+/// Runs the host headless in a pseudo-terminal with the default presenters, answers the terminal
+/// UI as a person would (PostgreSQL; Auth and Search), and gives the tool result the model got.
+fn terminal_ui_from_a_terminal(host: Host, extra: &[&str]) -> String {
+    let stage = Stage::new(host, &[], true);
+    let mut args = host.headless("please ask me");
+    args.extend(extra.iter().map(|arg| arg.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let mut session = stage.interactive(&args);
+    answer(
+        &mut session,
+        "Which database should we use?",
+        &[ENTER, SPACE, DOWN, SPACE, ENTER],
+    );
+    answer(
+        &mut session,
+        "All answered. Press Enter to submit.",
+        &[ENTER],
+    );
+    wait_until(&session, "the tool result reach the model", || {
+        !stage.results().is_empty()
+    });
+    assert_eq!(stage.terminal_at_call(), free());
+    assert!(!stage.pending().exists());
+    stage.result_text(&Run::none())
+}
+
+#[test]
+#[ignore = "needs Claude Code from npm, unshare and ip; run by .ci/run"]
+fn claude_p_from_a_terminal_cancels_the_form_and_the_terminal_ui_asks() {
+    let text =
+        terminal_ui_from_a_terminal(Host::Claude, &["--allowedTools", "mcp__ask-user__ask_user"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        json!({"answered": true, "answers": [
+            {"question": "Which database should we use?", "answer": "PostgreSQL",
+             "selectedOption": "PostgreSQL", "wasCustom": false},
+            {"question": "Which features should we enable?", "answer": ["Auth", "Search"],
+             "wasCustom": false}]})
+    );
+}
+
+#[test]
+#[ignore = "needs OpenCode from npm, unshare and ip; run by .ci/run"]
+fn opencode_run_from_a_terminal_the_terminal_ui_asks() {
+    let text = terminal_ui_from_a_terminal(Host::OpenCode, &[]);
+    assert_eq!(
+        text,
+        r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}"#
+    );
+}
