@@ -1321,3 +1321,92 @@ fn opencode_run_from_a_terminal_the_terminal_ui_asks() {
         r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}"#
     );
 }
+
+// `codex exec` from a person's terminal: the form is declined at once, and ask-user, outside the
+// terminal's foreground group, cannot draw there; the terminal is canonical, so the page is
+// reachable, and its link is printed there, sent as an MCP log message and in the progress
+// notifications. A person opens it (here a script run inside the agent's network namespace,
+// where the page listens) and answers.
+
+/// The pid of a process of this stage (ask-user's tap, whose arguments name the stage's log),
+/// to enter its network namespace.
+fn stage_process(stage: &Stage) -> u32 {
+    let log = stage.path("log/mcp.jsonl").display().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(&log))
+        })
+        .expect("ask-user's tap runs")
+}
+
+#[test]
+#[ignore = "needs Codex CLI from npm, unshare, nsenter and ip; run by .ci/run"]
+fn codex_exec_from_a_terminal_prints_the_page_link_and_the_person_answers_there() {
+    let stage = Stage::new(Host::Codex, &[], true);
+    let args = Host::Codex.headless("please ask me");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let session = stage.interactive(&args);
+    wait_for_screen(&session, "answer them at http://127.0.0.1:");
+    let screen = session.contents();
+    let link = screen
+        .split_whitespace()
+        .find(|word| word.starts_with("http://127.0.0.1:"))
+        .unwrap()
+        .to_string();
+    // The client got the same link, in a log message and in the progress notifications.
+    let mcp = stage.mcp();
+    let log = mcp
+        .iter()
+        .find(|e| e["message"]["method"] == "notifications/message")
+        .expect("a log message");
+    assert!(
+        log["message"]["params"]["data"]
+            .as_str()
+            .unwrap()
+            .contains(&link),
+        "{log}"
+    );
+    assert!(
+        mcp.iter()
+            .any(|e| e["message"]["method"] == "notifications/progress"
+                && e["message"]["params"]["message"]
+                    .as_str()
+                    .is_some_and(|m| m.ends_with(&link))),
+        "{mcp:?}"
+    );
+    let replies = stage.form_replies();
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert_eq!(replies[0].0, "decline");
+    assert_eq!(
+        stage.terminal_at_call(),
+        json!({"opens": true, "foreground": false, "canonical": true, "echo": true})
+    );
+    // The person answers on the page, from inside the agent's network namespace.
+    let answered = Command::new("nsenter")
+        .args(["-t", &stage_process(&stage).to_string()])
+        .args(["-U", "-n", "--preserve-credentials", "--"])
+        .arg(&stage.python)
+        .arg(hosts_dir().join("answer_page.py"))
+        .arg(&link)
+        .arg(r#"[{"answer": "PostgreSQL"}, {"answer": ["Auth", "Search"]}]"#)
+        .output()
+        .unwrap();
+    assert!(answered.status.success(), "{answered:?}");
+    wait_until(&session, "the tool result reach the model", || {
+        !stage.results().is_empty()
+    });
+    let text = stage.result_text(&Run::none());
+    let (_, json) = text.split_once("\nOutput:\n").expect(&text);
+    assert_eq!(
+        serde_json::from_str::<Value>(json).unwrap(),
+        json!({"answered": true, "answers": [
+            {"question": "Which database should we use?", "answer": "PostgreSQL",
+             "selectedOption": "PostgreSQL", "wasCustom": false},
+            {"question": "Which features should we enable?", "answer": ["Auth", "Search"],
+             "wasCustom": false}]})
+    );
+    assert!(!stage.pending().exists());
+}
