@@ -74,7 +74,10 @@ fn answer_through_mcp(command: &[String]) -> Value {
     let message = reply["result"]["structuredContent"]["message"]
         .as_str()
         .unwrap();
-    assert!(message.starts_with("Questions pending."), "{reply}");
+    assert!(
+        message.starts_with("Questions pending: the user has not answered yet."),
+        "{reply}"
+    );
     drop(stdin);
     server.wait().unwrap();
     let answered = run_in(dir.path(), &["-p", "--answers", r#"["sqlite"]"#]);
