@@ -65,7 +65,7 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
                 return exit;
             }
             if answering.awaits_call() {
-                say(&notes::awaiting_call(&path));
+                say(&notes::awaiting_call(path));
             }
             match answering.finish() {
                 Ok(_) => exit,
