@@ -254,12 +254,13 @@ fn the_mcpb_bundle_has_a_valid_manifest_and_its_server_answers() {
 
     // Start the server as Claude Desktop does: the manifest's command and arguments, with its
     // variables filled in (the presenters at their default), and call the tool; a client
-    // without forms gets the pending file, under the home folder the arguments name.
+    // without forms, on a machine with no display and no terminal, gets the pending file,
+    // under the home folder the arguments name.
     let home = dir.path().join("home");
     let presenters = manifest["user_config"]["presenters"]["default"]
         .as_str()
         .unwrap();
-    assert_eq!(presenters, "elicitation,file");
+    assert_eq!(presenters, "elicitation,web,file");
     let fill = |text: &str| {
         text.replace("${__dirname}", &unpacked.display().to_string())
             .replace("${user_config.presenters}", presenters)
