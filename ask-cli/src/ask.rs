@@ -1,7 +1,6 @@
 //! The ask command: read the call, choose where the person answers, hand both to the one ask
 //! path of `ask-session`, print the outcome and map it to an exit code.
 
-use std::io::IsTerminal;
 use std::sync::Arc;
 
 use ask_core::{AskCall, AskUserResult, Caller, Frontend, Limits, Presenter, ToolOutput};
@@ -27,21 +26,9 @@ pub fn resolve_presenter(mode: ModeArg, via: bool) -> Presenter {
         ModeArg::Rpc => Presenter::Rpc,
         ModeArg::Embedded => Presenter::Embedded,
         ModeArg::Web => Presenter::Web,
-        ModeArg::Auto if terminal_available() => Presenter::Tui,
+        ModeArg::Auto if ask_tui::Access::allowed().opens => Presenter::Tui,
         ModeArg::Auto => Presenter::File,
     }
-}
-
-/// True when the controlling terminal can be opened for reading and writing.
-pub fn terminal_available() -> bool {
-    if std::env::var_os("ASK_USER_NO_TTY").is_some() {
-        return false;
-    }
-    std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/tty")
-        .is_ok_and(|tty| tty.is_terminal())
 }
 
 /// Runs `ask-user [OPTIONS] [INPUT]`.
@@ -147,7 +134,7 @@ pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
             );
             return Exit::Invalid;
         }
-        _ if !terminal_available() => {
+        _ if !ask_tui::Access::allowed().opens => {
             say(
                 "the demo needs a terminal, and /dev/tty cannot be opened; try the web page: \
                  ask-user --mode web demo",

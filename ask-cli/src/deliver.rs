@@ -7,6 +7,7 @@ use ask_core::{PresentError, Presenter, Record, Status, ToolOutput};
 use ask_rpc::AskUserResultNotification;
 use ask_schema::OutputShape;
 use ask_session::{Ask, AskFailure, Finished, SessionLog};
+use tokio::runtime::{Builder, Runtime};
 
 use crate::cli::{AskArgs, OutputArg};
 use crate::exit::Exit;
@@ -143,12 +144,21 @@ pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::W
 }
 
 /// The single-threaded runtime that one ask runs on.
-pub(crate) fn runtime() -> Result<tokio::runtime::Runtime, Exit> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|error| {
-            say(&format!("cannot start the async runtime: {error}"));
-            Exit::Failure
-        })
+pub(crate) fn runtime() -> Result<Runtime, Exit> {
+    build(Builder::new_current_thread())
+}
+
+/// The runtime of `ask-user mcp`: two worker threads, so that a presenter waiting on one does
+/// not hold up the protocol.
+pub(crate) fn server_runtime() -> Result<Runtime, Exit> {
+    let mut builder = Builder::new_multi_thread();
+    builder.worker_threads(2);
+    build(builder)
+}
+
+fn build(mut builder: Builder) -> Result<Runtime, Exit> {
+    builder.enable_all().build().map_err(|error| {
+        say(&format!("cannot start the async runtime: {error}"));
+        Exit::Failure
+    })
 }

@@ -30,16 +30,9 @@ pub fn run(args: &McpArgs) -> Exit {
             };
         }
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
+    let runtime = match crate::deliver::server_runtime() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            say(&format!("cannot start the async runtime: {error}"));
-            return Exit::Failure;
-        }
+        Err(exit) => return exit,
     };
     let ended = runtime.block_on(server.serve(tokio::io::stdin(), tokio::io::stdout()));
     // Anything still running after the session ended (a client request being answered) is
@@ -65,8 +58,6 @@ pub fn run(args: &McpArgs) -> Exit {
 /// while it may draw on the terminal, a fresh page on 127.0.0.1 for every call (announced in a
 /// browser and on a canonical terminal), and the pending file.
 fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
-    let no_tty = std::env::var_os("ASK_USER_NO_TTY").is_some();
-    let terminal = move || (!no_tty).then(Access::now).unwrap_or_default();
     let tui = TuiFrontend::new()
         .with_notify(!args.tui.no_notify)
         .with_lang(crate::ask::ui_lang(args.tui.lang));
@@ -77,19 +68,21 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         .sub_agent(args.sub_agent)
         .max_message_bytes(args.limits.max_input_bytes())
         .log_to(say)
-        .fallback_when(Presenter::Tui, Box::new(tui), move || terminal().can_draw())
+        .fallback_when(Presenter::Tui, Box::new(tui), || {
+            Access::allowed().can_draw()
+        })
         .fallback(
             Presenter::File,
             Box::new(PrintFrontend::new(&args.pending_file).awaiting_call(true)),
         )
         .pending_instructions(|client, file, n| Relay::for_client(client).instructions(file, n))
-        .pages(
-            Box::new(|| Box::pin(std::future::ready(page()))),
-            move || ask_mcp::display_available() || terminal().can_print(),
-        )
+        .pages(Box::new(|| Box::pin(std::future::ready(page()))), || {
+            ask_mcp::display_available() || Access::allowed().can_print()
+        })
         .announce_to(move |link| {
             let _ = open && ask_mcp::open_in_browser(link);
-            let _ = !no_tty && ask_tui::say_on_terminal(&ask_mcp::terminal_lines(link));
+            let _ = ask_tui::terminal_allowed()
+                && ask_tui::say_on_terminal(&ask_mcp::terminal_lines(link));
         }))
 }
 

@@ -50,6 +50,6 @@ pub use state::{
     Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, VISIBLE_ROWS,
     completion_folder, completions, msg_for_key, update,
 };
-pub use terminal::{Access, HistoryProvider, TuiError, say_on_terminal};
+pub use terminal::{Access, HistoryProvider, TuiError, say_on_terminal, terminal_allowed};
 pub use text::TextField;
 pub use view::{render, screen_lines, view};

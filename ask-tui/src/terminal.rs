@@ -519,7 +519,22 @@ pub struct Access {
     pub canonical: bool,
 }
 
+/// Whether ask-user may use the terminal at all: not when `ASK_USER_NO_TTY` is set (as in CI,
+/// or a host that wants the terminal left alone).
+pub fn terminal_allowed() -> bool {
+    std::env::var_os("ASK_USER_NO_TTY").is_none()
+}
+
 impl Access {
+    /// [`Access::now`] when [`terminal_allowed`], else nothing at all.
+    pub fn allowed() -> Access {
+        if terminal_allowed() {
+            Access::now()
+        } else {
+            Access::default()
+        }
+    }
+
     /// The controlling terminal as it is now (nothing at all when `/dev/tty` does not open).
     pub fn now() -> Access {
         match OpenOptions::new().read(true).write(true).open("/dev/tty") {
