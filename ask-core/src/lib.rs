@@ -32,6 +32,7 @@ mod display;
 mod failpoint;
 mod frontend;
 mod input;
+pub mod lang;
 mod json;
 mod prefill;
 mod presenter;

@@ -1098,7 +1098,7 @@ fn describe_look_alike(c: char) -> String {
 
 /// The names of the built-in "Other" choice and the explanations that usually follow it, as
 /// letters only and lowercased, per language: one row for each language the terminal UI speaks
-/// (`ask_tui::Lang`), holding the UI's own wording of "Other" in that language, so that a model
+/// (`lang::Lang`), holding the UI's own wording of "Other" in that language, so that a model
 /// cannot add a second "Other" whatever language the person reads. A new language adds a row;
 /// `ask-tui/tests/languages.rs` checks that each UI wording is refused.
 const OTHER_NAMES: &[(&str, &[&str], &[&str])] = &[

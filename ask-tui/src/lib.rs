@@ -33,7 +33,6 @@
 mod demo;
 mod embedded;
 mod frontend;
-mod lang;
 mod layout;
 mod render;
 mod state;
@@ -44,7 +43,7 @@ mod view;
 pub use demo::{demo_input, showcase_input};
 pub use embedded::{Embedded, Step, THEME_ROLES, Theme};
 pub use frontend::TuiFrontend;
-pub use lang::{Counted, Help, Lang, Text};
+pub use ask_core::lang::{Counted, Help, Lang, Text};
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
     Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, VISIBLE_ROWS,

@@ -7,7 +7,7 @@ use std::cell::Cell;
 use ask_core::{Answer, AskUserInput, Limits, Outcome, Question, QuestionKind};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use crate::lang::Lang;
+use ask_core::lang::Lang;
 use crate::text::TextField;
 
 /// How many rows a list shows at once: six options and "Other" fit, more scroll.

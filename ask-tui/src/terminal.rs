@@ -26,7 +26,7 @@ use signal_hook::consts::{
     SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
 };
 
-use crate::lang::{Lang, fill};
+use ask_core::lang::{Lang, fill};
 use crate::state::{Effect, Load, Msg, State, completion_folder, completions, msg_for_key, update};
 use crate::view::view;
 

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
-use crate::lang::{Help, Text, fill};
+use ask_core::lang::{Help, Text, fill};
 use crate::layout::{safe, safe_lines, shorten, width, wrap};
 use crate::state::{Dialog, Notice, Page, Screen, ScrollRoom, State, VISIBLE_ROWS};
 use crate::text::TextField;

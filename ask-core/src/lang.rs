@@ -1,4 +1,4 @@
-//! The languages of the terminal UI: one table of every string the UI shows per language
+//! The languages of the UI: one table of every string the terminal UI shows per language
 //! ([`Lang::text`]), and the choice of a language from a flag or the locale.
 //!
 //! Only the UI's own words are translated. What the model asked is shown as it was asked, and
@@ -44,7 +44,7 @@ impl Lang {
     /// `POSIX` are English. `None` for a language this UI does not ship.
     ///
     /// ```
-    /// use ask_tui::Lang;
+    /// use ask_core::lang::Lang;
     /// assert_eq!(Lang::from_tag("de_DE.UTF-8"), Some(Lang::De));
     /// assert_eq!(Lang::from_tag("C.UTF-8"), Some(Lang::En));
     /// assert_eq!(Lang::from_tag("pt_BR"), None);
@@ -71,7 +71,7 @@ impl Lang {
     /// this UI does not ship (or no locale at all) gives English. `var` reads a variable.
     ///
     /// ```
-    /// use ask_tui::Lang;
+    /// use ask_core::lang::Lang;
     /// let env = |name: &str| match name {
     ///     "LC_ALL" => Some(String::new()),
     ///     "LC_MESSAGES" => Some("fr_FR.UTF-8".to_string()),
