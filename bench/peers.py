@@ -95,6 +95,8 @@ def main():
     parser.add_argument("--runs", type=int, default=20, help="rounds of first frames")
     parser.add_argument("--bin", help="the ask-user binary (default: build target/dist/ask-user)")
     parser.add_argument("--no-build", action="store_true", help="use the binaries as they are")
+    parser.add_argument("--compare", metavar="PATH",
+                        help="another ask-user binary (an earlier build) in the same rounds")
     args = parser.parse_args()
     if not args.no_build:
         build(args.bin)
@@ -115,6 +117,10 @@ def main():
          {"stdout_to_null": False}),
         ("fzf 0.74 --height 12", [fzf, "--height", "12"], "50/50", {"stdin_data": lines}),
     ]
+    if args.compare:
+        programs.insert(1, (f"ask-user ({args.compare})",
+                            [args.compare, "--mode", "tui", "--no-notify", "--max-options", "50",
+                             fifty], "Esc to cancel", {}))
     frames = {name: [] for name, *_ in programs}
     rss = {name: 0 for name, *_ in programs}
     loads = [load()]
@@ -138,7 +144,8 @@ def main():
     for name, *_ in programs:
         print(f"| {name} | {median[name]:.2f} ms | {ours / median[name]:.2f} | "
               f"{rss[name] / 1024:.1f} MiB |")
-    fastest = min(median[name] for name in median if name not in ("ask-user",) and "fzf" not in name)
+    fastest = min(median[name] for name in median
+                  if not name.startswith("ask-user") and "fzf" not in name)
     met = lambda ok: "met" if ok else "MISSED"  # noqa: E731
     print()
     print(f"- first frame ≤ 1.15× the fastest library peer: {ours / fastest:.2f}× — "
@@ -149,13 +156,19 @@ def main():
     if shutil.which("perf"):
         empty = [os.path.join(PEERS_BIN, "empty")]
         validate = [ask_user, "validate", four]
-        times = {"empty": [], "validate": []}
+        times = {"empty": [], "validate": [], "compare": []}
         before = load()
         for _ in range(3):
             times["empty"].append(perf_elapsed_ms(empty, 200))
             times["validate"].append(perf_elapsed_ms(validate, 200))
+            if args.compare:
+                times["compare"].append(perf_elapsed_ms([args.compare, "validate", four], 200))
         after = load()
         e, v = statistics.median(times["empty"]), statistics.median(times["validate"])
+        if args.compare:
+            c = statistics.median(times["compare"])
+            print(f"- validate with {args.compare}: {c:.3f} ms, {c / e:.2f}× fn main() {{}}; "
+                  f"peak RSS {max(max_rss_kib([args.compare, 'validate', four]) for _ in range(5)) / 1024:.2f} MiB")
         peak = max(max_rss_kib(validate) for _ in range(5))
         floor = max(max_rss_kib(empty) for _ in range(5))
         print(f"- validate of a 4 × 4 call (perf stat -r 200, median of 3 alternating blocks, load "
