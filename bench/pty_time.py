@@ -45,12 +45,20 @@ def _spawn(argv, cols, rows, stdin_data=None, env=None):
     return pid, master
 
 
+DECRQM = re.compile(rb"\x1b\[\?(\d+)\$p")
+
+
 def _answer_queries(master, chunk):
-    """Answers the cursor-position and device-attribute queries a real terminal would answer."""
-    if b"\x1b[6n" in chunk:
-        os.write(master, b"\x1b[1;1R")
+    """Answers the queries a real terminal would answer: each cursor-position query, device
+    attributes, and the state of a private mode (DECRQM, which fzf asks about bracketed paste
+    and waits a second for: every mode is reported as reset)."""
+    replies = b"\x1b[1;1R" * chunk.count(b"\x1b[6n")
     if b"\x1b[c" in chunk or b"\x1b[0c" in chunk:
-        os.write(master, b"\x1b[?62;c")
+        replies += b"\x1b[?62;c"
+    for mode in DECRQM.findall(chunk):
+        replies += b"\x1b[?" + mode + b";2$y"
+    if replies:
+        os.write(master, replies)
 
 
 def _drain(master):
