@@ -335,6 +335,10 @@ impl Stage {
             ("MODEL_LIFETIME", (HOST_LIMIT + GRACE).as_secs().to_string()),
             ("ASK_CALL", self.path("call.json").display().to_string()),
             ("ASK_TOOL", self.tool.clone()),
+            (
+                "ASK_DELEGATE",
+                self.path("delegate.json").display().to_string(),
+            ),
             ("HOST_LIMIT", HOST_LIMIT.as_secs().to_string()),
             ("HOST_CWD", self.project().display().to_string()),
         ];
@@ -1409,4 +1413,235 @@ fn codex_exec_from_a_terminal_prints_the_page_link_and_the_person_answers_there(
              "wasCustom": false}]})
     );
     assert!(!stage.pending().exists());
+}
+
+// Sub-agents: over MCP, ask-user cannot tell a sub-agent's call from its parent's, so each host's
+// own configuration keeps the tool from its sub-agents, as docs/hosts.md says. The stand-in
+// model, as the parent, starts a sub-agent through the host's own tool and tells it "please ask
+// me"; as the sub-agent, it calls the tool when the host offers it. Two sub-agents are defined:
+// `helper`, configured as docs/hosts.md says, and `open`, which names no tools and so has the
+// parent's, the host's default.
+
+/// What the parent is told: the stand-in starts a sub-agent (see `tests/hosts/model.py`).
+const PARENT_PROMPT: &str = "please start the helper";
+
+/// What the parent tells the sub-agent: the stand-in calls the tool when it is offered.
+const SUB_AGENT_PROMPT: &str = "You are the sub-agent: please ask me";
+
+/// What the stand-in says once it has the tool's result.
+const DONE: &str = "The stand-in model got the tool result.";
+
+/// What the stand-in says when told "ask me" with no tool to ask with.
+const NO_TOOL: &str = "The stand-in model has no tool to ask with.";
+
+/// What one run of a parent that started a sub-agent left.
+struct Delegation {
+    /// The parent's requests that offer tools (its prompt's, not side requests such as a title).
+    parent: Vec<Value>,
+    /// The sub-agent's requests that offer tools.
+    sub_agent: Vec<Value>,
+    /// The result of the sub-agent, as the parent received it.
+    result: String,
+    /// How many results of the tool the stand-in received, parent and sub-agent together.
+    asked: usize,
+}
+
+impl Host {
+    /// The host's own tool that starts a sub-agent, and its arguments that start the sub-agent
+    /// `name` with [`SUB_AGENT_PROMPT`], as the host offers them to the model.
+    fn sub_agent_call(self, name: &str) -> (&'static str, Value) {
+        match self {
+            Host::Claude => (
+                "Agent",
+                json!({"description": "Look things up", "prompt": SUB_AGENT_PROMPT,
+                       "subagent_type": name, "run_in_background": false}),
+            ),
+            Host::OpenCode => (
+                "task",
+                json!({"description": "Look things up", "prompt": SUB_AGENT_PROMPT,
+                       "subagent_type": name}),
+            ),
+            Host::Gemini => (
+                "invoke_agent",
+                json!({"agent_name": name, "prompt": SUB_AGENT_PROMPT}),
+            ),
+            Host::Codex => unreachable!("no Codex test starts a sub-agent"),
+        }
+    }
+}
+
+impl Stage {
+    /// Defines the sub-agents `helper`, whose configuration keeps ask-user's tool out as
+    /// docs/hosts.md says, and `open`, which names no tools.
+    fn define_sub_agents(&self) {
+        let description = "Looks things up in the project.";
+        // An agent file of Claude Code or Gemini CLI: a front matter, then the agent's prompt.
+        let write = |folder: PathBuf, name: &str, tools: &str| {
+            std::fs::create_dir_all(&folder).unwrap();
+            std::fs::write(
+                folder.join(format!("{name}.md")),
+                format!(
+                    "---\nname: {name}\ndescription: {description}\n{tools}---\n\
+                     You look things up in the project.\n"
+                ),
+            )
+            .unwrap();
+        };
+        match self.host {
+            Host::Claude => {
+                // The project's agents, `.claude/agents/NAME.md`, their tools listed in `tools:`.
+                let folder = self.project().join(".claude/agents");
+                write(folder.clone(), "helper", "tools: Read, Grep, Glob\n");
+                write(folder, "open", "");
+            }
+            Host::Gemini => {
+                // The person's own agents, `~/.gemini/agents/NAME.md`, which Gemini CLI loads
+                // without asking; their tools listed in `tools:`.
+                let folder = self.path("home/.gemini/agents");
+                write(folder.clone(), "helper", "tools:\n  - read_file\n");
+                write(folder, "open", "");
+            }
+            Host::OpenCode => {
+                // Agents in opencode.json, the server's tools turned off in `tools`.
+                let path = self.path("home/.config/opencode/opencode.json");
+                let mut config: Value =
+                    serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+                let agent = |tools: Value| {
+                    json!({"description": description, "mode": "subagent",
+                           "prompt": "You look things up in the project.", "tools": tools})
+                };
+                config["agent"] = json!({
+                    "helper": agent(json!({"ask-user_*": false})),
+                    "open": agent(json!({}))
+                });
+                std::fs::write(&path, config.to_string()).unwrap();
+            }
+            Host::Codex => unreachable!("no Codex test starts a sub-agent"),
+        }
+    }
+
+    /// Whether `request` offers the model ask-user's tool: by name, under the host's prefix, or
+    /// listed as one of Claude Code's deferred tools, which the model loads with ToolSearch.
+    fn offers_the_tool(&self, request: &Value) -> bool {
+        let named = request["tools"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|name| {
+                let bare = name.as_str().unwrap().rsplit('/').next().unwrap();
+                bare == self.tool || bare.ends_with(&format!("_{}", self.tool))
+            });
+        let deferred = format!("mcp__ask-user__{}", self.tool);
+        named || request["body"].to_string().contains(&deferred)
+    }
+
+    /// Runs the host headless with [`PARENT_PROMPT`]: the stand-in model, as the parent, starts
+    /// the sub-agent `name` through the host's own tool, and the run ends by itself.
+    fn start_sub_agent(&self, name: &str, extra: &[&str]) -> Delegation {
+        for record in ["requests.jsonl", "results.jsonl", "delegations.jsonl"] {
+            let _ = std::fs::remove_file(self.path("log").join(record));
+        }
+        let (tool, arguments) = self.host.sub_agent_call(name);
+        std::fs::write(
+            self.path("delegate.json"),
+            json!({"tool": tool, "arguments": arguments}).to_string(),
+        )
+        .unwrap();
+        let mut args = self.host.headless(PARENT_PROMPT);
+        args.extend(extra.iter().map(|arg| arg.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = self.run(&args);
+        eprintln!("{:?} {args:?}: {run}", self.host);
+        assert!(run.status.success(), "{:?} failed: {run}", self.host);
+        let mut parent = Vec::new();
+        let mut sub_agent = Vec::new();
+        for request in self.lines("requests.jsonl") {
+            let body = request["body"].to_string();
+            let whose = if body.contains(PARENT_PROMPT) {
+                "the parent"
+            } else if body.contains(SUB_AGENT_PROMPT) {
+                "the sub-agent"
+            } else {
+                "neither"
+            };
+            eprintln!(
+                "{:?} {name}: a request of {whose} offers {}",
+                self.host, request["tools"]
+            );
+            if request["tools"].as_array().is_none_or(Vec::is_empty) {
+                continue;
+            }
+            // The sub-agent's conversation starts from its prompt; the parent's holds its own.
+            if body.contains(PARENT_PROMPT) {
+                parent.push(request);
+            } else if body.contains(SUB_AGENT_PROMPT) {
+                sub_agent.push(request);
+            }
+        }
+        let delegations = self.lines("delegations.jsonl");
+        assert_eq!(
+            delegations.len(),
+            1,
+            "the parent got the sub-agent's result: {delegations:#?}\n{run}"
+        );
+        let result = delegations[0]["text"].as_str().unwrap().to_string();
+        eprintln!("{:?} {name}: the parent got {result:?}", self.host);
+        Delegation {
+            parent,
+            sub_agent,
+            result,
+            asked: self.results().len(),
+        }
+    }
+}
+
+/// Starts the sub-agent `open`, then `helper`, in `host` headless, and asserts that the parent
+/// is offered the tool each time, that `open` is offered it too and calls it, and that `helper`,
+/// configured as docs/hosts.md says, is never offered it and tells the parent it cannot ask.
+fn sub_agent_configuration_keeps_the_tool_out(host: Host, extra: &[&str]) {
+    let stage = Stage::new(host, &["--present", "file"], false);
+    stage.define_sub_agents();
+    // The host's default: a sub-agent with the parent's tools, ask-user's among them.
+    let open = stage.start_sub_agent("open", extra);
+    assert!(!open.parent.is_empty() && !open.sub_agent.is_empty());
+    assert!(open.parent.iter().all(|r| stage.offers_the_tool(r)));
+    assert!(open.sub_agent.iter().any(|r| stage.offers_the_tool(r)));
+    assert_eq!(open.asked, 1, "the open sub-agent called the tool");
+    assert!(open.result.contains(DONE), "{}", open.result);
+    // The sub-agent configured as docs/hosts.md says.
+    let kept = stage.start_sub_agent("helper", extra);
+    assert!(!kept.parent.is_empty() && !kept.sub_agent.is_empty());
+    assert!(kept.parent.iter().all(|r| stage.offers_the_tool(r)));
+    let offered: Vec<&Value> = kept
+        .sub_agent
+        .iter()
+        .filter(|r| stage.offers_the_tool(r))
+        .collect();
+    assert!(
+        offered.is_empty(),
+        "the helper was offered the tool: {offered:#?}"
+    );
+    assert_eq!(kept.asked, 0, "the helper never called the tool");
+    assert!(kept.result.contains(NO_TOOL), "{}", kept.result);
+}
+
+#[test]
+#[ignore = "needs Claude Code from npm, unshare and ip; run by .ci/run"]
+fn claude_p_keeps_the_tool_from_a_sub_agent_whose_tools_leave_it_out() {
+    sub_agent_configuration_keeps_the_tool_out(
+        Host::Claude,
+        &["--allowedTools", "mcp__ask-user__ask_user"],
+    );
+}
+
+#[test]
+#[ignore = "needs OpenCode from npm, unshare and ip; run by .ci/run"]
+fn opencode_run_keeps_the_tool_from_a_sub_agent_that_turns_it_off() {
+    sub_agent_configuration_keeps_the_tool_out(Host::OpenCode, &[]);
+}
+
+#[test]
+#[ignore = "needs Gemini CLI from npm, unshare and ip; run by .ci/run"]
+fn gemini_p_keeps_the_tool_from_a_sub_agent_whose_tools_leave_it_out() {
+    sub_agent_configuration_keeps_the_tool_out(Host::Gemini, &[]);
 }

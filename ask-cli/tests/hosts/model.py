@@ -14,8 +14,14 @@ tools with their server's name or put them in a namespace), the turn's prompt (t
 message that carries no tool result) says "ask me", and the turn has no result of that tool yet,
 it calls the tool with the arguments in the file named by ASK_CALL (when the tool is deferred
 behind Claude Code's ToolSearch, it loads it first). It appends each result of its calls to
-results.jsonl, and once the turn has one, it ends the turn with a short text. Every other
-request gets a short text too (a JSON value that meets the schema when the request asks for JSON).
+results.jsonl, and once the turn has one, it ends the turn with a short text. Told "ask me" in a
+request that offers no such tool, it says so (NO_TOOL). Every other request gets a short text too (a
+JSON value that meets the schema when the request asks for JSON).
+
+As a parent agent: when ASK_DELEGATE names a file that exists and holds {"tool": NAME, "arguments": {...}}, the
+turn's prompt says "start the helper", and the request offers the tool NAME (the host's own tool
+that starts a sub-agent), it calls NAME with those arguments once in the turn, appends the result
+to delegations.jsonl, and then ends the turn with a short text.
 
 Every request is appended to requests.jsonl (path, API, the names of the offered tools, body) in
 the folder named on the command line, so a test reads what the model received. It stops by
@@ -35,9 +41,14 @@ LIFETIME = float(os.environ.get("MODEL_LIFETIME", "170"))
 CALL = json.loads(open(os.environ["ASK_CALL"]).read())
 TOOL = os.environ.get("ASK_TOOL", "ask_user")
 TRIGGER = "ask me"
+DELEGATE_FILE = os.environ.get("ASK_DELEGATE")
+DELEGATE = json.loads(open(DELEGATE_FILE).read()) if DELEGATE_FILE and os.path.exists(DELEGATE_FILE) else None
+DELEGATE_TRIGGER = "start the helper"
 # The ids of the stand-in's calls: a result for one of these is what the host gave the model.
 CALL_PREFIX = "call_ask_"
 DONE = "The stand-in model got the tool result."
+NO_TOOL = "The stand-in model has no tool to ask with."
+DELEGATED = "The stand-in model got the sub-agent's result."
 LOG = sys.argv[1]
 LOCK = threading.Lock()
 RECORDED = set()
@@ -114,6 +125,14 @@ def record_result(api, call_id, tool, result):
     append("results.jsonl", {"api": api, "callId": call_id, "tool": tool, "result": result, "text": text_of(result)})
 
 
+def record_delegation(api, call_id, tool, result):
+    if ("delegation", call_id) in RECORDED:
+        return
+    RECORDED.add(("delegation", call_id))
+    append("delegations.jsonl", {"api": api, "callId": call_id, "tool": tool, "result": result,
+                                 "text": text_of(result)})
+
+
 def next_id(prefix):
     with LOCK:
         COUNT[0] += 1
@@ -176,6 +195,14 @@ class Handler(BaseHTTPRequestHandler):
     # What to say: a call of the tool, or a text.
 
     def decide(self, api, history, names, schema):
+        """What to answer (see `answer`); a text goes through `complete_task` when the request
+        offers it: a Gemini CLI sub-agent ends its turn only by that tool."""
+        what = self.answer(api, history, names, schema)
+        if what[0] == "text" and schema is None and "complete_task" in names:
+            return "call", "complete_task", {"result": what[1]}
+        return what
+
+    def answer(self, api, history, names, schema):
         """What to answer a request whose conversation is `history` (a list of ("prompt", text),
         ("call", id, name) and ("result", id, value), oldest first) and that offers the tools
         `names`: ("call", name, arguments) or ("text", text). `schema` is the JSON schema the
@@ -196,6 +223,14 @@ class Handler(BaseHTTPRequestHandler):
         answered = any(ours(entry) for entry in turn)
         searched = any(entry[0] == "call" and entry[2] == "ToolSearch" for entry in turn)
         tool = our_tool(names)
+        if DELEGATE and DELEGATE_TRIGGER in prompt and schema is None:
+            started = [entry for entry in turn if entry[0] == "result" and calls.get(entry[1]) == DELEGATE["tool"]]
+            for entry in started:
+                record_delegation(api, entry[1], DELEGATE["tool"], entry[2])
+            if started:
+                return "text", DELEGATED
+            if DELEGATE["tool"] in names:
+                return "call", DELEGATE["tool"], DELEGATE["arguments"]
         if TRIGGER in prompt and not answered:
             if tool:
                 return "call", tool, CALL
@@ -208,6 +243,8 @@ class Handler(BaseHTTPRequestHandler):
             return "text", json.dumps(fill(schema))
         if answered:
             return "text", DONE
+        if TRIGGER in prompt:
+            return "text", NO_TOOL
         return "text", "The stand-in model has nothing to do."
 
     # OpenAI Responses.
