@@ -1046,14 +1046,7 @@ fn claude_interactive_draws_the_form_and_the_model_gets_both_answers() {
     assert_eq!(replies.len(), 1, "{replies:?}");
     assert_eq!(replies[0].0, "accept");
     let received: Value = serde_json::from_str(&stage.result_text(&Run::none())).unwrap();
-    assert_eq!(
-        received,
-        json!({"answered": true, "answers": [
-            {"question": "Which database should we use?", "answer": "PostgreSQL",
-             "selectedOption": "PostgreSQL", "wasCustom": false},
-            {"question": "Which features should we enable?", "answer": ["Auth", "Search"],
-             "wasCustom": false}]})
-    );
+    assert_eq!(received, both_answered());
 }
 
 #[test]
@@ -1090,14 +1083,7 @@ fn codex_interactive_draws_the_form_and_the_model_gets_both_answers() {
     let text = stage.result_text(&Run::none());
     let (_, json) = text.split_once("\nOutput:\n").expect(&text);
     let received: Value = serde_json::from_str(json).unwrap();
-    assert_eq!(
-        received,
-        json!({"answered": true, "answers": [
-            {"question": "Which database should we use?", "answer": "PostgreSQL",
-             "selectedOption": "PostgreSQL", "wasCustom": false},
-            {"question": "Which features should we enable?", "answer": ["Auth", "Search"],
-             "wasCustom": false}]})
-    );
+    assert_eq!(received, both_answered());
 }
 
 /// What ask-user finds on the terminal of an interactive host that starts it in the host's own
@@ -1308,11 +1294,7 @@ fn claude_p_from_a_terminal_cancels_the_form_and_the_terminal_ui_asks() {
         terminal_ui_from_a_terminal(Host::Claude, &["--allowedTools", "mcp__ask-user__ask_user"]);
     assert_eq!(
         serde_json::from_str::<Value>(&text).unwrap(),
-        json!({"answered": true, "answers": [
-            {"question": "Which database should we use?", "answer": "PostgreSQL",
-             "selectedOption": "PostgreSQL", "wasCustom": false},
-            {"question": "Which features should we enable?", "answer": ["Auth", "Search"],
-             "wasCustom": false}]})
+        both_answered()
     );
 }
 
@@ -1406,11 +1388,7 @@ fn codex_exec_from_a_terminal_prints_the_page_link_and_the_person_answers_there(
     let (_, json) = text.split_once("\nOutput:\n").expect(&text);
     assert_eq!(
         serde_json::from_str::<Value>(json).unwrap(),
-        json!({"answered": true, "answers": [
-            {"question": "Which database should we use?", "answer": "PostgreSQL",
-             "selectedOption": "PostgreSQL", "wasCustom": false},
-            {"question": "Which features should we enable?", "answer": ["Auth", "Search"],
-             "wasCustom": false}]})
+        both_answered()
     );
     assert!(!stage.pending().exists());
 }
@@ -1644,4 +1622,14 @@ fn opencode_run_keeps_the_tool_from_a_sub_agent_that_turns_it_off() {
 #[ignore = "needs Gemini CLI from npm, unshare and ip; run by .ci/run"]
 fn gemini_p_keeps_the_tool_from_a_sub_agent_whose_tools_leave_it_out() {
     sub_agent_configuration_keeps_the_tool_out(Host::Gemini, &[]);
+}
+
+/// The result the model gets when the person answered both questions of the stand-in's call:
+/// PostgreSQL, and Auth and Search.
+fn both_answered() -> Value {
+    json!({"answered": true, "answers": [
+        {"question": "Which database should we use?", "answer": "PostgreSQL",
+         "selectedOption": "PostgreSQL", "wasCustom": false},
+        {"question": "Which features should we enable?", "answer": ["Auth", "Search"],
+         "wasCustom": false}]})
 }

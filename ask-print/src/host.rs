@@ -72,14 +72,7 @@ impl Host {
     /// pending file `file`: the three ways to answer them, in this host's commands. The example
     /// `--answers` array has one entry per question.
     pub fn instructions(self, file: &str, questions: usize) -> String {
-        let example = if questions <= 1 {
-            "\"your answer\"".to_string()
-        } else {
-            (1..=questions)
-                .map(|n| format!("\"answer {n}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let example = example_answers(questions);
         format!(
             "Questions pending. User input required.\n\
              \n\
@@ -138,14 +131,7 @@ impl Relay {
     /// `file`: who answers them and how, and that the answers come back when the model calls
     /// `ask_user` again with the same questions.
     pub fn instructions(self, file: &str, questions: usize) -> String {
-        let example = if questions <= 1 {
-            "\"your answer\"".to_string()
-        } else {
-            (1..=questions)
-                .map(|n| format!("\"answer {n}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let example = example_answers(questions);
         let count = match questions {
             1 => "The question waits".to_string(),
             n => format!("The {n} questions wait"),
@@ -199,6 +185,18 @@ impl FromStr for Host {
                     known.join(", ")
                 )
             })
+    }
+}
+
+/// The example `--answers` entries for `questions` questions: one per question.
+fn example_answers(questions: usize) -> String {
+    if questions <= 1 {
+        "\"your answer\"".to_string()
+    } else {
+        (1..=questions)
+            .map(|n| format!("\"answer {n}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
