@@ -72,6 +72,23 @@ fn http(
     (status, head.to_string(), body.to_string())
 }
 
+/// The challenge-response of an agent holding `token`: the `Authorization` of one request.
+fn prove(addr: &str, token: &str) -> String {
+    let nonce = ask_web::auth::random_token().unwrap();
+    let body = json!({"nonce": nonce}).to_string();
+    let (status, _, reply) = http(
+        addr,
+        "POST",
+        "/api/agent/hello",
+        &[("Content-Type", "application/json")],
+        &body,
+    );
+    assert_eq!(status, 200, "{reply}");
+    let reply: Value = serde_json::from_str(&reply).unwrap();
+    let inbox_nonce = reply["nonce"].as_str().unwrap();
+    ask_web::auth::authorization(token, &nonce, inbox_nonce)
+}
+
 /// A person's browser: the session cookie the one-time `link` is exchanged for.
 fn visit(link: &str) -> (String, String) {
     let rest = link.strip_prefix("http://").unwrap();
@@ -231,15 +248,16 @@ async fn the_inbox_refuses_given_answers_that_do_not_fit_the_questions() {
         tokio::spawn(async move { inbox.serve().await })
     };
     let addr = inbox.local_addr().to_string();
-    let bearer = format!("Bearer {}", inbox.agent_token());
+    let token = inbox.agent_token().to_string();
     let post = move |given: Value| {
         let body = json!({"input": {"questions": [{"question": "Name?"}]}, "given": given});
+        let authorization = prove(&addr, &token);
         http(
             &addr,
             "POST",
             "/api/agent/asks",
             &[
-                ("Authorization", &bearer),
+                ("Authorization", &authorization),
                 ("Content-Type", "application/json"),
             ],
             &body.to_string(),
@@ -266,4 +284,113 @@ async fn the_inbox_refuses_given_answers_that_do_not_fit_the_questions() {
         other_question.2
     );
     serving.abort();
+}
+
+/// A program squatting on the inbox's port: it answers `hello` with a made-up proof and
+/// records every byte it receives.
+fn squatter() -> (String, std::thread::JoinHandle<Vec<u8>>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let recorded = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        // `--via` makes one request, the hello, and stops when the proof is wrong.
+        let (mut stream, _) = listener.accept().unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(2)))
+            .unwrap();
+        let mut buffer = [0u8; 4096];
+        while let Ok(n) = stream.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            seen.extend_from_slice(&buffer[..n]);
+            if seen.windows(4).any(|w| w == b"\r\n\r\n") && seen.ends_with(b"}") {
+                break;
+            }
+        }
+        let body = json!({"nonce": "ab".repeat(32), "proof": "cd".repeat(32)}).to_string();
+        let _ = write!(
+            stream,
+            "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{body}"
+        );
+        drop(stream);
+        listener.set_nonblocking(true).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        // Nothing more arrives: no ask, no token.
+        assert!(listener.accept().is_err(), "a second connection");
+        seen
+    });
+    (format!("http://{addr}"), recorded)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn via_sends_nothing_to_a_server_that_cannot_prove_it_holds_the_token() {
+    let (url, recorded) = squatter();
+    let token = "5ec2e7".repeat(10) + "abcd";
+    let via = ViaFrontend::new(&url, token.clone(), Asker::default()).unwrap();
+    let input = call();
+    let request = AskRequest {
+        request_id: "toolu_9".into(),
+        given: Vec::new(),
+        input,
+    };
+    let error = via.present(&request).await.unwrap_err().to_string();
+    assert!(error.contains("is not the ask-user inbox"), "{error}");
+    let seen = String::from_utf8(recorded.join().unwrap()).unwrap();
+    assert!(seen.starts_with("POST /api/agent/hello "), "{seen}");
+    assert!(!seen.contains(&token), "the token crossed the socket: {seen}");
+    assert!(!seen.contains("Which"), "the questions crossed the socket: {seen}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_inbox_tells_its_agents_and_ends() {
+    let inbox = std::sync::Arc::new(
+        Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default()).unwrap(),
+    );
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = {
+        let inbox = std::sync::Arc::clone(&inbox);
+        tokio::spawn(async move {
+            inbox
+                .serve_until(async move {
+                    let _ = stopped.await;
+                })
+                .await
+        })
+    };
+    let via = ViaFrontend::new(
+        inbox.base_url(),
+        inbox.agent_token().to_string(),
+        Asker::default(),
+    )
+    .unwrap();
+    let request = AskRequest {
+        request_id: "toolu_4".into(),
+        given: Vec::new(),
+        input: call(),
+    };
+    let link = inbox.link();
+    let waiting = tokio::spawn(async move { via.present(&request).await.unwrap() });
+    tokio::task::spawn_blocking(move || {
+        let (addr, cookie) = visit(&link);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while asks(&addr, &cookie)["asks"].as_array().unwrap().is_empty() {
+            assert!(Instant::now() < deadline, "the ask arrives");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    })
+    .await
+    .unwrap();
+    stop.send(()).unwrap();
+    // The agent hears that the inbox stopped, and the inbox ends.
+    let outcome = tokio::time::timeout(Duration::from_secs(10), waiting)
+        .await
+        .expect("the agent is told in time")
+        .unwrap();
+    assert_eq!(outcome, Outcome::ConnectionLost);
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("the inbox stops in time")
+        .unwrap()
+        .unwrap();
 }

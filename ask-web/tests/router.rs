@@ -19,6 +19,10 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 use tower::ServiceExt;
 
+/// What the page is told when its answer did not reach the agent.
+const NOT_DELIVERED: &str = "your agent stopped waiting: the answers were not delivered, and \
+                             they stay on this page";
+
 /// How long a test waits for an event before it fails: a bound, never a pace.
 const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -696,10 +700,8 @@ async fn an_ask_whose_agent_stopped_waiting_cannot_be_answered() {
     let reply = page
         .post(&cookie, "ask-1", "answer", &answers("late"))
         .await;
-    assert_eq!(
-        reply.refusal_text(StatusCode::GONE).await,
-        "the agent stopped waiting for this ask"
-    );
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(reply.json().await, json!({"error": NOT_DELIVERED, "kept": true}));
     assert_eq!(state(&page.asks(&cookie).await, 0), "connection_lost");
 }
 
@@ -771,10 +773,39 @@ impl Served {
         }
     }
 
-    /// `send` as an agent with the inbox's token.
+    /// `send` as an agent that proved it holds the inbox's agent token.
     async fn agent(&self, send: Outgoing) -> Reply {
-        let token = format!("Bearer {}", self.inbox.agent_token());
-        self.page.send(send.header("authorization", &token)).await
+        let authorization = self.prove(self.inbox.agent_token(), "agent").await;
+        self.page
+            .send(send.header("authorization", &authorization))
+            .await
+    }
+
+    /// `send` as `ask-user serve --link`, with the people's token.
+    async fn people(&self, send: Outgoing) -> Reply {
+        let authorization = self.prove(self.inbox.people_token(), "people").await;
+        self.page
+            .send(send.header("authorization", &authorization))
+            .await
+    }
+
+    /// The challenge-response: checks the inbox's proof and gives the `Authorization` of one
+    /// request.
+    async fn prove(&self, token: &str, role: &str) -> String {
+        let nonce = ask_web::auth::random_token().unwrap();
+        let reply = self
+            .page
+            .send(post("/api/agent/hello").json(&json!({"nonce": nonce, "as": role})))
+            .await;
+        assert_eq!(reply.status, StatusCode::OK);
+        let hello = reply.json().await;
+        let inbox_nonce = hello["nonce"].as_str().unwrap();
+        assert_eq!(
+            hello["proof"],
+            ask_web::auth::inbox_proof(token, &nonce, inbox_nonce),
+            "the inbox proves it holds the token"
+        );
+        ask_web::auth::authorization(token, &nonce, inbox_nonce)
     }
 
     /// An agent's ask of [`call`]: the held response.
@@ -788,8 +819,14 @@ impl Served {
             .await;
         assert_eq!(reply.status, StatusCode::OK);
         assert_eq!(reply.header(header::CONTENT_TYPE), "application/x-ndjson");
+        let capability = reply
+            .header(header::HeaderName::from_static("x-ask-capability"))
+            .to_string();
+        assert_eq!(capability.len(), 64, "a 256-bit capability");
         Held {
             stream: Box::pin(reply.body.into_data_stream()),
+            capability,
+            page: Page::new(self.page.router.clone(), &self.inbox.link()),
         }
     }
 }
@@ -797,11 +834,32 @@ impl Served {
 /// An agent's held request: blank lines while its ask waits, then the outcome.
 struct Held {
     stream: DataStream,
+    /// The capability of this ask alone.
+    capability: String,
+    page: Page,
 }
 
 impl Held {
-    /// The outcome line, past any blank lines.
-    async fn outcome(mut self) -> Value {
+    /// The outcome line, past any blank lines, confirmed to the inbox as an agent does.
+    async fn outcome(self) -> Value {
+        let page = Page::new(self.page.router.clone(), &format!("http://{}/", self.page.host));
+        let capability = self.capability.clone();
+        let outcome = self.unconfirmed().await;
+        if outcome["state"] != "connection_lost" {
+            let reply = page
+                .send(
+                    post("/api/agent/received")
+                        .header("authorization", &format!("Bearer {capability}"))
+                        .json(&json!({})),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::OK);
+        }
+        outcome
+    }
+
+    /// The outcome line, not confirmed.
+    async fn unconfirmed(mut self) -> Value {
         let mut text = String::new();
         loop {
             if let Some(line) = text.lines().find(|line| !line.trim().is_empty()) {
@@ -842,23 +900,28 @@ async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
         ]
     );
     // The second, then the first.
-    let reply = served
-        .page
-        .post(&served.cookie, "ask-2", "answer", &answers("from-beta"))
-        .await;
+    let body = answers("from-beta");
+    let (reply, outcome) = tokio::join!(
+        served
+            .page
+            .post(&served.cookie, "ask-2", "answer", &body),
+        beta.outcome()
+    );
     assert_eq!(reply.status, StatusCode::OK);
-    let outcome = beta.outcome().await;
     assert_eq!(outcome["state"], "answered");
     assert_eq!(
         serde_json::from_value::<Vec<Answer>>(outcome["answers"].clone()).unwrap(),
         answered("from-beta")
     );
-    let reply = served
-        .page
-        .post(&served.cookie, "ask-1", "cancel", &json!({}))
-        .await;
+    let body = json!({});
+    let (reply, outcome) = tokio::join!(
+        served
+            .page
+            .post(&served.cookie, "ask-1", "cancel", &body),
+        alpha.outcome()
+    );
     assert_eq!(reply.status, StatusCode::OK);
-    assert_eq!(alpha.outcome().await, json!({"state": "cancelled"}));
+    assert_eq!(outcome, json!({"state": "cancelled"}));
     let asks = served.page.asks(&served.cookie).await;
     assert_eq!(
         (state(&asks, 0), state(&asks, 1)),
@@ -895,24 +958,40 @@ async fn a_held_ask_gets_a_blank_line_every_heartbeat_while_it_waits() {
         assert_eq!(chunk, "\n");
     }
     assert_eq!(started.elapsed(), 3 * ask_web::HEARTBEAT);
-    let reply = served
-        .page
-        .post(&served.cookie, "ask-1", "answer", &answers("late"))
-        .await;
+    let body = answers("late");
+    let (reply, outcome) = tokio::join!(
+        served
+            .page
+            .post(&served.cookie, "ask-1", "answer", &body),
+        held.outcome()
+    );
     assert_eq!(reply.status, StatusCode::OK);
-    assert_eq!(held.outcome().await["state"], "answered");
+    assert_eq!(outcome["state"], "answered");
 }
 
 #[tokio::test]
-async fn the_agent_api_needs_the_token_and_refuses_browsers() {
+async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
     let served = Served::start(Limits::default()).await;
-    const NO_TOKEN: &str =
-        "refused: send the agent token of `ask-user serve` as Authorization: Bearer TOKEN";
     let body = json!({"agent": "intruder", "input": call()});
-    let wrong = format!("Bearer {}", "0".repeat(64));
+    // The token itself, a wrong proof, a spent or unknown nonce: all refused.
+    let token = served.inbox.agent_token().to_string();
+    let bearer = format!("Bearer {token}");
+    let nonce = "0123456789abcdef";
+    let unknown = ask_web::auth::authorization(&token, nonce, &"1".repeat(64));
+    let spent = served.prove(&token, "agent").await;
+    let reply = served
+        .page
+        .send(post("/api/agent/link").header("authorization", &spent))
+        .await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN, "the agents' token makes no link");
+    let mut wrong = served.prove(&token, "agent").await;
+    wrong.replace_range(wrong.len() - 4.., "0000");
     for authorization in [
         None,
-        Some("Bearer "),
+        Some(bearer.as_str()),
+        Some("AskUser "),
+        Some(unknown.as_str()),
+        Some(spent.as_str()),
         Some(wrong.as_str()),
         Some("Basic abc"),
     ] {
@@ -921,13 +1000,10 @@ async fn the_agent_api_needs_the_token_and_refuses_browsers() {
             send = send.header("authorization", value);
         }
         let reply = served.page.send(send).await;
-        assert_eq!(
-            reply.refusal_text(StatusCode::UNAUTHORIZED).await,
-            NO_TOKEN,
-            "{authorization:?}"
-        );
+        let text = reply.refusal_text(StatusCode::UNAUTHORIZED).await;
+        assert!(text.starts_with("refused: prove that you hold"), "{authorization:?}: {text}");
     }
-    // A browser's request, even one that carries the token, is refused: a page elsewhere must
+    // A browser's request, even one that carries a proof, is refused: a page elsewhere must
     // not ask in an agent's name.
     for (name, value) in [
         ("origin", served.page.origin.as_str()),
@@ -942,6 +1018,7 @@ async fn the_agent_api_needs_the_token_and_refuses_browsers() {
             "{name}"
         );
     }
+    // No agent address lists asks.
     let reply = served.agent(get("/api/agent/asks")).await;
     assert_eq!(
         reply.refusal_text(StatusCode::METHOD_NOT_ALLOWED).await,
@@ -951,6 +1028,9 @@ async fn the_agent_api_needs_the_token_and_refuses_browsers() {
         .agent(post("/api/agent/elsewhere").json(&json!({})))
         .await;
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    // The people's token makes links and asks nothing.
+    let reply = served.people(post("/api/agent/asks").json(&body)).await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN);
     // The person's session is no agent token.
     let reply = served
         .page
@@ -963,6 +1043,69 @@ async fn the_agent_api_needs_the_token_and_refuses_browsers() {
     assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
     let asks = served.page.asks(&served.cookie).await;
     assert_eq!(asks["asks"], json!([]), "nothing was asked");
+}
+
+#[tokio::test]
+async fn a_capability_confirms_or_withdraws_its_own_ask_only() {
+    let served = Served::start(Limits::default()).await;
+    let mut events = served.page.events(&served.cookie).await;
+    let alpha = served.ask("alpha").await;
+    let beta = served.ask("beta").await;
+    events.until(|s| state(s, 1) == "waiting_for_user").await;
+    assert_ne!(alpha.capability, beta.capability);
+    let by = |capability: &str, what: &str| {
+        post(&format!("/api/agent/{what}"))
+            .header("authorization", &format!("Bearer {capability}"))
+            .json(&json!({}))
+    };
+    // The agents' token is no capability; an unknown capability finds nothing.
+    let token = served.inbox.agent_token().to_string();
+    assert_eq!(served.page.send(by(&token, "cancel")).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        served.page.send(by(&"f".repeat(64), "cancel")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // Nothing was sent to beta, so there is nothing to confirm.
+    assert_eq!(
+        served.page.send(by(&beta.capability, "received")).await.status,
+        StatusCode::CONFLICT
+    );
+    // Alpha withdraws its ask: alpha's alone ends, and its held request says so.
+    let reply = served.page.send(by(&alpha.capability, "cancel")).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let snapshot = events.until(|s| state(s, 0) == "connection_lost").await;
+    assert_eq!(state(&snapshot, 1), "waiting_for_user");
+    assert_eq!(alpha.unconfirmed().await["state"], "connection_lost");
+}
+
+// The clock is paused: the runtime skips ahead to the next timer whenever every task waits.
+#[tokio::test(start_paused = true)]
+async fn an_answer_is_sent_only_once_its_agent_confirms_it() {
+    let served = Served::start(Limits::default()).await;
+    let mut events = served.page.events(&served.cookie).await;
+    let held = served.ask("mute").await;
+    events.until(|s| state(s, 0) == "waiting_for_user").await;
+    // The agent's connection carries the outcome, but the agent never confirms it (it died
+    // after the write): the person is not told "sent", and the answer stays on the page.
+    let started = tokio::time::Instant::now();
+    let body = answers("kept");
+    let (reply, outcome) = tokio::join!(
+        served
+            .page
+            .post(&served.cookie, "ask-1", "answer", &body),
+        held.unconfirmed()
+    );
+    assert_eq!(outcome["state"], "answered");
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(reply.json().await, json!({"error": NOT_DELIVERED, "kept": true}));
+    assert_eq!(started.elapsed(), ask_web::DELIVERY_PATIENCE);
+    events.until(|s| state(s, 0) == "connection_lost").await;
+    // A second answer finds no ask waiting.
+    let reply = served
+        .page
+        .post(&served.cookie, "ask-1", "answer", &answers("again"))
+        .await;
+    assert_eq!(reply.status, StatusCode::CONFLICT);
 }
 
 #[tokio::test]
@@ -1006,8 +1149,8 @@ async fn an_agent_call_that_does_not_validate_is_refused_with_its_problems() {
 #[tokio::test]
 async fn a_fresh_link_replaces_an_unused_one() {
     let served = Served::start(Limits::default()).await;
-    // An agent asks for a link for people (`ask-user serve --link`).
-    let reply = served.agent(post("/api/agent/link").json(&json!({}))).await;
+    // `ask-user serve --link` asks for a link for people, with the people's token.
+    let reply = served.people(post("/api/agent/link").json(&json!({}))).await;
     assert_eq!(reply.status, StatusCode::OK);
     let unused = reply.json().await["link"].as_str().unwrap().to_string();
     assert!(
@@ -1064,10 +1207,11 @@ async fn every_response_carries_the_content_security_policy() {
             .status,
         served.agent(get("/api/agent/asks")).await.status,
         page.send(post("/api/agent/link")).await.status,
+        served.people(post("/api/agent/link")).await.status,
         served.agent(post("/api/agent/link")).await.status,
     ];
     assert_eq!(
         replies.map(|status| status.as_u16()),
-        [200, 200, 200, 200, 401, 403, 421, 403, 404, 405, 401, 200]
+        [200, 200, 200, 200, 401, 403, 421, 403, 404, 405, 401, 200, 403]
     );
 }
