@@ -921,6 +921,26 @@ impl Serve {
         }
     }
 
+    /// The challenge-response of an agent holding `token`: the `Authorization` of one request.
+    fn prove(&self, token: &str) -> String {
+        let nonce = ask_web::auth::random_token().unwrap();
+        let hello = http(
+            &self.host,
+            "POST",
+            "/api/agent/hello",
+            &[("Host", &self.host), ("Content-Type", "application/json")],
+            &json!({"nonce": nonce}).to_string(),
+        );
+        assert_eq!(hello.status, 200, "{hello:?}");
+        let hello: Value = serde_json::from_str(&hello.body).unwrap();
+        let inbox_nonce = hello["nonce"].as_str().unwrap();
+        assert_eq!(
+            hello["proof"],
+            ask_web::auth::inbox_proof(token, &nonce, inbox_nonce)
+        );
+        ask_web::auth::authorization(token, &nonce, inbox_nonce)
+    }
+
     /// `ask-user --via BASE --agent-name NAME CALL` with the call of these tests.
     fn ask(&self, name: &str) -> Child {
         self.ask_with(name, &call())
@@ -983,6 +1003,21 @@ impl Drop for Serve {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Waits for `child` to end, at most `bound`.
+fn wait_bounded(child: &mut Child, bound: std::time::Duration) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + bound;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the process ends in time"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
@@ -1122,11 +1157,21 @@ fn serve_refuses_agents_without_the_token_and_browsers_on_the_agent_api() {
         from_browser.status, 403,
         "a browser never speaks for an agent"
     );
-    let invalid = http(
+    // The token itself is no proof: an agent proves it holds it, and never sends it.
+    let with_token = http(
         &host,
         "POST",
         path,
         &[("Host", &host), ("Authorization", &bearer), json_type],
+        &body,
+    );
+    assert_eq!(with_token.status, 401, "{with_token:?}");
+    let proof = serve.prove(token.trim());
+    let invalid = http(
+        &host,
+        "POST",
+        path,
+        &[("Host", &host), ("Authorization", &proof), json_type],
         &json!({"input": {"questions": []}}).to_string(),
     );
     assert_eq!(invalid.status, 422, "{invalid:?}");
@@ -1143,9 +1188,10 @@ fn serve_refuses_agents_without_the_token_and_browsers_on_the_agent_api() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
+    let said = String::from_utf8_lossy(&output.stderr);
     assert!(
-        String::from_utf8_lossy(&output.stderr)
-            .contains("the ask-user inbox refused the questions (401)")
+        said.contains("is not the ask-user inbox this token belongs to"),
+        "{said}"
     );
     // `serve --link`: a fresh link; the earlier, unused one stops working.
     let fresh_link = serve.fresh_link();
@@ -1166,6 +1212,45 @@ fn serve_refuses_agents_without_the_token_and_browsers_on_the_agent_api() {
         "",
     );
     assert_eq!(new.status, 303);
+}
+
+#[test]
+fn serve_stops_on_sigterm_telling_its_agents_and_pages_and_removes_its_token_files() {
+    let mut serve = Serve::start();
+    let token_file = serve.dir.path().join("ask-user/serve-token");
+    let link_file = serve.dir.path().join("ask-user/serve-token-link");
+    assert!(token_file.exists() && link_file.exists());
+    let cookie = serve.visit(&serve.link);
+    let agent = serve.ask("alpha");
+    serve.wait_for(&cookie, 1);
+    let mut events = common::Events::open(&serve.host, &cookie);
+    let killed = Command::new("kill")
+        .args(["-TERM", &serve.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The page hears that the inbox closes, the waiting agent that its ask ended unanswered.
+    events.until(|snapshot| snapshot["closing"] == true);
+    let (code, _) = output_of(agent);
+    assert_eq!(code, 5, "the agent's ask ends as connection lost");
+    let status = wait_bounded(&mut serve.child, std::time::Duration::from_secs(20));
+    assert_eq!(status.code(), Some(0), "a clean stop");
+    assert!(!token_file.exists(), "the agents' token file is removed");
+    assert!(!link_file.exists(), "the people's token file is removed");
+}
+
+#[test]
+fn mode_web_ends_as_connection_lost_when_its_agent_stops_reading() {
+    let mut web = Web::start(&[]);
+    let cookie = web.session();
+    let mut events = common::Events::open(&web.host, &cookie);
+    events.until(|snapshot| snapshot["asks"][0]["state"] == "waiting_for_user");
+    // The agent goes away: the reading end of stdout closes.
+    drop(web.child.stdout.take());
+    let snapshot = events.until(|snapshot| snapshot["asks"][0]["state"] != "waiting_for_user");
+    assert_eq!(snapshot["asks"][0]["state"], "connection_lost");
+    let status = wait_bounded(&mut web.child, std::time::Duration::from_secs(20));
+    assert_eq!(status.code(), Some(5), "connection lost");
 }
 
 #[test]

@@ -46,9 +46,7 @@ fn stdout_closed() -> bool {
         tv_nsec: 0,
     };
     match rustix::event::poll(&mut fds, Some(&zero)) {
-        Ok(_) => fds[0]
-            .revents()
-            .intersects(PollFlags::ERR | PollFlags::HUP),
+        Ok(_) => fds[0].revents().intersects(PollFlags::ERR | PollFlags::HUP),
         Err(_) => false,
     }
 }

@@ -332,7 +332,10 @@ fn by_capability(shared: &Shared, capability: Option<&str>, cancel: bool) -> Res
         let request_id = inner.waiting[at].request_id.clone();
         drop(inner);
         shared.lost(&request_id);
-        return json_response(StatusCode::OK, &serde_json::json!({"state": "connection_lost"}));
+        return json_response(
+            StatusCode::OK,
+            &serde_json::json!({"state": "connection_lost"}),
+        );
     }
     match inner.waiting[at].receipt.take() {
         Some(receipt) => {
@@ -454,18 +457,18 @@ impl Drop for Holding {
 /// The held response of an agent's ask: a blank line every [`HEARTBEAT`] while it waits (a
 /// closed connection fails the write and ends the ask), then the outcome as one JSON line. The
 /// person is told the answer was sent once the agent confirms it with `POST /api/agent/received`.
-fn held(shared: Arc<Shared>, request_id: String, delivered: oneshot::Receiver<Delivery>) -> Response {
+fn held(
+    shared: Arc<Shared>,
+    request_id: String,
+    delivered: oneshot::Receiver<Delivery>,
+) -> Response {
     let stopped = shared.stopped.subscribe();
     let holding = Holding {
         shared,
         request_id,
         done: false,
     };
-    type State = (
-        oneshot::Receiver<Delivery>,
-        watch::Receiver<bool>,
-        Holding,
-    );
+    type State = (oneshot::Receiver<Delivery>, watch::Receiver<bool>, Holding);
     let stream = futures_util::stream::unfold(
         Some((delivered, stopped, holding)),
         |state: Option<State>| async move {

@@ -40,9 +40,7 @@ mod via;
 
 pub use gone::AgentWatch;
 pub use inbox::{AgentOutcome, Inbox, InboxTokens};
-pub use link::{
-    default_token_file, link_token_file, parent_name, qr_text, shows_qr, write_token,
-};
+pub use link::{default_token_file, link_token_file, parent_name, qr_text, shows_qr, write_token};
 pub use single::WebFrontend;
 pub use via::ViaFrontend;
 
@@ -417,7 +415,8 @@ impl Shared {
             }
         })
         .await;
-        self.snapshot.send_modify(|snapshot| snapshot.closing = true);
+        self.snapshot
+            .send_modify(|snapshot| snapshot.closing = true);
         self.stopped.send_replace(true);
     }
 }

@@ -2,12 +2,12 @@
 //! agent token, the frontends of `--mode web` and `--via URL`, and `ask-user serve` itself.
 //! The binary only maps a [`Failure`] to its exit code.
 
-use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ask_core::{Limits, sanitize_for_display};
+use ask_core::Limits;
+use ask_core::console::{say, say_link, show_on_terminal};
 
 use crate::{AgentWatch, Asker, Inbox, InboxTokens, Links, ViaFrontend, WebFrontend};
 
@@ -21,35 +21,13 @@ pub enum Failure {
     Failed,
 }
 
-/// Writes `message` to stderr, a line at a time, each with the `ask-user: ` prefix and shown
-/// through the display rules.
-pub fn say(message: &str) {
-    let mut stderr = std::io::stderr().lock();
-    for line in message.lines() {
-        let _ = writeln!(stderr, "ask-user: {}", sanitize_for_display(line));
-    }
-}
-
-/// Writes `text` and a link to stderr. On a terminal the link is also an OSC 8 hyperlink;
-/// elsewhere (a log file) it is plain text. `url` must be the program's own text.
-pub fn say_link(text: &str, url: &str) {
-    let mut stderr = std::io::stderr().lock();
-    let shown = if std::io::IsTerminal::is_terminal(&stderr) {
-        format!("\x1b]8;;{url}\x1b\\{url}\x1b]8;;\x1b\\")
-    } else {
-        url.to_string()
-    };
-    let _ = writeln!(stderr, "ask-user: {}{shown}", sanitize_for_display(text));
-}
-
 /// Draws `link` as a QR code on stderr when [`crate::shows_qr`] says so.
 fn show_qr(listen: SocketAddr, link: &str) {
-    let mut stderr = std::io::stderr().lock();
-    if !crate::shows_qr(listen, std::io::IsTerminal::is_terminal(&stderr)) {
+    if !crate::shows_qr(listen, std::io::IsTerminal::is_terminal(&std::io::stderr())) {
         return;
     }
     if let Some(code) = crate::qr_text(link) {
-        let _ = stderr.write_all(code.as_bytes());
+        show_on_terminal(&code);
     }
 }
 
@@ -118,7 +96,10 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Fa
     {
         return Ok(token.trim().to_string());
     }
-    let Some(path) = file.map(Path::to_path_buf).or_else(crate::default_token_file) else {
+    let Some(path) = file
+        .map(Path::to_path_buf)
+        .or_else(crate::default_token_file)
+    else {
         say(&format!(
             "--via needs the agent token: set {variable} or --token-file"
         ));
@@ -224,7 +205,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
     };
     let link_file = crate::link_token_file(&token_file);
     let tokens = InboxTokens::fresh().map_err(failed(Failure::Failed))?;
-    let inbox = Inbox::bind_with(options.listen, options.limits.clone(), tokens)
+    let inbox = Inbox::bind_with(options.listen, options.limits, tokens)
         .map_err(failed(Failure::Failed))?;
     for (path, token) in [
         (&token_file, inbox.agent_token()),

@@ -7,7 +7,7 @@ use ask_core::{BoxError, Frontend, Limits, Outcome, PresentError, Presenter};
 use async_trait::async_trait;
 use tokio::sync::oneshot;
 
-use crate::{AbortOnDrop, AgentWatch, Asker, AskView, LINGER, Shared, WebError, router};
+use crate::{AbortOnDrop, AgentWatch, AskView, Asker, LINGER, Shared, WebError, router};
 
 /// The web presenter: one local page that shows each ask it is given.
 #[derive(Debug)]

@@ -338,8 +338,14 @@ async fn via_sends_nothing_to_a_server_that_cannot_prove_it_holds_the_token() {
     assert!(error.contains("is not the ask-user inbox"), "{error}");
     let seen = String::from_utf8(recorded.join().unwrap()).unwrap();
     assert!(seen.starts_with("POST /api/agent/hello "), "{seen}");
-    assert!(!seen.contains(&token), "the token crossed the socket: {seen}");
-    assert!(!seen.contains("Which"), "the questions crossed the socket: {seen}");
+    assert!(
+        !seen.contains(&token),
+        "the token crossed the socket: {seen}"
+    );
+    assert!(
+        !seen.contains("Which"),
+        "the questions crossed the socket: {seen}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -701,7 +701,10 @@ async fn an_ask_whose_agent_stopped_waiting_cannot_be_answered() {
         .post(&cookie, "ask-1", "answer", &answers("late"))
         .await;
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(reply.json().await, json!({"error": NOT_DELIVERED, "kept": true}));
+    assert_eq!(
+        reply.json().await,
+        json!({"error": NOT_DELIVERED, "kept": true})
+    );
     assert_eq!(state(&page.asks(&cookie).await, 0), "connection_lost");
 }
 
@@ -842,7 +845,10 @@ struct Held {
 impl Held {
     /// The outcome line, past any blank lines, confirmed to the inbox as an agent does.
     async fn outcome(self) -> Value {
-        let page = Page::new(self.page.router.clone(), &format!("http://{}/", self.page.host));
+        let page = Page::new(
+            self.page.router.clone(),
+            &format!("http://{}/", self.page.host),
+        );
         let capability = self.capability.clone();
         let outcome = self.unconfirmed().await;
         if outcome["state"] != "connection_lost" {
@@ -902,9 +908,7 @@ async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
     // The second, then the first.
     let body = answers("from-beta");
     let (reply, outcome) = tokio::join!(
-        served
-            .page
-            .post(&served.cookie, "ask-2", "answer", &body),
+        served.page.post(&served.cookie, "ask-2", "answer", &body),
         beta.outcome()
     );
     assert_eq!(reply.status, StatusCode::OK);
@@ -915,9 +919,7 @@ async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
     );
     let body = json!({});
     let (reply, outcome) = tokio::join!(
-        served
-            .page
-            .post(&served.cookie, "ask-1", "cancel", &body),
+        served.page.post(&served.cookie, "ask-1", "cancel", &body),
         alpha.outcome()
     );
     assert_eq!(reply.status, StatusCode::OK);
@@ -960,9 +962,7 @@ async fn a_held_ask_gets_a_blank_line_every_heartbeat_while_it_waits() {
     assert_eq!(started.elapsed(), 3 * ask_web::HEARTBEAT);
     let body = answers("late");
     let (reply, outcome) = tokio::join!(
-        served
-            .page
-            .post(&served.cookie, "ask-1", "answer", &body),
+        served.page.post(&served.cookie, "ask-1", "answer", &body),
         held.outcome()
     );
     assert_eq!(reply.status, StatusCode::OK);
@@ -983,7 +983,11 @@ async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
         .page
         .send(post("/api/agent/link").header("authorization", &spent))
         .await;
-    assert_eq!(reply.status, StatusCode::FORBIDDEN, "the agents' token makes no link");
+    assert_eq!(
+        reply.status,
+        StatusCode::FORBIDDEN,
+        "the agents' token makes no link"
+    );
     let mut wrong = served.prove(&token, "agent").await;
     wrong.replace_range(wrong.len() - 4.., "0000");
     for authorization in [
@@ -1001,7 +1005,10 @@ async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
         }
         let reply = served.page.send(send).await;
         let text = reply.refusal_text(StatusCode::UNAUTHORIZED).await;
-        assert!(text.starts_with("refused: prove that you hold"), "{authorization:?}: {text}");
+        assert!(
+            text.starts_with("refused: prove that you hold"),
+            "{authorization:?}: {text}"
+        );
     }
     // A browser's request, even one that carries a proof, is refused: a page elsewhere must
     // not ask in an agent's name.
@@ -1060,14 +1067,21 @@ async fn a_capability_confirms_or_withdraws_its_own_ask_only() {
     };
     // The agents' token is no capability; an unknown capability finds nothing.
     let token = served.inbox.agent_token().to_string();
-    assert_eq!(served.page.send(by(&token, "cancel")).await.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        served.page.send(by(&token, "cancel")).await.status,
+        StatusCode::NOT_FOUND
+    );
     assert_eq!(
         served.page.send(by(&"f".repeat(64), "cancel")).await.status,
         StatusCode::NOT_FOUND
     );
     // Nothing was sent to beta, so there is nothing to confirm.
     assert_eq!(
-        served.page.send(by(&beta.capability, "received")).await.status,
+        served
+            .page
+            .send(by(&beta.capability, "received"))
+            .await
+            .status,
         StatusCode::CONFLICT
     );
     // Alpha withdraws its ask: alpha's alone ends, and its held request says so.
@@ -1090,14 +1104,15 @@ async fn an_answer_is_sent_only_once_its_agent_confirms_it() {
     let started = tokio::time::Instant::now();
     let body = answers("kept");
     let (reply, outcome) = tokio::join!(
-        served
-            .page
-            .post(&served.cookie, "ask-1", "answer", &body),
+        served.page.post(&served.cookie, "ask-1", "answer", &body),
         held.unconfirmed()
     );
     assert_eq!(outcome["state"], "answered");
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
-    assert_eq!(reply.json().await, json!({"error": NOT_DELIVERED, "kept": true}));
+    assert_eq!(
+        reply.json().await,
+        json!({"error": NOT_DELIVERED, "kept": true})
+    );
     assert_eq!(started.elapsed(), ask_web::DELIVERY_PATIENCE);
     events.until(|s| state(s, 0) == "connection_lost").await;
     // A second answer finds no ask waiting.
@@ -1150,7 +1165,9 @@ async fn an_agent_call_that_does_not_validate_is_refused_with_its_problems() {
 async fn a_fresh_link_replaces_an_unused_one() {
     let served = Served::start(Limits::default()).await;
     // `ask-user serve --link` asks for a link for people, with the people's token.
-    let reply = served.people(post("/api/agent/link").json(&json!({}))).await;
+    let reply = served
+        .people(post("/api/agent/link").json(&json!({})))
+        .await;
     assert_eq!(reply.status, StatusCode::OK);
     let unused = reply.json().await["link"].as_str().unwrap().to_string();
     assert!(
@@ -1212,6 +1229,8 @@ async fn every_response_carries_the_content_security_policy() {
     ];
     assert_eq!(
         replies.map(|status| status.as_u16()),
-        [200, 200, 200, 200, 401, 403, 421, 403, 404, 405, 401, 200, 403]
+        [
+            200, 200, 200, 200, 401, 403, 421, 403, 404, 405, 401, 200, 403
+        ]
     );
 }
