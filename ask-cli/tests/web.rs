@@ -124,33 +124,14 @@ impl Web {
         }
     }
 
-    /// The path and query of the link.
-    fn link_path(&self) -> String {
-        self.link
-            .strip_prefix(&format!("http://{}", self.host))
-            .unwrap()
-            .to_string()
-    }
-
-    /// Spends the link and returns the session cookie (`name=value`).
+    /// Spends the link as the page does and returns the `Authorization` value of the
+    /// credential.
     fn session(&self) -> String {
-        let reply = http(
-            &self.host,
-            "GET",
-            &self.link_path(),
-            &[("Host", &self.host)],
-            "",
-        );
-        assert_eq!(reply.status, 303, "{reply:?}");
-        let cookie = reply.header("set-cookie").unwrap();
-        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
-            assert!(cookie.contains(attribute), "{cookie}");
-        }
-        cookie.split(';').next().unwrap().to_string()
+        common::spend_link(&self.link).unwrap()
     }
 
     /// Posts `body` to `/api/asks/ask-1/ACTION` as the page does.
-    fn post(&self, cookie: &str, action: &str, body: &Value) -> Reply {
+    fn post(&self, credential: &str, action: &str, body: &Value) -> Reply {
         let origin = format!("http://{}", self.host);
         http(
             &self.host,
@@ -158,7 +139,7 @@ impl Web {
             &format!("/api/asks/ask-1/{action}"),
             &[
                 ("Host", &self.host),
-                ("Cookie", cookie),
+                ("Authorization", credential),
                 ("Origin", &origin),
                 ("Content-Type", "application/json"),
             ],
@@ -193,12 +174,12 @@ impl Drop for Web {
 #[test]
 fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
     let web = Web::start(&["--output", "tool"]);
-    let cookie = web.session();
+    let credential = web.session();
     let page = http(
         &web.host,
         "GET",
         "/",
-        &[("Host", &web.host), ("Cookie", &cookie)],
+        &[("Host", &web.host), ("Authorization", &credential)],
         "",
     );
     assert_eq!(page.status, 200);
@@ -216,7 +197,7 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
             &web.host,
             "GET",
             "/api/asks",
-            &[("Host", &web.host), ("Cookie", &cookie)],
+            &[("Host", &web.host), ("Authorization", &credential)],
             "",
         )
         .body,
@@ -228,7 +209,7 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
         "What should we name this service?"
     );
     let reply = web.post(
-        &cookie,
+        &credential,
         "answer",
         &json!({"answers": [
             {"question": "Which database should we use?", "answer": "SQLite", "wasCustom": false,
@@ -254,8 +235,8 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
 #[test]
 fn a_cancel_from_the_page_exits_130_with_the_cancelled_result() {
     let web = Web::start(&[]);
-    let cookie = web.session();
-    assert_eq!(web.post(&cookie, "cancel", &json!({})).status, 200);
+    let credential = web.session();
+    assert_eq!(web.post(&credential, "cancel", &json!({})).status, 200);
     let (code, out) = web.finish();
     assert_eq!(code, 130);
     assert_eq!(out["cancelled"], true);
@@ -269,12 +250,12 @@ fn the_demo_and_its_showcase_are_asked_on_the_page_with_mode_web() {
         (&["--mode", "web", "demo", "--showcase"][..], 4),
     ] {
         let web = Web::spawn(args, tempfile::tempdir().unwrap());
-        let cookie = web.session();
+        let credential = web.session();
         let asks = http(
             &web.host,
             "GET",
             "/api/asks",
-            &[("Host", &web.host), ("Cookie", &cookie)],
+            &[("Host", &web.host), ("Authorization", &credential)],
             "",
         );
         assert_eq!(asks.status, 200, "{asks:?}");
@@ -290,7 +271,7 @@ fn the_demo_and_its_showcase_are_asked_on_the_page_with_mode_web() {
             assert_eq!(shown[2]["kind"], "path");
             assert_eq!(shown[3]["secret"], true);
         }
-        assert_eq!(web.post(&cookie, "cancel", &json!({})).status, 200);
+        assert_eq!(web.post(&credential, "cancel", &json!({})).status, 200);
         let (code, out) = web.finish();
         assert_eq!(code, 130);
         assert_eq!(out["cancelled"], true);
@@ -300,9 +281,9 @@ fn the_demo_and_its_showcase_are_asked_on_the_page_with_mode_web() {
 #[test]
 fn a_wrong_answer_is_refused_and_the_questions_keep_waiting() {
     let web = Web::start(&[]);
-    let cookie = web.session();
+    let credential = web.session();
     let short = web.post(
-        &cookie,
+        &credential,
         "answer",
         &json!({"answers": [{"answer": "SQLite"}]}),
     );
@@ -312,16 +293,16 @@ fn a_wrong_answer_is_refused_and_the_questions_keep_waiting() {
         "{}",
         short.body
     );
-    let not_json = web.post(&cookie, "answer", &json!({"answer": "SQLite"}));
+    let not_json = web.post(&credential, "answer", &json!({"answer": "SQLite"}));
     assert_eq!(not_json.status, 400, "{not_json:?}");
     let empty = web.post(
-        &cookie,
+        &credential,
         "answer",
         &json!({"answers": [{"answer": "SQLite"}, {"answer": []}, {"answer": "x"}]}),
     );
     assert_eq!(empty.status, 422, "{empty:?}");
     let ok = web.post(
-        &cookie,
+        &credential,
         "answer",
         &json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]}, {"answer": "svc"}]}),
     );
@@ -337,59 +318,82 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
     let web = Web::start(&[]);
     let host = web.host.clone();
     let origin = format!("http://{host}");
-    // No cookie: the page, its script and the API are refused.
-    for path in ["/", "/app.js", "/api/asks", "/api/events"] {
+    // The page holds no data and is served to anyone; without a credential the API refuses.
+    for path in ["/", "/app.js"] {
+        let reply = http(&host, "GET", path, &[("Host", &host)], "");
+        assert_eq!(reply.status, 200, "{path}: {reply:?}");
+        assert!(reply.header("set-credential").is_none());
+    }
+    for path in ["/api/asks", "/api/events"] {
         let reply = http(&host, "GET", path, &[("Host", &host)], "");
         assert_eq!(reply.status, 401, "{path}: {reply:?}");
     }
+    let token = web.link.rsplit("#token=").next().unwrap().to_string();
+    let exchange = |headers: &[(&str, &str)], token: &str| {
+        http(
+            &host,
+            "POST",
+            "/api/session",
+            headers,
+            &json!({ "token": token }).to_string(),
+        )
+        .status
+    };
+    let json_type = ("Content-Type", "application/json");
     // A wrong token is refused and does not spend the link.
-    let wrong = http(&host, "GET", "/?token=00", &[("Host", &host)], "");
-    assert_eq!(wrong.status, 403);
-    // A name that DNS could point here (rebinding) is refused, even with the right token.
-    let rebound = http(
-        &host,
-        "GET",
-        &web.link_path(),
-        &[("Host", "attacker.example")],
-        "",
+    assert_eq!(
+        exchange(&[("Host", &host), ("Origin", &origin), json_type], "00"),
+        403
     );
-    assert_eq!(rebound.status, 421, "{rebound:?}");
-    let no_host = http(&host, "GET", &web.link_path(), &[], "");
-    assert_eq!(no_host.status, 421);
-    let cookie = web.session();
-    // Spent: the link no longer works, in any browser without the cookie.
-    let spent = http(&host, "GET", &web.link_path(), &[("Host", &host)], "");
+    // A name that DNS could point here (rebinding) is refused, even with the right token; so
+    // is another origin.
+    let rebound = exchange(
+        &[("Host", "attacker.example"), ("Origin", &origin), json_type],
+        &token,
+    );
+    assert_eq!(rebound, 421);
+    assert_eq!(exchange(&[("Origin", &origin), json_type], &token), 421);
+    let elsewhere = exchange(
+        &[("Host", &host), ("Origin", "http://127.0.0.1:1"), json_type],
+        &token,
+    );
+    assert_eq!(elsewhere, 403);
+    let credential = web.session();
+    // Spent: the link no longer works.
+    let spent = common::spend_link(&web.link).unwrap_err();
     assert_eq!(spent.status, 403);
     assert!(spent.body.contains("already used"), "{}", spent.body);
-    // With the cookie, the link leads back to the page.
-    let again = http(
-        &host,
-        "GET",
-        &web.link_path(),
-        &[("Host", &host), ("Cookie", &cookie)],
-        "",
-    );
-    assert_eq!(again.status, 303);
-    // A forged cookie is refused.
+    // A forged credential is refused, and so is the right one sent as a credential.
     let forged = http(
         &host,
         "GET",
         "/api/asks",
-        &[("Host", &host), ("Cookie", "ask_user_session=00")],
+        &[("Host", &host), ("Authorization", "Bearer 00")],
         "",
     );
     assert_eq!(forged.status, 401);
+    let session = credential.strip_prefix("Bearer ").unwrap();
+    let as_cookie = http(
+        &host,
+        "GET",
+        "/api/asks",
+        &[
+            ("Host", &host),
+            ("Cookie", &format!("ask_user_session={session}")),
+        ],
+        "",
+    );
+    assert_eq!(as_cookie.status, 401);
     // Cross-site: a foreign Origin, a POST without Origin, a cross-site fetch.
     let body = json!({}).to_string();
     let path = "/api/asks/ask-1/cancel";
-    let json_type = ("Content-Type", "application/json");
     let foreign = http(
         &host,
         "POST",
         path,
         &[
             ("Host", &host),
-            ("Cookie", &cookie),
+            ("Authorization", &credential),
             ("Origin", "http://attacker.example"),
             json_type,
         ],
@@ -400,7 +404,7 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
         &host,
         "POST",
         path,
-        &[("Host", &host), ("Cookie", &cookie), json_type],
+        &[("Host", &host), ("Authorization", &credential), json_type],
         &body,
     );
     assert_eq!(no_origin.status, 403);
@@ -410,7 +414,7 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
         "/api/asks",
         &[
             ("Host", &host),
-            ("Cookie", &cookie),
+            ("Authorization", &credential),
             ("Sec-Fetch-Site", "cross-site"),
         ],
         "",
@@ -423,7 +427,7 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
         path,
         &[
             ("Host", &host),
-            ("Cookie", &cookie),
+            ("Authorization", &credential),
             ("Origin", &origin),
             ("Content-Type", "text/plain"),
         ],
@@ -435,11 +439,11 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
         &host,
         "GET",
         "/api/asks",
-        &[("Host", &host), ("Cookie", &cookie)],
+        &[("Host", &host), ("Authorization", &credential)],
         "",
     );
     assert!(asks.body.contains("waiting_for_user"), "{}", asks.body);
-    assert_eq!(web.post(&cookie, "cancel", &json!({})).status, 200);
+    assert_eq!(web.post(&credential, "cancel", &json!({})).status, 200);
     assert_eq!(web.finish().0, 130);
 }
 
@@ -609,7 +613,7 @@ fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Va
     );
     let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
     let (code, out) = web.finish();
-    // Every visit: the link became a cookie, and was then spent for anyone else.
+    // Every visit: the link became a credential, and was then spent for anyone else.
     assert_eq!(seen["firstStatus"], 200);
     assert!(!seen["url"].as_str().unwrap().contains("token"), "{seen}");
     assert_eq!(seen["spentStatus"], 403);
@@ -619,6 +623,41 @@ fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Va
         "the page is wider than the {viewport}"
     );
     (seen, code, out)
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_answers_two_mode_web_pages_in_two_tabs_and_no_other_local_server_gets_a_credential() {
+    let first = Web::start(&[]);
+    let second = Web::start(&[]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args(["two", "desktop", &first.link, &second.link])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the browser script failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Each agent got the answer of its own tab.
+    for (web, name) in [(first, "from-tab-1"), (second, "from-tab-2")] {
+        let (code, out) = web.finish();
+        assert_eq!(code, 0, "{seen}");
+        assert_eq!(out["answers"][2]["answer"], name, "{out}");
+    }
+    // No cookie anywhere, and the other server of this machine heard no credential.
+    assert_eq!(seen["cookies"], json!(["", ""]), "{seen}");
+    assert_eq!(seen["browserCookies"], json!([]), "{seen}");
+    let heard = seen["elsewhere"].as_array().unwrap();
+    assert!(!heard.is_empty(), "{seen}");
+    for headers in heard {
+        assert!(headers.get("cookie").is_none(), "{headers}");
+        assert!(headers.get("authorization").is_none(), "{headers}");
+    }
 }
 
 fn check_answered(viewport: &str) {
@@ -864,22 +903,10 @@ impl Serve {
             .to_string()
     }
 
-    /// Visits the one-time `link` and gives the session cookie it is exchanged for.
+    /// Spends the one-time `link` as the page does and gives the `Authorization` value of
+    /// the credential.
     fn visit(&self, link: &str) -> String {
-        let visit = http(
-            &self.host,
-            "GET",
-            link.strip_prefix(&self.base).unwrap(),
-            &[("Host", &self.host)],
-            "",
-        );
-        visit
-            .header("set-cookie")
-            .unwrap()
-            .split(';')
-            .next()
-            .unwrap()
-            .to_string()
+        common::spend_link(link).unwrap()
     }
 
     fn start() -> Serve {
@@ -910,7 +937,7 @@ impl Serve {
             "{first}"
         );
         let link = second.trim().rsplit(' ').next().unwrap().to_string();
-        assert!(link.starts_with(&format!("{base}/?token=")), "{second}");
+        assert!(link.starts_with(&format!("{base}/#token=")), "{second}");
         let host = base.strip_prefix("http://").unwrap().to_string();
         Serve {
             child,
@@ -962,24 +989,24 @@ impl Serve {
             .unwrap()
     }
 
-    fn asks(&self, cookie: &str) -> Value {
+    fn asks(&self, credential: &str) -> Value {
         let reply = http(
             &self.host,
             "GET",
             "/api/asks",
-            &[("Host", &self.host), ("Cookie", cookie)],
+            &[("Host", &self.host), ("Authorization", credential)],
             "",
         );
         serde_json::from_str(&reply.body).unwrap()
     }
 
     /// Waits until the page lists `n` asks, on the page's event stream.
-    fn wait_for(&self, cookie: &str, n: usize) -> Value {
-        common::Events::open(&self.host, cookie)
+    fn wait_for(&self, credential: &str, n: usize) -> Value {
+        common::Events::open(&self.host, credential)
             .until(|snapshot| snapshot["asks"].as_array().unwrap().len() >= n)
     }
 
-    fn answer(&self, cookie: &str, id: &str, name: &str) -> u16 {
+    fn answer(&self, credential: &str, id: &str, name: &str) -> u16 {
         let origin = self.base.clone();
         http(
             &self.host,
@@ -987,7 +1014,7 @@ impl Serve {
             &format!("/api/asks/{id}/answer"),
             &[
                 ("Host", &self.host),
-                ("Cookie", cookie),
+                ("Authorization", credential),
                 ("Origin", &origin),
                 ("Content-Type", "application/json"),
             ],
@@ -1041,13 +1068,13 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
         0o600,
         "the token file is readable by its user only"
     );
-    let cookie = serve.visit(&serve.link);
+    let credential = serve.visit(&serve.link);
     let first = serve.ask("alpha");
-    serve.wait_for(&cookie, 1);
+    serve.wait_for(&credential, 1);
     let mut second = serve.ask("beta");
-    serve.wait_for(&cookie, 2);
+    serve.wait_for(&credential, 2);
     let third = serve.ask("gamma");
-    let asks = serve.wait_for(&cookie, 3);
+    let asks = serve.wait_for(&credential, 3);
     let names: Vec<&str> = asks["asks"]
         .as_array()
         .unwrap()
@@ -1061,8 +1088,8 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
     );
     assert!(asks["asks"][0]["since"].as_u64().unwrap() > 0);
     // Answered out of order: the third, then the first.
-    assert_eq!(serve.answer(&cookie, "ask-3", "from-gamma"), 200);
-    assert_eq!(serve.answer(&cookie, "ask-1", "from-alpha"), 200);
+    assert_eq!(serve.answer(&credential, "ask-3", "from-gamma"), 200);
+    assert_eq!(serve.answer(&credential, "ask-1", "from-alpha"), 200);
     let (code, out) = output_of(third);
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "from-gamma");
@@ -1073,12 +1100,12 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
     assert_eq!(out["answers"][2]["answer"], "from-alpha");
     // The second agent goes away: its ask ends as connection lost, visibly, and can no longer
     // be answered.
-    let mut events = common::Events::open(&serve.host, &cookie);
+    let mut events = common::Events::open(&serve.host, &credential);
     second.kill().unwrap();
     second.wait().unwrap();
     events.until(|snapshot| snapshot["asks"][1]["state"] == "connection_lost");
-    assert_eq!(serve.answer(&cookie, "ask-2", "late"), 409);
-    let asks = serve.asks(&cookie);
+    assert_eq!(serve.answer(&credential, "ask-2", "late"), 409);
+    let asks = serve.asks(&credential);
     let states: Vec<&str> = asks["asks"]
         .as_array()
         .unwrap()
@@ -1091,9 +1118,9 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
 #[test]
 fn via_hands_the_answers_a_call_carries_to_the_inbox_page() {
     let serve = Serve::start();
-    let cookie = serve.visit(&serve.link);
+    let credential = serve.visit(&serve.link);
     let agent = serve.ask_with("alpha", &claude_call_with_answers());
-    let asks = serve.wait_for(&cookie, 1);
+    let asks = serve.wait_for(&credential, 1);
     // The page pre-fills them: the options chosen, the typed text as "Other".
     assert_eq!(
         asks["asks"][0]["given"],
@@ -1108,7 +1135,7 @@ fn via_hands_the_answers_a_call_carries_to_the_inbox_page() {
         "/api/asks/ask-1/answer",
         &[
             ("Host", &serve.host),
-            ("Cookie", &cookie),
+            ("Authorization", &credential),
             ("Origin", &origin),
             ("Content-Type", "application/json"),
         ],
@@ -1196,22 +1223,8 @@ fn serve_refuses_agents_without_the_token_and_browsers_on_the_agent_api() {
     // `serve --link`: a fresh link; the earlier, unused one stops working.
     let fresh_link = serve.fresh_link();
     assert_ne!(fresh_link, serve.link);
-    let old = http(
-        &host,
-        "GET",
-        serve.link.strip_prefix(&serve.base).unwrap(),
-        &[("Host", &host)],
-        "",
-    );
-    assert_eq!(old.status, 403);
-    let new = http(
-        &host,
-        "GET",
-        fresh_link.strip_prefix(&serve.base).unwrap(),
-        &[("Host", &host)],
-        "",
-    );
-    assert_eq!(new.status, 303);
+    assert_eq!(common::spend_link(&serve.link).unwrap_err().status, 403);
+    assert!(common::spend_link(&fresh_link).is_ok());
 }
 
 #[test]
@@ -1220,10 +1233,10 @@ fn serve_stops_on_sigterm_telling_its_agents_and_pages_and_removes_its_token_fil
     let token_file = serve.dir.path().join("ask-user/serve-token");
     let link_file = serve.dir.path().join("ask-user/serve-token-link");
     assert!(token_file.exists() && link_file.exists());
-    let cookie = serve.visit(&serve.link);
+    let credential = serve.visit(&serve.link);
     let agent = serve.ask("alpha");
-    serve.wait_for(&cookie, 1);
-    let mut events = common::Events::open(&serve.host, &cookie);
+    serve.wait_for(&credential, 1);
+    let mut events = common::Events::open(&serve.host, &credential);
     let killed = Command::new("kill")
         .args(["-TERM", &serve.child.id().to_string()])
         .status()
@@ -1242,8 +1255,8 @@ fn serve_stops_on_sigterm_telling_its_agents_and_pages_and_removes_its_token_fil
 #[test]
 fn mode_web_ends_as_connection_lost_when_its_agent_stops_reading() {
     let mut web = Web::start(&[]);
-    let cookie = web.session();
-    let mut events = common::Events::open(&web.host, &cookie);
+    let credential = web.session();
+    let mut events = common::Events::open(&web.host, &credential);
     events.until(|snapshot| snapshot["asks"][0]["state"] == "waiting_for_user");
     // The agent goes away: the reading end of stdout closes.
     drop(web.child.stdout.take());
@@ -1260,10 +1273,10 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     let alpha = serve.ask("alpha");
     // Wait for the first ask through the API with a link of its own, so the page's link stays
     // unspent.
-    let visit_cookie = serve.visit(&serve.fresh_link());
-    serve.wait_for(&visit_cookie, 1);
+    let visit_credential = serve.visit(&serve.fresh_link());
+    serve.wait_for(&visit_credential, 1);
     let beta = serve.ask("beta");
-    serve.wait_for(&visit_cookie, 2);
+    serve.wait_for(&visit_credential, 2);
     // A fresh link for the browser (the one above was spent).
     let link = serve.fresh_link();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
@@ -1292,7 +1305,7 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     assert_eq!(out["answers"][1]["answer"], json!(["REST API"]));
     // alpha still waits.
     assert_eq!(
-        serve.asks(&visit_cookie)["asks"][0]["state"],
+        serve.asks(&visit_credential)["asks"][0]["state"],
         "waiting_for_user"
     );
     let mut alpha = alpha;

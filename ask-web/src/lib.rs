@@ -7,10 +7,12 @@
 //! agents that send their asks with [`ViaFrontend`] (`ask-user --via URL`); [`run`] holds what
 //! the command line needs around them.
 //!
-//! Security (see `SECURITY.md`): the link's token is spent by the first visit, which gets an
-//! HttpOnly, SameSite=Strict session cookie instead; every request must carry that cookie, a
-//! `Host` that is an IP literal or `localhost` (no DNS rebinding), and, when it sends one, an
-//! `Origin` equal to the page's own (every POST must send one). Responses carry a strict
+//! Security (see `SECURITY.md`): the link carries its one-time token in the URL fragment, which
+//! no request carries; the page spends it with `POST /api/session` for a credential that it
+//! keeps in `sessionStorage` (whose origin includes the port) and sends as
+//! `Authorization: Bearer …`. No cookie is ever set. Every request must carry a `Host` that is
+//! an IP literal or `localhost` (no DNS rebinding), and, when it sends one, an `Origin` equal to
+//! the page's own (every POST must send one). Responses carry a strict
 //! Content-Security-Policy with no inline script, and the page inserts agent text only as text.
 //! Agents and the inbox prove to each other that they hold the agents' token by an HMAC
 //! challenge-response ([`auth`]); the token never crosses the socket.
@@ -59,9 +61,6 @@ use tokio::sync::{oneshot, watch};
 use ask_core::{AnswerInput, WireState};
 
 use auth::same_secret;
-
-/// The name of the session cookie.
-pub const COOKIE: &str = "ask_user_session";
 
 /// The Content-Security-Policy of every response: scripts, styles and requests from the page's
 /// own origin only, nothing inline, no frames, no forms posted anywhere.
@@ -223,7 +222,7 @@ struct Waiting {
 struct Inner {
     /// The link's token, until the first visit spends it.
     token: Option<String>,
-    /// The session cookies handed out.
+    /// The people's credentials handed out for spent links.
     sessions: HashSet<String>,
     /// The asks waiting for the person.
     waiting: Vec<Waiting>,
@@ -328,14 +327,14 @@ impl Shared {
     /// The link of the current token.
     fn link(&self) -> String {
         let token = self.lock().token.clone().unwrap_or_default();
-        format!("{}/?token={token}", self.base)
+        format!("{}/#token={token}", self.base)
     }
 
     /// A fresh one-time link; any earlier link that was not used stops working.
     fn fresh_link(&self) -> Result<String, WebError> {
         let token = random_token()?;
         self.lock().token = Some(token.clone());
-        Ok(format!("{}/?token={token}", self.base))
+        Ok(format!("{}/#token={token}", self.base))
     }
 
     /// Shows an ask on the page and gives the receiver of its outcome.
@@ -516,17 +515,12 @@ fn check_origin(method: &Method, headers: &HeaderMap, host: &str) -> Result<(), 
     }
 }
 
-/// The value of the session cookie, if the request carries one.
-fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+/// The person's credential, `Authorization: Bearer SESSION`, if the request carries one.
+fn session_credential(headers: &HeaderMap) -> Option<&str> {
     headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(';'))
-        .find_map(|pair| {
-            let (name, value) = pair.trim().split_once('=')?;
-            (name == COOKIE).then_some(value)
-        })
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
 }
 
 /// The headers every response carries.
@@ -578,32 +572,28 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
     if let Err(refusal) = check_origin(&parts.method, &parts.headers, &host) {
         return refusal.response();
     }
-    let session = session_cookie(&parts.headers)
-        .filter(|cookie| {
-            shared
-                .lock()
-                .sessions
-                .iter()
-                .any(|s| same_secret(s, cookie))
-        })
-        .is_some();
     let path = parts.uri.path();
-    if parts.method == Method::GET
-        && path == "/"
-        && let Some(token) = parts
-            .uri
-            .query()
-            .and_then(|query| query.split('&').find_map(|kv| kv.strip_prefix("token=")))
-    {
-        return exchange(&shared, token, session);
+    // The page itself holds no data: it is served to anyone who may reach it, and asks for
+    // everything else with the credential its link was exchanged for.
+    match (&parts.method, path) {
+        (&Method::GET, "/") => return page(INDEX_HTML, "text/html; charset=utf-8"),
+        (&Method::GET, "/app.js") => return page(APP_JS, "text/javascript; charset=utf-8"),
+        (&Method::GET, "/app.css") => return page(APP_CSS, "text/css; charset=utf-8"),
+        (&Method::POST, "/api/session") => {
+            let body = match read_body(body).await {
+                Ok(body) => body,
+                Err(refused) => return refused,
+            };
+            return exchange(&shared, &body);
+        }
+        _ => {}
     }
+    let session = session_credential(&parts.headers)
+        .is_some_and(|sent| shared.lock().sessions.iter().any(|s| same_secret(s, sent)));
     if !session {
         return Refusal::NoSession.response();
     }
     match (&parts.method, path) {
-        (&Method::GET, "/") => page(INDEX_HTML, "text/html; charset=utf-8"),
-        (&Method::GET, "/app.js") => page(APP_JS, "text/javascript; charset=utf-8"),
-        (&Method::GET, "/app.css") => page(APP_CSS, "text/css; charset=utf-8"),
         (&Method::GET, "/api/asks") => json_response(StatusCode::OK, &*shared.snapshot.borrow()),
         (&Method::GET, "/api/events") => events(&shared),
         (&Method::POST, path) => {
@@ -650,43 +640,41 @@ fn page(text: &'static str, content_type: &'static str) -> Response {
     with_headers(([(header::CONTENT_TYPE, content_type)], text).into_response())
 }
 
-/// The first visit of the link: spends the token and hands out a session cookie.
-fn exchange(shared: &Shared, token: &str, has_session: bool) -> Response {
+/// The body of `POST /api/session`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SessionBody {
+    token: String,
+}
+
+/// `POST /api/session {"token": …}`: the page spends the link's token (from the link's
+/// fragment, which no request carries) for a credential of its own, which it keeps in
+/// `sessionStorage` and sends as `Authorization: Bearer …`. No cookie is ever set: the
+/// credential reaches no other server of this machine, and two pages in one browser keep
+/// theirs apart.
+fn exchange(shared: &Shared, body: &Bytes) -> Response {
+    let Ok(SessionBody { token }) = serde_json::from_slice::<SessionBody>(body) else {
+        return error_response(StatusCode::BAD_REQUEST, "send {\"token\": …}");
+    };
     let mut inner = shared.lock();
     let valid = inner
         .token
         .as_deref()
-        .is_some_and(|expected| same_secret(expected, token));
+        .is_some_and(|expected| same_secret(expected, &token));
     if !valid {
         drop(inner);
-        if has_session {
-            // A reload of the link in the browser that spent it.
-            return with_headers(
-                (StatusCode::SEE_OTHER, [(header::LOCATION, "/")]).into_response(),
-            );
-        }
         return Refusal::SpentLink.response();
     }
-    inner.token = None;
     let session = match random_token() {
         Ok(session) => session,
         Err(error) => {
             return error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string());
         }
     };
+    inner.token = None;
     inner.sessions.insert(session.clone());
     drop(inner);
-    let cookie = format!("{COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/");
-    with_headers(
-        (
-            StatusCode::SEE_OTHER,
-            [
-                (header::LOCATION, "/".to_string()),
-                (header::SET_COOKIE, cookie),
-            ],
-        )
-            .into_response(),
-    )
+    json_response(StatusCode::OK, &serde_json::json!({ "session": session }))
 }
 
 /// The body of `POST /api/asks/{id}/answer`.
@@ -890,9 +878,14 @@ mod tests {
     }
 
     #[test]
-    fn the_session_cookie_is_found_among_others() {
-        let map = headers(&[("cookie", "a=1; ask_user_session=abc; b=2")]);
-        assert_eq!(session_cookie(&map), Some("abc"));
-        assert_eq!(session_cookie(&headers(&[("cookie", "a=1")])), None);
+    fn the_credential_is_a_bearer_authorization_and_never_a_cookie() {
+        let map = headers(&[("authorization", "Bearer abc")]);
+        assert_eq!(session_credential(&map), Some("abc"));
+        let cookie = headers(&[("cookie", "ask_user_session=abc")]);
+        assert_eq!(session_credential(&cookie), None);
+        assert_eq!(
+            session_credential(&headers(&[("authorization", "Basic abc")])),
+            None
+        );
     }
 }

@@ -89,28 +89,37 @@ fn prove(addr: &str, token: &str) -> String {
     ask_web::auth::authorization(token, &nonce, inbox_nonce)
 }
 
-/// A person's browser: the session cookie the one-time `link` is exchanged for.
+/// A person's browser: spends the one-time token of `link` (in its fragment) as the page
+/// does, and gives the address and the `Authorization` value of the credential.
 fn visit(link: &str) -> (String, String) {
     let rest = link.strip_prefix("http://").unwrap();
     let (addr, path) = rest.split_at(rest.find('/').unwrap());
-    let (status, head, _) = http(addr, "GET", path, &[], "");
-    assert_eq!(status, 303, "{head}");
-    let cookie = head
-        .lines()
-        .find_map(|line| line.strip_prefix("set-cookie: "))
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
-    (addr.to_string(), cookie)
+    let token = path.strip_prefix("/#token=").unwrap();
+    let origin = format!("http://{addr}");
+    let (status, head, body) = http(
+        addr,
+        "POST",
+        "/api/session",
+        &[("Origin", &origin), ("Content-Type", "application/json")],
+        &json!({ "token": token }).to_string(),
+    );
+    assert_eq!(status, 200, "{head}");
+    let reply: Value = serde_json::from_str(&body).unwrap();
+    let credential = format!("Bearer {}", reply["session"].as_str().unwrap());
+    (addr.to_string(), credential)
 }
 
 /// The page's list of asks, once it holds one.
-fn asks(addr: &str, cookie: &str) -> Value {
+fn asks(addr: &str, credential: &str) -> Value {
     let start = Instant::now();
     loop {
-        let (status, _, body) = http(addr, "GET", "/api/asks", &[("Cookie", cookie)], "");
+        let (status, _, body) = http(
+            addr,
+            "GET",
+            "/api/asks",
+            &[("Authorization", credential)],
+            "",
+        );
         assert_eq!(status, 200, "{body}");
         let snapshot: Value = serde_json::from_str(&body).unwrap();
         if snapshot["asks"]
@@ -128,14 +137,14 @@ fn asks(addr: &str, cookie: &str) -> Value {
 }
 
 /// Posts the page's answer to `ask-1`, as the page does.
-fn answer(addr: &str, cookie: &str, answers: &Value) {
+fn answer(addr: &str, credential: &str, answers: &Value) {
     let origin = format!("http://{addr}");
     let (status, _, body) = http(
         addr,
         "POST",
         "/api/asks/ask-1/answer",
         &[
-            ("Cookie", cookie),
+            ("Authorization", credential),
             ("Origin", &origin),
             ("Content-Type", "application/json"),
         ],
@@ -160,9 +169,9 @@ async fn the_page_is_told_each_mask_and_each_given_answer() {
         input,
     };
     let person = tokio::task::spawn_blocking(move || {
-        let (addr, cookie) = visit(&link);
-        let snapshot = asks(&addr, &cookie);
-        answer(&addr, &cookie, &page_answers());
+        let (addr, credential) = visit(&link);
+        let snapshot = asks(&addr, &credential);
+        answer(&addr, &credential, &page_answers());
         snapshot
     });
     let outcome = web.present(&request).await.unwrap();
@@ -186,9 +195,9 @@ async fn nothing_given_sends_no_given_answers() {
         input: call(),
     };
     let person = tokio::task::spawn_blocking(move || {
-        let (addr, cookie) = visit(&link);
-        let snapshot = asks(&addr, &cookie);
-        answer(&addr, &cookie, &page_answers());
+        let (addr, credential) = visit(&link);
+        let snapshot = asks(&addr, &credential);
+        answer(&addr, &credential, &page_answers());
         snapshot
     });
     web.present(&request).await.unwrap();
@@ -223,9 +232,9 @@ async fn via_sends_given_answers_to_the_inbox_which_gives_them_to_the_page() {
         input,
     };
     let person = tokio::task::spawn_blocking(move || {
-        let (addr, cookie) = visit(&link);
-        let snapshot = asks(&addr, &cookie);
-        answer(&addr, &cookie, &page_answers());
+        let (addr, credential) = visit(&link);
+        let snapshot = asks(&addr, &credential);
+        answer(&addr, &credential, &page_answers());
         snapshot
     });
     let outcome = via.present(&request).await.unwrap();
@@ -378,9 +387,13 @@ async fn a_stopping_inbox_tells_its_agents_and_ends() {
     let link = inbox.link();
     let waiting = tokio::spawn(async move { via.present(&request).await.unwrap() });
     tokio::task::spawn_blocking(move || {
-        let (addr, cookie) = visit(&link);
+        let (addr, credential) = visit(&link);
         let deadline = Instant::now() + Duration::from_secs(10);
-        while asks(&addr, &cookie)["asks"].as_array().unwrap().is_empty() {
+        while asks(&addr, &credential)["asks"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+        {
             assert!(Instant::now() < deadline, "the ask arrives");
             std::thread::sleep(Duration::from_millis(20));
         }

@@ -197,33 +197,48 @@ impl Page {
         link.strip_prefix(&self.origin).unwrap()
     }
 
-    /// Visits `link` the first time and gives the session cookie (`name=value`) it was
-    /// exchanged for.
-    async fn visit(&self, link: &str) -> String {
-        let reply = self.send(get(self.path(link))).await;
-        assert_eq!(reply.status, StatusCode::SEE_OTHER);
-        assert_eq!(reply.header(header::LOCATION), "/");
-        let cookie = reply.header(header::SET_COOKIE);
-        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
-            assert!(cookie.contains(attribute), "{cookie}");
-        }
-        let pair = cookie.split(';').next().unwrap();
-        assert!(pair.starts_with("ask_user_session="), "{cookie}");
-        pair.to_string()
+    /// The link's token, from its fragment (`/#token=…`).
+    fn token<'a>(&self, link: &'a str) -> &'a str {
+        let path = self.path(link);
+        assert!(path.starts_with("/#token="), "{link}");
+        path.strip_prefix("/#token=").unwrap()
     }
 
-    /// `GET /api/asks` with the session `cookie`.
-    async fn asks(&self, cookie: &str) -> Value {
-        let reply = self.send(get("/api/asks").header("cookie", cookie)).await;
+    /// Spends `token` as the page does (`POST /api/session`).
+    async fn exchange(&self, token: &str) -> Reply {
+        self.send(
+            post("/api/session")
+                .header("origin", &self.origin)
+                .json(&json!({ "token": token })),
+        )
+        .await
+    }
+
+    /// Spends the token of `link` as the page does, and gives the `Authorization` value of the
+    /// credential it was exchanged for. No cookie is ever set.
+    async fn visit(&self, link: &str) -> String {
+        let reply = self.exchange(self.token(link)).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert!(reply.headers.get(header::SET_COOKIE).is_none());
+        let session = reply.json().await["session"].as_str().unwrap().to_string();
+        assert_eq!(session.len(), 64, "256 bits");
+        format!("Bearer {session}")
+    }
+
+    /// `GET /api/asks` with the person's `credential`.
+    async fn asks(&self, credential: &str) -> Value {
+        let reply = self
+            .send(get("/api/asks").header("authorization", credential))
+            .await;
         assert_eq!(reply.status, StatusCode::OK);
         reply.json().await
     }
 
     /// Posts `body` to `/api/asks/{id}/{action}` as the page does.
-    async fn post(&self, cookie: &str, id: &str, action: &str, body: &Value) -> Reply {
+    async fn post(&self, credential: &str, id: &str, action: &str, body: &Value) -> Reply {
         self.send(
             post(&format!("/api/asks/{id}/{action}"))
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", &self.origin)
                 .json(body),
         )
@@ -231,8 +246,10 @@ impl Page {
     }
 
     /// The page's event stream.
-    async fn events(&self, cookie: &str) -> Events {
-        let reply = self.send(get("/api/events").header("cookie", cookie)).await;
+    async fn events(&self, credential: &str) -> Events {
+        let reply = self
+            .send(get("/api/events").header("authorization", credential))
+            .await;
         assert_eq!(reply.status, StatusCode::OK);
         assert_eq!(reply.header(header::CONTENT_TYPE), "text/event-stream");
         Events {
@@ -290,7 +307,7 @@ fn state(snapshot: &Value, n: usize) -> &str {
 /// the person who opened its link.
 struct Single {
     page: Page,
-    cookie: String,
+    credential: String,
     link: String,
     asked: JoinHandle<Result<Outcome, PresentError>>,
 }
@@ -300,7 +317,7 @@ impl Single {
         let web = Arc::new(WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap());
         let link = web.link().to_string();
         let page = Page::new(web.router(), &link);
-        let cookie = page.visit(&link).await;
+        let credential = page.visit(&link).await;
         // The ask is shown through the presenter's public face, as the ask path does.
         let request = AskRequest {
             request_id: "call-1".to_string(),
@@ -308,18 +325,20 @@ impl Single {
             given: Vec::new(),
         };
         let asked = tokio::spawn(async move { web.present(&request).await });
-        let mut events = page.events(&cookie).await;
+        let mut events = page.events(&credential).await;
         events.until(|s| state(s, 0) == "waiting_for_user").await;
         Single {
             page,
-            cookie,
+            credential,
             link,
             asked,
         }
     }
 
     async fn post(&self, action: &str, body: &Value) -> Reply {
-        self.page.post(&self.cookie, "ask-1", action, body).await
+        self.page
+            .post(&self.credential, "ask-1", action, body)
+            .await
     }
 
     /// The outcome `present` gave the ask path.
@@ -333,31 +352,40 @@ impl Single {
 }
 
 #[tokio::test]
-async fn the_link_is_spent_by_its_first_visit_for_a_session_cookie() {
+async fn the_link_carries_its_token_in_the_fragment_spent_once_for_a_credential() {
     let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let link = web.link().to_string();
     assert!(
-        link.starts_with(&format!("http://{}/?token=", web.local_addr())),
+        link.starts_with(&format!("http://{}/#token=", web.local_addr())),
         "{link}"
     );
     let page = Page::new(web.router(), &link);
-    let cookie = page.visit(&link).await;
-    // Anyone else who visits the link later is refused.
-    let reply = page.send(get(page.path(&link))).await;
+    let credential = page.visit(&link).await;
+    // Anyone else who spends the token later is refused.
+    let token = page.token(&link).to_string();
+    let reply = page.exchange(&token).await;
     assert_eq!(
         reply.refusal_text(StatusCode::FORBIDDEN).await,
         "refused: this link was already used; ask for a fresh link where ask-user runs"
     );
-    // The browser that spent it is led back to the page.
-    let reply = page
-        .send(get(page.path(&link)).header("cookie", &cookie))
-        .await;
-    assert_eq!(reply.status, StatusCode::SEE_OTHER);
-    assert_eq!(reply.header(header::LOCATION), "/");
-    assert!(reply.headers.get(header::SET_COOKIE).is_none());
-    // A made-up token is refused like a spent one.
-    let reply = page.send(get(&format!("/?token={}", "0".repeat(64)))).await;
+    // A made-up token is refused like a spent one, and a page elsewhere cannot spend one.
+    let reply = page.exchange(&"0".repeat(64)).await;
     assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    let reply = page
+        .send(
+            post("/api/session")
+                .header("origin", "http://127.0.0.1:1")
+                .json(&json!({ "token": token })),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    // The credential works as an Authorization header, never as a cookie.
+    let session = credential.strip_prefix("Bearer ").unwrap();
+    let reply = page
+        .send(get("/api/asks").header("cookie", &format!("ask_user_session={session}")))
+        .await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(page.asks(&credential).await["asks"], json!([]));
 }
 
 #[tokio::test]
@@ -370,7 +398,7 @@ async fn the_page_and_its_assets_are_served_to_the_session() {
     ] {
         let reply = single
             .page
-            .send(get(path).header("cookie", &single.cookie))
+            .send(get(path).header("authorization", &single.credential))
             .await;
         assert_eq!(reply.status, StatusCode::OK, "{path}");
         assert_eq!(reply.header(header::CONTENT_TYPE), content_type, "{path}");
@@ -383,16 +411,16 @@ async fn the_page_and_its_assets_are_served_to_the_session() {
 async fn a_host_that_is_not_an_ip_address_or_localhost_is_refused() {
     let single = Single::start().await;
     let port = single.page.host.rsplit(':').next().unwrap().to_string();
-    let cookie = single.cookie.as_str();
+    let credential = single.credential.as_str();
     // DNS could point these names anywhere (rebinding): nothing is served to them, not even
     // the link.
     for host in ["evil.example", "127.0.0.1.nip.io", "localhost.evil:1", ""] {
         let requests = [
-            get("/").header("cookie", cookie),
-            get("/api/asks").header("cookie", cookie),
+            get("/").header("authorization", credential),
+            get("/api/asks").header("authorization", credential),
             get(single.page.path(&single.link)),
             post("/api/asks/ask-1/cancel")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", &format!("http://{host}"))
                 .json(&json!({})),
             post("/api/agent/asks").json(&json!({})),
@@ -408,14 +436,14 @@ async fn a_host_that_is_not_an_ip_address_or_localhost_is_refused() {
     }
     // No Host at all is refused too.
     let reply = get("/api/asks")
-        .header("cookie", cookie)
+        .header("authorization", credential)
         .to(&single.page.router)
         .await;
     assert_eq!(reply.status, StatusCode::MISDIRECTED_REQUEST);
     // localhost and IP literals, with any port, are this machine.
     for host in [format!("localhost:{port}"), format!("[::1]:{port}")] {
         let reply = get("/api/asks")
-            .header("cookie", cookie)
+            .header("authorization", credential)
             .header("host", &host)
             .to(&single.page.router)
             .await;
@@ -423,7 +451,7 @@ async fn a_host_that_is_not_an_ip_address_or_localhost_is_refused() {
     }
     // Nothing was answered.
     assert_eq!(
-        state(&single.page.asks(cookie).await, 0),
+        state(&single.page.asks(credential).await, 0),
         "waiting_for_user"
     );
 }
@@ -431,14 +459,14 @@ async fn a_host_that_is_not_an_ip_address_or_localhost_is_refused() {
 #[tokio::test]
 async fn a_request_from_another_origin_is_refused() {
     let single = Single::start().await;
-    let cookie = single.cookie.as_str();
+    let credential = single.credential.as_str();
     const REFUSED: &str = "refused: the request comes from another origin";
-    // A page elsewhere reads nothing and answers nothing, even with the person's cookie.
+    // A page elsewhere reads nothing and answers nothing, even with the person's credential.
     let reply = single
         .page
         .send(
             get("/api/asks")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", "http://evil.example"),
         )
         .await;
@@ -447,7 +475,7 @@ async fn a_request_from_another_origin_is_refused() {
         .page
         .send(
             post("/api/asks/ask-1/answer")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", "http://evil.example")
                 .json(&answers("evil")),
         )
@@ -458,7 +486,7 @@ async fn a_request_from_another_origin_is_refused() {
         .page
         .send(
             post("/api/asks/ask-1/answer")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .json(&answers("no origin")),
         )
         .await;
@@ -468,7 +496,7 @@ async fn a_request_from_another_origin_is_refused() {
         .page
         .send(
             get("/api/asks")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("sec-fetch-site", "cross-site"),
         )
         .await;
@@ -478,42 +506,64 @@ async fn a_request_from_another_origin_is_refused() {
         .page
         .send(
             get("/api/asks")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", &single.page.origin)
                 .header("sec-fetch-site", "same-origin"),
         )
         .await;
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(
-        state(&single.page.asks(cookie).await, 0),
+        state(&single.page.asks(credential).await, 0),
         "waiting_for_user"
     );
 }
 
 #[tokio::test]
-async fn without_the_session_cookie_nothing_is_served() {
+async fn without_the_credential_no_data_is_served() {
     let single = Single::start().await;
     const REFUSED: &str =
         "refused: open the link that ask-user printed; this browser has no session";
-    let wrong = format!("ask_user_session={}", "0".repeat(64));
-    for cookie in [None, Some("other=1"), Some(wrong.as_str())] {
-        for path in ["/", "/app.js", "/app.css", "/api/asks", "/api/events"] {
+    let wrong = format!("Bearer {}", "0".repeat(64));
+    let token = single
+        .credential
+        .strip_prefix("Bearer ")
+        .unwrap()
+        .to_string();
+    for credential in [
+        None,
+        Some("Bearer "),
+        Some(wrong.as_str()),
+        Some(token.as_str()),
+    ] {
+        // The page itself holds no data, and is served to anyone.
+        for path in ["/", "/app.js", "/app.css"] {
             let mut send = get(path);
-            if let Some(cookie) = cookie {
-                send = send.header("cookie", cookie);
+            if let Some(credential) = credential {
+                send = send.header("authorization", credential);
+            }
+            assert_eq!(
+                single.page.send(send).await.status,
+                StatusCode::OK,
+                "{path}"
+            );
+        }
+        for path in ["/api/asks", "/api/events"] {
+            let mut send = get(path);
+            if let Some(credential) = credential {
+                send = send.header("authorization", credential);
             }
             let reply = single.page.send(send).await;
             assert_eq!(
                 reply.refusal_text(StatusCode::UNAUTHORIZED).await,
                 REFUSED,
-                "{path} {cookie:?}"
+                "{path} {credential:?}"
             );
         }
         let mut send = post("/api/asks/ask-1/answer")
             .header("origin", &single.page.origin)
             .json(&answers("no session"));
-        if let Some(cookie) = cookie {
-            send = send.header("cookie", cookie);
+        if let Some(credential) = credential {
+            send = send.header("authorization", credential);
         }
         let reply = single.page.send(send).await;
         assert_eq!(reply.refusal_text(StatusCode::UNAUTHORIZED).await, REFUSED);
@@ -532,7 +582,7 @@ async fn without_the_session_cookie_nothing_is_served() {
 #[tokio::test]
 async fn the_waiting_ask_is_listed_with_its_questions() {
     let single = Single::start().await;
-    let asks = single.page.asks(&single.cookie).await;
+    let asks = single.page.asks(&single.credential).await;
     assert_eq!(asks["closing"], false);
     let list = asks["asks"].as_array().unwrap();
     assert_eq!(list.len(), 1, "{asks}");
@@ -556,7 +606,7 @@ async fn the_waiting_ask_is_listed_with_its_questions() {
 #[tokio::test]
 async fn an_answer_ends_the_ask_and_a_second_one_is_refused() {
     let single = Single::start().await;
-    let mut events = single.page.events(&single.cookie).await;
+    let mut events = single.page.events(&single.credential).await;
     let reply = single.post("answer", &answers("Falcon")).await;
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.json().await, json!({"state": "answered"}));
@@ -613,7 +663,7 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
     // An ask that does not exist, and an action that does not.
     let reply = single
         .page
-        .post(&single.cookie, "ask-9", "answer", &answers("x"))
+        .post(&single.credential, "ask-9", "answer", &answers("x"))
         .await;
     assert_eq!(
         reply.refusal_text(StatusCode::NOT_FOUND).await,
@@ -629,7 +679,7 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
         .page
         .send(
             post("/api/asks/ask-1/answer")
-                .header("cookie", &single.cookie)
+                .header("authorization", &single.credential)
                 .header("origin", &single.page.origin)
                 .header("content-type", "text/plain")
                 .body(answers("x").to_string()),
@@ -647,7 +697,7 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
         .page
         .send(
             post("/api/asks/ask-1/answer")
-                .header("cookie", &single.cookie)
+                .header("authorization", &single.credential)
                 .header("origin", &single.page.origin)
                 .header("content-type", "application/json")
                 .body(huge),
@@ -659,7 +709,7 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
     );
     // None of them touched the ask: it waits, and takes a good answer.
     assert_eq!(
-        state(&single.page.asks(&single.cookie).await, 0),
+        state(&single.page.asks(&single.credential).await, 0),
         "waiting_for_user"
     );
     assert_eq!(
@@ -679,7 +729,7 @@ async fn a_cancel_ends_the_ask_as_cancelled() {
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.json().await, json!({"state": "cancelled"}));
     assert_eq!(
-        state(&single.page.asks(&single.cookie).await, 0),
+        state(&single.page.asks(&single.credential).await, 0),
         "cancelled"
     );
     assert_eq!(single.outcome().await, Outcome::Cancelled);
@@ -689,7 +739,7 @@ async fn a_cancel_ends_the_ask_as_cancelled() {
 async fn an_ask_whose_agent_stopped_waiting_cannot_be_answered() {
     let Single {
         page,
-        cookie,
+        credential,
         asked,
         ..
     } = Single::start().await;
@@ -698,14 +748,14 @@ async fn an_ask_whose_agent_stopped_waiting_cannot_be_answered() {
     asked.abort();
     assert!(asked.await.unwrap_err().is_cancelled());
     let reply = page
-        .post(&cookie, "ask-1", "answer", &answers("late"))
+        .post(&credential, "ask-1", "answer", &answers("late"))
         .await;
     assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(
         reply.json().await,
         json!({"error": NOT_DELIVERED, "kept": true})
     );
-    assert_eq!(state(&page.asks(&cookie).await, 0), "connection_lost");
+    assert_eq!(state(&page.asks(&credential).await, 0), "connection_lost");
 }
 
 #[tokio::test]
@@ -716,7 +766,7 @@ async fn a_wrong_method_or_address_is_not_served() {
         let reply = page
             .send(
                 request(method.clone(), "/api/asks/ask-1/answer")
-                    .header("cookie", &single.cookie)
+                    .header("authorization", &single.credential)
                     .header("origin", &page.origin)
                     .json(&answers("x")),
             )
@@ -728,13 +778,15 @@ async fn a_wrong_method_or_address_is_not_served() {
         );
     }
     for path in ["/api/asks/ask-1/answer", "/nowhere", "/api"] {
-        let reply = page.send(get(path).header("cookie", &single.cookie)).await;
+        let reply = page
+            .send(get(path).header("authorization", &single.credential))
+            .await;
         assert_eq!(reply.status, StatusCode::NOT_FOUND, "{path}");
     }
     let reply = page
         .send(
             post("/api/elsewhere")
-                .header("cookie", &single.cookie)
+                .header("authorization", &single.credential)
                 .header("origin", &page.origin)
                 .json(&json!({})),
         )
@@ -750,7 +802,7 @@ async fn a_wrong_method_or_address_is_not_served() {
         .await;
     assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
     assert_eq!(
-        state(&page.asks(&single.cookie).await, 0),
+        state(&page.asks(&single.credential).await, 0),
         "waiting_for_user"
     );
 }
@@ -759,7 +811,7 @@ async fn a_wrong_method_or_address_is_not_served() {
 struct Served {
     inbox: Inbox,
     page: Page,
-    cookie: String,
+    credential: String,
 }
 
 impl Served {
@@ -768,11 +820,11 @@ impl Served {
         assert_eq!(inbox.base_url(), format!("http://{}", inbox.local_addr()));
         let link = inbox.link();
         let page = Page::new(inbox.router(), &link);
-        let cookie = page.visit(&link).await;
+        let credential = page.visit(&link).await;
         Served {
             inbox,
             page,
-            cookie,
+            credential,
         }
     }
 
@@ -883,7 +935,7 @@ impl Held {
 #[tokio::test]
 async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
     let served = Served::start(Limits::default()).await;
-    let mut events = served.page.events(&served.cookie).await;
+    let mut events = served.page.events(&served.credential).await;
     let alpha = served.ask("alpha").await;
     let beta = served.ask("beta").await;
     let snapshot = events.until(|s| state(s, 1) == "waiting_for_user").await;
@@ -908,7 +960,9 @@ async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
     // The second, then the first.
     let body = answers("from-beta");
     let (reply, outcome) = tokio::join!(
-        served.page.post(&served.cookie, "ask-2", "answer", &body),
+        served
+            .page
+            .post(&served.credential, "ask-2", "answer", &body),
         beta.outcome()
     );
     assert_eq!(reply.status, StatusCode::OK);
@@ -919,12 +973,14 @@ async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
     );
     let body = json!({});
     let (reply, outcome) = tokio::join!(
-        served.page.post(&served.cookie, "ask-1", "cancel", &body),
+        served
+            .page
+            .post(&served.credential, "ask-1", "cancel", &body),
         alpha.outcome()
     );
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(outcome, json!({"state": "cancelled"}));
-    let asks = served.page.asks(&served.cookie).await;
+    let asks = served.page.asks(&served.credential).await;
     assert_eq!(
         (state(&asks, 0), state(&asks, 1)),
         ("cancelled", "answered")
@@ -937,14 +993,14 @@ async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
 async fn an_agent_that_goes_away_leaves_its_ask_connection_lost() {
     let served = Served::start(Limits::default()).await;
     let held = served.ask("gone").await;
-    let mut events = served.page.events(&served.cookie).await;
+    let mut events = served.page.events(&served.credential).await;
     events.until(|s| state(s, 0) == "waiting_for_user").await;
     // The agent closes its connection: the held response is dropped.
     drop(held);
     events.until(|s| state(s, 0) == "connection_lost").await;
     let reply = served
         .page
-        .post(&served.cookie, "ask-1", "answer", &answers("late"))
+        .post(&served.credential, "ask-1", "answer", &answers("late"))
         .await;
     assert_eq!(reply.status, StatusCode::CONFLICT);
 }
@@ -962,7 +1018,9 @@ async fn a_held_ask_gets_a_blank_line_every_heartbeat_while_it_waits() {
     assert_eq!(started.elapsed(), 3 * ask_web::HEARTBEAT);
     let body = answers("late");
     let (reply, outcome) = tokio::join!(
-        served.page.post(&served.cookie, "ask-1", "answer", &body),
+        served
+            .page
+            .post(&served.credential, "ask-1", "answer", &body),
         held.outcome()
     );
     assert_eq!(reply.status, StatusCode::OK);
@@ -1043,19 +1101,19 @@ async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
         .page
         .send(
             post("/api/agent/asks")
-                .header("cookie", &served.cookie)
+                .header("authorization", &served.credential)
                 .json(&body),
         )
         .await;
     assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
-    let asks = served.page.asks(&served.cookie).await;
+    let asks = served.page.asks(&served.credential).await;
     assert_eq!(asks["asks"], json!([]), "nothing was asked");
 }
 
 #[tokio::test]
 async fn a_capability_confirms_or_withdraws_its_own_ask_only() {
     let served = Served::start(Limits::default()).await;
-    let mut events = served.page.events(&served.cookie).await;
+    let mut events = served.page.events(&served.credential).await;
     let alpha = served.ask("alpha").await;
     let beta = served.ask("beta").await;
     events.until(|s| state(s, 1) == "waiting_for_user").await;
@@ -1096,7 +1154,7 @@ async fn a_capability_confirms_or_withdraws_its_own_ask_only() {
 #[tokio::test(start_paused = true)]
 async fn an_answer_is_sent_only_once_its_agent_confirms_it() {
     let served = Served::start(Limits::default()).await;
-    let mut events = served.page.events(&served.cookie).await;
+    let mut events = served.page.events(&served.credential).await;
     let held = served.ask("mute").await;
     events.until(|s| state(s, 0) == "waiting_for_user").await;
     // The agent's connection carries the outcome, but the agent never confirms it (it died
@@ -1104,7 +1162,9 @@ async fn an_answer_is_sent_only_once_its_agent_confirms_it() {
     let started = tokio::time::Instant::now();
     let body = answers("kept");
     let (reply, outcome) = tokio::join!(
-        served.page.post(&served.cookie, "ask-1", "answer", &body),
+        served
+            .page
+            .post(&served.credential, "ask-1", "answer", &body),
         held.unconfirmed()
     );
     assert_eq!(outcome["state"], "answered");
@@ -1118,7 +1178,7 @@ async fn an_answer_is_sent_only_once_its_agent_confirms_it() {
     // A second answer finds no ask waiting.
     let reply = served
         .page
-        .post(&served.cookie, "ask-1", "answer", &answers("again"))
+        .post(&served.credential, "ask-1", "answer", &answers("again"))
         .await;
     assert_eq!(reply.status, StatusCode::CONFLICT);
 }
@@ -1157,7 +1217,7 @@ async fn an_agent_call_that_does_not_validate_is_refused_with_its_problems() {
         )
         .await;
     assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
-    let asks = served.page.asks(&served.cookie).await;
+    let asks = served.page.asks(&served.credential).await;
     assert_eq!(asks["asks"], json!([]), "nothing was asked");
 }
 
@@ -1171,19 +1231,19 @@ async fn a_fresh_link_replaces_an_unused_one() {
     assert_eq!(reply.status, StatusCode::OK);
     let unused = reply.json().await["link"].as_str().unwrap().to_string();
     assert!(
-        unused.starts_with(&format!("{}/?token=", served.inbox.base_url())),
+        unused.starts_with(&format!("{}/#token=", served.inbox.base_url())),
         "{unused}"
     );
     // The host makes another before anyone used that one: only the newest works.
     let fresh = served.inbox.fresh_link().unwrap();
     assert_eq!(served.inbox.link(), fresh);
-    let reply = served.page.send(get(served.page.path(&unused))).await;
+    let reply = served.page.exchange(served.page.token(&unused)).await;
     assert_eq!(reply.status, StatusCode::FORBIDDEN);
-    let cookie = served.page.visit(&fresh).await;
-    assert_ne!(cookie, served.cookie, "a session of its own");
+    let credential = served.page.visit(&fresh).await;
+    assert_ne!(credential, served.credential, "a session of its own");
     // Both sessions see the inbox.
-    for cookie in [&cookie, &served.cookie] {
-        assert_eq!(served.page.asks(cookie).await["asks"], json!([]));
+    for credential in [&credential, &served.credential] {
+        assert_eq!(served.page.asks(credential).await["asks"], json!([]));
     }
 }
 
@@ -1193,20 +1253,22 @@ async fn every_response_carries_the_content_security_policy() {
     // each kind, refusals included, on the inbox (which has both APIs).
     let served = Served::start(Limits::default()).await;
     let page = &served.page;
-    let cookie = served.cookie.as_str();
+    let credential = served.credential.as_str();
     let replies = [
-        page.send(get("/").header("cookie", cookie)).await.status,
-        page.send(get("/app.js").header("cookie", cookie))
+        page.send(get("/").header("authorization", credential))
             .await
             .status,
-        page.send(get("/api/asks").header("cookie", cookie))
+        page.send(get("/app.js").header("authorization", credential))
             .await
             .status,
-        page.send(get("/api/events").header("cookie", cookie))
+        page.send(get("/api/asks").header("authorization", credential))
             .await
             .status,
-        page.send(get("/")).await.status,
-        page.send(get("/?token=spent")).await.status,
+        page.send(get("/api/events").header("authorization", credential))
+            .await
+            .status,
+        page.send(get("/api/asks")).await.status,
+        page.exchange("spent").await.status,
         get("/")
             .header("host", "evil.example")
             .to(&page.router)
@@ -1214,12 +1276,12 @@ async fn every_response_carries_the_content_security_policy() {
             .status,
         page.send(
             get("/")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", "http://x"),
         )
         .await
         .status,
-        page.post(cookie, "ask-1", "answer", &answers("x"))
+        page.post(credential, "ask-1", "answer", &answers("x"))
             .await
             .status,
         served.agent(get("/api/agent/asks")).await.status,

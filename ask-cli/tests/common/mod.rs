@@ -147,6 +147,33 @@ pub fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body
     }
 }
 
+/// Spends the one-time token of `link` (`http://HOST/#token=…`) as the page does
+/// (`POST /api/session`), and gives the reply: with status 200, `Ok` holds the value of the
+/// `Authorization` header of the credential it was exchanged for.
+pub fn spend_link(link: &str) -> Result<String, Reply> {
+    let rest = link.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_at(rest.find('/').unwrap());
+    let token = path.strip_prefix("/#token=").unwrap();
+    let origin = format!("http://{host}");
+    let reply = http(
+        host,
+        "POST",
+        "/api/session",
+        &[
+            ("Host", host),
+            ("Origin", &origin),
+            ("Content-Type", "application/json"),
+        ],
+        &serde_json::json!({ "token": token }).to_string(),
+    );
+    if reply.status != 200 {
+        return Err(reply);
+    }
+    assert!(reply.header("set-cookie").is_none(), "no cookie");
+    let session: Value = serde_json::from_str(&reply.body).unwrap();
+    Ok(format!("Bearer {}", session["session"].as_str().unwrap()))
+}
+
 /// The event stream of a web page (`GET /api/events`): the page's list of asks now and after
 /// every change, read as the page reads it, so that a test waits for a change rather than
 /// polling for it.
@@ -155,16 +182,18 @@ pub struct Events {
 }
 
 impl Events {
-    /// Opens the stream of the page at `addr` with the session `cookie` (`name=value`).
-    pub fn open(addr: &str, cookie: &str) -> Events {
+    /// Opens the stream of the page at `addr` with the person's `credential` (the value of
+    /// its `Authorization` header, from [`spend_link`]).
+    pub fn open(addr: &str, credential: &str) -> Events {
         use std::io::BufRead;
         let mut stream = std::net::TcpStream::connect(addr).unwrap();
         // A bound on a test that would otherwise hang, never a pace: every read returns as
         // soon as an event arrives.
         stream.set_read_timeout(Some(pty::PATIENCE)).unwrap();
         // HTTP/1.0: the body is the stream itself, not cut into chunks.
-        let request =
-            format!("GET /api/events HTTP/1.0\r\nHost: {addr}\r\nCookie: {cookie}\r\n\r\n");
+        let request = format!(
+            "GET /api/events HTTP/1.0\r\nHost: {addr}\r\nAuthorization: {credential}\r\n\r\n"
+        );
         stream.write_all(request.as_bytes()).unwrap();
         let mut lines = std::io::BufReader::new(stream).lines();
         let status = lines.next().unwrap().unwrap();
