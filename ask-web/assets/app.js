@@ -704,14 +704,17 @@ function render(snapshot) {
   });
   // The status line counts what the page shows.
   const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user").length;
-  const keep = statusLine.textContent.startsWith("The answers could not be sent");
-  if (keep) { /* the person reads why the answers were not sent */ }
-  else if (waiting > 0) say(waiting === 1 ? "Your agent is waiting for your answers." : `${waiting} asks are waiting for your answers.`);
-  else if (snapshot.closing) say("ask-user stopped: nothing more can be answered here.");
-  else if (shown.size > 0) {
+  // A sentence about answers that could not be sent stays until the person acts again.
+  if (statusLine.textContent.startsWith("The answers could not be sent")) return;
+  // Otherwise the line follows the page: what waits, else how the last ask ended (unless it
+  // already says so, in the words of the person's own action).
+  const stale = /^(Loading|Your agent is waiting|\d+ asks are waiting|The connection to ask-user was interrupted)/
+    .test(statusLine.textContent);
+  if (waiting > 0) say(waiting === 1 ? "Your agent is waiting for your answers." : `${waiting} asks are waiting for your answers.`);
+  else if (stale && shown.size > 0) {
     const last = snapshot.asks[snapshot.asks.length - 1];
     say(FINAL_TEXT[last.state] || "Nothing is waiting.");
-  } else say("Nothing is waiting for you.");
+  } else if (stale) say(snapshot.closing ? "ask-user stopped: nothing more can be answered here." : "Nothing is waiting for you.");
   const first = [...shown.values()].find((a) => a.state === "waiting_for_user" && a.panels);
   if (first && !document.activeElement.closest(".ask")) first.focusStart();
 }
