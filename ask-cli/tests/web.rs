@@ -910,8 +910,24 @@ impl Serve {
     }
 
     fn start() -> Serve {
+        Serve::start_under(None)
+    }
+
+    /// `ask-user serve` run by `prlimit --nofile=SOFT:HARD`.
+    fn start_under(nofile: Option<&str>) -> Serve {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = common::ask_user()
+        let mut command = match nofile {
+            Some(limits) => {
+                let mut command = Command::new("prlimit");
+                command
+                    .arg(format!("--nofile={limits}"))
+                    .arg("--")
+                    .arg(env!("CARGO_BIN_EXE_ask-user"));
+                command
+            }
+            None => common::ask_user(),
+        };
+        let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0"])
             .env("XDG_RUNTIME_DIR", dir.path())
             .env_remove("ASK_USER_VIA_TOKEN")
@@ -1250,6 +1266,59 @@ fn serve_stops_on_sigterm_telling_its_agents_and_pages_and_removes_its_token_fil
     assert_eq!(status.code(), Some(0), "a clean stop");
     assert!(!token_file.exists(), "the agents' token file is removed");
     assert!(!link_file.exists(), "the people's token file is removed");
+}
+
+#[test]
+fn serve_raises_its_descriptor_limit_and_serves_a_client_among_idle_and_slow_connections() {
+    use std::io::Write;
+    // 128 descriptors at first, 256 at most: `serve` raises its own limit to 256.
+    let serve = Serve::start_under(Some("128:256"));
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", serve.child.id())).unwrap();
+    let open_files = limits
+        .lines()
+        .find(|line| line.starts_with("Max open files"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>();
+    assert_eq!(&open_files[3..5], ["256", "256"], "{limits}");
+    // 300 connections that never send a byte, and 100 that send their headers a byte at a
+    // time: more than the process may open.
+    let mut idle = Vec::new();
+    for _ in 0..300 {
+        idle.push(std::net::TcpStream::connect(&serve.host).unwrap());
+    }
+    let mut slow = Vec::new();
+    for _ in 0..100 {
+        let mut stream = std::net::TcpStream::connect(&serve.host).unwrap();
+        stream.write_all(b"GET /api/asks HTTP/1.1\r\nHo").unwrap();
+        slow.push(stream);
+    }
+    for stream in &mut slow {
+        let _ = stream.write_all(b"s");
+    }
+    // A person is still served, within a second.
+    let started = std::time::Instant::now();
+    let page = http(&serve.host, "GET", "/", &[("Host", &serve.host)], "");
+    assert_eq!(page.status, 200);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(1),
+        "served in {:?}",
+        started.elapsed()
+    );
+    // The oldest idle connection was closed to make room.
+    idle[0]
+        .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    assert_eq!(idle[0].read(&mut [0u8; 1]).unwrap(), 0, "closed by serve");
+    // And an agent's ask still goes through.
+    let credential = serve.visit(&serve.link);
+    let agent = serve.ask("alpha");
+    serve.wait_for(&credential, 1);
+    assert_eq!(serve.answer(&credential, "ask-1", "despite-the-crowd"), 200);
+    let (code, out) = output_of(agent);
+    assert_eq!(code, 0);
+    assert_eq!(out["answers"][2]["answer"], "despite-the-crowd");
+    drop((idle, slow));
 }
 
 #[test]

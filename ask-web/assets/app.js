@@ -756,11 +756,15 @@ async function signIn() {
   return false;
 }
 
-// The snapshots of `/api/events`, read with fetch streaming (an EventSource cannot send the
-// Authorization header). A broken stream is opened again with backoff, and the snapshot it
-// starts with puts the page back in step; only the server's closing ends it.
+// The events of `/api/events`, read with fetch streaming (an EventSource cannot send the
+// Authorization header): the whole list first (`asks`), then each change alone (`ask`, one
+// ask in its new state; `closing`). A broken stream (or one the server dropped because the
+// page fell behind) is opened again with backoff, and the list it starts with puts the page
+// back in step; only the server's closing ends it.
 async function listen() {
   let delay = 250;
+  // The list as the server last told it: the whole of it first, then each change.
+  let list = { asks: [], closing: false };
   for (;;) {
     try {
       const response = await fetch("/api/events", {
@@ -784,11 +788,21 @@ async function listen() {
         while ((end = buffer.indexOf("\n\n")) !== -1) {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
-          const data = frame.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-          if (!data) continue;
-          const snapshot = JSON.parse(data);
-          render(snapshot);
-          if (snapshot.closing) {
+          const lines = frame.split("\n");
+          const event = (lines.find((l) => l.startsWith("event: ")) || "").slice(7);
+          const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          // A comment line (the server's heartbeat) carries no event.
+          if (!event) continue;
+          if (event === "asks") list = JSON.parse(data);
+          else if (event === "ask") {
+            const view = JSON.parse(data);
+            const at = list.asks.findIndex((a) => a.requestId === view.requestId);
+            if (at === -1) list.asks.push(view);
+            else list.asks[at] = view;
+            list.closing = false;
+          } else if (event === "closing") list.closing = true;
+          render(list);
+          if (list.closing) {
             closing = true;
             return;
           }

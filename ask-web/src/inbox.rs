@@ -13,8 +13,8 @@ use tokio::sync::{oneshot, watch};
 
 use crate::auth::{self, same_secret};
 use crate::{
-    AskView, Asker, Delivery, HEARTBEAT, Refusal, Shared, WebError, error_response, json_response,
-    random_token, read_body, router, with_headers,
+    AskView, Asker, Bounds, Delivery, HEARTBEAT, Refusal, Shared, WebError, error_response,
+    json_response, random_token, read_body, router, with_headers,
 };
 
 /// The header that carries the capability of a new ask, on the held response that creates it.
@@ -47,6 +47,7 @@ pub struct Inbox {
     listener: std::net::TcpListener,
     addr: SocketAddr,
     shared: Arc<Shared>,
+    bounds: Bounds,
 }
 
 impl Inbox {
@@ -75,7 +76,14 @@ impl Inbox {
             listener,
             addr: bound,
             shared: Arc::new(shared),
+            bounds: Bounds::default(),
         })
+    }
+
+    /// Serves its connections within `bounds` instead of [`Bounds::default`].
+    pub fn with_bounds(mut self, bounds: Bounds) -> Inbox {
+        self.bounds = bounds;
+        self
     }
 
     /// The address the inbox listens on.
@@ -131,7 +139,7 @@ impl Inbox {
     /// and no connection is accepted any more.
     pub async fn serve_until(
         &self,
-        stop: impl std::future::Future<Output = ()> + Send + 'static,
+        stop: impl std::future::Future<Output = ()>,
     ) -> Result<(), WebError> {
         let listener = self
             .listener
@@ -139,21 +147,18 @@ impl Inbox {
             .and_then(tokio::net::TcpListener::from_std)
             .map_err(WebError::Serve)?;
         let shared = Arc::clone(&self.shared);
-        let (stopped_tx, stopped_rx) = oneshot::channel::<()>();
-        let server = axum::serve(listener, self.router()).with_graceful_shutdown(async move {
-            stop.await;
-            shared.stop().await;
-            let _ = stopped_tx.send(());
-        });
-        let mut server = std::pin::pin!(server.into_future());
-        tokio::select! {
-            served = &mut server => return served.map_err(WebError::Serve),
-            _ = stopped_rx => {}
-        }
-        // The connections still open (pages reading their final events, agents reading their
-        // last line) get a moment to close.
-        let _ = tokio::time::timeout(crate::LINGER, server).await;
-        Ok(())
+        crate::listen::serve(
+            listener,
+            self.router(),
+            self.bounds,
+            async move {
+                stop.await;
+                shared.stop().await;
+            },
+            crate::LINGER,
+        )
+        .await
+        .map_err(WebError::Serve)
     }
 }
 
@@ -205,10 +210,18 @@ pub(crate) async fn agent(
         }
         "/api/agent/received" | "/api/agent/cancel" => {
             let capability = sent.and_then(|value| value.strip_prefix("Bearer "));
-            by_capability(shared, capability, path == "/api/agent/cancel")
+            let reply = by_capability(shared, capability, path == "/api/agent/cancel");
+            if reply.status() != StatusCode::UNAUTHORIZED && reply.status() != StatusCode::NOT_FOUND
+            {
+                crate::trust(parts);
+            }
+            reply
         }
         "/api/agent/asks" | "/api/agent/link" => {
             let role = sent.and_then(|value| proven(shared, value));
+            if role.is_some() {
+                crate::trust(parts);
+            }
             match (path, role) {
                 ("/api/agent/asks", Some(Role::Agent)) => create(shared, body).await,
                 ("/api/agent/link", Some(Role::People)) => match shared.fresh_link() {
@@ -367,6 +380,9 @@ async fn create(shared: &Arc<Shared>, body: Body) -> Response {
             return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problems.to_string());
         }
     };
+    if let Err(problem) = check_asker(&ask.asker) {
+        return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem);
+    }
     let questions = input.into_inner().questions;
     if let Err(problem) = check_given(&questions, &ask.given) {
         return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem);
@@ -377,7 +393,13 @@ async fn create(shared: &Arc<Shared>, body: Body) -> Response {
     };
     let request_id = shared.next_id();
     let view = AskView::waiting(request_id.clone(), questions, &ask.given, ask.asker);
-    let delivered = shared.open(view, Some(capability.clone()));
+    let Ok(delivered) = shared.open(view, Some(capability.clone())) else {
+        return error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the inbox holds as many waiting questions as it can (64 MiB); try again once the \
+             person answered some",
+        );
+    };
     let mut response = held(Arc::clone(shared), request_id, delivered);
     if let Ok(value) = HeaderValue::from_str(&capability) {
         response.headers_mut().insert(CAPABILITY_HEADER, value);
@@ -396,6 +418,62 @@ struct AgentAsk {
     /// order, `null` for a question still open; absent when nothing was given.
     #[serde(default)]
     given: Vec<Option<Answer>>,
+}
+
+/// The most characters of an agent's name.
+pub const MAX_AGENT_NAME: usize = 100;
+
+/// The most characters of an agent's working folder.
+pub const MAX_FOLDER: usize = 1024;
+
+/// Checks who asks like every other text of an agent: within its cap, one line, and without a
+/// control, bidi or invisible character.
+fn check_asker(asker: &Asker) -> Result<(), String> {
+    for (field, text, cap) in [
+        ("agent", &asker.agent, MAX_AGENT_NAME),
+        ("cwd", &asker.cwd, MAX_FOLDER),
+    ] {
+        let Some(text) = text else { continue };
+        let chars: Vec<char> = text.chars().collect();
+        if chars.len() > cap {
+            return Err(format!(
+                "/{field}: {} characters; give at most {cap}",
+                chars.len()
+            ));
+        }
+        for index in 0..chars.len() {
+            if ask_core::classify_in_context(&chars, index) != ask_core::CharClass::Plain {
+                return Err(format!(
+                    "/{field}: character {} is U+{:04X}, a control, line break, bidi or \
+                     invisible character",
+                    index + 1,
+                    u32::from(chars[index])
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Who asks, fit for the inbox: each field cut to its cap and shown through the display rules,
+/// so that a long or strange folder name never costs an agent its ask.
+pub fn fit_asker(asker: Asker) -> Asker {
+    let fit = |text: Option<String>, cap: usize| {
+        text.map(|text| {
+            let shown = ask_core::sanitize_for_display(&text).into_owned();
+            if shown.chars().count() > cap {
+                let mut cut: String = shown.chars().take(cap - 1).collect();
+                cut.push('…');
+                cut
+            } else {
+                shown
+            }
+        })
+    };
+    Asker {
+        agent: fit(asker.agent, MAX_AGENT_NAME),
+        cwd: fit(asker.cwd, MAX_FOLDER),
+    }
 }
 
 /// Checks that the answers an agent says were given belong to its questions: none, or one per

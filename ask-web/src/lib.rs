@@ -33,16 +33,20 @@
 //! pre-fills them ([`ask_core::Prefill`]).
 
 pub mod auth;
+mod board;
 mod gone;
 mod inbox;
 mod link;
+mod listen;
 pub mod run;
 mod single;
 mod via;
 
+pub use board::{QUEUE, RETAIN_FINISHED, WAITING_BUDGET};
 pub use gone::AgentWatch;
-pub use inbox::{AgentOutcome, Inbox, InboxTokens};
+pub use inbox::{AgentOutcome, Inbox, InboxTokens, MAX_AGENT_NAME, MAX_FOLDER, fit_asker};
 pub use link::{default_token_file, link_token_file, parent_name, qr_text, shows_qr, write_token};
+pub use listen::{Bounds, HEADER_TIMEOUT};
 pub use single::WebFrontend;
 pub use via::ViaFrontend;
 
@@ -239,7 +243,8 @@ struct Inner {
 #[derive(Debug)]
 struct Shared {
     inner: Mutex<Inner>,
-    snapshot: watch::Sender<Snapshot>,
+    /// What the pages are told.
+    board: Arc<board::Board>,
     /// The token agents prove they hold; `None` for the single-ask page.
     agent_token: Option<String>,
     /// The token that alone mints links for people (`ask-user serve --link`); `None` for the
@@ -303,7 +308,6 @@ impl Shared {
         } else {
             bound
         };
-        let (snapshot, _) = watch::channel(Snapshot::default());
         let (stopped, _) = watch::channel(false);
         let (agent_token, people_token) = match tokens {
             Some(tokens) => (Some(tokens.agent), Some(tokens.people)),
@@ -314,7 +318,7 @@ impl Shared {
                 token: Some(random_token()?),
                 ..Inner::default()
             }),
-            snapshot,
+            board: Arc::new(board::Board::new()),
             agent_token,
             people_token,
             limits,
@@ -337,21 +341,24 @@ impl Shared {
         Ok(format!("{}/#token={token}", self.base))
     }
 
-    /// Shows an ask on the page and gives the receiver of its outcome.
-    fn open(&self, view: AskView, capability: Option<String>) -> oneshot::Receiver<Delivery> {
+    /// Shows an ask on the page and gives the receiver of its outcome; `Err` when the asks
+    /// waiting already fill [`WAITING_BUDGET`].
+    fn open(
+        &self,
+        view: AskView,
+        capability: Option<String>,
+    ) -> Result<oneshot::Receiver<Delivery>, board::Full> {
         let (agent, delivered) = oneshot::channel();
+        let request_id = view.request_id.clone();
+        self.board.push(view)?;
         self.lock().waiting.push(Waiting {
-            request_id: view.request_id.clone(),
+            request_id,
             capability,
             agent: Some(agent),
             delivering: false,
             receipt: None,
         });
-        self.snapshot.send_modify(|snapshot| {
-            snapshot.closing = false;
-            snapshot.asks.push(view);
-        });
-        delivered
+        Ok(delivered)
     }
 
     /// The id of the next ask: `ask-1`, `ask-2`, ….
@@ -388,15 +395,7 @@ impl Shared {
 
     /// Sets the state of one ask and tells every open page.
     fn set_state(&self, request_id: &str, state: WireState) {
-        self.snapshot.send_modify(|snapshot| {
-            if let Some(ask) = snapshot
-                .asks
-                .iter_mut()
-                .find(|ask| ask.request_id == request_id)
-            {
-                ask.state = state;
-            }
-        });
+        self.board.set_state(request_id, state);
     }
 
     /// Stops the server in order: new answers are refused (and kept on their pages), the
@@ -414,8 +413,7 @@ impl Shared {
             }
         })
         .await;
-        self.snapshot
-            .send_modify(|snapshot| snapshot.closing = true);
+        self.board.close();
         self.stopped.send_replace(true);
     }
 }
@@ -594,7 +592,7 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
         return Refusal::NoSession.response();
     }
     match (&parts.method, path) {
-        (&Method::GET, "/api/asks") => json_response(StatusCode::OK, &*shared.snapshot.borrow()),
+        (&Method::GET, "/api/asks") => json_response(StatusCode::OK, &shared.board.snapshot()),
         (&Method::GET, "/api/events") => events(&shared),
         (&Method::POST, path) => {
             let Some(rest) = path.strip_prefix("/api/asks/") else {
@@ -623,17 +621,76 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
     }
 }
 
+/// Marks the connection of `parts` as one that carried an authenticated request, which the
+/// cap on unauthenticated connections never closes.
+fn trust(parts: &axum::http::request::Parts) {
+    if let Some(trusted) = parts.extensions.get::<listen::Trusted>() {
+        trusted.mark();
+    }
+}
+
 /// The most bytes one request body may hold: far above four answers at the limits.
 pub const MAX_BODY: usize = 4 * 1024 * 1024;
 
-/// A request body of at most [`MAX_BODY`] bytes.
-async fn read_body(body: Body) -> Result<Bytes, Response> {
-    axum::body::to_bytes(body, MAX_BODY).await.map_err(|_| {
+/// The most bytes of request bodies held at once, all requests together.
+pub const BODY_BUDGET: usize = 64 * 1024 * 1024;
+
+/// How long a client may take to send a request body, and how long a body waits for room in
+/// [`BODY_BUDGET`].
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The room of [`BODY_BUDGET`], in KiB.
+static BODY_ROOM: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(BODY_BUDGET / 1024);
+
+/// A request body, with its share of [`BODY_BUDGET`] while it lives.
+struct Read {
+    bytes: Bytes,
+    _room: tokio::sync::SemaphorePermit<'static>,
+}
+
+impl std::ops::Deref for Read {
+    type Target = Bytes;
+    fn deref(&self) -> &Bytes {
+        &self.bytes
+    }
+}
+
+/// A request body of at most [`MAX_BODY`] bytes, read within [`BODY_TIMEOUT`] once there is
+/// room for it (its `Content-Length`, else [`MAX_BODY`]) in [`BODY_BUDGET`].
+async fn read_body(body: Body) -> Result<Read, Response> {
+    use axum::body::HttpBody as _;
+    let size = body
+        .size_hint()
+        .upper()
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(MAX_BODY)
+        .min(MAX_BODY);
+    let kib = u32::try_from(size.div_ceil(1024).max(1)).unwrap_or(u32::MAX);
+    let busy = || {
         error_response(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "the request body is larger than 4 MiB",
+            StatusCode::SERVICE_UNAVAILABLE,
+            "ask-user is busy reading other requests; try again",
         )
-    })
+    };
+    let room = tokio::time::timeout(BODY_TIMEOUT, BODY_ROOM.acquire_many(kib))
+        .await
+        .map_err(|_| busy())?
+        .map_err(|_| busy())?;
+    let bytes = tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY))
+        .await
+        .map_err(|_| {
+            error_response(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive in time",
+            )
+        })?
+        .map_err(|_| {
+            error_response(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is larger than 4 MiB",
+            )
+        })?;
+    Ok(Read { bytes, _room: room })
 }
 
 fn page(text: &'static str, content_type: &'static str) -> Response {
@@ -716,13 +773,7 @@ async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -
                     );
                 }
             };
-            let questions = shared
-                .snapshot
-                .borrow()
-                .asks
-                .iter()
-                .find(|ask| ask.request_id == request_id)
-                .map(|ask| ask.questions.clone());
+            let questions = shared.board.questions(request_id);
             let Some(questions) = questions else {
                 return error_response(StatusCode::NOT_FOUND, "no such ask");
             };
@@ -790,28 +841,17 @@ fn kept(message: &str) -> Response {
     )
 }
 
-/// `GET /api/events`: the snapshot now and after every change, as server-sent events, until
-/// the server closes.
+/// How often an event stream with no change gets a comment line: a page that went away is
+/// found at the next one.
+pub const EVENTS_HEARTBEAT: Duration = Duration::from_secs(15);
+
+/// `GET /api/events`: the list now, then each change, as server-sent events, until the server
+/// closes ([`board`]).
 fn events(shared: &Shared) -> Response {
-    let mut receiver = shared.snapshot.subscribe();
-    receiver.mark_changed();
-    let stream =
-        futures_util::stream::unfold((receiver, false), |(mut receiver, done)| async move {
-            if done || receiver.changed().await.is_err() {
-                return None;
-            }
-            let snapshot = receiver.borrow_and_update().clone();
-            let data = serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string());
-            let frame = format!("event: asks\ndata: {data}\n\n");
-            Some((
-                Ok::<_, std::convert::Infallible>(Bytes::from(frame)),
-                (receiver, snapshot.closing),
-            ))
-        });
     with_headers(
         (
             [(header::CONTENT_TYPE, "text/event-stream")],
-            Body::from_stream(stream),
+            Body::from_stream(board::stream(&shared.board, EVENTS_HEARTBEAT)),
         )
             .into_response(),
     )

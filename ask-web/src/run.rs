@@ -9,7 +9,7 @@ use std::sync::Arc;
 use ask_core::Limits;
 use ask_core::console::{say, say_link, show_on_terminal};
 
-use crate::{AgentWatch, Asker, Inbox, InboxTokens, Links, ViaFrontend, WebFrontend};
+use crate::{AgentWatch, Asker, Bounds, Inbox, InboxTokens, Links, ViaFrontend, WebFrontend};
 
 /// Why a command of the page or the inbox could not run; the reason was already said on
 /// stderr.
@@ -151,11 +151,16 @@ pub struct ServeOptions {
 }
 
 /// Raises this process's soft limit on open descriptors to its hard limit, so that many
-/// agents and pages fit; gives the limit now in force.
+/// agents and pages fit; gives the soft limit now in force (`None`: unlimited).
 pub fn raise_descriptor_limit() -> Option<u64> {
     use rustix::process::{Resource, getrlimit, setrlimit};
     let mut limit = getrlimit(Resource::Nofile);
-    if limit.current < limit.maximum {
+    let below = match (limit.current, limit.maximum) {
+        (Some(current), Some(maximum)) => current < maximum,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    if below {
         limit.current = limit.maximum;
         let _ = setrlimit(Resource::Nofile, limit);
     }
@@ -194,7 +199,7 @@ async fn stop_signal() {
 /// Runs `ask-user serve` until SIGINT or SIGTERM, then stops in order (see
 /// [`Inbox::serve_until`]) and removes the token files.
 pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
-    raise_descriptor_limit();
+    let descriptors = raise_descriptor_limit().unwrap_or(u64::MAX);
     let Some(token_file) = options
         .token_file
         .clone()
@@ -206,7 +211,8 @@ pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
     let link_file = crate::link_token_file(&token_file);
     let tokens = InboxTokens::fresh().map_err(failed(Failure::Failed))?;
     let inbox = Inbox::bind_with(options.listen, options.limits, tokens)
-        .map_err(failed(Failure::Failed))?;
+        .map_err(failed(Failure::Failed))?
+        .with_bounds(Bounds::for_descriptors(descriptors));
     for (path, token) in [
         (&token_file, inbox.agent_token()),
         (&link_file, inbox.people_token()),

@@ -90,24 +90,29 @@ impl WebFrontend {
         // The page names asks `ask-1`, `ask-2`, … in the order they came: an MCP session that
         // asks again gets a new id, never one of an earlier ask.
         let request_id = self.shared.next_id();
-        let delivered = self.shared.open(
-            AskView::waiting(
-                request_id.clone(),
-                request.input.questions.clone(),
-                &request.given,
-                Asker::default(),
-            ),
-            None,
-        );
+        let delivered = self
+            .shared
+            .open(
+                AskView::waiting(
+                    request_id.clone(),
+                    request.input.questions.clone(),
+                    &request.given,
+                    Asker::default(),
+                ),
+                None,
+            )
+            .map_err(|_| "the questions are larger than the page can hold")?;
         let app = self.router();
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
-        let mut server = tokio::spawn(
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = stop_rx.await;
-                })
-                .into_future(),
-        );
+        let mut server = tokio::spawn(crate::listen::serve(
+            listener,
+            app,
+            crate::Bounds::default(),
+            async move {
+                let _ = stop_rx.await;
+            },
+            LINGER,
+        ));
         // Stops the server when this future ends or is dropped.
         let _guard = AbortOnDrop(server.abort_handle());
         let gone = async {
@@ -120,6 +125,13 @@ impl WebFrontend {
             delivery = delivered => match delivery {
                 // The answer counts as sent only while the agent is still there to take it.
                 Ok(delivery) if self.watch.as_ref().is_none_or(AgentWatch::is_there) => {
+                    // The pages see the ask end before they see the server close.
+                    let state = match delivery.outcome {
+                        Outcome::Answered(_) => ask_core::WireState::Answered,
+                        _ => ask_core::WireState::Cancelled,
+                    };
+                    self.shared.remove(&request_id);
+                    self.shared.set_state(&request_id, state);
                     let _ = delivery.receipt.send(());
                     delivery.outcome
                 }
@@ -142,9 +154,7 @@ impl WebFrontend {
         };
         // Open pages see the final state and their streams end; the server then stops,
         // waiting at most `LINGER` for them.
-        self.shared
-            .snapshot
-            .send_modify(|snapshot| snapshot.closing = true);
+        self.shared.board.close();
         let _ = stop_tx.send(());
         let _ = tokio::time::timeout(LINGER, &mut server).await;
         Ok(outcome)

@@ -88,7 +88,7 @@ impl ViaFrontend {
         Ok(ViaFrontend {
             addr: addr.to_string(),
             token,
-            asker,
+            asker: crate::inbox::fit_asker(asker),
             holds: Holds::Agent,
         })
     }

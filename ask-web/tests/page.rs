@@ -413,3 +413,57 @@ async fn a_stopping_inbox_tells_its_agents_and_ends() {
         .unwrap()
         .unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_sends_no_headers_or_stays_idle_is_closed() {
+    let bounds = ask_web::Bounds {
+        header_timeout: Duration::from_millis(300),
+        ..ask_web::Bounds::default()
+    };
+    let inbox = std::sync::Arc::new(
+        Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default())
+            .unwrap()
+            .with_bounds(bounds),
+    );
+    let serving = {
+        let inbox = std::sync::Arc::clone(&inbox);
+        tokio::spawn(async move { inbox.serve().await })
+    };
+    let addr = inbox.local_addr().to_string();
+    let closed_within = tokio::task::spawn_blocking(move || {
+        let closed_after = |mut stream: std::net::TcpStream| {
+            let started = Instant::now();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let mut rest = Vec::new();
+            let _ = stream.read_to_end(&mut rest);
+            (
+                started.elapsed(),
+                String::from_utf8_lossy(&rest).to_string(),
+            )
+        };
+        // Silent from the start.
+        let silent = std::net::TcpStream::connect(&addr).unwrap();
+        let (silent, _) = closed_after(silent);
+        // Half the headers, then nothing.
+        let mut slow = std::net::TcpStream::connect(&addr).unwrap();
+        slow.write_all(b"GET / HTTP/1.1\r\nHost: 127.0").unwrap();
+        let (slow, _) = closed_after(slow);
+        // One request served, then idle on a kept-alive connection.
+        let mut kept = std::net::TcpStream::connect(&addr).unwrap();
+        write!(kept, "GET /app.css HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+        let (idle, reply) = closed_after(kept);
+        assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+        [silent, slow, idle]
+    })
+    .await
+    .unwrap();
+    for elapsed in closed_within {
+        assert!(
+            elapsed >= Duration::from_millis(250) && elapsed < Duration::from_secs(5),
+            "{elapsed:?}"
+        );
+    }
+    serving.abort();
+}

@@ -255,6 +255,7 @@ impl Page {
         Events {
             stream: Box::pin(reply.body.into_data_stream()),
             buffer: String::new(),
+            list: json!({"asks": [], "closing": false}),
         }
     }
 }
@@ -262,22 +263,45 @@ impl Page {
 type DataStream =
     std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<Bytes, axum::Error>> + Send>>;
 
-/// The server-sent events of `GET /api/events`.
+/// The server-sent events of `GET /api/events`, applied as the page applies them: the whole
+/// list first, then each change.
 struct Events {
     stream: DataStream,
     buffer: String,
+    list: Value,
 }
 
 impl Events {
-    /// The next snapshot, or `None` once the stream ended.
+    /// The list after the next event, or `None` once the stream ended.
     async fn next(&mut self) -> Option<Value> {
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
-                let event: String = self.buffer.drain(..end + 2).collect();
-                let data = event
-                    .strip_prefix("event: asks\ndata: ")
-                    .unwrap_or_else(|| panic!("not an asks event: {event:?}"));
-                return Some(serde_json::from_str(data.trim_end()).unwrap());
+                let frame: String = self.buffer.drain(..end + 2).collect();
+                if frame.starts_with(':') {
+                    continue;
+                }
+                let (event, data) = frame
+                    .strip_prefix("event: ")
+                    .and_then(|rest| rest.split_once("\ndata: "))
+                    .unwrap_or_else(|| panic!("not an event: {frame:?}"));
+                let data: Value = serde_json::from_str(data.trim_end()).unwrap();
+                match event {
+                    "asks" => self.list = data,
+                    "ask" => {
+                        let asks = self.list["asks"].as_array_mut().unwrap();
+                        match asks
+                            .iter_mut()
+                            .find(|a| a["requestId"] == data["requestId"])
+                        {
+                            Some(ask) => *ask = data,
+                            None => asks.push(data),
+                        }
+                        self.list["closing"] = json!(false);
+                    }
+                    "closing" => self.list["closing"] = json!(true),
+                    other => panic!("an unknown event {other}"),
+                }
+                return Some(self.list.clone());
             }
             let chunk = tokio::time::timeout(PATIENCE, self.stream.next())
                 .await
@@ -287,7 +311,7 @@ impl Events {
         }
     }
 
-    /// The first snapshot for which `until` holds.
+    /// The first list for which `until` holds.
     async fn until(&mut self, until: impl Fn(&Value) -> bool) -> Value {
         loop {
             let snapshot = self.next().await.expect("the stream goes on");
@@ -1295,4 +1319,48 @@ async fn every_response_carries_the_content_security_policy() {
             200, 200, 200, 200, 401, 403, 421, 403, 404, 405, 401, 200, 403
         ]
     );
+}
+
+#[tokio::test]
+async fn an_agent_name_or_folder_too_long_or_hiding_text_is_refused() {
+    let served = Served::start(Limits::default()).await;
+    for (asker, expected) in [
+        (
+            json!({"agent": "a".repeat(ask_web::MAX_AGENT_NAME + 1)}),
+            "/agent: 101 characters; give at most 100",
+        ),
+        (
+            json!({"cwd": "/w".repeat(600)}),
+            "/cwd: 1200 characters; give at most 1024",
+        ),
+        (
+            json!({"agent": "ok\u{202e}gnp"}),
+            "/agent: character 3 is U+202E",
+        ),
+        (
+            json!({"cwd": "/tmp/\u{1b}[2J"}),
+            "/cwd: character 6 is U+001B",
+        ),
+        (
+            json!({"agent": "two\nlines"}),
+            "/agent: character 4 is U+000A",
+        ),
+    ] {
+        let mut body = asker;
+        body["input"] = call();
+        let reply = served.agent(post("/api/agent/asks").json(&body)).await;
+        let text = reply.refusal_text(StatusCode::UNPROCESSABLE_ENTITY).await;
+        assert!(text.starts_with(expected), "{text}");
+    }
+    let asks = served.page.asks(&served.credential).await;
+    assert_eq!(asks["asks"], json!([]), "nothing was asked");
+    // `--via` fits who asks to the caps before it sends, so a strange folder costs no ask.
+    let fitted = ask_web::fit_asker(ask_web::Asker {
+        agent: Some("x".repeat(500)),
+        cwd: Some("/a\u{1b}b\u{202e}c".to_string()),
+    });
+    let agent = fitted.agent.unwrap();
+    assert_eq!(agent.chars().count(), ask_web::MAX_AGENT_NAME);
+    assert!(agent.ends_with('…'));
+    assert_eq!(fitted.cwd.unwrap(), "/a^[b\\u{202e}c");
 }

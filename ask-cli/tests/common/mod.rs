@@ -179,6 +179,8 @@ pub fn spend_link(link: &str) -> Result<String, Reply> {
 /// polling for it.
 pub struct Events {
     lines: std::io::Lines<std::io::BufReader<std::net::TcpStream>>,
+    /// The list as the events told it so far: the whole of it, then each change.
+    list: Value,
 }
 
 impl Events {
@@ -203,21 +205,42 @@ impl Events {
                 break;
             }
         }
-        Events { lines }
+        Events {
+            lines,
+            list: serde_json::json!({"asks": [], "closing": false}),
+        }
     }
 
-    /// Reads snapshots until one for which `until` holds, and returns it.
+    /// Reads events until the list is one for which `until` holds, and returns it.
     pub fn until(&mut self, until: impl Fn(&Value) -> bool) -> Value {
+        let mut event = String::new();
         loop {
             let line = self
                 .lines
                 .next()
                 .expect("the stream ended before the awaited change")
                 .expect("an event within the patience of the tests");
-            if let Some(data) = line.strip_prefix("data: ") {
-                let snapshot: Value = serde_json::from_str(data).unwrap();
-                if until(&snapshot) {
-                    return snapshot;
+            if let Some(name) = line.strip_prefix("event: ") {
+                event = name.to_string();
+            } else if let Some(data) = line.strip_prefix("data: ") {
+                let data: Value = serde_json::from_str(data).unwrap();
+                match event.as_str() {
+                    "asks" => self.list = data,
+                    "ask" => {
+                        let asks = self.list["asks"].as_array_mut().unwrap();
+                        match asks
+                            .iter_mut()
+                            .find(|a| a["requestId"] == data["requestId"])
+                        {
+                            Some(ask) => *ask = data,
+                            None => asks.push(data),
+                        }
+                    }
+                    "closing" => self.list["closing"] = Value::Bool(true),
+                    other => panic!("an unknown event {other}"),
+                }
+                if until(&self.list) {
+                    return self.list.clone();
                 }
             }
         }
