@@ -639,7 +639,10 @@ function askForm(view, index) {
   };
   ask.finish = (text) => {
     root.classList.add("final");
-    root.replaceChildren(...[askerLine(view), el("p", { text })].filter(Boolean));
+    // Answers that never reached the agent stay in view, as the person wrote them (masked
+    // where the question is secret), to give again elsewhere.
+    const kept = ask.kept ? [el("p", { text: "Your answers were not delivered:" }), review] : [];
+    root.replaceChildren(...[askerLine(view), el("p", { text }), ...kept].filter(Boolean));
   };
   return ask;
 }
@@ -649,12 +652,12 @@ async function post(ask, action, body, done) {
   try {
     response = await fetch(`/api/asks/${encodeURIComponent(ask.view.requestId)}/${action}`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${credential}` },
       body: JSON.stringify(body),
-      credentials: "same-origin",
+      credentials: "omit",
     });
   } catch {
-    say("The answers could not be sent: ask-user is not reachable.");
+    say("The answers could not be sent: ask-user is not reachable. They stay on this page.");
     return;
   }
   if (response.ok) {
@@ -668,14 +671,17 @@ async function post(ask, action, body, done) {
   try {
     const reply = await response.json();
     if (reply && reply.error) message = `The answers could not be sent: ${reply.error}`;
+    // The answer did not reach the agent: it stays on the page, even once the ask ends.
+    if (reply && reply.kept) ask.kept = true;
   } catch { /* keep the plain message */ }
   say(message);
+  statusLine.focus();
 }
 
 const FINAL_TEXT = {
   answered: "These questions were answered.",
   cancelled: "These questions were cancelled.",
-  connection_lost: "The agent stopped waiting: these questions can no longer be answered.",
+  connection_lost: "Your agent stopped waiting: these questions can no longer be answered.",
 };
 
 function render(snapshot) {
@@ -696,40 +702,140 @@ function render(snapshot) {
       ask.finish(FINAL_TEXT[view.state] || view.state);
     }
   });
-  const waiting = snapshot.asks.filter((a) => a.state === "waiting_for_user").length;
+  // The status line counts what the page shows.
+  const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user").length;
+  // A sentence about answers that could not be sent stays until the person acts again.
+  if (statusLine.textContent.startsWith("The answers could not be sent")) return;
+  // Otherwise the line follows the page: what waits, else how the last ask ended (unless it
+  // already says so, in the words of the person's own action).
+  const stale = /^(Loading|Your agent is waiting|\d+ asks are waiting|The connection to ask-user was interrupted)/
+    .test(statusLine.textContent);
   if (waiting > 0) say(waiting === 1 ? "Your agent is waiting for your answers." : `${waiting} asks are waiting for your answers.`);
-  else if (snapshot.asks.length > 0 && statusLine.textContent.startsWith("Your agent is waiting")) {
+  else if (stale && shown.size > 0) {
     const last = snapshot.asks[snapshot.asks.length - 1];
     say(FINAL_TEXT[last.state] || "Nothing is waiting.");
-  } else if (snapshot.asks.length === 0) say("Nothing is waiting for you.");
+  } else if (stale) say(snapshot.closing ? "ask-user stopped: nothing more can be answered here." : "Nothing is waiting for you.");
   const first = [...shown.values()].find((a) => a.state === "waiting_for_user" && a.panels);
   if (first && !document.activeElement.closest(".ask")) first.focusStart();
 }
 
-function listen() {
-  const source = new EventSource("/api/events");
-  source.addEventListener("asks", (event) => {
-    const snapshot = JSON.parse(event.data);
-    render(snapshot);
-    if (snapshot.closing) {
-      closing = true;
-      source.close();
+// The credential of this page: the link's one-time token (in the fragment, which no request
+// carries) is spent once for it; it is kept in sessionStorage, whose origin includes the port,
+// so no other server of this machine ever receives it and two pages in one browser keep theirs
+// apart. It goes only into the Authorization header of this page's own requests.
+const CREDENTIAL_KEY = "ask-user-credential";
+let credential = sessionStorage.getItem(CREDENTIAL_KEY);
+
+async function signIn() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (token) {
+    history.replaceState(null, "", "/");
+    let response;
+    try {
+      response = await fetch("/api/session", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token }),
+        credentials: "omit",
+      });
+    } catch {
+      say("ask-user is not reachable.");
+      return false;
     }
-  });
-  source.onerror = () => {
-    if (closing) return;
-    source.close();
-    closing = true;
-    for (const ask of shown.values()) {
-      if (ask.state === "waiting_for_user") {
-        ask.state = "connection_lost";
-        ask.finish("ask-user is no longer reachable: these questions can no longer be answered here.");
+    if (response.ok) {
+      credential = (await response.json()).session;
+      sessionStorage.setItem(CREDENTIAL_KEY, credential);
+      return true;
+    }
+    if (credential) return true;
+    say("This link was already used: ask for a fresh link where ask-user runs.");
+    return false;
+  }
+  if (credential) return true;
+  say("Open the link that ask-user printed: this page has no session.");
+  return false;
+}
+
+// The events of `/api/events`, read with fetch streaming (an EventSource cannot send the
+// Authorization header): the whole list first (`asks`), then each change alone (`ask`, one
+// ask in its new state; `closing`). A broken stream (or one the server dropped because the
+// page fell behind) is opened again with backoff, and the list it starts with puts the page
+// back in step; only the server's closing ends it.
+async function listen() {
+  let delay = 250;
+  // The list as the server last told it: the whole of it first, then each change.
+  let list = { asks: [], closing: false };
+  for (;;) {
+    try {
+      const response = await fetch("/api/events", {
+        headers: { authorization: `Bearer ${credential}` },
+        credentials: "omit",
+        cache: "no-store",
+      });
+      if (response.status === 401) {
+        say("Open the link that ask-user printed: this page has no session.");
+        return;
       }
+      if (!response.ok || !response.body) throw new Error(String(response.status));
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        delay = 250;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const lines = frame.split("\n");
+          const event = (lines.find((l) => l.startsWith("event: ")) || "").slice(7);
+          const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          // A comment line (the server's heartbeat) carries no event.
+          if (!event) continue;
+          if (event === "asks") list = JSON.parse(data);
+          else if (event === "ask") {
+            const view = JSON.parse(data);
+            const at = list.asks.findIndex((a) => a.requestId === view.requestId);
+            if (at === -1) list.asks.push(view);
+            else list.asks[at] = view;
+            list.closing = false;
+          } else if (event === "closing") list.closing = true;
+          render(list);
+          if (list.closing) {
+            closing = true;
+            return;
+          }
+        }
+      }
+    } catch { /* reconnect below */ }
+    if (closing) return;
+    say("The connection to ask-user was interrupted: reconnecting…");
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 5000);
+    if (delay >= 5000 && !(await reachable())) {
+      for (const ask of shown.values()) {
+        if (ask.state === "waiting_for_user") {
+          ask.state = "connection_lost";
+          ask.finish("ask-user is no longer reachable: these questions can no longer be answered here.");
+        }
+      }
+      say("The connection to ask-user was lost.");
+      return;
     }
-    say("The connection to ask-user was lost.");
-  };
+  }
+}
+
+// Whether the server still answers at all (a stopped ask-user refuses the connection).
+async function reachable() {
+  try {
+    await fetch("/api/asks", { headers: { authorization: `Bearer ${credential}` }, credentials: "omit" });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 statusLine.tabIndex = -1;
 setInterval(() => document.querySelectorAll(".age").forEach(updateAge), 30000);
-listen();
+signIn().then((ok) => { if (ok) listen(); });
