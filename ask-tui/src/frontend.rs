@@ -7,8 +7,8 @@ use std::thread::JoinHandle;
 use ask_core::{AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter};
 use async_trait::async_trait;
 
-use ask_core::lang::Lang;
 use crate::terminal::{HistoryProvider, TuiError, run_with};
+use ask_core::lang::Lang;
 
 /// Presents questions in the terminal UI on the controlling terminal.
 ///

@@ -40,10 +40,10 @@ pub mod terminal;
 mod text;
 mod view;
 
+pub use ask_core::lang::{Counted, Help, Lang, Text};
 pub use demo::{demo_input, showcase_input};
 pub use embedded::{Embedded, Step, THEME_ROLES, Theme};
 pub use frontend::TuiFrontend;
-pub use ask_core::lang::{Counted, Help, Lang, Text};
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
     Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, VISIBLE_ROWS,

@@ -7,8 +7,8 @@ use std::cell::Cell;
 use ask_core::{Answer, AskUserInput, Limits, Outcome, Question, QuestionKind};
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
-use ask_core::lang::Lang;
 use crate::text::TextField;
+use ask_core::lang::Lang;
 
 /// How many rows a list shows at once: six options and "Other" fit, more scroll.
 pub const VISIBLE_ROWS: usize = 7;

@@ -26,9 +26,9 @@ use signal_hook::consts::{
     SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
 };
 
-use ask_core::lang::{Lang, fill};
 use crate::state::{Effect, Load, Msg, State, completion_folder, completions, msg_for_key, update};
 use crate::view::view;
+use ask_core::lang::{Lang, fill};
 
 /// Why the terminal UI could not finish.
 #[derive(Debug, thiserror::Error)]

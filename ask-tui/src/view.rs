@@ -9,10 +9,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 use unicode_segmentation::{GraphemeCursor, UnicodeSegmentation};
 
-use ask_core::lang::{Help, Text, fill};
 use crate::layout::{safe, safe_lines, shorten, width, wrap};
 use crate::state::{Dialog, Notice, Page, Screen, ScrollRoom, State, VISIBLE_ROWS};
 use crate::text::TextField;
+use ask_core::lang::{Help, Text, fill};
 
 fn dim() -> Style {
     Style::new().add_modifier(Modifier::DIM)
