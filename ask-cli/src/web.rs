@@ -19,7 +19,7 @@ pub fn frontend(args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
     match &args.via {
         Some(url) => run::via(url, args.token_file.as_deref(), args.agent_name.clone())
             .map(|via| Box::new(via) as Box<dyn Frontend>),
-        None => run::web(args.listen).map(|web| Box::new(web) as Box<dyn Frontend>),
+        None => run::web(args.listen, args.tui.lang).map(|web| Box::new(web) as Box<dyn Frontend>),
     }
     .map_err(exit)
 }

@@ -41,6 +41,7 @@ mod listen;
 pub mod run;
 mod single;
 mod via;
+mod words;
 
 pub use board::{QUEUE, RETAIN_FINISHED, WAITING_BUDGET};
 pub use gone::AgentWatch;
@@ -238,6 +239,8 @@ struct Inner {
     stopping: bool,
     /// The answers on their way to their agents now.
     in_flight: usize,
+    /// The page's language when one was given (`--lang`); else each browser's.
+    lang: Option<ask_core::lang::Lang>,
 }
 
 #[derive(Debug)]
@@ -577,6 +580,7 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
         (&Method::GET, "/") => return page(INDEX_HTML, "text/html; charset=utf-8"),
         (&Method::GET, "/app.js") => return page(APP_JS, "text/javascript; charset=utf-8"),
         (&Method::GET, "/app.css") => return page(APP_CSS, "text/css; charset=utf-8"),
+        (&Method::GET, "/text.json") => return words::response(shared.lock().lang, &parts.headers),
         (&Method::POST, "/api/session") => {
             let body = match read_body(body).await {
                 Ok(body) => body,

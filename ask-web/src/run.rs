@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use ask_core::Limits;
 use ask_core::console::{say, say_link, show_on_terminal};
+use ask_core::lang::Lang;
 
 use crate::{AgentWatch, Asker, Bounds, Inbox, InboxTokens, Links, ViaFrontend, WebFrontend};
 
@@ -69,11 +70,12 @@ fn failed(failure: Failure) -> impl FnOnce(crate::WebError) -> Failure {
 
 /// The frontend of `--mode web`: a page of its own, on `listen`, whose link is printed (again,
 /// fresh, on Enter when stdin is a terminal); the ask ends as connection lost when the agent
-/// that waits for it goes away.
-pub fn web(listen: SocketAddr) -> Result<WebFrontend, Failure> {
+/// that waits for it goes away. The page speaks `lang` when given, else each browser's language.
+pub fn web(listen: SocketAddr, lang: Option<Lang>) -> Result<WebFrontend, Failure> {
     let web = WebFrontend::bind(listen)
         .map_err(failed(Failure::Failed))?
-        .watching(AgentWatch::this_process());
+        .watching(AgentWatch::this_process())
+        .speaking(lang);
     warn_if_exposed(listen, web.local_addr());
     say_link(
         "answer the questions in a browser (the link works once): ",

@@ -48,6 +48,13 @@ impl WebFrontend {
         self
     }
 
+    /// Speaks `lang` on the page whatever the browser prefers; `None` (the default) follows each
+    /// browser's `Accept-Language`.
+    pub fn speaking(self, lang: Option<ask_core::lang::Lang>) -> WebFrontend {
+        self.shared.lock().lang = lang;
+        self
+    }
+
     /// The one-time link to the page, to give the person.
     pub fn link(&self) -> &str {
         &self.link
