@@ -583,8 +583,8 @@ fn browser(scenario: &str, viewport: &str) -> (Value, i32, Value) {
     browser_with(&call(), scenario, viewport)
 }
 
-/// [`browser`] for any call.
-fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Value) {
+/// Fails unless the browser and Playwright are there.
+fn needs_browser() {
     assert!(
         Path::new("/usr/bin/chromium").exists(),
         "Debian's chromium is missing: apt-get install chromium, or run `bash .ci/run`"
@@ -598,6 +598,11 @@ fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Va
         "Playwright for Python is missing; pip install -r ask-cli/tests/requirements.txt in a \
          virtual environment, or run `bash .ci/run`"
     );
+}
+
+/// [`browser`] for any call.
+fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Value) {
+    needs_browser();
     let web = Web::start_with(call, &[]);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
     let output = Command::new("python3")
@@ -667,7 +672,9 @@ fn check_answered(viewport: &str) {
         json!(["□ Database", "□ Features", "□ Name", "✓ Submit"])
     );
     assert_eq!(code, 0);
-    assert_eq!(seen["recommendedBadge"], "Recommended");
+    // One mark for the recommended option: its own words, as the terminal UI shows them.
+    assert_eq!(seen["recommendedLabel"], "PostgreSQL (Recommended)");
+    assert_eq!(seen["recommendedMarks"], json!(["(Recommended)"]));
     assert_eq!(
         seen["review"],
         "Which database should we use?\nSQLite\nNote: only for the tests\n\
@@ -679,6 +686,12 @@ fn check_answered(viewport: &str) {
     );
     // The second page saw the transition live.
     assert_eq!(seen["watcher"], "These questions were answered.");
+    // The confirmation is said once, where the questions were, and read there.
+    assert_eq!(seen["sentSaid"], 1, "{seen}");
+    assert_eq!(
+        seen["focused"],
+        "Your answers were sent. You can close this page."
+    );
     assert_eq!(
         out,
         json!({"answered": true, "answers": [
@@ -696,6 +709,7 @@ fn check_cancelled(viewport: &str) {
     assert_eq!(seen["dialog"], "Discard 1 answer?");
     assert_eq!(seen["stillWaiting"], true, "No keeps the answers");
     assert_eq!(seen["watcher"], "These questions were cancelled.");
+    assert_eq!(seen["cancelledSaid"], 1, "{seen}");
     assert_eq!(code, 130);
     assert_eq!(out["cancelled"], true);
 }
@@ -722,6 +736,133 @@ fn browser_cancel_asks_before_discarding_answers_on_a_phone() {
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_cancel_asks_before_discarding_answers_on_a_desktop() {
     check_cancelled("desktop");
+}
+
+/// The top, left, bottom and right of a bounding box the browser script measured.
+fn edges(found: &Value) -> [f64; 4] {
+    let at = |name: &str| found[name].as_f64().unwrap();
+    [
+        at("y"),
+        at("x"),
+        at("y") + at("height"),
+        at("x") + at("width"),
+    ]
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_puts_the_buttons_side_by_side_from_tablet_width_and_stacks_them_on_a_phone() {
+    let (seen, code, _) = browser("layout", "desktop");
+    assert_eq!(code, 130);
+    for screen in ["question", "review"] {
+        for width in ["390", "600", "1280"] {
+            let pair = &seen[screen][width];
+            let [first, cancel] = [edges(&pair[0]), edges(&pair[1])];
+            if width == "390" {
+                // Stacked: Cancel below, both as wide as the ask.
+                assert!(cancel[0] >= first[2], "{screen} at {width}: {pair}");
+                assert_eq!(first[1], cancel[1], "{screen} at {width}: {pair}");
+                assert_eq!(first[3], cancel[3], "{screen} at {width}: {pair}");
+            } else {
+                // Side by side: one row, Cancel on the right.
+                assert_eq!(first[0], cancel[0], "{screen} at {width}: {pair}");
+                assert!(cancel[1] >= first[3], "{screen} at {width}: {pair}");
+            }
+        }
+    }
+}
+
+/// Runs the `words` scenario against `ask-user --mode web ARGS` with the browser's
+/// `Accept-Language` (`-`: Chromium's own): what the page showed, the exit code and stdout.
+fn browser_words(args: &[&str], accept: &str, viewport: &str) -> (Value, i32, Value) {
+    needs_browser();
+    let web = Web::start(args);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args(["words", viewport, &web.link, accept])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the browser script failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (code, out) = web.finish();
+    (seen, code, out)
+}
+
+/// Checks that the page spoke `lang` throughout, and that the answers went back as the
+/// options are written, whatever the language.
+fn check_spoken(seen: &Value, code: i32, out: &Value, lang: ask_core::lang::Lang) {
+    let text = lang.page();
+    assert_eq!(seen["lang"], lang.code());
+    assert_eq!(seen["title"], text.title);
+    assert_eq!(seen["heading"], text.heading);
+    assert_eq!(seen["status"], text.waiting.one);
+    assert_eq!(
+        seen["tabs"],
+        json!(["□ Database", "□ Features", "□ Name", text.submit_tab])
+    );
+    assert_eq!(seen["buttons"], json!([text.next, text.cancel]));
+    assert_eq!(seen["noteLabel"], text.note_label);
+    // The questions' own words are never translated; "Other" is.
+    assert_eq!(
+        seen["radios"],
+        json!(["PostgreSQL (Recommended)", "SQLite", text.other])
+    );
+    assert_eq!(seen["hint"], text.choose_any);
+    let review = seen["review"].as_str().unwrap();
+    assert!(review.starts_with(text.review_title), "{review}");
+    assert!(review.ends_with(text.all_answered), "{review}");
+    assert_eq!(
+        seen["reviewButtons"],
+        json!([text.submit_answers, text.cancel])
+    );
+    assert_eq!(seen["outcome"], text.sent);
+    assert_eq!(seen["body"].as_str().unwrap().matches(text.sent).count(), 1);
+    // Not one English word of the page's own is left.
+    if lang != ask_core::lang::Lang::En {
+        let english = ask_core::lang::Lang::En.page();
+        for word in [english.heading, english.sent, english.next, english.cancel] {
+            assert!(!seen.to_string().contains(word), "{word:?} in {seen}");
+        }
+    }
+    assert_eq!(code, 0);
+    assert_eq!(
+        out["answers"],
+        json!([
+            {"question": "Which database should we use?", "answer": "PostgreSQL (Recommended)",
+             "selectedOption": "PostgreSQL (Recommended)", "wasCustom": false},
+            {"question": "Which features should we include?", "answer": ["Authentication"],
+             "wasCustom": false},
+            {"question": "What should we name this service?", "answer": "order-processor",
+             "wasCustom": true}
+        ])
+    );
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_page_speaks_the_browser_language_on_a_desktop() {
+    let (seen, code, out) = browser_words(&[], "de-DE,de;q=0.9,en;q=0.5", "desktop");
+    check_spoken(&seen, code, &out, ask_core::lang::Lang::De);
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_page_speaks_the_lang_given_over_the_browser_language_on_a_phone() {
+    let (seen, code, out) = browser_words(&["--lang", "ja"], "de", "phone");
+    check_spoken(&seen, code, &out, ask_core::lang::Lang::Ja);
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_page_speaks_english_to_a_browser_of_another_language() {
+    let (seen, code, out) = browser_words(&[], "pt-BR,nl;q=0.8", "desktop");
+    check_spoken(&seen, code, &out, ask_core::lang::Lang::En);
 }
 
 #[test]

@@ -1,10 +1,12 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/web.rs.
 
-Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2]
-  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | long | two
+Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
+  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | long | layout | two |
+            words
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
+  ACCEPT_LANGUAGE  for `words`: the browser's Accept-Language header, or `-` for Chromium's own
 
 Prints one JSON object with what the page showed; tests/web.rs checks it and ask-user's stdout.
 The page holds the three example questions of tests/web.rs (Database, Features, Name), or for
@@ -33,6 +35,8 @@ ARGS = [
     "--disable-sync",
 ]
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+# The widths the layout is measured at: a phone, the narrowest tablet, a desktop.
+WIDTHS = [390, 600, 1280]
 INTERACTIVE = {"button", "tab", "radio", "checkbox", "textbox"}
 
 
@@ -77,6 +81,45 @@ def answer_three(page, name):
     page.get_by_role("tab", name="Submit").click()
     page.get_by_role("button", name="Submit answers").click()
     page.get_by_text("Your answers were sent").first.wait_for()
+
+
+def boxes(page, names):
+    """The bounding boxes of the visible buttons named `names`, in that order."""
+    return [page.get_by_role("button", name=name, exact=True).bounding_box() for name in names]
+
+
+def words(browser, viewport, link, accept):
+    """Answers the three example questions in whatever language the page speaks, choosing the
+    recommended option, and gives every word the page showed on the way."""
+    headers = {} if accept == "-" else {"Accept-Language": accept}
+    context = browser.new_context(viewport=VIEWPORTS[viewport], extra_http_headers=headers)
+    page = context.new_page()
+    page.goto(link)
+    page.locator(".actions").wait_for()
+    seen = {
+        "lang": page.evaluate("document.documentElement.lang"),
+        "title": page.title(),
+        "heading": page.locator("h1").inner_text(),
+        "status": page.locator("#status").inner_text(),
+        "tabs": page.get_by_role("tab").all_inner_texts(),
+        "buttons": page.locator(".actions button:visible").all_inner_texts(),
+        "noteLabel": page.locator(".note-label").first.inner_text(),
+        "radios": page.locator("fieldset:visible .option .label").all_inner_texts(),
+    }
+    page.get_by_role("radio").first.check()
+    page.locator(".actions button.primary:visible").click()
+    page.get_by_role("checkbox").first.check()
+    seen["hint"] = page.locator("p.hint:visible").inner_text()
+    page.locator(".actions button.primary:visible").click()
+    page.locator("textarea").fill("order-processor")
+    page.locator(".actions button.primary:visible").click()
+    seen["review"] = page.locator(".review-panel").inner_text()
+    seen["reviewButtons"] = page.locator(".actions button:visible").all_inner_texts()
+    page.locator(".actions button.primary:visible").click()
+    page.locator(".outcome").wait_for()
+    seen["outcome"] = page.locator(".outcome").inner_text()
+    seen["body"] = page.inner_text("body")
+    return seen
 
 
 def elsewhere():
@@ -127,6 +170,11 @@ def main():
     seen = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        if scenario == "words":
+            seen = words(browser, viewport, link, sys.argv[4])
+            browser.close()
+            print(json.dumps(seen))
+            return
         if scenario == "two":
             seen = two_pages(browser, viewport, [link, sys.argv[4]])
             browser.close()
@@ -182,7 +230,10 @@ def main():
             page.get_by_role("radio", name="SQLite").check()
             # A note on the first answer, typed into its own labelled field.
             page.get_by_role("textbox", name="Note on this answer (optional)").first.fill("only for the tests")
-            seen["recommendedBadge"] = page.locator(".badge").first.inner_text()
+            # The recommended option carries one mark: its own "(Recommended)", coloured.
+            first = page.locator("#a0-q0-o0-label")
+            seen["recommendedLabel"] = first.inner_text()
+            seen["recommendedMarks"] = first.locator("xpath=ancestor::label").locator(".recommended, .badge").all_inner_texts()
             page.get_by_role("button", name="Next").first.click()
             page.get_by_role("checkbox", name="Authentication").check()
             page.get_by_role("textbox", name="Your own answer to: Which features should we include?").fill("Audit log")
@@ -195,6 +246,9 @@ def main():
             page.get_by_text("Your answers were sent").first.wait_for()
             watcher.locator("#asks").get_by_text("These questions were answered.").wait_for()
             seen["watcher"] = watcher.locator("#asks").inner_text()
+            # Both pages have the final state now: the confirmation is said once.
+            seen["sentSaid"] = page.inner_text("body").count("Your answers were sent")
+            seen["focused"] = page.evaluate("document.activeElement.textContent")
         elif scenario == "cancel":
             page.get_by_role("radio", name="PostgreSQL (Recommended)").check()
             page.get_by_role("button", name="Cancel").click()
@@ -206,6 +260,7 @@ def main():
             page.get_by_text("The questions were cancelled.").first.wait_for()
             watcher.locator("#asks").get_by_text("These questions were cancelled.").wait_for()
             seen["watcher"] = watcher.locator("#asks").inner_text()
+            seen["cancelledSaid"] = page.inner_text("body").lower().count("questions were cancelled")
         elif scenario == "keyboard":
             seen["controls"] = ax_controls(page)
             seen["order"] = tab_order(page)
@@ -222,6 +277,20 @@ def main():
             seen["focusedAfterLast"] = page.evaluate("document.activeElement.textContent")
             page.keyboard.press("Enter")
             page.get_by_text("Your answers were sent").first.wait_for()
+        elif scenario == "layout":
+            # Next and Cancel on a question, then Submit answers and Cancel on the review, at
+            # each width.
+            seen["question"] = {}
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 800})
+                seen["question"][width] = boxes(page, ["Next", "Cancel"])
+            page.get_by_role("tab", name="Submit").click()
+            seen["review"] = {}
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 800})
+                seen["review"][width] = boxes(page, ["Submit answers", "Cancel"])
+            page.get_by_role("button", name="Cancel").click()
+            page.get_by_text("The questions were cancelled.").first.wait_for()
         elif scenario == "long":
             page.get_by_role("textbox", name="What should we name this service?").fill("x" * 2001)
             seen["count"] = page.locator(".count").inner_text()
