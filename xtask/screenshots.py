@@ -34,19 +34,23 @@ def main():
     binary, outdir = sys.argv[1], Path(sys.argv[2])
     outdir.mkdir(parents=True, exist_ok=True)
     screens = [
-        # (file, call, viewport, colour scheme, what to do before the shot)
-        ("web-question-desktop-light.png", "examples/project-setup.json", DESKTOP, "light", None),
-        ("web-multi-select-phone-dark.png", "examples/features.json", PHONE, "dark", "multi"),
-        ("web-review-desktop-dark.png", "examples/project-setup.json", DESKTOP, "dark", "review"),
+        # (file, call, viewport, colour scheme, the browser's language, what to do before the shot)
+        ("web-question-desktop-light.png", "examples/project-setup.json", DESKTOP, "light", "en", None),
+        ("web-multi-select-phone-dark.png", "examples/features.json", PHONE, "dark", "en", "multi"),
+        ("web-review-desktop-dark.png", "examples/project-setup.json", DESKTOP, "dark", "en", "review"),
+        ("web-question-phone-de-light.png", "examples/project-setup.json", PHONE, "light", "de", None),
+        ("web-sent-desktop-es-dark.png", "examples/features.json", DESKTOP, "dark", "es", "send"),
     ]
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        for name, call, viewport, scheme, action in screens:
+        for name, call, viewport, scheme, lang, action in screens:
             process, link = ask(binary, call)
             try:
-                page = browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
+                page = browser.new_context(
+                    viewport=viewport, color_scheme=scheme, extra_http_headers={"Accept-Language": lang},
+                ).new_page()
                 page.goto(link)
-                page.get_by_text("Your agent is waiting for your answers.").wait_for()
+                page.locator(".actions").wait_for()
                 if action == "multi":
                     page.get_by_role("checkbox").first.check()
                     page.get_by_role("checkbox").nth(2).check()
@@ -55,6 +59,10 @@ def main():
                     page.get_by_role("button", name="Next").first.click()
                     page.get_by_role("textbox").first.fill("order-processor")
                     page.get_by_role("tab", name="Submit").click()
+                elif action == "send":
+                    page.get_by_role("checkbox").first.check()
+                    page.locator(".actions button.primary").click()
+                    page.locator(".outcome").wait_for()
                 page.screenshot(path=str(outdir / name), full_page=True)
                 print(outdir / name)
             finally:

@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-pub use ask_core::console::{say, say_link, say_unprefixed, show_on_terminal};
+pub use ask_core::console::{say, say_unprefixed};
 use serde::Serialize;
 
 use crate::exit::Exit;

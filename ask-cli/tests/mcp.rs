@@ -564,32 +564,23 @@ fn read_reply(lines: &mut impl Iterator<Item = std::io::Result<String>>, id: i64
     }
 }
 
-/// Opens `link` as a browser would (the first time; then with the cookie it got) and answers
+/// Opens `link` as a browser would (the first time; then with the credential it got) and answers
 /// the one question of the waiting ask with `answer`; returns the HTTP status of the answer.
-fn answer_on_page(link: &str, cookie: &mut Option<String>, answer: &str) -> u16 {
+fn answer_on_page(link: &str, credential: &mut Option<String>, answer: &str) -> u16 {
     let rest = link.strip_prefix("http://").unwrap();
     let (host, path) = rest.split_at(rest.find('/').unwrap());
-    if cookie.is_none() {
-        let visit = common::http(host, "GET", path, &[("Host", host)], "");
-        assert_eq!(visit.status, 303, "{visit:?}");
-        *cookie = Some(
-            visit
-                .header("set-cookie")
-                .unwrap()
-                .split(';')
-                .next()
-                .unwrap()
-                .to_string(),
-        );
+    assert!(path.starts_with("/#token="), "{link}");
+    if credential.is_none() {
+        *credential = Some(common::spend_link(link).unwrap());
     }
-    let cookie = cookie.clone().unwrap();
+    let credential = credential.clone().unwrap();
     let origin = format!("http://{host}");
     let asks: Value = serde_json::from_str(
         &common::http(
             host,
             "GET",
             "/api/asks",
-            &[("Host", host), ("Cookie", &cookie)],
+            &[("Host", host), ("Authorization", &credential)],
             "",
         )
         .body,
@@ -608,7 +599,7 @@ fn answer_on_page(link: &str, cookie: &mut Option<String>, answer: &str) -> u16 
         &format!("/api/asks/{id}/answer"),
         &[
             ("Host", host),
-            ("Cookie", &cookie),
+            ("Authorization", &credential),
             ("Origin", &origin),
             ("Content-Type", "application/json"),
         ],
@@ -644,14 +635,13 @@ fn a_client_with_only_url_elicitation_is_sent_to_the_web_page() {
         &mut stdin,
         &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "accept"}}),
     );
-    let mut cookie = None;
-    assert_eq!(answer_on_page(&link, &mut cookie, "No"), 200);
+    let mut credential = None;
+    assert_eq!(answer_on_page(&link, &mut credential, "No"), 200);
     let result = read_reply(&mut lines, 2);
     let structured = &result["result"]["structuredContent"];
     assert_eq!(structured["answered"], true, "{result}");
     assert_eq!(structured["answers"][0]["answer"], "No");
     assert_eq!(structured["answers"][0]["selectedOption"], "No");
-    // A second call of the session: the same page, a new ask with questions of its own.
     send_line(
         &mut stdin,
         &json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
@@ -667,8 +657,8 @@ fn a_client_with_only_url_elicitation_is_sent_to_the_web_page() {
         &mut stdin,
         &json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "accept"}}),
     );
-    let mut cookie = None;
-    assert_eq!(answer_on_page(&second, &mut cookie, "EU"), 200);
+    let mut credential = None;
+    assert_eq!(answer_on_page(&second, &mut credential, "EU"), 200);
     let result = read_reply(&mut lines, 3);
     let structured = &result["result"]["structuredContent"];
     assert_eq!(

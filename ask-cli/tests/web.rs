@@ -124,33 +124,14 @@ impl Web {
         }
     }
 
-    /// The path and query of the link.
-    fn link_path(&self) -> String {
-        self.link
-            .strip_prefix(&format!("http://{}", self.host))
-            .unwrap()
-            .to_string()
-    }
-
-    /// Spends the link and returns the session cookie (`name=value`).
+    /// Spends the link as the page does and returns the `Authorization` value of the
+    /// credential.
     fn session(&self) -> String {
-        let reply = http(
-            &self.host,
-            "GET",
-            &self.link_path(),
-            &[("Host", &self.host)],
-            "",
-        );
-        assert_eq!(reply.status, 303, "{reply:?}");
-        let cookie = reply.header("set-cookie").unwrap();
-        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
-            assert!(cookie.contains(attribute), "{cookie}");
-        }
-        cookie.split(';').next().unwrap().to_string()
+        common::spend_link(&self.link).unwrap()
     }
 
     /// Posts `body` to `/api/asks/ask-1/ACTION` as the page does.
-    fn post(&self, cookie: &str, action: &str, body: &Value) -> Reply {
+    fn post(&self, credential: &str, action: &str, body: &Value) -> Reply {
         let origin = format!("http://{}", self.host);
         http(
             &self.host,
@@ -158,7 +139,7 @@ impl Web {
             &format!("/api/asks/ask-1/{action}"),
             &[
                 ("Host", &self.host),
-                ("Cookie", cookie),
+                ("Authorization", credential),
                 ("Origin", &origin),
                 ("Content-Type", "application/json"),
             ],
@@ -193,12 +174,12 @@ impl Drop for Web {
 #[test]
 fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
     let web = Web::start(&["--output", "tool"]);
-    let cookie = web.session();
+    let credential = web.session();
     let page = http(
         &web.host,
         "GET",
         "/",
-        &[("Host", &web.host), ("Cookie", &cookie)],
+        &[("Host", &web.host), ("Authorization", &credential)],
         "",
     );
     assert_eq!(page.status, 200);
@@ -216,7 +197,7 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
             &web.host,
             "GET",
             "/api/asks",
-            &[("Host", &web.host), ("Cookie", &cookie)],
+            &[("Host", &web.host), ("Authorization", &credential)],
             "",
         )
         .body,
@@ -228,7 +209,7 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
         "What should we name this service?"
     );
     let reply = web.post(
-        &cookie,
+        &credential,
         "answer",
         &json!({"answers": [
             {"question": "Which database should we use?", "answer": "SQLite", "wasCustom": false,
@@ -254,8 +235,8 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
 #[test]
 fn a_cancel_from_the_page_exits_130_with_the_cancelled_result() {
     let web = Web::start(&[]);
-    let cookie = web.session();
-    assert_eq!(web.post(&cookie, "cancel", &json!({})).status, 200);
+    let credential = web.session();
+    assert_eq!(web.post(&credential, "cancel", &json!({})).status, 200);
     let (code, out) = web.finish();
     assert_eq!(code, 130);
     assert_eq!(out["cancelled"], true);
@@ -269,12 +250,12 @@ fn the_demo_and_its_showcase_are_asked_on_the_page_with_mode_web() {
         (&["--mode", "web", "demo", "--showcase"][..], 4),
     ] {
         let web = Web::spawn(args, tempfile::tempdir().unwrap());
-        let cookie = web.session();
+        let credential = web.session();
         let asks = http(
             &web.host,
             "GET",
             "/api/asks",
-            &[("Host", &web.host), ("Cookie", &cookie)],
+            &[("Host", &web.host), ("Authorization", &credential)],
             "",
         );
         assert_eq!(asks.status, 200, "{asks:?}");
@@ -290,7 +271,7 @@ fn the_demo_and_its_showcase_are_asked_on_the_page_with_mode_web() {
             assert_eq!(shown[2]["kind"], "path");
             assert_eq!(shown[3]["secret"], true);
         }
-        assert_eq!(web.post(&cookie, "cancel", &json!({})).status, 200);
+        assert_eq!(web.post(&credential, "cancel", &json!({})).status, 200);
         let (code, out) = web.finish();
         assert_eq!(code, 130);
         assert_eq!(out["cancelled"], true);
@@ -300,9 +281,9 @@ fn the_demo_and_its_showcase_are_asked_on_the_page_with_mode_web() {
 #[test]
 fn a_wrong_answer_is_refused_and_the_questions_keep_waiting() {
     let web = Web::start(&[]);
-    let cookie = web.session();
+    let credential = web.session();
     let short = web.post(
-        &cookie,
+        &credential,
         "answer",
         &json!({"answers": [{"answer": "SQLite"}]}),
     );
@@ -312,16 +293,16 @@ fn a_wrong_answer_is_refused_and_the_questions_keep_waiting() {
         "{}",
         short.body
     );
-    let not_json = web.post(&cookie, "answer", &json!({"answer": "SQLite"}));
+    let not_json = web.post(&credential, "answer", &json!({"answer": "SQLite"}));
     assert_eq!(not_json.status, 400, "{not_json:?}");
     let empty = web.post(
-        &cookie,
+        &credential,
         "answer",
         &json!({"answers": [{"answer": "SQLite"}, {"answer": []}, {"answer": "x"}]}),
     );
     assert_eq!(empty.status, 422, "{empty:?}");
     let ok = web.post(
-        &cookie,
+        &credential,
         "answer",
         &json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]}, {"answer": "svc"}]}),
     );
@@ -337,59 +318,82 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
     let web = Web::start(&[]);
     let host = web.host.clone();
     let origin = format!("http://{host}");
-    // No cookie: the page, its script and the API are refused.
-    for path in ["/", "/app.js", "/api/asks", "/api/events"] {
+    // The page holds no data and is served to anyone; without a credential the API refuses.
+    for path in ["/", "/app.js"] {
+        let reply = http(&host, "GET", path, &[("Host", &host)], "");
+        assert_eq!(reply.status, 200, "{path}: {reply:?}");
+        assert!(reply.header("set-credential").is_none());
+    }
+    for path in ["/api/asks", "/api/events"] {
         let reply = http(&host, "GET", path, &[("Host", &host)], "");
         assert_eq!(reply.status, 401, "{path}: {reply:?}");
     }
+    let token = web.link.rsplit("#token=").next().unwrap().to_string();
+    let exchange = |headers: &[(&str, &str)], token: &str| {
+        http(
+            &host,
+            "POST",
+            "/api/session",
+            headers,
+            &json!({ "token": token }).to_string(),
+        )
+        .status
+    };
+    let json_type = ("Content-Type", "application/json");
     // A wrong token is refused and does not spend the link.
-    let wrong = http(&host, "GET", "/?token=00", &[("Host", &host)], "");
-    assert_eq!(wrong.status, 403);
-    // A name that DNS could point here (rebinding) is refused, even with the right token.
-    let rebound = http(
-        &host,
-        "GET",
-        &web.link_path(),
-        &[("Host", "attacker.example")],
-        "",
+    assert_eq!(
+        exchange(&[("Host", &host), ("Origin", &origin), json_type], "00"),
+        403
     );
-    assert_eq!(rebound.status, 421, "{rebound:?}");
-    let no_host = http(&host, "GET", &web.link_path(), &[], "");
-    assert_eq!(no_host.status, 421);
-    let cookie = web.session();
-    // Spent: the link no longer works, in any browser without the cookie.
-    let spent = http(&host, "GET", &web.link_path(), &[("Host", &host)], "");
+    // A name that DNS could point here (rebinding) is refused, even with the right token; so
+    // is another origin.
+    let rebound = exchange(
+        &[("Host", "attacker.example"), ("Origin", &origin), json_type],
+        &token,
+    );
+    assert_eq!(rebound, 421);
+    assert_eq!(exchange(&[("Origin", &origin), json_type], &token), 421);
+    let elsewhere = exchange(
+        &[("Host", &host), ("Origin", "http://127.0.0.1:1"), json_type],
+        &token,
+    );
+    assert_eq!(elsewhere, 403);
+    let credential = web.session();
+    // Spent: the link no longer works.
+    let spent = common::spend_link(&web.link).unwrap_err();
     assert_eq!(spent.status, 403);
     assert!(spent.body.contains("already used"), "{}", spent.body);
-    // With the cookie, the link leads back to the page.
-    let again = http(
-        &host,
-        "GET",
-        &web.link_path(),
-        &[("Host", &host), ("Cookie", &cookie)],
-        "",
-    );
-    assert_eq!(again.status, 303);
-    // A forged cookie is refused.
+    // A forged credential is refused, and so is the right one sent as a credential.
     let forged = http(
         &host,
         "GET",
         "/api/asks",
-        &[("Host", &host), ("Cookie", "ask_user_session=00")],
+        &[("Host", &host), ("Authorization", "Bearer 00")],
         "",
     );
     assert_eq!(forged.status, 401);
+    let session = credential.strip_prefix("Bearer ").unwrap();
+    let as_cookie = http(
+        &host,
+        "GET",
+        "/api/asks",
+        &[
+            ("Host", &host),
+            ("Cookie", &format!("ask_user_session={session}")),
+        ],
+        "",
+    );
+    assert_eq!(as_cookie.status, 401);
     // Cross-site: a foreign Origin, a POST without Origin, a cross-site fetch.
     let body = json!({}).to_string();
     let path = "/api/asks/ask-1/cancel";
-    let json_type = ("Content-Type", "application/json");
     let foreign = http(
         &host,
         "POST",
         path,
         &[
             ("Host", &host),
-            ("Cookie", &cookie),
+            ("Authorization", &credential),
             ("Origin", "http://attacker.example"),
             json_type,
         ],
@@ -400,7 +404,7 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
         &host,
         "POST",
         path,
-        &[("Host", &host), ("Cookie", &cookie), json_type],
+        &[("Host", &host), ("Authorization", &credential), json_type],
         &body,
     );
     assert_eq!(no_origin.status, 403);
@@ -410,7 +414,7 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
         "/api/asks",
         &[
             ("Host", &host),
-            ("Cookie", &cookie),
+            ("Authorization", &credential),
             ("Sec-Fetch-Site", "cross-site"),
         ],
         "",
@@ -423,7 +427,7 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
         path,
         &[
             ("Host", &host),
-            ("Cookie", &cookie),
+            ("Authorization", &credential),
             ("Origin", &origin),
             ("Content-Type", "text/plain"),
         ],
@@ -435,11 +439,11 @@ fn requests_without_a_session_from_elsewhere_or_with_a_spent_link_are_refused() 
         &host,
         "GET",
         "/api/asks",
-        &[("Host", &host), ("Cookie", &cookie)],
+        &[("Host", &host), ("Authorization", &credential)],
         "",
     );
     assert!(asks.body.contains("waiting_for_user"), "{}", asks.body);
-    assert_eq!(web.post(&cookie, "cancel", &json!({})).status, 200);
+    assert_eq!(web.post(&credential, "cancel", &json!({})).status, 200);
     assert_eq!(web.finish().0, 130);
 }
 
@@ -579,8 +583,8 @@ fn browser(scenario: &str, viewport: &str) -> (Value, i32, Value) {
     browser_with(&call(), scenario, viewport)
 }
 
-/// [`browser`] for any call.
-fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Value) {
+/// Fails unless the browser and Playwright are there.
+fn needs_browser() {
     assert!(
         Path::new("/usr/bin/chromium").exists(),
         "Debian's chromium is missing: apt-get install chromium, or run `bash .ci/run`"
@@ -594,6 +598,11 @@ fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Va
         "Playwright for Python is missing; pip install -r ask-cli/tests/requirements.txt in a \
          virtual environment, or run `bash .ci/run`"
     );
+}
+
+/// [`browser`] for any call.
+fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Value) {
+    needs_browser();
     let web = Web::start_with(call, &[]);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
     let output = Command::new("python3")
@@ -609,7 +618,7 @@ fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Va
     );
     let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
     let (code, out) = web.finish();
-    // Every visit: the link became a cookie, and was then spent for anyone else.
+    // Every visit: the link became a credential, and was then spent for anyone else.
     assert_eq!(seen["firstStatus"], 200);
     assert!(!seen["url"].as_str().unwrap().contains("token"), "{seen}");
     assert_eq!(seen["spentStatus"], 403);
@@ -621,6 +630,41 @@ fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Va
     (seen, code, out)
 }
 
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_answers_two_mode_web_pages_in_two_tabs_and_no_other_local_server_gets_a_credential() {
+    let first = Web::start(&[]);
+    let second = Web::start(&[]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args(["two", "desktop", &first.link, &second.link])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the browser script failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    // Each agent got the answer of its own tab.
+    for (web, name) in [(first, "from-tab-1"), (second, "from-tab-2")] {
+        let (code, out) = web.finish();
+        assert_eq!(code, 0, "{seen}");
+        assert_eq!(out["answers"][2]["answer"], name, "{out}");
+    }
+    // No cookie anywhere, and the other server of this machine heard no credential.
+    assert_eq!(seen["cookies"], json!(["", ""]), "{seen}");
+    assert_eq!(seen["browserCookies"], json!([]), "{seen}");
+    let heard = seen["elsewhere"].as_array().unwrap();
+    assert!(!heard.is_empty(), "{seen}");
+    for headers in heard {
+        assert!(headers.get("cookie").is_none(), "{headers}");
+        assert!(headers.get("authorization").is_none(), "{headers}");
+    }
+}
+
 fn check_answered(viewport: &str) {
     let (seen, code, out) = browser("answer", viewport);
     assert_eq!(
@@ -628,7 +672,9 @@ fn check_answered(viewport: &str) {
         json!(["□ Database", "□ Features", "□ Name", "✓ Submit"])
     );
     assert_eq!(code, 0);
-    assert_eq!(seen["recommendedBadge"], "Recommended");
+    // One mark for the recommended option: its own words, as the terminal UI shows them.
+    assert_eq!(seen["recommendedLabel"], "PostgreSQL (Recommended)");
+    assert_eq!(seen["recommendedMarks"], json!(["(Recommended)"]));
     assert_eq!(
         seen["review"],
         "Which database should we use?\nSQLite\nNote: only for the tests\n\
@@ -640,6 +686,12 @@ fn check_answered(viewport: &str) {
     );
     // The second page saw the transition live.
     assert_eq!(seen["watcher"], "These questions were answered.");
+    // The confirmation is said once, where the questions were, and read there.
+    assert_eq!(seen["sentSaid"], 1, "{seen}");
+    assert_eq!(
+        seen["focused"],
+        "Your answers were sent. You can close this page."
+    );
     assert_eq!(
         out,
         json!({"answered": true, "answers": [
@@ -657,6 +709,7 @@ fn check_cancelled(viewport: &str) {
     assert_eq!(seen["dialog"], "Discard 1 answer?");
     assert_eq!(seen["stillWaiting"], true, "No keeps the answers");
     assert_eq!(seen["watcher"], "These questions were cancelled.");
+    assert_eq!(seen["cancelledSaid"], 1, "{seen}");
     assert_eq!(code, 130);
     assert_eq!(out["cancelled"], true);
 }
@@ -683,6 +736,133 @@ fn browser_cancel_asks_before_discarding_answers_on_a_phone() {
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_cancel_asks_before_discarding_answers_on_a_desktop() {
     check_cancelled("desktop");
+}
+
+/// The top, left, bottom and right of a bounding box the browser script measured.
+fn edges(found: &Value) -> [f64; 4] {
+    let at = |name: &str| found[name].as_f64().unwrap();
+    [
+        at("y"),
+        at("x"),
+        at("y") + at("height"),
+        at("x") + at("width"),
+    ]
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_puts_the_buttons_side_by_side_from_tablet_width_and_stacks_them_on_a_phone() {
+    let (seen, code, _) = browser("layout", "desktop");
+    assert_eq!(code, 130);
+    for screen in ["question", "review"] {
+        for width in ["390", "600", "1280"] {
+            let pair = &seen[screen][width];
+            let [first, cancel] = [edges(&pair[0]), edges(&pair[1])];
+            if width == "390" {
+                // Stacked: Cancel below, both as wide as the ask.
+                assert!(cancel[0] >= first[2], "{screen} at {width}: {pair}");
+                assert_eq!(first[1], cancel[1], "{screen} at {width}: {pair}");
+                assert_eq!(first[3], cancel[3], "{screen} at {width}: {pair}");
+            } else {
+                // Side by side: one row, Cancel on the right.
+                assert_eq!(first[0], cancel[0], "{screen} at {width}: {pair}");
+                assert!(cancel[1] >= first[3], "{screen} at {width}: {pair}");
+            }
+        }
+    }
+}
+
+/// Runs the `words` scenario against `ask-user --mode web ARGS` with the browser's
+/// `Accept-Language` (`-`: Chromium's own): what the page showed, the exit code and stdout.
+fn browser_words(args: &[&str], accept: &str, viewport: &str) -> (Value, i32, Value) {
+    needs_browser();
+    let web = Web::start(args);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args(["words", viewport, &web.link, accept])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "the browser script failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (code, out) = web.finish();
+    (seen, code, out)
+}
+
+/// Checks that the page spoke `lang` throughout, and that the answers went back as the
+/// options are written, whatever the language.
+fn check_spoken(seen: &Value, code: i32, out: &Value, lang: ask_core::lang::Lang) {
+    let text = lang.page();
+    assert_eq!(seen["lang"], lang.code());
+    assert_eq!(seen["title"], text.title);
+    assert_eq!(seen["heading"], text.heading);
+    assert_eq!(seen["status"], text.waiting.one);
+    assert_eq!(
+        seen["tabs"],
+        json!(["□ Database", "□ Features", "□ Name", text.submit_tab])
+    );
+    assert_eq!(seen["buttons"], json!([text.next, text.cancel]));
+    assert_eq!(seen["noteLabel"], text.note_label);
+    // The questions' own words are never translated; "Other" is.
+    assert_eq!(
+        seen["radios"],
+        json!(["PostgreSQL (Recommended)", "SQLite", text.other])
+    );
+    assert_eq!(seen["hint"], text.choose_any);
+    let review = seen["review"].as_str().unwrap();
+    assert!(review.starts_with(text.review_title), "{review}");
+    assert!(review.ends_with(text.all_answered), "{review}");
+    assert_eq!(
+        seen["reviewButtons"],
+        json!([text.submit_answers, text.cancel])
+    );
+    assert_eq!(seen["outcome"], text.sent);
+    assert_eq!(seen["body"].as_str().unwrap().matches(text.sent).count(), 1);
+    // Not one English word of the page's own is left.
+    if lang != ask_core::lang::Lang::En {
+        let english = ask_core::lang::Lang::En.page();
+        for word in [english.heading, english.sent, english.next, english.cancel] {
+            assert!(!seen.to_string().contains(word), "{word:?} in {seen}");
+        }
+    }
+    assert_eq!(code, 0);
+    assert_eq!(
+        out["answers"],
+        json!([
+            {"question": "Which database should we use?", "answer": "PostgreSQL (Recommended)",
+             "selectedOption": "PostgreSQL (Recommended)", "wasCustom": false},
+            {"question": "Which features should we include?", "answer": ["Authentication"],
+             "wasCustom": false},
+            {"question": "What should we name this service?", "answer": "order-processor",
+             "wasCustom": true}
+        ])
+    );
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_page_speaks_the_browser_language_on_a_desktop() {
+    let (seen, code, out) = browser_words(&[], "de-DE,de;q=0.9,en;q=0.5", "desktop");
+    check_spoken(&seen, code, &out, ask_core::lang::Lang::De);
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_page_speaks_the_lang_given_over_the_browser_language_on_a_phone() {
+    let (seen, code, out) = browser_words(&["--lang", "ja"], "de", "phone");
+    check_spoken(&seen, code, &out, ask_core::lang::Lang::Ja);
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_page_speaks_english_to_a_browser_of_another_language() {
+    let (seen, code, out) = browser_words(&[], "pt-BR,nl;q=0.8", "desktop");
+    check_spoken(&seen, code, &out, ask_core::lang::Lang::En);
 }
 
 #[test]
@@ -864,27 +1044,31 @@ impl Serve {
             .to_string()
     }
 
-    /// Visits the one-time `link` and gives the session cookie it is exchanged for.
+    /// Spends the one-time `link` as the page does and gives the `Authorization` value of
+    /// the credential.
     fn visit(&self, link: &str) -> String {
-        let visit = http(
-            &self.host,
-            "GET",
-            link.strip_prefix(&self.base).unwrap(),
-            &[("Host", &self.host)],
-            "",
-        );
-        visit
-            .header("set-cookie")
-            .unwrap()
-            .split(';')
-            .next()
-            .unwrap()
-            .to_string()
+        common::spend_link(link).unwrap()
     }
 
     fn start() -> Serve {
+        Serve::start_under(None)
+    }
+
+    /// `ask-user serve` run by `prlimit --nofile=SOFT:HARD`.
+    fn start_under(nofile: Option<&str>) -> Serve {
         let dir = tempfile::tempdir().unwrap();
-        let mut child = common::ask_user()
+        let mut command = match nofile {
+            Some(limits) => {
+                let mut command = Command::new("prlimit");
+                command
+                    .arg(format!("--nofile={limits}"))
+                    .arg("--")
+                    .arg(env!("CARGO_BIN_EXE_ask-user"));
+                command
+            }
+            None => common::ask_user(),
+        };
+        let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0"])
             .env("XDG_RUNTIME_DIR", dir.path())
             .env_remove("ASK_USER_VIA_TOKEN")
@@ -910,7 +1094,7 @@ impl Serve {
             "{first}"
         );
         let link = second.trim().rsplit(' ').next().unwrap().to_string();
-        assert!(link.starts_with(&format!("{base}/?token=")), "{second}");
+        assert!(link.starts_with(&format!("{base}/#token=")), "{second}");
         let host = base.strip_prefix("http://").unwrap().to_string();
         Serve {
             child,
@@ -919,6 +1103,26 @@ impl Serve {
             link,
             dir,
         }
+    }
+
+    /// The challenge-response of an agent holding `token`: the `Authorization` of one request.
+    fn prove(&self, token: &str) -> String {
+        let nonce = ask_web::auth::random_token().unwrap();
+        let hello = http(
+            &self.host,
+            "POST",
+            "/api/agent/hello",
+            &[("Host", &self.host), ("Content-Type", "application/json")],
+            &json!({"nonce": nonce}).to_string(),
+        );
+        assert_eq!(hello.status, 200, "{hello:?}");
+        let hello: Value = serde_json::from_str(&hello.body).unwrap();
+        let inbox_nonce = hello["nonce"].as_str().unwrap();
+        assert_eq!(
+            hello["proof"],
+            ask_web::auth::inbox_proof(token, &nonce, inbox_nonce)
+        );
+        ask_web::auth::authorization(token, &nonce, inbox_nonce)
     }
 
     /// `ask-user --via BASE --agent-name NAME CALL` with the call of these tests.
@@ -942,24 +1146,24 @@ impl Serve {
             .unwrap()
     }
 
-    fn asks(&self, cookie: &str) -> Value {
+    fn asks(&self, credential: &str) -> Value {
         let reply = http(
             &self.host,
             "GET",
             "/api/asks",
-            &[("Host", &self.host), ("Cookie", cookie)],
+            &[("Host", &self.host), ("Authorization", credential)],
             "",
         );
         serde_json::from_str(&reply.body).unwrap()
     }
 
     /// Waits until the page lists `n` asks, on the page's event stream.
-    fn wait_for(&self, cookie: &str, n: usize) -> Value {
-        common::Events::open(&self.host, cookie)
+    fn wait_for(&self, credential: &str, n: usize) -> Value {
+        common::Events::open(&self.host, credential)
             .until(|snapshot| snapshot["asks"].as_array().unwrap().len() >= n)
     }
 
-    fn answer(&self, cookie: &str, id: &str, name: &str) -> u16 {
+    fn answer(&self, credential: &str, id: &str, name: &str) -> u16 {
         let origin = self.base.clone();
         http(
             &self.host,
@@ -967,7 +1171,7 @@ impl Serve {
             &format!("/api/asks/{id}/answer"),
             &[
                 ("Host", &self.host),
-                ("Cookie", cookie),
+                ("Authorization", credential),
                 ("Origin", &origin),
                 ("Content-Type", "application/json"),
             ],
@@ -983,6 +1187,21 @@ impl Drop for Serve {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Waits for `child` to end, at most `bound`.
+fn wait_bounded(child: &mut Child, bound: std::time::Duration) -> std::process::ExitStatus {
+    let deadline = std::time::Instant::now() + bound;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the process ends in time"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
 
@@ -1006,13 +1225,13 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
         0o600,
         "the token file is readable by its user only"
     );
-    let cookie = serve.visit(&serve.link);
+    let credential = serve.visit(&serve.link);
     let first = serve.ask("alpha");
-    serve.wait_for(&cookie, 1);
+    serve.wait_for(&credential, 1);
     let mut second = serve.ask("beta");
-    serve.wait_for(&cookie, 2);
+    serve.wait_for(&credential, 2);
     let third = serve.ask("gamma");
-    let asks = serve.wait_for(&cookie, 3);
+    let asks = serve.wait_for(&credential, 3);
     let names: Vec<&str> = asks["asks"]
         .as_array()
         .unwrap()
@@ -1026,8 +1245,8 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
     );
     assert!(asks["asks"][0]["since"].as_u64().unwrap() > 0);
     // Answered out of order: the third, then the first.
-    assert_eq!(serve.answer(&cookie, "ask-3", "from-gamma"), 200);
-    assert_eq!(serve.answer(&cookie, "ask-1", "from-alpha"), 200);
+    assert_eq!(serve.answer(&credential, "ask-3", "from-gamma"), 200);
+    assert_eq!(serve.answer(&credential, "ask-1", "from-alpha"), 200);
     let (code, out) = output_of(third);
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "from-gamma");
@@ -1038,12 +1257,12 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
     assert_eq!(out["answers"][2]["answer"], "from-alpha");
     // The second agent goes away: its ask ends as connection lost, visibly, and can no longer
     // be answered.
-    let mut events = common::Events::open(&serve.host, &cookie);
+    let mut events = common::Events::open(&serve.host, &credential);
     second.kill().unwrap();
     second.wait().unwrap();
     events.until(|snapshot| snapshot["asks"][1]["state"] == "connection_lost");
-    assert_eq!(serve.answer(&cookie, "ask-2", "late"), 409);
-    let asks = serve.asks(&cookie);
+    assert_eq!(serve.answer(&credential, "ask-2", "late"), 409);
+    let asks = serve.asks(&credential);
     let states: Vec<&str> = asks["asks"]
         .as_array()
         .unwrap()
@@ -1056,9 +1275,9 @@ fn serve_takes_many_asks_answered_in_any_order_and_a_gone_agent_is_connection_lo
 #[test]
 fn via_hands_the_answers_a_call_carries_to_the_inbox_page() {
     let serve = Serve::start();
-    let cookie = serve.visit(&serve.link);
+    let credential = serve.visit(&serve.link);
     let agent = serve.ask_with("alpha", &claude_call_with_answers());
-    let asks = serve.wait_for(&cookie, 1);
+    let asks = serve.wait_for(&credential, 1);
     // The page pre-fills them: the options chosen, the typed text as "Other".
     assert_eq!(
         asks["asks"][0]["given"],
@@ -1073,7 +1292,7 @@ fn via_hands_the_answers_a_call_carries_to_the_inbox_page() {
         "/api/asks/ask-1/answer",
         &[
             ("Host", &serve.host),
-            ("Cookie", &cookie),
+            ("Authorization", &credential),
             ("Origin", &origin),
             ("Content-Type", "application/json"),
         ],
@@ -1122,11 +1341,21 @@ fn serve_refuses_agents_without_the_token_and_browsers_on_the_agent_api() {
         from_browser.status, 403,
         "a browser never speaks for an agent"
     );
-    let invalid = http(
+    // The token itself is no proof: an agent proves it holds it, and never sends it.
+    let with_token = http(
         &host,
         "POST",
         path,
         &[("Host", &host), ("Authorization", &bearer), json_type],
+        &body,
+    );
+    assert_eq!(with_token.status, 401, "{with_token:?}");
+    let proof = serve.prove(token.trim());
+    let invalid = http(
+        &host,
+        "POST",
+        path,
+        &[("Host", &host), ("Authorization", &proof), json_type],
         &json!({"input": {"questions": []}}).to_string(),
     );
     assert_eq!(invalid.status, 422, "{invalid:?}");
@@ -1143,29 +1372,108 @@ fn serve_refuses_agents_without_the_token_and_browsers_on_the_agent_api() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
     assert!(output.stdout.is_empty());
+    let said = String::from_utf8_lossy(&output.stderr);
     assert!(
-        String::from_utf8_lossy(&output.stderr)
-            .contains("the ask-user inbox refused the questions (401)")
+        said.contains("is not the ask-user inbox this token belongs to"),
+        "{said}"
     );
     // `serve --link`: a fresh link; the earlier, unused one stops working.
     let fresh_link = serve.fresh_link();
     assert_ne!(fresh_link, serve.link);
-    let old = http(
-        &host,
-        "GET",
-        serve.link.strip_prefix(&serve.base).unwrap(),
-        &[("Host", &host)],
-        "",
+    assert_eq!(common::spend_link(&serve.link).unwrap_err().status, 403);
+    assert!(common::spend_link(&fresh_link).is_ok());
+}
+
+#[test]
+fn serve_stops_on_sigterm_telling_its_agents_and_pages_and_removes_its_token_files() {
+    let mut serve = Serve::start();
+    let token_file = serve.dir.path().join("ask-user/serve-token");
+    let link_file = serve.dir.path().join("ask-user/serve-token-link");
+    assert!(token_file.exists() && link_file.exists());
+    let credential = serve.visit(&serve.link);
+    let agent = serve.ask("alpha");
+    serve.wait_for(&credential, 1);
+    let mut events = common::Events::open(&serve.host, &credential);
+    let killed = Command::new("kill")
+        .args(["-TERM", &serve.child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    // The page hears that the inbox closes, the waiting agent that its ask ended unanswered.
+    events.until(|snapshot| snapshot["closing"] == true);
+    let (code, _) = output_of(agent);
+    assert_eq!(code, 5, "the agent's ask ends as connection lost");
+    let status = wait_bounded(&mut serve.child, std::time::Duration::from_secs(20));
+    assert_eq!(status.code(), Some(0), "a clean stop");
+    assert!(!token_file.exists(), "the agents' token file is removed");
+    assert!(!link_file.exists(), "the people's token file is removed");
+}
+
+#[test]
+fn serve_raises_its_descriptor_limit_and_serves_a_client_among_idle_and_slow_connections() {
+    use std::io::Write;
+    // 128 descriptors at first, 256 at most: `serve` raises its own limit to 256.
+    let serve = Serve::start_under(Some("128:256"));
+    let limits = std::fs::read_to_string(format!("/proc/{}/limits", serve.child.id())).unwrap();
+    let open_files = limits
+        .lines()
+        .find(|line| line.starts_with("Max open files"))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>();
+    assert_eq!(&open_files[3..5], ["256", "256"], "{limits}");
+    // 300 connections that never send a byte, and 100 that send their headers a byte at a
+    // time: more than the process may open.
+    let mut idle = Vec::new();
+    for _ in 0..300 {
+        idle.push(std::net::TcpStream::connect(&serve.host).unwrap());
+    }
+    let mut slow = Vec::new();
+    for _ in 0..100 {
+        let mut stream = std::net::TcpStream::connect(&serve.host).unwrap();
+        stream.write_all(b"GET /api/asks HTTP/1.1\r\nHo").unwrap();
+        slow.push(stream);
+    }
+    for stream in &mut slow {
+        let _ = stream.write_all(b"s");
+    }
+    // A person is still served, within a second.
+    let started = std::time::Instant::now();
+    let page = http(&serve.host, "GET", "/", &[("Host", &serve.host)], "");
+    assert_eq!(page.status, 200);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(1),
+        "served in {:?}",
+        started.elapsed()
     );
-    assert_eq!(old.status, 403);
-    let new = http(
-        &host,
-        "GET",
-        fresh_link.strip_prefix(&serve.base).unwrap(),
-        &[("Host", &host)],
-        "",
-    );
-    assert_eq!(new.status, 303);
+    // The oldest idle connection was closed to make room.
+    idle[0]
+        .set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
+    assert_eq!(idle[0].read(&mut [0u8; 1]).unwrap(), 0, "closed by serve");
+    // And an agent's ask still goes through.
+    let credential = serve.visit(&serve.link);
+    let agent = serve.ask("alpha");
+    serve.wait_for(&credential, 1);
+    assert_eq!(serve.answer(&credential, "ask-1", "despite-the-crowd"), 200);
+    let (code, out) = output_of(agent);
+    assert_eq!(code, 0);
+    assert_eq!(out["answers"][2]["answer"], "despite-the-crowd");
+    drop((idle, slow));
+}
+
+#[test]
+fn mode_web_ends_as_connection_lost_when_its_agent_stops_reading() {
+    let mut web = Web::start(&[]);
+    let credential = web.session();
+    let mut events = common::Events::open(&web.host, &credential);
+    events.until(|snapshot| snapshot["asks"][0]["state"] == "waiting_for_user");
+    // The agent goes away: the reading end of stdout closes.
+    drop(web.child.stdout.take());
+    let snapshot = events.until(|snapshot| snapshot["asks"][0]["state"] != "waiting_for_user");
+    assert_eq!(snapshot["asks"][0]["state"], "connection_lost");
+    let status = wait_bounded(&mut web.child, std::time::Duration::from_secs(20));
+    assert_eq!(status.code(), Some(5), "connection lost");
 }
 
 #[test]
@@ -1175,10 +1483,10 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     let alpha = serve.ask("alpha");
     // Wait for the first ask through the API with a link of its own, so the page's link stays
     // unspent.
-    let visit_cookie = serve.visit(&serve.fresh_link());
-    serve.wait_for(&visit_cookie, 1);
+    let visit_credential = serve.visit(&serve.fresh_link());
+    serve.wait_for(&visit_credential, 1);
     let beta = serve.ask("beta");
-    serve.wait_for(&visit_cookie, 2);
+    serve.wait_for(&visit_credential, 2);
     // A fresh link for the browser (the one above was spent).
     let link = serve.fresh_link();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
@@ -1207,7 +1515,7 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     assert_eq!(out["answers"][1]["answer"], json!(["REST API"]));
     // alpha still waits.
     assert_eq!(
-        serve.asks(&visit_cookie)["asks"][0]["state"],
+        serve.asks(&visit_credential)["asks"][0]["state"],
         "waiting_for_user"
     );
     let mut alpha = alpha;

@@ -1,9 +1,12 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/web.rs.
 
-Usage: web_browser.py SCENARIO VIEWPORT LINK
-  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | long
+Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
+  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | long | layout | two |
+            words
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
+  LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
+  ACCEPT_LANGUAGE  for `words`: the browser's Accept-Language header, or `-` for Chromium's own
 
 Prints one JSON object with what the page showed; tests/web.rs checks it and ask-user's stdout.
 The page holds the three example questions of tests/web.rs (Database, Features, Name), or for
@@ -12,8 +15,10 @@ secret choice and a secret multi-select (Key, Scopes), for `given` the Claude Co
 answers the page shows pre-filled (Database, Features, Name).
 """
 
+import http.server
 import json
 import sys
+import threading
 
 from playwright.sync_api import sync_playwright
 
@@ -30,6 +35,8 @@ ARGS = [
     "--disable-sync",
 ]
 VIEWPORTS = {"phone": {"width": 390, "height": 844}, "desktop": {"width": 1280, "height": 800}}
+# The widths the layout is measured at: a phone, the narrowest tablet, a desktop.
+WIDTHS = [390, 600, 1280]
 INTERACTIVE = {"button", "tab", "radio", "checkbox", "textbox"}
 
 
@@ -64,11 +71,115 @@ def tab_order(page, presses=40):
     return seen
 
 
+def answer_three(page, name):
+    """Answers the three example questions on `page` (Database, Features, Name) with `name`."""
+    page.get_by_role("radio", name="SQLite").check()
+    page.get_by_role("button", name="Next").first.click()
+    page.get_by_role("checkbox", name="REST API").check()
+    page.get_by_role("button", name="Next").first.click()
+    page.get_by_role("textbox", name="What should we name this service?").fill(name)
+    page.get_by_role("tab", name="Submit").click()
+    page.get_by_role("button", name="Submit answers").click()
+    page.get_by_text("Your answers were sent").first.wait_for()
+
+
+def boxes(page, names):
+    """The bounding boxes of the visible buttons named `names`, in that order."""
+    return [page.get_by_role("button", name=name, exact=True).bounding_box() for name in names]
+
+
+def words(browser, viewport, link, accept):
+    """Answers the three example questions in whatever language the page speaks, choosing the
+    recommended option, and gives every word the page showed on the way."""
+    headers = {} if accept == "-" else {"Accept-Language": accept}
+    context = browser.new_context(viewport=VIEWPORTS[viewport], extra_http_headers=headers)
+    page = context.new_page()
+    page.goto(link)
+    page.locator(".actions").wait_for()
+    seen = {
+        "lang": page.evaluate("document.documentElement.lang"),
+        "title": page.title(),
+        "heading": page.locator("h1").inner_text(),
+        "status": page.locator("#status").inner_text(),
+        "tabs": page.get_by_role("tab").all_inner_texts(),
+        "buttons": page.locator(".actions button:visible").all_inner_texts(),
+        "noteLabel": page.locator(".note-label").first.inner_text(),
+        "radios": page.locator("fieldset:visible .option .label").all_inner_texts(),
+    }
+    page.get_by_role("radio").first.check()
+    page.locator(".actions button.primary:visible").click()
+    page.get_by_role("checkbox").first.check()
+    seen["hint"] = page.locator("p.hint:visible").inner_text()
+    page.locator(".actions button.primary:visible").click()
+    page.locator("textarea").fill("order-processor")
+    page.locator(".actions button.primary:visible").click()
+    seen["review"] = page.locator(".review-panel").inner_text()
+    seen["reviewButtons"] = page.locator(".actions button:visible").all_inner_texts()
+    page.locator(".actions button.primary:visible").click()
+    page.locator(".outcome").wait_for()
+    seen["outcome"] = page.locator(".outcome").inner_text()
+    seen["body"] = page.inner_text("body")
+    return seen
+
+
+def elsewhere():
+    """Another web server of this machine, on a port of its own: it records the headers of
+    every request it receives. Gives its address and the list of what it heard."""
+    heard = []
+
+    class Recorder(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            heard.append({k.lower(): v for k, v in self.headers.items()})
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(b"<!doctype html><p>another local app</p>")
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Recorder)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/", heard
+
+
+def two_pages(browser, viewport, links):
+    """Two pages of two `ask-user --mode web` in two tabs of one browser: each is answered,
+    then each tab visits another local web server, which must receive no credential."""
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    pages = []
+    for link in links:
+        page = context.new_page()
+        page.goto(link)
+        page.get_by_text("Your agent is waiting for your answers.").wait_for()
+        pages.append(page)
+    # The first page still works after the second one signed in, and the second after that.
+    for index, page in enumerate(pages):
+        page.bring_to_front()
+        answer_three(page, f"from-tab-{index + 1}")
+    address, heard = elsewhere()
+    cookies = [page.evaluate("document.cookie") for page in pages]
+    for page in pages:
+        page.goto(address)
+        page.get_by_text("another local app").wait_for()
+    return {"cookies": cookies, "elsewhere": heard, "browserCookies": context.cookies()}
+
+
 def main():
     scenario, viewport, link = sys.argv[1], sys.argv[2], sys.argv[3]
     seen = {}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        if scenario == "words":
+            seen = words(browser, viewport, link, sys.argv[4])
+            browser.close()
+            print(json.dumps(seen))
+            return
+        if scenario == "two":
+            seen = two_pages(browser, viewport, [link, sys.argv[4]])
+            browser.close()
+            print(json.dumps(seen))
+            return
         context = browser.new_context(viewport=VIEWPORTS[viewport])
         page = context.new_page()
         response = page.goto(link)
@@ -98,14 +209,18 @@ def main():
         # The link was spent by the first visit: another browser gets nothing from it.
         stranger = browser.new_context()
         other = stranger.new_page()
-        spent = other.goto(link)
-        seen["spentStatus"] = spent.status
+        with other.expect_response(lambda r: r.url.endswith("/api/session")) as spent:
+            other.goto(link)
+        seen["spentStatus"] = spent.value.status
+        other.get_by_text("This link was already used").wait_for()
         seen["spentText"] = other.inner_text("body")
-        seen["strangerApi"] = other.goto(link.split("/?")[0] + "/api/asks").status
+        seen["strangerApi"] = other.goto(link.split("/#")[0] + "/api/asks").status
         stranger.close()
-        # A second page of the same browser watches the live state.
-        watcher = context.new_page()
-        watcher.goto(link.split("?")[0])
+        # A second page of the same browser, opened from the first (which hands it its
+        # session storage, as a duplicated tab does), watches the live state.
+        with context.expect_page() as opened:
+            page.evaluate("window.open('/', '_blank')")
+        watcher = opened.value
         watcher.get_by_text("Your agent is waiting for your answers.").wait_for()
         # The person works in the first page: it is the one in front, as its tab would be, so
         # that focus and keys go where they would for a person.
@@ -115,7 +230,10 @@ def main():
             page.get_by_role("radio", name="SQLite").check()
             # A note on the first answer, typed into its own labelled field.
             page.get_by_role("textbox", name="Note on this answer (optional)").first.fill("only for the tests")
-            seen["recommendedBadge"] = page.locator(".badge").first.inner_text()
+            # The recommended option carries one mark: its own "(Recommended)", coloured.
+            first = page.locator("#a0-q0-o0-label")
+            seen["recommendedLabel"] = first.inner_text()
+            seen["recommendedMarks"] = first.locator("xpath=ancestor::label").locator(".recommended, .badge").all_inner_texts()
             page.get_by_role("button", name="Next").first.click()
             page.get_by_role("checkbox", name="Authentication").check()
             page.get_by_role("textbox", name="Your own answer to: Which features should we include?").fill("Audit log")
@@ -128,6 +246,9 @@ def main():
             page.get_by_text("Your answers were sent").first.wait_for()
             watcher.locator("#asks").get_by_text("These questions were answered.").wait_for()
             seen["watcher"] = watcher.locator("#asks").inner_text()
+            # Both pages have the final state now: the confirmation is said once.
+            seen["sentSaid"] = page.inner_text("body").count("Your answers were sent")
+            seen["focused"] = page.evaluate("document.activeElement.textContent")
         elif scenario == "cancel":
             page.get_by_role("radio", name="PostgreSQL (Recommended)").check()
             page.get_by_role("button", name="Cancel").click()
@@ -139,6 +260,7 @@ def main():
             page.get_by_text("The questions were cancelled.").first.wait_for()
             watcher.locator("#asks").get_by_text("These questions were cancelled.").wait_for()
             seen["watcher"] = watcher.locator("#asks").inner_text()
+            seen["cancelledSaid"] = page.inner_text("body").lower().count("questions were cancelled")
         elif scenario == "keyboard":
             seen["controls"] = ax_controls(page)
             seen["order"] = tab_order(page)
@@ -155,6 +277,20 @@ def main():
             seen["focusedAfterLast"] = page.evaluate("document.activeElement.textContent")
             page.keyboard.press("Enter")
             page.get_by_text("Your answers were sent").first.wait_for()
+        elif scenario == "layout":
+            # Next and Cancel on a question, then Submit answers and Cancel on the review, at
+            # each width.
+            seen["question"] = {}
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 800})
+                seen["question"][width] = boxes(page, ["Next", "Cancel"])
+            page.get_by_role("tab", name="Submit").click()
+            seen["review"] = {}
+            for width in WIDTHS:
+                page.set_viewport_size({"width": width, "height": 800})
+                seen["review"][width] = boxes(page, ["Submit answers", "Cancel"])
+            page.get_by_role("button", name="Cancel").click()
+            page.get_by_text("The questions were cancelled.").first.wait_for()
         elif scenario == "long":
             page.get_by_role("textbox", name="What should we name this service?").fill("x" * 2001)
             seen["count"] = page.locator(".count").inner_text()

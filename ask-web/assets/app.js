@@ -1,4 +1,6 @@
 // The page of the web presenter. Plain JavaScript, no build step, no outside requests.
+// Every word of the page comes from the server (`GET /text.json`, ask-core's table of the
+// page's words in the language chosen for it); what goes back to the agent never depends on it.
 // Agent text is only ever inserted with textContent (never as HTML), and only through `displayed`,
 // which applies ask-core's display rules (the generated `askDisplay` below).
 // Which questions are masked, and what stands for a masked answer, is the server's to say: each
@@ -189,6 +191,47 @@ const dialog = document.getElementById("confirm");
 const shown = new Map();
 let closing = false;
 
+// The page's words (`PageText` of ask-core, camelCase), once `loadWords` has them.
+let T = null;
+
+// `template` with each `{name}` of `values` replaced by its value.
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
+}
+
+// The form of a counted text for `n`, filled.
+function counted(forms, n, values) {
+  return fill(n === 1 ? forms.one : forms.many, { n: number(n), ...values });
+}
+
+// A count with the language's thousands separator, as the terminal UI writes it.
+function number(n) {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, T.thousandsSeparator);
+}
+
+// Fetches the page's words and puts them on the page's own elements. The language is the
+// server's choice: the one given to ask-user, else this browser's Accept-Language.
+async function loadWords() {
+  try {
+    const response = await fetch("/text.json", { credentials: "omit", cache: "no-store" });
+    if (!response.ok) throw new Error(String(response.status));
+    const words = await response.json();
+    T = words.text;
+    document.documentElement.lang = words.lang;
+  } catch {
+    // Without the server there are no words to show but these.
+    statusLine.textContent = "ask-user is not reachable.";
+    return false;
+  }
+  document.title = T.title;
+  document.querySelector("h1").textContent = T.heading;
+  asksRoot.setAttribute("aria-label", T.asksLabel);
+  document.getElementById("confirm-yes").textContent = T.yes;
+  document.getElementById("confirm-no").textContent = T.no;
+  say(T.loading, "loading");
+  return true;
+}
+
 // Text from the agent or the person as the page shows it: every line through ask-core's
 // sanitiser, so a control, bidi or invisible character is shown, never obeyed.
 function displayed(text) {
@@ -212,8 +255,14 @@ function el(tag, attrs, ...children) {
   return node;
 }
 
-function say(text) {
+// What the status line says now: "loading", "waiting", "reconnecting" (which follow the page),
+// "failed" (an answer that could not be sent, until the person acts again), "done" (empty once
+// the person's own action ended an ask, which says so in its place) or "final".
+let statusKind = "loading";
+
+function say(text, kind) {
   statusLine.textContent = displayed(text);
+  statusKind = kind || "final";
 }
 
 // Asks a yes/no question in the page's own dialog; resolves to true for Yes.
@@ -249,7 +298,7 @@ function noteField(ask, masked, id, qi) {
     type: masked ? "password" : "text", id: `${id}-note`, class: "note-text",
     autocomplete: "off",
   });
-  const label = el("label", { for: input.id, class: "note-label", text: "Note on this answer (optional)" });
+  const label = el("label", { for: input.id, class: "note-label", text: T.noteLabel });
   input.addEventListener("input", () => ask.changed());
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
@@ -319,17 +368,16 @@ function questionPanel(ask, question, qi, masked, given) {
   const type = multi ? "checkbox" : "radio";
   const fieldset = el("fieldset", {});
   fieldset.append(el("legend", { text: question.question }));
-  if (multi) fieldset.append(el("p", { class: "hint", id: `${id}-hint`, text: "Choose any number." }));
+  if (multi) fieldset.append(el("p", { class: "hint", id: `${id}-hint`, text: T.chooseAny }));
   const inputs = [];
   options.forEach((option, oi) => {
     const inputId = `${id}-o${oi}`;
     const input = el("input", { type, name: id, id: inputId, value: String(oi) });
-    const text = el("span", { class: "label", id: `${inputId}-label`, text: option.label });
+    const text = el("span", { class: "label", id: `${inputId}-label` }, ...labelParts(option.label));
     // The option's name is its label; the description is read as its description.
     input.setAttribute("aria-labelledby", text.id);
     const label = el("label", { for: inputId, class: "option" }, input);
     const body = el("span", {}, text);
-    if (askDisplay.isRecommended(option.label)) body.append(el("span", { class: "badge", text: "Recommended", "aria-hidden": "true" }));
     const described = [];
     if (option.description) {
       const desc = el("span", { class: "desc", id: `${inputId}-desc`, text: option.description });
@@ -352,11 +400,11 @@ function questionPanel(ask, question, qi, masked, given) {
   const otherId = `${id}-other`;
   const otherInput = el("input", { type, name: id, id: otherId, value: "other" });
   const otherLabel = el("label", { for: otherId, class: "option" }, otherInput,
-    el("span", {}, el("span", { class: "label", text: "Other (type your answer)" })));
+    el("span", {}, el("span", { class: "label", text: T.other })));
   const otherText = el("input", {
     type: masked ? "password" : "text", class: "other-text", id: `${otherId}-text`,
     autocomplete: masked ? "off" : null, placeholder: question.placeholder || null,
-    "aria-label": `Your own answer to: ${question.question}`,
+    "aria-label": fill(T.ownAnswer, { question: question.question }),
   });
   const count = el("div", { class: "count", "aria-live": "polite", id: `${otherId}-count` });
   otherText.setAttribute("aria-describedby", count.id);
@@ -422,11 +470,21 @@ function questionPanel(ask, question, qi, masked, given) {
   return { panel, read };
 }
 
+// The label of an option as written; a "(Recommended)" suffix is its one mark, shown as the
+// terminal UI shows it (the label's own words, in the recommended colour). The answer sent is
+// always the whole label.
+function labelParts(label) {
+  if (!askDisplay.isRecommended(label)) return [displayed(label)];
+  const trimmed = label.trimEnd();
+  const cut = trimmed.length - askDisplay.RECOMMENDED_SUFFIX.length;
+  return [displayed(trimmed.slice(0, cut)), el("span", { class: "recommended", text: trimmed.slice(cut) })];
+}
+
 // "tester in /home/me/project · asked 3 min ago", for the inbox of many agents.
 function askerLine(view) {
   if (!view.agent && !view.cwd) return null;
   const line = el("p", { class: "asker" });
-  const who = [view.agent, view.cwd && `in ${view.cwd}`].filter(Boolean).join(" ");
+  const who = [view.agent, view.cwd && fill(T.askerIn, { cwd: view.cwd })].filter(Boolean).join(" ");
   line.append(el("span", { text: who }));
   const age = el("span", { class: "age", "data-since": String(view.since) });
   updateAge(age);
@@ -436,12 +494,12 @@ function askerLine(view) {
 
 function updateAge(node) {
   const minutes = Math.floor((Date.now() - Number(node.dataset.since)) / 60000);
-  node.textContent = minutes < 1 ? " · asked just now" : ` · asked ${minutes} min ago`;
+  node.textContent = ` · ${minutes < 1 ? T.askedNow : fill(T.askedAgo, { n: number(minutes) })}`;
 }
 
 function updateCount(node, text) {
   const n = [...text].length;
-  node.textContent = n > LONG_ANSWER ? `${n.toLocaleString("en")} characters: a long answer` : "";
+  node.textContent = n > LONG_ANSWER ? fill(T.longCount, { n: number(n) }) : "";
   node.classList.toggle("long", n > LONG_ANSWER);
 }
 
@@ -454,19 +512,22 @@ function askForm(view, index) {
   const questions = view.questions;
   const masks = view.masks || questions.map(() => null);
   const prefilled = view.given || [];
-  const root = el("section", { class: "ask", "aria-label": `Questions ${index + 1}${view.agent ? ` from ${view.agent}` : ""}` });
+  const root = el("section", { class: "ask", "aria-label": askLabel(view, index) });
   const ask = { index, view, root, state: view.state, panels: [] };
   const asker = askerLine(view);
   if (asker) root.append(asker);
   const tabbed = questions.length > 1;
-  const tablist = el("div", { class: "tabs", role: "tablist", "aria-label": "Questions" });
+  const tablist = el("div", { class: "tabs", role: "tablist", "aria-label": T.questionsLabel });
   const tabs = [];
   const panels = [];
   let current = 0;
 
   const review = el("div", { class: "review-panel" });
-  const submit = el("button", { type: "button", class: "primary", text: "Submit answers" });
-  const cancel = el("button", { type: "button", class: "secondary", text: "Cancel" });
+  const submit = el("button", { type: "button", class: "primary", text: T.submitAnswers });
+  const cancel = el("button", { type: "button", class: "secondary", text: T.cancel });
+  // One row of buttons under the questions: Next (or, on the review, Submit) beside Cancel.
+  const next = el("button", { type: "button", class: "primary", text: T.next });
+  next.addEventListener("click", () => ask.next(current));
 
   const answers = () => ask.panels.map((p) => p.read.answer());
   const answeredCount = () => answers().filter((a) => a !== null).length;
@@ -478,6 +539,8 @@ function askForm(view, index) {
       tab.tabIndex = t === i ? 0 : -1;
     });
     panels.forEach((panel, p) => (panel.hidden = p !== i));
+    next.hidden = i === questions.length;
+    submit.hidden = i !== questions.length;
     if (i === questions.length) renderReview();
     if (focusTab && tabs[i]) tabs[i].focus();
   }
@@ -487,17 +550,17 @@ function askForm(view, index) {
     tabs.forEach((tab, t) => {
       if (t === questions.length) return;
       const q = questions[t];
-      const name = q.header || `Question ${t + 1}`;
+      const name = q.header || fill(T.questionTab, { n: t + 1 });
       const mark = given[t] !== null ? "■" : "□";
       tab.textContent = displayed(`${mark} ${name}`);
-      tab.setAttribute("aria-label", displayed(`${name}, ${given[t] !== null ? "answered" : "not answered"}`));
+      tab.setAttribute("aria-label", displayed(fill(given[t] !== null ? T.tabAnswered : T.tabOpen, { name })));
     });
   }
 
   function renderReview() {
     const given = answers();
     review.replaceChildren();
-    review.append(el("h2", { text: "Review your answers" }));
+    review.append(el("h2", { text: T.reviewTitle }));
     const list = el("dl", { class: "review" });
     given.forEach((a, i) => {
       // The server's mask stands for a masked answer (typed or chosen) and its note, as on every
@@ -505,11 +568,11 @@ function askForm(view, index) {
       const mask = masks[i];
       list.append(el("dt", { text: questions[i].question }));
       list.append(a === null
-        ? el("dd", { class: "open", text: "Not answered yet" })
+        ? el("dd", { class: "open", text: T.notAnswered })
         : el("dd", { text: mask !== null && hiddenWhenSecret("answer") ? mask : answerText(a) }));
       if (a !== null && a.notes) {
         const note = mask !== null && hiddenWhenSecret("notes") ? mask : a.notes;
-        list.append(el("dd", { class: "note", text: `Note: ${note}` }));
+        list.append(el("dd", { class: "note", text: fill(T.note, { note }) }));
       }
     });
     review.append(list);
@@ -517,7 +580,7 @@ function askForm(view, index) {
     submit.disabled = open > 0;
     review.append(el("p", {
       class: "hint", id: `a${index}-review-hint`,
-      text: open > 0 ? `Answer every question before submitting (${open} open).` : "Everything is answered.",
+      text: open > 0 ? counted(T.openCount, open) : T.allAnswered,
     }));
     submit.setAttribute("aria-describedby", `a${index}-review-hint`);
   }
@@ -540,23 +603,18 @@ function askForm(view, index) {
     const made = questionPanel(ask, question, qi, masks[qi] !== null, prefilled[qi] || null);
     ask.panels.push(made);
     const panel = made.panel;
-    if (tabbed) {
-      const next = el("button", { type: "button", class: "secondary", text: "Next" });
-      next.addEventListener("click", () => ask.next(qi));
-      panel.append(el("div", { class: "buttons" }, next));
-    }
     panels.push(panel);
   });
 
   async function send() {
     const given = answers();
     if (given.some((a) => a === null)) {
-      say("Answer every question before submitting.");
+      say(T.answerAll);
       return;
     }
     const long = given.map((a) => [...answerText(a)].length).filter((n) => n > LONG_ANSWER);
     if (long.length > 0) {
-      const ok = await confirmWith(`Answer is long (${Math.max(...long).toLocaleString("en")} chars). Continue anyway?`);
+      const ok = await confirmWith(fill(T.longAnswer, { n: number(Math.max(...long)) }));
       if (!ok) return;
     }
     const body = {
@@ -564,16 +622,16 @@ function askForm(view, index) {
         question: questions[i].question, answer: a.answer, wasCustom: a.wasCustom, notes: a.notes,
       })),
     };
-    await post(ask, "answer", body, "Your answers were sent. You can close this page.");
+    await post(ask, "answer", body, T.sent);
   }
 
   async function cancelAsk() {
     const n = answeredCount();
     if (questions.length > 1 && n > 0) {
-      const ok = await confirmWith(`Discard ${n} ${n === 1 ? "answer" : "answers"}?`);
+      const ok = await confirmWith(counted(T.discard, n));
       if (!ok) return;
     }
-    await post(ask, "cancel", {}, "The questions were cancelled.");
+    await post(ask, "cancel", {}, T.cancelled);
   }
 
   submit.addEventListener("click", send);
@@ -592,7 +650,7 @@ function askForm(view, index) {
       tabs.push(tab);
       tablist.append(tab);
     });
-    const submitTab = el("button", { type: "button", role: "tab", id: `a${index}-tab-submit`, "aria-controls": `a${index}-panel-submit`, text: "✓ Submit" });
+    const submitTab = el("button", { type: "button", role: "tab", id: `a${index}-tab-submit`, "aria-controls": `a${index}-panel-submit`, text: T.submitTab });
     submitTab.addEventListener("click", () => select(questions.length, false));
     tabs.push(submitTab);
     tablist.append(submitTab);
@@ -617,10 +675,10 @@ function askForm(view, index) {
       root.append(panel);
     });
     const reviewPanel = el("div", { role: "tabpanel", id: `a${index}-panel-submit`, "aria-labelledby": `a${index}-tab-submit` },
-      review, el("div", { class: "buttons" }, submit));
+      review);
     panels.push(reviewPanel);
     root.append(reviewPanel);
-    root.append(el("div", { class: "buttons" }, cancel));
+    root.append(el("div", { class: "buttons actions" }, next, submit, cancel));
     renderTabs();
     // As in the terminal UI: the first question still open, or the review when every
     // question came answered.
@@ -628,8 +686,8 @@ function askForm(view, index) {
     select(open === -1 ? questions.length : open, false);
   } else {
     root.append(panels[0]);
-    submit.textContent = "Submit";
-    root.append(el("div", { class: "buttons" }, submit, cancel));
+    submit.textContent = T.submit;
+    root.append(el("div", { class: "buttons actions" }, submit, cancel));
     ask.changed();
   }
   // Where the keyboard starts: the open question's first control, or Submit.
@@ -639,7 +697,12 @@ function askForm(view, index) {
   };
   ask.finish = (text) => {
     root.classList.add("final");
-    root.replaceChildren(...[askerLine(view), el("p", { text })].filter(Boolean));
+    // Answers that never reached the agent stay in view, as the person wrote them (masked
+    // where the question is secret), to give again elsewhere.
+    const kept = ask.kept ? [el("p", { text: T.notDelivered }), review] : [];
+    const said = el("p", { class: "outcome", tabindex: "-1", text });
+    root.replaceChildren(...[askerLine(view), said, ...kept].filter(Boolean));
+    return said;
   };
   return ask;
 }
@@ -649,34 +712,44 @@ async function post(ask, action, body, done) {
   try {
     response = await fetch(`/api/asks/${encodeURIComponent(ask.view.requestId)}/${action}`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", authorization: `Bearer ${credential}` },
       body: JSON.stringify(body),
-      credentials: "same-origin",
+      credentials: "omit",
     });
   } catch {
-    say("The answers could not be sent: ask-user is not reachable.");
+    say(T.sendUnreachable, "failed");
     return;
   }
   if (response.ok) {
     ask.state = action === "answer" ? "answered" : "cancelled";
-    ask.finish(done);
-    say(done);
-    statusLine.focus();
+    // The ask says how it ended, in its own place (and only there): the status line stays
+    // empty until something else waits.
+    const said = ask.finish(done);
+    say("", "done");
+    said.focus();
     return;
   }
-  let message = `The answers could not be sent (${response.status}).`;
+  let message = fill(T.sendFailedStatus, { status: response.status });
   try {
     const reply = await response.json();
-    if (reply && reply.error) message = `The answers could not be sent: ${reply.error}`;
+    if (reply && reply.error) message = fill(T.sendFailed, { error: reply.error });
+    // The answer did not reach the agent: it stays on the page, even once the ask ends.
+    if (reply && reply.kept) ask.kept = true;
   } catch { /* keep the plain message */ }
-  say(message);
+  say(message, "failed");
+  statusLine.focus();
 }
 
-const FINAL_TEXT = {
-  answered: "These questions were answered.",
-  cancelled: "These questions were cancelled.",
-  connection_lost: "The agent stopped waiting: these questions can no longer be answered.",
-};
+// What an ask that ended says in place of its questions.
+function finalText(state) {
+  const text = { answered: T.finalAnswered, cancelled: T.finalCancelled, connection_lost: T.finalLost }[state];
+  return text || T.nothingWaiting;
+}
+
+// The accessible name of the `index`th ask: "Questions 2 from beta".
+function askLabel(view, index) {
+  return view.agent ? fill(T.askLabelFrom, { n: index + 1, agent: view.agent }) : fill(T.askLabel, { n: index + 1 });
+}
 
 function render(snapshot) {
   snapshot.asks.forEach((view, index) => {
@@ -685,7 +758,7 @@ function render(snapshot) {
       if (view.state === "waiting_for_user") {
         ask = askForm(view, index);
       } else {
-        const root = el("section", { class: "ask final", "aria-label": `Questions ${index + 1}` });
+        const root = el("section", { class: "ask final", "aria-label": askLabel(view, index) });
         ask = { view, root, state: null, finish: (text) => root.replaceChildren(el("p", { text })) };
       }
       shown.set(view.requestId, ask);
@@ -693,43 +766,146 @@ function render(snapshot) {
     }
     if (view.state !== "waiting_for_user" && ask.state !== view.state) {
       ask.state = view.state;
-      ask.finish(FINAL_TEXT[view.state] || view.state);
+      ask.finish(finalText(view.state));
     }
   });
-  const waiting = snapshot.asks.filter((a) => a.state === "waiting_for_user").length;
-  if (waiting > 0) say(waiting === 1 ? "Your agent is waiting for your answers." : `${waiting} asks are waiting for your answers.`);
-  else if (snapshot.asks.length > 0 && statusLine.textContent.startsWith("Your agent is waiting")) {
+  // The status line counts what the page shows.
+  const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user").length;
+  // A sentence about answers that could not be sent stays until the person acts again.
+  if (statusKind === "failed") return;
+  // Otherwise the line follows the page: what waits, else how the last ask ended (unless the
+  // person's own action ended it, which the ask says in its place).
+  const stale = ["loading", "waiting", "reconnecting"].includes(statusKind);
+  if (waiting > 0) say(counted(T.waiting, waiting), "waiting");
+  else if (stale && shown.size > 0) {
     const last = snapshot.asks[snapshot.asks.length - 1];
-    say(FINAL_TEXT[last.state] || "Nothing is waiting.");
-  } else if (snapshot.asks.length === 0) say("Nothing is waiting for you.");
+    say(finalText(last.state));
+  } else if (stale) say(snapshot.closing ? T.stopped : T.nothingWaiting);
   const first = [...shown.values()].find((a) => a.state === "waiting_for_user" && a.panels);
   if (first && !document.activeElement.closest(".ask")) first.focusStart();
 }
 
-function listen() {
-  const source = new EventSource("/api/events");
-  source.addEventListener("asks", (event) => {
-    const snapshot = JSON.parse(event.data);
-    render(snapshot);
-    if (snapshot.closing) {
-      closing = true;
-      source.close();
+// The credential of this page: the link's one-time token (in the fragment, which no request
+// carries) is spent once for it; it is kept in sessionStorage, whose origin includes the port,
+// so no other server of this machine ever receives it and two pages in one browser keep theirs
+// apart. It goes only into the Authorization header of this page's own requests.
+const CREDENTIAL_KEY = "ask-user-credential";
+let credential = sessionStorage.getItem(CREDENTIAL_KEY);
+
+// The link's token, taken out of the address at once (before anything else is fetched), so
+// that it is never in the browser's history.
+const linkToken = new URLSearchParams(location.hash.slice(1)).get("token");
+if (linkToken) history.replaceState(null, "", "/");
+
+async function signIn() {
+  const token = linkToken;
+  if (token) {
+    let response;
+    try {
+      response = await fetch("/api/session", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ token }),
+        credentials: "omit",
+      });
+    } catch {
+      say(T.unreachable);
+      return false;
     }
-  });
-  source.onerror = () => {
-    if (closing) return;
-    source.close();
-    closing = true;
-    for (const ask of shown.values()) {
-      if (ask.state === "waiting_for_user") {
-        ask.state = "connection_lost";
-        ask.finish("ask-user is no longer reachable: these questions can no longer be answered here.");
+    if (response.ok) {
+      credential = (await response.json()).session;
+      sessionStorage.setItem(CREDENTIAL_KEY, credential);
+      return true;
+    }
+    if (credential) return true;
+    say(T.linkUsed);
+    return false;
+  }
+  if (credential) return true;
+  say(T.noSession);
+  return false;
+}
+
+// The events of `/api/events`, read with fetch streaming (an EventSource cannot send the
+// Authorization header): the whole list first (`asks`), then each change alone (`ask`, one
+// ask in its new state; `closing`). A broken stream (or one the server dropped because the
+// page fell behind) is opened again with backoff, and the list it starts with puts the page
+// back in step; only the server's closing ends it.
+async function listen() {
+  let delay = 250;
+  // The list as the server last told it: the whole of it first, then each change.
+  let list = { asks: [], closing: false };
+  for (;;) {
+    try {
+      const response = await fetch("/api/events", {
+        headers: { authorization: `Bearer ${credential}` },
+        credentials: "omit",
+        cache: "no-store",
+      });
+      if (response.status === 401) {
+        say(T.noSession);
+        return;
       }
+      if (!response.ok || !response.body) throw new Error(String(response.status));
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        delay = 250;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf("\n\n")) !== -1) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const lines = frame.split("\n");
+          const event = (lines.find((l) => l.startsWith("event: ")) || "").slice(7);
+          const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          // A comment line (the server's heartbeat) carries no event.
+          if (!event) continue;
+          if (event === "asks") list = JSON.parse(data);
+          else if (event === "ask") {
+            const view = JSON.parse(data);
+            const at = list.asks.findIndex((a) => a.requestId === view.requestId);
+            if (at === -1) list.asks.push(view);
+            else list.asks[at] = view;
+            list.closing = false;
+          } else if (event === "closing") list.closing = true;
+          render(list);
+          if (list.closing) {
+            closing = true;
+            return;
+          }
+        }
+      }
+    } catch { /* reconnect below */ }
+    if (closing) return;
+    say(T.reconnecting, "reconnecting");
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 5000);
+    if (delay >= 5000 && !(await reachable())) {
+      for (const ask of shown.values()) {
+        if (ask.state === "waiting_for_user") {
+          ask.state = "connection_lost";
+          ask.finish(T.gone);
+        }
+      }
+      say(T.lost);
+      return;
     }
-    say("The connection to ask-user was lost.");
-  };
+  }
+}
+
+// Whether the server still answers at all (a stopped ask-user refuses the connection).
+async function reachable() {
+  try {
+    await fetch("/api/asks", { headers: { authorization: `Bearer ${credential}` }, credentials: "omit" });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 statusLine.tabIndex = -1;
 setInterval(() => document.querySelectorAll(".age").forEach(updateAge), 30000);
-listen();
+loadWords().then(async (ok) => { if (ok && (await signIn())) listen(); });

@@ -1,14 +1,26 @@
-//! The web presenter: the questions on a local HTTP page, answered in any browser.
+//! The web presenter: the questions on a local HTTP page, answered in any browser, and the
+//! inbox of `ask-user serve` that shows the asks of many agents on one page.
 //!
 //! [`WebFrontend::bind`] opens the listening socket and makes a one-time link
 //! ([`WebFrontend::link`]); [`Frontend::present`] serves the page until the person answers or
-//! cancels, and dropping its future stops the server.
+//! cancels, and dropping its future stops the server. [`Inbox`] serves the same page for the
+//! agents that send their asks with [`ViaFrontend`] (`ask-user --via URL`); [`run`] holds what
+//! the command line needs around them.
 //!
-//! Security (see `SECURITY.md`): the link's token is spent by the first visit, which gets an
-//! HttpOnly, SameSite=Strict session cookie instead; every request must carry that cookie, a
-//! `Host` that is an IP literal or `localhost` (no DNS rebinding), and, when it sends one, an
-//! `Origin` equal to the page's own (every POST must send one). Responses carry a strict
+//! Security (see `SECURITY.md`): the link carries its one-time token in the URL fragment, which
+//! no request carries; the page spends it with `POST /api/session` for a credential that it
+//! keeps in `sessionStorage` (whose origin includes the port) and sends as
+//! `Authorization: Bearer …`. No cookie is ever set. Every request must carry a `Host` that is
+//! an IP literal or `localhost` (no DNS rebinding), and, when it sends one, an `Origin` equal to
+//! the page's own (every POST must send one). Responses carry a strict
 //! Content-Security-Policy with no inline script, and the page inserts agent text only as text.
+//! Agents and the inbox prove to each other that they hold the agents' token by an HMAC
+//! challenge-response ([`auth`]); the token never crosses the socket.
+//!
+//! Nothing is acknowledged that did not arrive: the person's answer is reported as sent only
+//! once the agent confirmed that it received it (`--via`), or once the process that waits for it
+//! took it while its agent is still there (`--mode web`); otherwise the page says that the agent
+//! cannot be reached and keeps the answer on screen.
 //!
 //! The HTTP API (`ask-web/WEB.md`): `GET /api/asks` lists the asks with their state, questions,
 //! masks and given answers ([`AskView`]), `GET /api/events` streams the same list as server-sent
@@ -20,21 +32,31 @@
 //! ([`ask_core::answer_mask`]), and the answers given before the page took over as the page
 //! pre-fills them ([`ask_core::Prefill`]).
 
+pub mod auth;
+mod board;
+mod gone;
+mod inbox;
 mod link;
+mod listen;
+pub mod run;
+mod single;
+mod via;
+mod words;
 
-pub use link::{default_token_file, parent_name, qr_text, shows_qr, write_token};
+pub use board::{QUEUE, RETAIN_FINISHED, WAITING_BUDGET};
+pub use gone::AgentWatch;
+pub use inbox::{AgentOutcome, Inbox, InboxTokens, MAX_AGENT_NAME, MAX_FOLDER, fit_asker};
+pub use link::{default_token_file, link_token_file, parent_name, qr_text, shows_qr, write_token};
+pub use listen::{Bounds, HEADER_TIMEOUT};
+pub use single::WebFrontend;
+pub use via::ViaFrontend;
 
-use std::collections::HashSet;
-use std::io::Read;
+use std::collections::{HashSet, VecDeque};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use ask_core::{
-    Answer, AskUserInput, BoxError, Frontend, Limits, Outcome, Prefill, PresentError, Presenter,
-    Question,
-};
-use async_trait::async_trait;
+use ask_core::{Answer, Outcome, Prefill, Question};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -43,8 +65,7 @@ use tokio::sync::{oneshot, watch};
 
 use ask_core::{AnswerInput, WireState};
 
-/// The name of the session cookie.
-pub const COOKIE: &str = "ask_user_session";
+use auth::same_secret;
 
 /// The Content-Security-Policy of every response: scripts, styles and requests from the page's
 /// own origin only, nothing inline, no frames, no forms posted anywhere.
@@ -55,6 +76,10 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 /// How often a held agent request gets a blank line while its ask waits: a closed connection
 /// is found at the next one, and ends the ask as connection lost.
 pub const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// How long the person's answer waits for its agent to confirm that it received it; past that,
+/// the agent counts as gone, and the page says the answer was not delivered.
+pub const DELIVERY_PATIENCE: Duration = Duration::from_secs(5);
 
 /// How long the server waits, once the ask is over, for open pages to receive the final state.
 const LINGER: Duration = Duration::from_secs(2);
@@ -104,6 +129,28 @@ pub enum WebError {
         /// The inbox's sentence.
         message: String,
     },
+    /// What listens at the address could not prove that it holds the token.
+    #[error(
+        "what listens at {addr} is not the ask-user inbox this token belongs to (it could not \
+         prove that it holds the token, which was not sent); check --via, or the token file \
+         after `ask-user serve --rotate-token`"
+    )]
+    ViaImpostor {
+        /// The address.
+        addr: String,
+    },
+    /// The inbox sent something that is not its protocol.
+    #[error("the ask-user inbox at {addr} answered out of protocol: {reason}")]
+    ViaProtocol {
+        /// The address.
+        addr: String,
+        /// What was wrong.
+        reason: String,
+    },
+}
+
+fn random_token() -> Result<String, WebError> {
+    auth::random_token().map_err(WebError::Random)
 }
 
 /// Who asks, as the inbox page shows it.
@@ -153,29 +200,67 @@ pub struct Snapshot {
     pub closing: bool,
 }
 
-/// The mutable half of the server: the link token, the sessions, the ask in flight.
+/// An outcome on its way to the agent, with the receipt the agent's side fires once it has it.
+#[derive(Debug)]
+struct Delivery {
+    outcome: Outcome,
+    receipt: oneshot::Sender<()>,
+}
+
+/// One ask still waiting for the person.
+#[derive(Debug)]
+struct Waiting {
+    request_id: String,
+    /// The 256-bit capability of this ask alone, given to the agent that created it (the
+    /// single-ask page has none).
+    capability: Option<String>,
+    /// Where the outcome goes: the agent's held connection, or the waiting `present`.
+    agent: Option<oneshot::Sender<Delivery>>,
+    /// True while an answer is on its way: a second one is refused.
+    delivering: bool,
+    /// The receipt of an outcome the held connection carried, fired when the agent confirms.
+    receipt: Option<oneshot::Sender<()>>,
+}
+
+/// The mutable half of the server: the link token, the sessions, the asks in flight.
 #[derive(Debug, Default)]
 struct Inner {
     /// The link's token, until the first visit spends it.
     token: Option<String>,
-    /// The session cookies handed out.
+    /// The people's credentials handed out for spent links.
     sessions: HashSet<String>,
-    /// Where the answer of the waiting ask goes, by request id.
-    waiting: Vec<(String, oneshot::Sender<Outcome>)>,
+    /// The asks waiting for the person.
+    waiting: Vec<Waiting>,
     /// The number of asks shown so far, for their request ids.
     taken: u64,
+    /// The nonces of the inbox handed out by `hello`, each answerable once, oldest first.
+    challenges: VecDeque<(String, Instant)>,
+    /// True once the server stops: new answers are refused and kept on the page.
+    stopping: bool,
+    /// The answers on their way to their agents now.
+    in_flight: usize,
+    /// The page's language when one was given (`--lang`); else each browser's.
+    lang: Option<ask_core::lang::Lang>,
 }
 
 #[derive(Debug)]
 struct Shared {
     inner: Mutex<Inner>,
-    snapshot: watch::Sender<Snapshot>,
-    /// The token agents send (`Authorization: Bearer …`); `None` for the single-ask page.
+    /// What the pages are told.
+    board: Arc<board::Board>,
+    /// The token agents prove they hold; `None` for the single-ask page.
     agent_token: Option<String>,
+    /// The token that alone mints links for people (`ask-user serve --link`); `None` for the
+    /// single-ask page.
+    people_token: Option<String>,
     /// The limits an agent's call is checked against.
-    limits: Limits,
+    limits: ask_core::Limits,
     /// `http://host:port` of the links.
     base: String,
+    /// Turns true when the server stops: held agent requests end as connection lost.
+    stopped: watch::Sender<bool>,
+    /// Told when the last answer in flight arrived or failed.
+    settled: tokio::sync::Notify,
 }
 
 impl AskView {
@@ -216,8 +301,8 @@ impl AskView {
 impl Shared {
     fn new(
         bound: SocketAddr,
-        agent_token: Option<String>,
-        limits: Limits,
+        tokens: Option<InboxTokens>,
+        limits: ask_core::Limits,
     ) -> Result<Shared, WebError> {
         let host = if bound.ip().is_unspecified() {
             // Listening on every address: the link names this machine's loopback, which works
@@ -226,43 +311,57 @@ impl Shared {
         } else {
             bound
         };
-        let (snapshot, _) = watch::channel(Snapshot::default());
+        let (stopped, _) = watch::channel(false);
+        let (agent_token, people_token) = match tokens {
+            Some(tokens) => (Some(tokens.agent), Some(tokens.people)),
+            None => (None, None),
+        };
         Ok(Shared {
             inner: Mutex::new(Inner {
                 token: Some(random_token()?),
                 ..Inner::default()
             }),
-            snapshot,
+            board: Arc::new(board::Board::new()),
             agent_token,
+            people_token,
             limits,
             base: format!("http://{host}"),
+            stopped,
+            settled: tokio::sync::Notify::new(),
         })
     }
 
     /// The link of the current token.
     fn link(&self) -> String {
         let token = self.lock().token.clone().unwrap_or_default();
-        format!("{}/?token={token}", self.base)
+        format!("{}/#token={token}", self.base)
     }
 
     /// A fresh one-time link; any earlier link that was not used stops working.
     fn fresh_link(&self) -> Result<String, WebError> {
         let token = random_token()?;
         self.lock().token = Some(token.clone());
-        Ok(format!("{}/?token={token}", self.base))
+        Ok(format!("{}/#token={token}", self.base))
     }
 
-    /// Shows an ask on the page and gives the receiver of its outcome.
-    fn open(&self, view: AskView) -> oneshot::Receiver<Outcome> {
-        let (answer_tx, answer_rx) = oneshot::channel();
-        self.lock()
-            .waiting
-            .push((view.request_id.clone(), answer_tx));
-        self.snapshot.send_modify(|snapshot| {
-            snapshot.closing = false;
-            snapshot.asks.push(view);
+    /// Shows an ask on the page and gives the receiver of its outcome; `Err` when the asks
+    /// waiting already fill [`WAITING_BUDGET`].
+    fn open(
+        &self,
+        view: AskView,
+        capability: Option<String>,
+    ) -> Result<oneshot::Receiver<Delivery>, board::Full> {
+        let (agent, delivered) = oneshot::channel();
+        let request_id = view.request_id.clone();
+        self.board.push(view)?;
+        self.lock().waiting.push(Waiting {
+            request_id,
+            capability,
+            agent: Some(agent),
+            delivering: false,
+            receipt: None,
         });
-        answer_rx
+        Ok(delivered)
     }
 
     /// The id of the next ask: `ask-1`, `ask-2`, ….
@@ -274,14 +373,19 @@ impl Shared {
 
     /// Ends a waiting ask as connection lost: its agent went away.
     fn lost(&self, request_id: &str) {
-        let removed = {
-            let mut inner = self.lock();
-            let at = inner.waiting.iter().position(|(id, _)| id == request_id);
-            at.map(|at| inner.waiting.swap_remove(at))
-        };
-        if removed.is_some() {
+        if self.remove(request_id).is_some() {
             self.set_state(request_id, WireState::ConnectionLost);
         }
+    }
+
+    /// Takes a waiting ask off the list.
+    fn remove(&self, request_id: &str) -> Option<Waiting> {
+        let mut inner = self.lock();
+        let at = inner
+            .waiting
+            .iter()
+            .position(|w| w.request_id == request_id);
+        at.map(|at| inner.waiting.swap_remove(at))
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -294,63 +398,38 @@ impl Shared {
 
     /// Sets the state of one ask and tells every open page.
     fn set_state(&self, request_id: &str, state: WireState) {
-        self.snapshot.send_modify(|snapshot| {
-            if let Some(ask) = snapshot
-                .asks
-                .iter_mut()
-                .find(|ask| ask.request_id == request_id)
-            {
-                ask.state = state;
+        self.board.set_state(request_id, state);
+    }
+
+    /// Stops the server in order: new answers are refused (and kept on their pages), the
+    /// answers in flight reach their agents or fail (at most [`DELIVERY_PATIENCE`]), then the
+    /// pages are told that the server closes and the held agent requests end.
+    async fn stop(&self) {
+        self.lock().stopping = true;
+        let _ = tokio::time::timeout(DELIVERY_PATIENCE + Duration::from_secs(1), async {
+            loop {
+                let settled = self.settled.notified();
+                if self.lock().in_flight == 0 {
+                    return;
+                }
+                settled.await;
             }
-        });
-    }
-}
-
-/// The web presenter: one local page that shows each ask it is given.
-#[derive(Debug)]
-pub struct WebFrontend {
-    listener: std::net::TcpListener,
-    addr: SocketAddr,
-    shared: Arc<Shared>,
-    link: String,
-}
-
-impl WebFrontend {
-    /// Binds `addr` (use port 0 for any free port) and makes the one-time link.
-    pub fn bind(addr: SocketAddr) -> Result<WebFrontend, WebError> {
-        let listener =
-            std::net::TcpListener::bind(addr).map_err(|source| WebError::Bind { addr, source })?;
-        listener
-            .set_nonblocking(true)
-            .map_err(|source| WebError::Bind { addr, source })?;
-        let bound = listener
-            .local_addr()
-            .map_err(|source| WebError::Bind { addr, source })?;
-        let shared = Shared::new(bound, None, Limits::default())?;
-        let link = shared.link();
-        Ok(WebFrontend {
-            listener,
-            addr: bound,
-            shared: Arc::new(shared),
-            link,
         })
+        .await;
+        self.board.close();
+        self.stopped.send_replace(true);
     }
+}
 
-    /// The one-time link to the page, to give the person.
-    pub fn link(&self) -> &str {
-        &self.link
-    }
+/// Makes fresh one-time links for a running page or inbox, from another thread (Enter on the
+/// terminal).
+#[derive(Debug, Clone)]
+pub struct Links(Arc<Shared>);
 
-    /// The address the page listens on.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.addr
-    }
-
-    /// Every address of the page (the page, its API, the link) on this presenter's state, with
-    /// every check: what [`Frontend::present`] serves, for a host that serves it on a listener
-    /// of its own or drives it in process.
-    pub fn router(&self) -> axum::Router {
-        router(&self.shared)
+impl Links {
+    /// A fresh one-time link; the earlier one stops working if it was not used.
+    pub fn fresh(&self) -> Result<String, WebError> {
+        self.0.fresh_link()
     }
 }
 
@@ -360,61 +439,6 @@ fn router(shared: &Arc<Shared>) -> axum::Router {
     axum::Router::new().fallback(move |req| handle(Arc::clone(&shared), req))
 }
 
-#[async_trait]
-impl Frontend for WebFrontend {
-    fn presenter(&self) -> Presenter {
-        Presenter::Web
-    }
-
-    async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, PresentError> {
-        self.serve_one(request).await.map_err(PresentError::Failed)
-    }
-}
-
-impl WebFrontend {
-    /// Serves the page until the person answers or cancels the one ask of `request`.
-    async fn serve_one(&self, request: &ask_core::AskRequest) -> Result<Outcome, BoxError> {
-        let listener = tokio::net::TcpListener::from_std(self.listener.try_clone()?)?;
-        // The page names asks `ask-1`, `ask-2`, … in the order they came: an MCP session that
-        // asks again gets a new id, never one of an earlier ask.
-        let answer_rx = self.shared.open(AskView::waiting(
-            self.shared.next_id(),
-            request.input.questions.clone(),
-            &request.given,
-            Asker::default(),
-        ));
-        let app = self.router();
-        let (stop_tx, stop_rx) = oneshot::channel::<()>();
-        let mut server = tokio::spawn(
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async move {
-                    let _ = stop_rx.await;
-                })
-                .into_future(),
-        );
-        // Stops the server when this future ends or is dropped.
-        let _guard = AbortOnDrop(server.abort_handle());
-        let outcome = tokio::select! {
-            outcome = answer_rx => outcome.unwrap_or(Outcome::ConnectionLost),
-            served = &mut server => {
-                return Err(Box::new(WebError::Serve(match served {
-                    Ok(Err(error)) => error,
-                    Ok(Ok(())) => std::io::Error::other("the server stopped"),
-                    Err(join) => std::io::Error::other(join),
-                })));
-            }
-        };
-        // Open pages see the final state and their streams end; the server then stops,
-        // waiting at most `LINGER` for them.
-        self.shared
-            .snapshot
-            .send_modify(|snapshot| snapshot.closing = true);
-        let _ = stop_tx.send(());
-        let _ = tokio::time::timeout(LINGER, &mut server).await;
-        Ok(outcome)
-    }
-}
-
 /// Aborts a task when dropped.
 struct AbortOnDrop(tokio::task::AbortHandle);
 
@@ -422,24 +446,6 @@ impl Drop for AbortOnDrop {
     fn drop(&mut self) {
         self.0.abort();
     }
-}
-
-/// 32 random bytes from the kernel, as 64 hex digits.
-fn random_token() -> Result<String, WebError> {
-    let mut bytes = [0u8; 32];
-    std::fs::File::open("/dev/urandom")
-        .and_then(|mut file| file.read_exact(&mut bytes))
-        .map_err(WebError::Random)?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
-}
-
-/// Compares two secrets in time that depends only on their lengths.
-fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
 }
 
 /// Why a request was refused.
@@ -510,17 +516,12 @@ fn check_origin(method: &Method, headers: &HeaderMap, host: &str) -> Result<(), 
     }
 }
 
-/// The value of the session cookie, if the request carries one.
-fn session_cookie(headers: &HeaderMap) -> Option<&str> {
+/// The person's credential, `Authorization: Bearer SESSION`, if the request carries one.
+fn session_credential(headers: &HeaderMap) -> Option<&str> {
     headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(';'))
-        .find_map(|pair| {
-            let (name, value) = pair.trim().split_once('=')?;
-            (name == COOKIE).then_some(value)
-        })
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
 }
 
 /// The headers every response carries.
@@ -567,38 +568,35 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
         Err(refusal) => return refusal.response(),
     };
     if parts.uri.path().starts_with("/api/agent/") {
-        return agent(&shared, &parts, body).await;
+        return inbox::agent(&shared, &parts, body).await;
     }
     if let Err(refusal) = check_origin(&parts.method, &parts.headers, &host) {
         return refusal.response();
     }
-    let session = session_cookie(&parts.headers)
-        .filter(|cookie| {
-            shared
-                .lock()
-                .sessions
-                .iter()
-                .any(|s| same_secret(s, cookie))
-        })
-        .is_some();
     let path = parts.uri.path();
-    if parts.method == Method::GET
-        && path == "/"
-        && let Some(token) = parts
-            .uri
-            .query()
-            .and_then(|query| query.split('&').find_map(|kv| kv.strip_prefix("token=")))
-    {
-        return exchange(&shared, token, session);
+    // The page itself holds no data: it is served to anyone who may reach it, and asks for
+    // everything else with the credential its link was exchanged for.
+    match (&parts.method, path) {
+        (&Method::GET, "/") => return page(INDEX_HTML, "text/html; charset=utf-8"),
+        (&Method::GET, "/app.js") => return page(APP_JS, "text/javascript; charset=utf-8"),
+        (&Method::GET, "/app.css") => return page(APP_CSS, "text/css; charset=utf-8"),
+        (&Method::GET, "/text.json") => return words::response(shared.lock().lang, &parts.headers),
+        (&Method::POST, "/api/session") => {
+            let body = match read_body(body).await {
+                Ok(body) => body,
+                Err(refused) => return refused,
+            };
+            return exchange(&shared, &body);
+        }
+        _ => {}
     }
+    let session = session_credential(&parts.headers)
+        .is_some_and(|sent| shared.lock().sessions.iter().any(|s| same_secret(s, sent)));
     if !session {
         return Refusal::NoSession.response();
     }
     match (&parts.method, path) {
-        (&Method::GET, "/") => page(INDEX_HTML, "text/html; charset=utf-8"),
-        (&Method::GET, "/app.js") => page(APP_JS, "text/javascript; charset=utf-8"),
-        (&Method::GET, "/app.css") => page(APP_CSS, "text/css; charset=utf-8"),
-        (&Method::GET, "/api/asks") => json_response(StatusCode::OK, &*shared.snapshot.borrow()),
+        (&Method::GET, "/api/asks") => json_response(StatusCode::OK, &shared.board.snapshot()),
         (&Method::GET, "/api/events") => events(&shared),
         (&Method::POST, path) => {
             let Some(rest) = path.strip_prefix("/api/asks/") else {
@@ -617,446 +615,127 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
                     "send the body as application/json",
                 );
             }
-            let body = match axum::body::to_bytes(body, MAX_BODY).await {
+            let body = match read_body(body).await {
                 Ok(body) => body,
-                Err(_) => {
-                    return error_response(
-                        StatusCode::PAYLOAD_TOO_LARGE,
-                        "the request body is larger than 4 MiB",
-                    );
-                }
+                Err(refused) => return refused,
             };
-            settle(&shared, request_id, action, &body)
+            settle(&shared, request_id, action, &body).await
         }
         _ => error_response(StatusCode::NOT_FOUND, "no such address"),
     }
 }
 
-/// An agent's request to the inbox: `Authorization: Bearer TOKEN`, and never a browser's
-/// (no `Origin`, no `Sec-Fetch-Site`).
-async fn agent(shared: &Arc<Shared>, parts: &axum::http::request::Parts, body: Body) -> Response {
-    if parts.headers.contains_key(header::ORIGIN) || parts.headers.contains_key("sec-fetch-site") {
-        return Refusal::Origin.response();
-    }
-    let sent = parts
-        .headers
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.strip_prefix("Bearer "));
-    let allowed = match (&shared.agent_token, sent) {
-        (Some(expected), Some(sent)) => same_secret(expected, sent),
-        _ => false,
-    };
-    if !allowed {
-        return error_response(
-            StatusCode::UNAUTHORIZED,
-            "refused: send the agent token of `ask-user serve` as Authorization: Bearer TOKEN",
-        );
-    }
-    if parts.method != Method::POST {
-        return error_response(StatusCode::METHOD_NOT_ALLOWED, "use POST");
-    }
-    match parts.uri.path() {
-        "/api/agent/link" => match shared.fresh_link() {
-            Ok(link) => json_response(StatusCode::OK, &serde_json::json!({ "link": link })),
-            Err(error) => error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
-        },
-        "/api/agent/asks" => {
-            let body = match axum::body::to_bytes(body, MAX_BODY).await {
-                Ok(body) => body,
-                Err(_) => {
-                    return error_response(
-                        StatusCode::PAYLOAD_TOO_LARGE,
-                        "the request body is larger than 4 MiB",
-                    );
-                }
-            };
-            let ask = match serde_json::from_slice::<AgentAsk>(&body) {
-                Ok(ask) => ask,
-                Err(error) => {
-                    return error_response(
-                        StatusCode::BAD_REQUEST,
-                        &format!("the body is not an ask: {error}"),
-                    );
-                }
-            };
-            let input = match ask_core::validate(ask.input, &shared.limits) {
-                Ok(input) => input,
-                Err(problems) => {
-                    return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problems.to_string());
-                }
-            };
-            let questions = input.into_inner().questions;
-            if let Err(problem) = check_given(&questions, &ask.given) {
-                return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem);
-            }
-            let request_id = shared.next_id();
-            let view = AskView::waiting(request_id.clone(), questions, &ask.given, ask.asker);
-            let receiver = shared.open(view);
-            held(Arc::clone(shared), request_id, receiver)
-        }
-        _ => error_response(StatusCode::NOT_FOUND, "no such address"),
-    }
-}
-
-/// The body of `POST /api/agent/asks`.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct AgentAsk {
-    #[serde(flatten)]
-    asker: Asker,
-    input: AskUserInput,
-    /// The answers the person gave before the ask reached the inbox, one per question in
-    /// order, `null` for a question still open; absent when nothing was given.
-    #[serde(default)]
-    given: Vec<Option<Answer>>,
-}
-
-/// Checks that the answers an agent says were given belong to its questions: none, or one per
-/// question, each naming its question.
-fn check_given(questions: &[Question], given: &[Option<Answer>]) -> Result<(), String> {
-    if given.is_empty() {
-        return Ok(());
-    }
-    if given.len() != questions.len() {
-        return Err(format!(
-            "given holds {} answers for {} questions; give one per question, null for an open one",
-            given.len(),
-            questions.len()
-        ));
-    }
-    for (index, (question, answer)) in questions.iter().zip(given).enumerate() {
-        if let Some(answer) = answer
-            && answer.question != question.question
-        {
-            return Err(format!(
-                "given answer {} names the question \"{}\", not question {} (\"{}\")",
-                index + 1,
-                ask_core::sanitize_for_display(&answer.question),
-                index + 1,
-                ask_core::sanitize_for_display(&question.question)
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// What the agent reads at the end of its held request: one JSON line.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AgentOutcome {
-    /// `answered`, `cancelled` or `connection_lost`.
-    pub state: WireState,
-    /// The answers, when answered.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub answers: Vec<Answer>,
-}
-
-/// Ends the ask as connection lost when the held response is dropped before its outcome was
-/// sent (the agent closed the connection).
-struct Holding {
-    shared: Arc<Shared>,
-    request_id: String,
-    done: bool,
-}
-
-impl Drop for Holding {
-    fn drop(&mut self) {
-        if !self.done {
-            self.shared.lost(&self.request_id);
-        }
-    }
-}
-
-/// The held response of an agent's ask: a blank line every [`HEARTBEAT`] while it waits (a
-/// closed connection fails the write and ends the ask), then the outcome as one JSON line.
-fn held(shared: Arc<Shared>, request_id: String, receiver: oneshot::Receiver<Outcome>) -> Response {
-    let holding = Holding {
-        shared,
-        request_id,
-        done: false,
-    };
-    let stream = futures_util::stream::unfold(Some((receiver, holding)), |state| async move {
-        let (mut receiver, mut holding) = state?;
-        tokio::select! {
-            outcome = &mut receiver => {
-                holding.done = true;
-                let outcome = match outcome {
-                    Ok(Outcome::Answered(answers)) => AgentOutcome { state: WireState::Answered, answers },
-                    Ok(Outcome::Cancelled) => AgentOutcome { state: WireState::Cancelled, answers: Vec::new() },
-                    _ => AgentOutcome { state: WireState::ConnectionLost, answers: Vec::new() },
-                };
-                let line = serde_json::to_string(&outcome).unwrap_or_default() + "\n";
-                Some((Ok::<_, std::convert::Infallible>(Bytes::from(line)), None))
-            }
-            () = tokio::time::sleep(HEARTBEAT) => {
-                Some((Ok(Bytes::from_static(b"\n")), Some((receiver, holding))))
-            }
-        }
-    });
-    with_headers(
-        (
-            [(header::CONTENT_TYPE, "application/x-ndjson")],
-            Body::from_stream(stream),
-        )
-            .into_response(),
-    )
-}
-
-/// The inbox of `ask-user serve`: one page for the asks of many agents, which send them with
-/// [`ViaFrontend`].
-#[derive(Debug)]
-pub struct Inbox {
-    listener: std::net::TcpListener,
-    addr: SocketAddr,
-    shared: Arc<Shared>,
-}
-
-impl Inbox {
-    /// Binds `addr` and makes the agent token and the first one-time link; the agents' calls
-    /// are checked against `limits`.
-    pub fn bind(addr: SocketAddr, limits: Limits) -> Result<Inbox, WebError> {
-        let listener =
-            std::net::TcpListener::bind(addr).map_err(|source| WebError::Bind { addr, source })?;
-        listener
-            .set_nonblocking(true)
-            .map_err(|source| WebError::Bind { addr, source })?;
-        let bound = listener
-            .local_addr()
-            .map_err(|source| WebError::Bind { addr, source })?;
-        let shared = Shared::new(bound, Some(random_token()?), limits)?;
-        Ok(Inbox {
-            listener,
-            addr: bound,
-            shared: Arc::new(shared),
-        })
-    }
-
-    /// The address the inbox listens on.
-    pub fn local_addr(&self) -> SocketAddr {
-        self.addr
-    }
-
-    /// `http://host:port`, the address agents give to `--via`.
-    pub fn base_url(&self) -> &str {
-        &self.shared.base
-    }
-
-    /// The token agents must send.
-    pub fn agent_token(&self) -> &str {
-        self.shared.agent_token.as_deref().unwrap_or_default()
-    }
-
-    /// The current one-time link for people.
-    pub fn link(&self) -> String {
-        self.shared.link()
-    }
-
-    /// A fresh one-time link; the earlier one stops working if it was not used.
-    pub fn fresh_link(&self) -> Result<String, WebError> {
-        self.shared.fresh_link()
-    }
-
-    /// Every address of the inbox (the page, its API, the agents' API) on its state, with every
-    /// check: what [`Inbox::serve`] serves, for a host that serves it on a listener of its own
-    /// or drives it in process.
-    pub fn router(&self) -> axum::Router {
-        router(&self.shared)
-    }
-
-    /// Serves until the process ends.
-    pub async fn serve(&self) -> Result<(), WebError> {
-        let listener = self
-            .listener
-            .try_clone()
-            .and_then(tokio::net::TcpListener::from_std)
-            .map_err(WebError::Serve)?;
-        axum::serve(listener, self.router())
-            .await
-            .map_err(WebError::Serve)
-    }
-}
-
-/// Sends each ask to an inbox (`ask-user serve`) and waits, on the held request, for its
-/// outcome: the agent side of `ask-user --via URL`.
-#[derive(Debug, Clone)]
-pub struct ViaFrontend {
-    addr: String,
-    token: String,
-    asker: Asker,
-}
-
-impl ViaFrontend {
-    /// The inbox at `url` (`http://host:port`), with the agent token and who asks.
-    pub fn new(url: &str, token: String, asker: Asker) -> Result<ViaFrontend, WebError> {
-        let addr = url
-            .strip_prefix("http://")
-            .map(|rest| rest.trim_end_matches('/'))
-            .filter(|rest| !rest.is_empty() && !rest.contains('/'))
-            .ok_or_else(|| WebError::ViaAddress(url.to_string()))?;
-        Ok(ViaFrontend {
-            addr: addr.to_string(),
-            token,
-            asker,
-        })
-    }
-
-    /// Asks the inbox for a fresh one-time link for people.
-    pub async fn fresh_link(&self) -> Result<String, BoxError> {
-        let (status, mut lines) = self.post("/api/agent/link", "{}").await?;
-        let body = lines.next_line().await?.unwrap_or_default();
-        let reply: serde_json::Value = serde_json::from_str(&body)?;
-        if status != 200 {
-            return Err(self.refused(status, &reply));
-        }
-        Ok(reply["link"].as_str().unwrap_or_default().to_string())
-    }
-
-    fn refused(&self, status: u16, reply: &serde_json::Value) -> BoxError {
-        Box::new(WebError::ViaRefused {
-            status,
-            message: reply["error"]
-                .as_str()
-                .unwrap_or("no reason given")
-                .to_string(),
-        })
-    }
-
-    /// Sends one HTTP/1.0 POST (the answer is then delimited by the end of the connection) and
-    /// gives the status and the lines of the body.
-    async fn post(
-        &self,
-        path: &str,
-        body: &str,
-    ) -> Result<
-        (
-            u16,
-            tokio::io::Lines<tokio::io::BufReader<tokio::net::TcpStream>>,
-        ),
-        BoxError,
-    > {
-        use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
-        let mut stream = tokio::net::TcpStream::connect(&self.addr)
-            .await
-            .map_err(|source| WebError::ViaConnect {
-                addr: self.addr.clone(),
-                source,
-            })?;
-        let request = format!(
-            "POST {path} HTTP/1.0\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
-             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            self.addr,
-            self.token,
-            body.len()
-        );
-        stream.write_all(request.as_bytes()).await?;
-        let mut lines = tokio::io::BufReader::new(stream).lines();
-        let status_line = lines.next_line().await?.unwrap_or_default();
-        let status = status_line
-            .split(' ')
-            .nth(1)
-            .and_then(|code| code.parse().ok())
-            .unwrap_or(0);
-        while let Some(line) = lines.next_line().await? {
-            if line.trim().is_empty() {
-                break;
-            }
-        }
-        Ok((status, lines))
-    }
-}
-
-#[async_trait]
-impl Frontend for ViaFrontend {
-    fn presenter(&self) -> Presenter {
-        Presenter::Web
-    }
-
-    async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, PresentError> {
-        self.ask_inbox(request).await.map_err(PresentError::Failed)
-    }
-}
-
-impl ViaFrontend {
-    /// Posts the ask of `request` to the inbox and waits for its outcome.
-    async fn ask_inbox(&self, request: &ask_core::AskRequest) -> Result<Outcome, BoxError> {
-        let mut body = serde_json::json!({
-            "agent": self.asker.agent,
-            "cwd": self.asker.cwd,
-            "input": request.input.input(),
-        });
-        // The answers given before the inbox took over go with the ask, for the page to show.
-        if request.given.iter().any(Option::is_some) {
-            body["given"] = serde_json::to_value(&request.given)?;
-        }
-        let body = body.to_string();
-        let (status, mut lines) = self.post("/api/agent/asks", &body).await?;
-        if status != 200 {
-            let text = lines.next_line().await?.unwrap_or_default();
-            let reply = serde_json::from_str(&text).unwrap_or(serde_json::Value::Null);
-            return Err(self.refused(status, &reply));
-        }
-        // Blank lines keep the request alive; the one JSON line is the outcome. The end of
-        // the connection before it is a lost inbox.
-        while let Some(line) = lines.next_line().await? {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let outcome: AgentOutcome = serde_json::from_str(&line)?;
-            return Ok(match outcome.state {
-                WireState::Answered => Outcome::Answered(outcome.answers),
-                WireState::Cancelled => Outcome::Cancelled,
-                WireState::ConnectionLost | WireState::WaitingForUser => Outcome::ConnectionLost,
-            });
-        }
-        Ok(Outcome::ConnectionLost)
+/// Marks the connection of `parts` as one that carried an authenticated request, which the
+/// cap on unauthenticated connections never closes.
+fn trust(parts: &axum::http::request::Parts) {
+    if let Some(trusted) = parts.extensions.get::<listen::Trusted>() {
+        trusted.mark();
     }
 }
 
 /// The most bytes one request body may hold: far above four answers at the limits.
 pub const MAX_BODY: usize = 4 * 1024 * 1024;
 
+/// The most bytes of request bodies held at once, all requests together.
+pub const BODY_BUDGET: usize = 64 * 1024 * 1024;
+
+/// How long a client may take to send a request body, and how long a body waits for room in
+/// [`BODY_BUDGET`].
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The room of [`BODY_BUDGET`], in KiB.
+static BODY_ROOM: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(BODY_BUDGET / 1024);
+
+/// A request body, with its share of [`BODY_BUDGET`] while it lives.
+struct Read {
+    bytes: Bytes,
+    _room: tokio::sync::SemaphorePermit<'static>,
+}
+
+impl std::ops::Deref for Read {
+    type Target = Bytes;
+    fn deref(&self) -> &Bytes {
+        &self.bytes
+    }
+}
+
+/// A request body of at most [`MAX_BODY`] bytes, read within [`BODY_TIMEOUT`] once there is
+/// room for it (its `Content-Length`, else [`MAX_BODY`]) in [`BODY_BUDGET`].
+async fn read_body(body: Body) -> Result<Read, Response> {
+    use axum::body::HttpBody as _;
+    let size = body
+        .size_hint()
+        .upper()
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(MAX_BODY)
+        .min(MAX_BODY);
+    let kib = u32::try_from(size.div_ceil(1024).max(1)).unwrap_or(u32::MAX);
+    let busy = || {
+        error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "ask-user is busy reading other requests; try again",
+        )
+    };
+    let room = tokio::time::timeout(BODY_TIMEOUT, BODY_ROOM.acquire_many(kib))
+        .await
+        .map_err(|_| busy())?
+        .map_err(|_| busy())?;
+    let bytes = tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY))
+        .await
+        .map_err(|_| {
+            error_response(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive in time",
+            )
+        })?
+        .map_err(|_| {
+            error_response(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is larger than 4 MiB",
+            )
+        })?;
+    Ok(Read { bytes, _room: room })
+}
+
 fn page(text: &'static str, content_type: &'static str) -> Response {
     with_headers(([(header::CONTENT_TYPE, content_type)], text).into_response())
 }
 
-/// The first visit of the link: spends the token and hands out a session cookie.
-fn exchange(shared: &Shared, token: &str, has_session: bool) -> Response {
+/// The body of `POST /api/session`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SessionBody {
+    token: String,
+}
+
+/// `POST /api/session {"token": …}`: the page spends the link's token (from the link's
+/// fragment, which no request carries) for a credential of its own, which it keeps in
+/// `sessionStorage` and sends as `Authorization: Bearer …`. No cookie is ever set: the
+/// credential reaches no other server of this machine, and two pages in one browser keep
+/// theirs apart.
+fn exchange(shared: &Shared, body: &Bytes) -> Response {
+    let Ok(SessionBody { token }) = serde_json::from_slice::<SessionBody>(body) else {
+        return error_response(StatusCode::BAD_REQUEST, "send {\"token\": …}");
+    };
     let mut inner = shared.lock();
     let valid = inner
         .token
         .as_deref()
-        .is_some_and(|expected| same_secret(expected, token));
+        .is_some_and(|expected| same_secret(expected, &token));
     if !valid {
         drop(inner);
-        if has_session {
-            // A reload of the link in the browser that spent it.
-            return with_headers(
-                (StatusCode::SEE_OTHER, [(header::LOCATION, "/")]).into_response(),
-            );
-        }
         return Refusal::SpentLink.response();
     }
-    inner.token = None;
     let session = match random_token() {
         Ok(session) => session,
         Err(error) => {
             return error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string());
         }
     };
+    inner.token = None;
     inner.sessions.insert(session.clone());
     drop(inner);
-    let cookie = format!("{COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/");
-    with_headers(
-        (
-            StatusCode::SEE_OTHER,
-            [
-                (header::LOCATION, "/".to_string()),
-                (header::SET_COOKIE, cookie),
-            ],
-        )
-            .into_response(),
-    )
+    json_response(StatusCode::OK, &serde_json::json!({ "session": session }))
 }
 
 /// The body of `POST /api/asks/{id}/answer`.
@@ -1066,8 +745,27 @@ struct AnswerBody {
     answers: Vec<AnswerInput>,
 }
 
-/// Answers or cancels one ask.
-fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -> Response {
+/// What the page is told when its answer did not reach the agent: the answer stays on the page.
+const NOT_DELIVERED: &str = "your agent stopped waiting: the answers were not delivered, and \
+                             they stay on this page";
+
+/// What the page is told when the server stops before the answer could be delivered.
+const STOPPING: &str = "ask-user is stopping: the answers were not delivered, and they stay on \
+                        this page";
+
+/// Counts one answer in flight while it lives.
+struct InFlight<'a>(&'a Shared);
+
+impl Drop for InFlight<'_> {
+    fn drop(&mut self) {
+        self.0.lock().in_flight -= 1;
+        self.0.settled.notify_waiters();
+    }
+}
+
+/// Answers or cancels one ask. The reply says the answer was sent only once its agent has it:
+/// otherwise it is `503` with `"kept": true`, and the ask ends as connection lost.
+async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -> Response {
     let outcome = match action {
         "answer" => {
             let answers = match serde_json::from_slice::<AnswerBody>(body) {
@@ -1079,13 +777,7 @@ fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -> Resp
                     );
                 }
             };
-            let questions = shared
-                .snapshot
-                .borrow()
-                .asks
-                .iter()
-                .find(|ask| ask.request_id == request_id)
-                .map(|ask| ask.questions.clone());
+            let questions = shared.board.questions(request_id);
             let Some(questions) = questions else {
                 return error_response(StatusCode::NOT_FOUND, "no such ask");
             };
@@ -1097,51 +789,73 @@ fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -> Resp
         "cancel" => Outcome::Cancelled,
         _ => return error_response(StatusCode::NOT_FOUND, "no such address"),
     };
-    let sender = {
-        let mut inner = shared.lock();
-        let at = inner.waiting.iter().position(|(id, _)| id == request_id);
-        at.map(|at| inner.waiting.swap_remove(at).1)
-    };
-    let Some(sender) = sender else {
-        return error_response(
-            StatusCode::CONFLICT,
-            "this ask is no longer waiting: it was answered, cancelled or withdrawn",
-        );
-    };
     let state = match outcome {
         Outcome::Answered(_) => WireState::Answered,
         _ => WireState::Cancelled,
     };
-    if sender.send(outcome).is_err() {
-        shared.set_state(request_id, WireState::ConnectionLost);
-        return error_response(StatusCode::GONE, "the agent stopped waiting for this ask");
+    let agent = {
+        let mut inner = shared.lock();
+        if inner.stopping {
+            return kept(STOPPING);
+        }
+        let Some(waiting) = inner
+            .waiting
+            .iter_mut()
+            .find(|w| w.request_id == request_id)
+        else {
+            return error_response(
+                StatusCode::CONFLICT,
+                "this ask is no longer waiting: it was answered, cancelled or withdrawn",
+            );
+        };
+        if waiting.delivering {
+            return error_response(
+                StatusCode::CONFLICT,
+                "an answer to this ask is already on its way to its agent",
+            );
+        }
+        let Some(agent) = waiting.agent.take() else {
+            return kept(NOT_DELIVERED);
+        };
+        waiting.delivering = true;
+        inner.in_flight += 1;
+        agent
+    };
+    let _in_flight = InFlight(shared);
+    let (receipt, received) = oneshot::channel();
+    let delivered = agent.send(Delivery { outcome, receipt }).is_ok()
+        && matches!(
+            tokio::time::timeout(DELIVERY_PATIENCE, received).await,
+            Ok(Ok(()))
+        );
+    if !delivered {
+        shared.lost(request_id);
+        return kept(NOT_DELIVERED);
     }
+    shared.remove(request_id);
     shared.set_state(request_id, state);
     json_response(StatusCode::OK, &serde_json::json!({ "state": state }))
 }
 
-/// `GET /api/events`: the snapshot now and after every change, as server-sent events, until
-/// the server closes.
+/// `503` for an answer that did not reach its agent and stays on the page.
+fn kept(message: &str) -> Response {
+    json_response(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &serde_json::json!({ "error": message, "kept": true }),
+    )
+}
+
+/// How often an event stream with no change gets a comment line: a page that went away is
+/// found at the next one.
+pub const EVENTS_HEARTBEAT: Duration = Duration::from_secs(15);
+
+/// `GET /api/events`: the list now, then each change, as server-sent events, until the server
+/// closes ([`board`]).
 fn events(shared: &Shared) -> Response {
-    let mut receiver = shared.snapshot.subscribe();
-    receiver.mark_changed();
-    let stream =
-        futures_util::stream::unfold((receiver, false), |(mut receiver, done)| async move {
-            if done || receiver.changed().await.is_err() {
-                return None;
-            }
-            let snapshot = receiver.borrow_and_update().clone();
-            let data = serde_json::to_string(&snapshot).unwrap_or_else(|_| "{}".to_string());
-            let frame = format!("event: asks\ndata: {data}\n\n");
-            Some((
-                Ok::<_, std::convert::Infallible>(Bytes::from(frame)),
-                (receiver, snapshot.closing),
-            ))
-        });
     with_headers(
         (
             [(header::CONTENT_TYPE, "text/event-stream")],
-            Body::from_stream(stream),
+            Body::from_stream(board::stream(&shared.board, EVENTS_HEARTBEAT)),
         )
             .into_response(),
     )
@@ -1208,12 +922,14 @@ mod tests {
     }
 
     #[test]
-    fn the_session_cookie_is_found_among_others() {
-        let map = headers(&[("cookie", "a=1; ask_user_session=abc; b=2")]);
-        assert_eq!(session_cookie(&map), Some("abc"));
-        assert_eq!(session_cookie(&headers(&[("cookie", "a=1")])), None);
-        assert!(same_secret("abc", "abc"));
-        assert!(!same_secret("abc", "abd"));
-        assert!(!same_secret("abc", "ab"));
+    fn the_credential_is_a_bearer_authorization_and_never_a_cookie() {
+        let map = headers(&[("authorization", "Bearer abc")]);
+        assert_eq!(session_credential(&map), Some("abc"));
+        let cookie = headers(&[("cookie", "ask_user_session=abc")]);
+        assert_eq!(session_credential(&cookie), None);
+        assert_eq!(
+            session_credential(&headers(&[("authorization", "Basic abc")])),
+            None
+        );
     }
 }

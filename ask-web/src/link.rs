@@ -42,6 +42,14 @@ pub fn default_token_file() -> Option<PathBuf> {
         .map(|home| PathBuf::from(home).join(".ask-user/serve-token"))
 }
 
+/// The file of the people's token, which mints links (`ask-user serve --link`), beside the
+/// agents' token file: `serve-token` gives `serve-token-link`.
+pub fn link_token_file(token_file: &Path) -> PathBuf {
+    let mut name = token_file.file_name().unwrap_or_default().to_os_string();
+    name.push("-link");
+    token_file.with_file_name(name)
+}
+
 /// Writes `token` to `path`, readable and writable by this user only (a temporary file beside
 /// it, then a rename, so a reader never sees half a token).
 pub fn write_token(path: &Path, token: &str) -> std::io::Result<()> {

@@ -72,28 +72,54 @@ fn http(
     (status, head.to_string(), body.to_string())
 }
 
-/// A person's browser: the session cookie the one-time `link` is exchanged for.
+/// The challenge-response of an agent holding `token`: the `Authorization` of one request.
+fn prove(addr: &str, token: &str) -> String {
+    let nonce = ask_web::auth::random_token().unwrap();
+    let body = json!({"nonce": nonce}).to_string();
+    let (status, _, reply) = http(
+        addr,
+        "POST",
+        "/api/agent/hello",
+        &[("Content-Type", "application/json")],
+        &body,
+    );
+    assert_eq!(status, 200, "{reply}");
+    let reply: Value = serde_json::from_str(&reply).unwrap();
+    let inbox_nonce = reply["nonce"].as_str().unwrap();
+    ask_web::auth::authorization(token, &nonce, inbox_nonce)
+}
+
+/// A person's browser: spends the one-time token of `link` (in its fragment) as the page
+/// does, and gives the address and the `Authorization` value of the credential.
 fn visit(link: &str) -> (String, String) {
     let rest = link.strip_prefix("http://").unwrap();
     let (addr, path) = rest.split_at(rest.find('/').unwrap());
-    let (status, head, _) = http(addr, "GET", path, &[], "");
-    assert_eq!(status, 303, "{head}");
-    let cookie = head
-        .lines()
-        .find_map(|line| line.strip_prefix("set-cookie: "))
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_string();
-    (addr.to_string(), cookie)
+    let token = path.strip_prefix("/#token=").unwrap();
+    let origin = format!("http://{addr}");
+    let (status, head, body) = http(
+        addr,
+        "POST",
+        "/api/session",
+        &[("Origin", &origin), ("Content-Type", "application/json")],
+        &json!({ "token": token }).to_string(),
+    );
+    assert_eq!(status, 200, "{head}");
+    let reply: Value = serde_json::from_str(&body).unwrap();
+    let credential = format!("Bearer {}", reply["session"].as_str().unwrap());
+    (addr.to_string(), credential)
 }
 
 /// The page's list of asks, once it holds one.
-fn asks(addr: &str, cookie: &str) -> Value {
+fn asks(addr: &str, credential: &str) -> Value {
     let start = Instant::now();
     loop {
-        let (status, _, body) = http(addr, "GET", "/api/asks", &[("Cookie", cookie)], "");
+        let (status, _, body) = http(
+            addr,
+            "GET",
+            "/api/asks",
+            &[("Authorization", credential)],
+            "",
+        );
         assert_eq!(status, 200, "{body}");
         let snapshot: Value = serde_json::from_str(&body).unwrap();
         if snapshot["asks"]
@@ -111,14 +137,14 @@ fn asks(addr: &str, cookie: &str) -> Value {
 }
 
 /// Posts the page's answer to `ask-1`, as the page does.
-fn answer(addr: &str, cookie: &str, answers: &Value) {
+fn answer(addr: &str, credential: &str, answers: &Value) {
     let origin = format!("http://{addr}");
     let (status, _, body) = http(
         addr,
         "POST",
         "/api/asks/ask-1/answer",
         &[
-            ("Cookie", cookie),
+            ("Authorization", credential),
             ("Origin", &origin),
             ("Content-Type", "application/json"),
         ],
@@ -143,9 +169,9 @@ async fn the_page_is_told_each_mask_and_each_given_answer() {
         input,
     };
     let person = tokio::task::spawn_blocking(move || {
-        let (addr, cookie) = visit(&link);
-        let snapshot = asks(&addr, &cookie);
-        answer(&addr, &cookie, &page_answers());
+        let (addr, credential) = visit(&link);
+        let snapshot = asks(&addr, &credential);
+        answer(&addr, &credential, &page_answers());
         snapshot
     });
     let outcome = web.present(&request).await.unwrap();
@@ -169,9 +195,9 @@ async fn nothing_given_sends_no_given_answers() {
         input: call(),
     };
     let person = tokio::task::spawn_blocking(move || {
-        let (addr, cookie) = visit(&link);
-        let snapshot = asks(&addr, &cookie);
-        answer(&addr, &cookie, &page_answers());
+        let (addr, credential) = visit(&link);
+        let snapshot = asks(&addr, &credential);
+        answer(&addr, &credential, &page_answers());
         snapshot
     });
     web.present(&request).await.unwrap();
@@ -206,9 +232,9 @@ async fn via_sends_given_answers_to_the_inbox_which_gives_them_to_the_page() {
         input,
     };
     let person = tokio::task::spawn_blocking(move || {
-        let (addr, cookie) = visit(&link);
-        let snapshot = asks(&addr, &cookie);
-        answer(&addr, &cookie, &page_answers());
+        let (addr, credential) = visit(&link);
+        let snapshot = asks(&addr, &credential);
+        answer(&addr, &credential, &page_answers());
         snapshot
     });
     let outcome = via.present(&request).await.unwrap();
@@ -231,15 +257,16 @@ async fn the_inbox_refuses_given_answers_that_do_not_fit_the_questions() {
         tokio::spawn(async move { inbox.serve().await })
     };
     let addr = inbox.local_addr().to_string();
-    let bearer = format!("Bearer {}", inbox.agent_token());
+    let token = inbox.agent_token().to_string();
     let post = move |given: Value| {
         let body = json!({"input": {"questions": [{"question": "Name?"}]}, "given": given});
+        let authorization = prove(&addr, &token);
         http(
             &addr,
             "POST",
             "/api/agent/asks",
             &[
-                ("Authorization", &bearer),
+                ("Authorization", &authorization),
                 ("Content-Type", "application/json"),
             ],
             &body.to_string(),
@@ -265,5 +292,178 @@ async fn the_inbox_refuses_given_answers_that_do_not_fit_the_questions() {
         "{}",
         other_question.2
     );
+    serving.abort();
+}
+
+/// A program squatting on the inbox's port: it answers `hello` with a made-up proof and
+/// records every byte it receives.
+fn squatter() -> (String, std::thread::JoinHandle<Vec<u8>>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let recorded = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        // `--via` makes one request, the hello, and stops when the proof is wrong.
+        let (mut stream, _) = listener.accept().unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(2)))
+            .unwrap();
+        let mut buffer = [0u8; 4096];
+        while let Ok(n) = stream.read(&mut buffer) {
+            if n == 0 {
+                break;
+            }
+            seen.extend_from_slice(&buffer[..n]);
+            if seen.windows(4).any(|w| w == b"\r\n\r\n") && seen.ends_with(b"}") {
+                break;
+            }
+        }
+        let body = json!({"nonce": "ab".repeat(32), "proof": "cd".repeat(32)}).to_string();
+        let _ = write!(
+            stream,
+            "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{body}"
+        );
+        drop(stream);
+        listener.set_nonblocking(true).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        // Nothing more arrives: no ask, no token.
+        assert!(listener.accept().is_err(), "a second connection");
+        seen
+    });
+    (format!("http://{addr}"), recorded)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn via_sends_nothing_to_a_server_that_cannot_prove_it_holds_the_token() {
+    let (url, recorded) = squatter();
+    let token = "5ec2e7".repeat(10) + "abcd";
+    let via = ViaFrontend::new(&url, token.clone(), Asker::default()).unwrap();
+    let input = call();
+    let request = AskRequest {
+        request_id: "toolu_9".into(),
+        given: Vec::new(),
+        input,
+    };
+    let error = via.present(&request).await.unwrap_err().to_string();
+    assert!(error.contains("is not the ask-user inbox"), "{error}");
+    let seen = String::from_utf8(recorded.join().unwrap()).unwrap();
+    assert!(seen.starts_with("POST /api/agent/hello "), "{seen}");
+    assert!(
+        !seen.contains(&token),
+        "the token crossed the socket: {seen}"
+    );
+    assert!(
+        !seen.contains("Which"),
+        "the questions crossed the socket: {seen}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stopping_inbox_tells_its_agents_and_ends() {
+    let inbox = std::sync::Arc::new(
+        Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default()).unwrap(),
+    );
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = {
+        let inbox = std::sync::Arc::clone(&inbox);
+        tokio::spawn(async move {
+            inbox
+                .serve_until(async move {
+                    let _ = stopped.await;
+                })
+                .await
+        })
+    };
+    let via = ViaFrontend::new(
+        inbox.base_url(),
+        inbox.agent_token().to_string(),
+        Asker::default(),
+    )
+    .unwrap();
+    let request = AskRequest {
+        request_id: "toolu_4".into(),
+        given: Vec::new(),
+        input: call(),
+    };
+    let link = inbox.link();
+    let waiting = tokio::spawn(async move { via.present(&request).await.unwrap() });
+    tokio::task::spawn_blocking(move || {
+        let (addr, credential) = visit(&link);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while asks(&addr, &credential)["asks"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+        {
+            assert!(Instant::now() < deadline, "the ask arrives");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    })
+    .await
+    .unwrap();
+    stop.send(()).unwrap();
+    // The agent hears that the inbox stopped, and the inbox ends.
+    let outcome = tokio::time::timeout(Duration::from_secs(10), waiting)
+        .await
+        .expect("the agent is told in time")
+        .unwrap();
+    assert_eq!(outcome, Outcome::ConnectionLost);
+    tokio::time::timeout(Duration::from_secs(10), serving)
+        .await
+        .expect("the inbox stops in time")
+        .unwrap()
+        .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_sends_no_headers_or_stays_idle_is_closed() {
+    let bounds = ask_web::Bounds {
+        header_timeout: Duration::from_millis(300),
+        ..ask_web::Bounds::default()
+    };
+    let inbox = std::sync::Arc::new(
+        Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default())
+            .unwrap()
+            .with_bounds(bounds),
+    );
+    let serving = {
+        let inbox = std::sync::Arc::clone(&inbox);
+        tokio::spawn(async move { inbox.serve().await })
+    };
+    let addr = inbox.local_addr().to_string();
+    let closed_within = tokio::task::spawn_blocking(move || {
+        let closed_after = |mut stream: std::net::TcpStream| {
+            let started = Instant::now();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(10)))
+                .unwrap();
+            let mut rest = Vec::new();
+            let _ = stream.read_to_end(&mut rest);
+            (
+                started.elapsed(),
+                String::from_utf8_lossy(&rest).to_string(),
+            )
+        };
+        // Silent from the start.
+        let silent = std::net::TcpStream::connect(&addr).unwrap();
+        let (silent, _) = closed_after(silent);
+        // Half the headers, then nothing.
+        let mut slow = std::net::TcpStream::connect(&addr).unwrap();
+        slow.write_all(b"GET / HTTP/1.1\r\nHost: 127.0").unwrap();
+        let (slow, _) = closed_after(slow);
+        // One request served, then idle on a kept-alive connection.
+        let mut kept = std::net::TcpStream::connect(&addr).unwrap();
+        write!(kept, "GET /app.css HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+        let (idle, reply) = closed_after(kept);
+        assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+        [silent, slow, idle]
+    })
+    .await
+    .unwrap();
+    for elapsed in closed_within {
+        assert!(
+            elapsed >= Duration::from_millis(250) && elapsed < Duration::from_secs(5),
+            "{elapsed:?}"
+        );
+    }
     serving.abort();
 }

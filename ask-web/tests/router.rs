@@ -19,6 +19,10 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 use tower::ServiceExt;
 
+/// What the page is told when its answer did not reach the agent.
+const NOT_DELIVERED: &str = "your agent stopped waiting: the answers were not delivered, and \
+                             they stay on this page";
+
 /// How long a test waits for an event before it fails: a bound, never a pace.
 const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -193,33 +197,48 @@ impl Page {
         link.strip_prefix(&self.origin).unwrap()
     }
 
-    /// Visits `link` the first time and gives the session cookie (`name=value`) it was
-    /// exchanged for.
-    async fn visit(&self, link: &str) -> String {
-        let reply = self.send(get(self.path(link))).await;
-        assert_eq!(reply.status, StatusCode::SEE_OTHER);
-        assert_eq!(reply.header(header::LOCATION), "/");
-        let cookie = reply.header(header::SET_COOKIE);
-        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
-            assert!(cookie.contains(attribute), "{cookie}");
-        }
-        let pair = cookie.split(';').next().unwrap();
-        assert!(pair.starts_with("ask_user_session="), "{cookie}");
-        pair.to_string()
+    /// The link's token, from its fragment (`/#token=…`).
+    fn token<'a>(&self, link: &'a str) -> &'a str {
+        let path = self.path(link);
+        assert!(path.starts_with("/#token="), "{link}");
+        path.strip_prefix("/#token=").unwrap()
     }
 
-    /// `GET /api/asks` with the session `cookie`.
-    async fn asks(&self, cookie: &str) -> Value {
-        let reply = self.send(get("/api/asks").header("cookie", cookie)).await;
+    /// Spends `token` as the page does (`POST /api/session`).
+    async fn exchange(&self, token: &str) -> Reply {
+        self.send(
+            post("/api/session")
+                .header("origin", &self.origin)
+                .json(&json!({ "token": token })),
+        )
+        .await
+    }
+
+    /// Spends the token of `link` as the page does, and gives the `Authorization` value of the
+    /// credential it was exchanged for. No cookie is ever set.
+    async fn visit(&self, link: &str) -> String {
+        let reply = self.exchange(self.token(link)).await;
+        assert_eq!(reply.status, StatusCode::OK);
+        assert!(reply.headers.get(header::SET_COOKIE).is_none());
+        let session = reply.json().await["session"].as_str().unwrap().to_string();
+        assert_eq!(session.len(), 64, "256 bits");
+        format!("Bearer {session}")
+    }
+
+    /// `GET /api/asks` with the person's `credential`.
+    async fn asks(&self, credential: &str) -> Value {
+        let reply = self
+            .send(get("/api/asks").header("authorization", credential))
+            .await;
         assert_eq!(reply.status, StatusCode::OK);
         reply.json().await
     }
 
     /// Posts `body` to `/api/asks/{id}/{action}` as the page does.
-    async fn post(&self, cookie: &str, id: &str, action: &str, body: &Value) -> Reply {
+    async fn post(&self, credential: &str, id: &str, action: &str, body: &Value) -> Reply {
         self.send(
             post(&format!("/api/asks/{id}/{action}"))
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", &self.origin)
                 .json(body),
         )
@@ -227,13 +246,16 @@ impl Page {
     }
 
     /// The page's event stream.
-    async fn events(&self, cookie: &str) -> Events {
-        let reply = self.send(get("/api/events").header("cookie", cookie)).await;
+    async fn events(&self, credential: &str) -> Events {
+        let reply = self
+            .send(get("/api/events").header("authorization", credential))
+            .await;
         assert_eq!(reply.status, StatusCode::OK);
         assert_eq!(reply.header(header::CONTENT_TYPE), "text/event-stream");
         Events {
             stream: Box::pin(reply.body.into_data_stream()),
             buffer: String::new(),
+            list: json!({"asks": [], "closing": false}),
         }
     }
 }
@@ -241,22 +263,45 @@ impl Page {
 type DataStream =
     std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<Bytes, axum::Error>> + Send>>;
 
-/// The server-sent events of `GET /api/events`.
+/// The server-sent events of `GET /api/events`, applied as the page applies them: the whole
+/// list first, then each change.
 struct Events {
     stream: DataStream,
     buffer: String,
+    list: Value,
 }
 
 impl Events {
-    /// The next snapshot, or `None` once the stream ended.
+    /// The list after the next event, or `None` once the stream ended.
     async fn next(&mut self) -> Option<Value> {
         loop {
             if let Some(end) = self.buffer.find("\n\n") {
-                let event: String = self.buffer.drain(..end + 2).collect();
-                let data = event
-                    .strip_prefix("event: asks\ndata: ")
-                    .unwrap_or_else(|| panic!("not an asks event: {event:?}"));
-                return Some(serde_json::from_str(data.trim_end()).unwrap());
+                let frame: String = self.buffer.drain(..end + 2).collect();
+                if frame.starts_with(':') {
+                    continue;
+                }
+                let (event, data) = frame
+                    .strip_prefix("event: ")
+                    .and_then(|rest| rest.split_once("\ndata: "))
+                    .unwrap_or_else(|| panic!("not an event: {frame:?}"));
+                let data: Value = serde_json::from_str(data.trim_end()).unwrap();
+                match event {
+                    "asks" => self.list = data,
+                    "ask" => {
+                        let asks = self.list["asks"].as_array_mut().unwrap();
+                        match asks
+                            .iter_mut()
+                            .find(|a| a["requestId"] == data["requestId"])
+                        {
+                            Some(ask) => *ask = data,
+                            None => asks.push(data),
+                        }
+                        self.list["closing"] = json!(false);
+                    }
+                    "closing" => self.list["closing"] = json!(true),
+                    other => panic!("an unknown event {other}"),
+                }
+                return Some(self.list.clone());
             }
             let chunk = tokio::time::timeout(PATIENCE, self.stream.next())
                 .await
@@ -266,7 +311,7 @@ impl Events {
         }
     }
 
-    /// The first snapshot for which `until` holds.
+    /// The first list for which `until` holds.
     async fn until(&mut self, until: impl Fn(&Value) -> bool) -> Value {
         loop {
             let snapshot = self.next().await.expect("the stream goes on");
@@ -286,7 +331,7 @@ fn state(snapshot: &Value, n: usize) -> &str {
 /// the person who opened its link.
 struct Single {
     page: Page,
-    cookie: String,
+    credential: String,
     link: String,
     asked: JoinHandle<Result<Outcome, PresentError>>,
 }
@@ -296,7 +341,7 @@ impl Single {
         let web = Arc::new(WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap());
         let link = web.link().to_string();
         let page = Page::new(web.router(), &link);
-        let cookie = page.visit(&link).await;
+        let credential = page.visit(&link).await;
         // The ask is shown through the presenter's public face, as the ask path does.
         let request = AskRequest {
             request_id: "call-1".to_string(),
@@ -304,18 +349,20 @@ impl Single {
             given: Vec::new(),
         };
         let asked = tokio::spawn(async move { web.present(&request).await });
-        let mut events = page.events(&cookie).await;
+        let mut events = page.events(&credential).await;
         events.until(|s| state(s, 0) == "waiting_for_user").await;
         Single {
             page,
-            cookie,
+            credential,
             link,
             asked,
         }
     }
 
     async fn post(&self, action: &str, body: &Value) -> Reply {
-        self.page.post(&self.cookie, "ask-1", action, body).await
+        self.page
+            .post(&self.credential, "ask-1", action, body)
+            .await
     }
 
     /// The outcome `present` gave the ask path.
@@ -329,31 +376,40 @@ impl Single {
 }
 
 #[tokio::test]
-async fn the_link_is_spent_by_its_first_visit_for_a_session_cookie() {
+async fn the_link_carries_its_token_in_the_fragment_spent_once_for_a_credential() {
     let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let link = web.link().to_string();
     assert!(
-        link.starts_with(&format!("http://{}/?token=", web.local_addr())),
+        link.starts_with(&format!("http://{}/#token=", web.local_addr())),
         "{link}"
     );
     let page = Page::new(web.router(), &link);
-    let cookie = page.visit(&link).await;
-    // Anyone else who visits the link later is refused.
-    let reply = page.send(get(page.path(&link))).await;
+    let credential = page.visit(&link).await;
+    // Anyone else who spends the token later is refused.
+    let token = page.token(&link).to_string();
+    let reply = page.exchange(&token).await;
     assert_eq!(
         reply.refusal_text(StatusCode::FORBIDDEN).await,
         "refused: this link was already used; ask for a fresh link where ask-user runs"
     );
-    // The browser that spent it is led back to the page.
-    let reply = page
-        .send(get(page.path(&link)).header("cookie", &cookie))
-        .await;
-    assert_eq!(reply.status, StatusCode::SEE_OTHER);
-    assert_eq!(reply.header(header::LOCATION), "/");
-    assert!(reply.headers.get(header::SET_COOKIE).is_none());
-    // A made-up token is refused like a spent one.
-    let reply = page.send(get(&format!("/?token={}", "0".repeat(64)))).await;
+    // A made-up token is refused like a spent one, and a page elsewhere cannot spend one.
+    let reply = page.exchange(&"0".repeat(64)).await;
     assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    let reply = page
+        .send(
+            post("/api/session")
+                .header("origin", "http://127.0.0.1:1")
+                .json(&json!({ "token": token })),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    // The credential works as an Authorization header, never as a cookie.
+    let session = credential.strip_prefix("Bearer ").unwrap();
+    let reply = page
+        .send(get("/api/asks").header("cookie", &format!("ask_user_session={session}")))
+        .await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(page.asks(&credential).await["asks"], json!([]));
 }
 
 #[tokio::test]
@@ -366,7 +422,7 @@ async fn the_page_and_its_assets_are_served_to_the_session() {
     ] {
         let reply = single
             .page
-            .send(get(path).header("cookie", &single.cookie))
+            .send(get(path).header("authorization", &single.credential))
             .await;
         assert_eq!(reply.status, StatusCode::OK, "{path}");
         assert_eq!(reply.header(header::CONTENT_TYPE), content_type, "{path}");
@@ -379,16 +435,16 @@ async fn the_page_and_its_assets_are_served_to_the_session() {
 async fn a_host_that_is_not_an_ip_address_or_localhost_is_refused() {
     let single = Single::start().await;
     let port = single.page.host.rsplit(':').next().unwrap().to_string();
-    let cookie = single.cookie.as_str();
+    let credential = single.credential.as_str();
     // DNS could point these names anywhere (rebinding): nothing is served to them, not even
     // the link.
     for host in ["evil.example", "127.0.0.1.nip.io", "localhost.evil:1", ""] {
         let requests = [
-            get("/").header("cookie", cookie),
-            get("/api/asks").header("cookie", cookie),
+            get("/").header("authorization", credential),
+            get("/api/asks").header("authorization", credential),
             get(single.page.path(&single.link)),
             post("/api/asks/ask-1/cancel")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", &format!("http://{host}"))
                 .json(&json!({})),
             post("/api/agent/asks").json(&json!({})),
@@ -404,14 +460,14 @@ async fn a_host_that_is_not_an_ip_address_or_localhost_is_refused() {
     }
     // No Host at all is refused too.
     let reply = get("/api/asks")
-        .header("cookie", cookie)
+        .header("authorization", credential)
         .to(&single.page.router)
         .await;
     assert_eq!(reply.status, StatusCode::MISDIRECTED_REQUEST);
     // localhost and IP literals, with any port, are this machine.
     for host in [format!("localhost:{port}"), format!("[::1]:{port}")] {
         let reply = get("/api/asks")
-            .header("cookie", cookie)
+            .header("authorization", credential)
             .header("host", &host)
             .to(&single.page.router)
             .await;
@@ -419,7 +475,7 @@ async fn a_host_that_is_not_an_ip_address_or_localhost_is_refused() {
     }
     // Nothing was answered.
     assert_eq!(
-        state(&single.page.asks(cookie).await, 0),
+        state(&single.page.asks(credential).await, 0),
         "waiting_for_user"
     );
 }
@@ -427,14 +483,14 @@ async fn a_host_that_is_not_an_ip_address_or_localhost_is_refused() {
 #[tokio::test]
 async fn a_request_from_another_origin_is_refused() {
     let single = Single::start().await;
-    let cookie = single.cookie.as_str();
+    let credential = single.credential.as_str();
     const REFUSED: &str = "refused: the request comes from another origin";
-    // A page elsewhere reads nothing and answers nothing, even with the person's cookie.
+    // A page elsewhere reads nothing and answers nothing, even with the person's credential.
     let reply = single
         .page
         .send(
             get("/api/asks")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", "http://evil.example"),
         )
         .await;
@@ -443,7 +499,7 @@ async fn a_request_from_another_origin_is_refused() {
         .page
         .send(
             post("/api/asks/ask-1/answer")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", "http://evil.example")
                 .json(&answers("evil")),
         )
@@ -454,7 +510,7 @@ async fn a_request_from_another_origin_is_refused() {
         .page
         .send(
             post("/api/asks/ask-1/answer")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .json(&answers("no origin")),
         )
         .await;
@@ -464,7 +520,7 @@ async fn a_request_from_another_origin_is_refused() {
         .page
         .send(
             get("/api/asks")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("sec-fetch-site", "cross-site"),
         )
         .await;
@@ -474,42 +530,64 @@ async fn a_request_from_another_origin_is_refused() {
         .page
         .send(
             get("/api/asks")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", &single.page.origin)
                 .header("sec-fetch-site", "same-origin"),
         )
         .await;
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(
-        state(&single.page.asks(cookie).await, 0),
+        state(&single.page.asks(credential).await, 0),
         "waiting_for_user"
     );
 }
 
 #[tokio::test]
-async fn without_the_session_cookie_nothing_is_served() {
+async fn without_the_credential_no_data_is_served() {
     let single = Single::start().await;
     const REFUSED: &str =
         "refused: open the link that ask-user printed; this browser has no session";
-    let wrong = format!("ask_user_session={}", "0".repeat(64));
-    for cookie in [None, Some("other=1"), Some(wrong.as_str())] {
-        for path in ["/", "/app.js", "/app.css", "/api/asks", "/api/events"] {
+    let wrong = format!("Bearer {}", "0".repeat(64));
+    let token = single
+        .credential
+        .strip_prefix("Bearer ")
+        .unwrap()
+        .to_string();
+    for credential in [
+        None,
+        Some("Bearer "),
+        Some(wrong.as_str()),
+        Some(token.as_str()),
+    ] {
+        // The page itself holds no data, and is served to anyone.
+        for path in ["/", "/app.js", "/app.css"] {
             let mut send = get(path);
-            if let Some(cookie) = cookie {
-                send = send.header("cookie", cookie);
+            if let Some(credential) = credential {
+                send = send.header("authorization", credential);
+            }
+            assert_eq!(
+                single.page.send(send).await.status,
+                StatusCode::OK,
+                "{path}"
+            );
+        }
+        for path in ["/api/asks", "/api/events"] {
+            let mut send = get(path);
+            if let Some(credential) = credential {
+                send = send.header("authorization", credential);
             }
             let reply = single.page.send(send).await;
             assert_eq!(
                 reply.refusal_text(StatusCode::UNAUTHORIZED).await,
                 REFUSED,
-                "{path} {cookie:?}"
+                "{path} {credential:?}"
             );
         }
         let mut send = post("/api/asks/ask-1/answer")
             .header("origin", &single.page.origin)
             .json(&answers("no session"));
-        if let Some(cookie) = cookie {
-            send = send.header("cookie", cookie);
+        if let Some(credential) = credential {
+            send = send.header("authorization", credential);
         }
         let reply = single.page.send(send).await;
         assert_eq!(reply.refusal_text(StatusCode::UNAUTHORIZED).await, REFUSED);
@@ -528,7 +606,7 @@ async fn without_the_session_cookie_nothing_is_served() {
 #[tokio::test]
 async fn the_waiting_ask_is_listed_with_its_questions() {
     let single = Single::start().await;
-    let asks = single.page.asks(&single.cookie).await;
+    let asks = single.page.asks(&single.credential).await;
     assert_eq!(asks["closing"], false);
     let list = asks["asks"].as_array().unwrap();
     assert_eq!(list.len(), 1, "{asks}");
@@ -552,7 +630,7 @@ async fn the_waiting_ask_is_listed_with_its_questions() {
 #[tokio::test]
 async fn an_answer_ends_the_ask_and_a_second_one_is_refused() {
     let single = Single::start().await;
-    let mut events = single.page.events(&single.cookie).await;
+    let mut events = single.page.events(&single.credential).await;
     let reply = single.post("answer", &answers("Falcon")).await;
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.json().await, json!({"state": "answered"}));
@@ -609,7 +687,7 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
     // An ask that does not exist, and an action that does not.
     let reply = single
         .page
-        .post(&single.cookie, "ask-9", "answer", &answers("x"))
+        .post(&single.credential, "ask-9", "answer", &answers("x"))
         .await;
     assert_eq!(
         reply.refusal_text(StatusCode::NOT_FOUND).await,
@@ -625,7 +703,7 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
         .page
         .send(
             post("/api/asks/ask-1/answer")
-                .header("cookie", &single.cookie)
+                .header("authorization", &single.credential)
                 .header("origin", &single.page.origin)
                 .header("content-type", "text/plain")
                 .body(answers("x").to_string()),
@@ -643,7 +721,7 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
         .page
         .send(
             post("/api/asks/ask-1/answer")
-                .header("cookie", &single.cookie)
+                .header("authorization", &single.credential)
                 .header("origin", &single.page.origin)
                 .header("content-type", "application/json")
                 .body(huge),
@@ -655,7 +733,7 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
     );
     // None of them touched the ask: it waits, and takes a good answer.
     assert_eq!(
-        state(&single.page.asks(&single.cookie).await, 0),
+        state(&single.page.asks(&single.credential).await, 0),
         "waiting_for_user"
     );
     assert_eq!(
@@ -675,7 +753,7 @@ async fn a_cancel_ends_the_ask_as_cancelled() {
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(reply.json().await, json!({"state": "cancelled"}));
     assert_eq!(
-        state(&single.page.asks(&single.cookie).await, 0),
+        state(&single.page.asks(&single.credential).await, 0),
         "cancelled"
     );
     assert_eq!(single.outcome().await, Outcome::Cancelled);
@@ -685,7 +763,7 @@ async fn a_cancel_ends_the_ask_as_cancelled() {
 async fn an_ask_whose_agent_stopped_waiting_cannot_be_answered() {
     let Single {
         page,
-        cookie,
+        credential,
         asked,
         ..
     } = Single::start().await;
@@ -694,13 +772,14 @@ async fn an_ask_whose_agent_stopped_waiting_cannot_be_answered() {
     asked.abort();
     assert!(asked.await.unwrap_err().is_cancelled());
     let reply = page
-        .post(&cookie, "ask-1", "answer", &answers("late"))
+        .post(&credential, "ask-1", "answer", &answers("late"))
         .await;
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(
-        reply.refusal_text(StatusCode::GONE).await,
-        "the agent stopped waiting for this ask"
+        reply.json().await,
+        json!({"error": NOT_DELIVERED, "kept": true})
     );
-    assert_eq!(state(&page.asks(&cookie).await, 0), "connection_lost");
+    assert_eq!(state(&page.asks(&credential).await, 0), "connection_lost");
 }
 
 #[tokio::test]
@@ -711,7 +790,7 @@ async fn a_wrong_method_or_address_is_not_served() {
         let reply = page
             .send(
                 request(method.clone(), "/api/asks/ask-1/answer")
-                    .header("cookie", &single.cookie)
+                    .header("authorization", &single.credential)
                     .header("origin", &page.origin)
                     .json(&answers("x")),
             )
@@ -723,13 +802,15 @@ async fn a_wrong_method_or_address_is_not_served() {
         );
     }
     for path in ["/api/asks/ask-1/answer", "/nowhere", "/api"] {
-        let reply = page.send(get(path).header("cookie", &single.cookie)).await;
+        let reply = page
+            .send(get(path).header("authorization", &single.credential))
+            .await;
         assert_eq!(reply.status, StatusCode::NOT_FOUND, "{path}");
     }
     let reply = page
         .send(
             post("/api/elsewhere")
-                .header("cookie", &single.cookie)
+                .header("authorization", &single.credential)
                 .header("origin", &page.origin)
                 .json(&json!({})),
         )
@@ -745,7 +826,7 @@ async fn a_wrong_method_or_address_is_not_served() {
         .await;
     assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
     assert_eq!(
-        state(&page.asks(&single.cookie).await, 0),
+        state(&page.asks(&single.credential).await, 0),
         "waiting_for_user"
     );
 }
@@ -754,7 +835,7 @@ async fn a_wrong_method_or_address_is_not_served() {
 struct Served {
     inbox: Inbox,
     page: Page,
-    cookie: String,
+    credential: String,
 }
 
 impl Served {
@@ -763,18 +844,47 @@ impl Served {
         assert_eq!(inbox.base_url(), format!("http://{}", inbox.local_addr()));
         let link = inbox.link();
         let page = Page::new(inbox.router(), &link);
-        let cookie = page.visit(&link).await;
+        let credential = page.visit(&link).await;
         Served {
             inbox,
             page,
-            cookie,
+            credential,
         }
     }
 
-    /// `send` as an agent with the inbox's token.
+    /// `send` as an agent that proved it holds the inbox's agent token.
     async fn agent(&self, send: Outgoing) -> Reply {
-        let token = format!("Bearer {}", self.inbox.agent_token());
-        self.page.send(send.header("authorization", &token)).await
+        let authorization = self.prove(self.inbox.agent_token(), "agent").await;
+        self.page
+            .send(send.header("authorization", &authorization))
+            .await
+    }
+
+    /// `send` as `ask-user serve --link`, with the people's token.
+    async fn people(&self, send: Outgoing) -> Reply {
+        let authorization = self.prove(self.inbox.people_token(), "people").await;
+        self.page
+            .send(send.header("authorization", &authorization))
+            .await
+    }
+
+    /// The challenge-response: checks the inbox's proof and gives the `Authorization` of one
+    /// request.
+    async fn prove(&self, token: &str, role: &str) -> String {
+        let nonce = ask_web::auth::random_token().unwrap();
+        let reply = self
+            .page
+            .send(post("/api/agent/hello").json(&json!({"nonce": nonce, "as": role})))
+            .await;
+        assert_eq!(reply.status, StatusCode::OK);
+        let hello = reply.json().await;
+        let inbox_nonce = hello["nonce"].as_str().unwrap();
+        assert_eq!(
+            hello["proof"],
+            ask_web::auth::inbox_proof(token, &nonce, inbox_nonce),
+            "the inbox proves it holds the token"
+        );
+        ask_web::auth::authorization(token, &nonce, inbox_nonce)
     }
 
     /// An agent's ask of [`call`]: the held response.
@@ -788,8 +898,14 @@ impl Served {
             .await;
         assert_eq!(reply.status, StatusCode::OK);
         assert_eq!(reply.header(header::CONTENT_TYPE), "application/x-ndjson");
+        let capability = reply
+            .header(header::HeaderName::from_static("x-ask-capability"))
+            .to_string();
+        assert_eq!(capability.len(), 64, "a 256-bit capability");
         Held {
             stream: Box::pin(reply.body.into_data_stream()),
+            capability,
+            page: Page::new(self.page.router.clone(), &self.inbox.link()),
         }
     }
 }
@@ -797,11 +913,35 @@ impl Served {
 /// An agent's held request: blank lines while its ask waits, then the outcome.
 struct Held {
     stream: DataStream,
+    /// The capability of this ask alone.
+    capability: String,
+    page: Page,
 }
 
 impl Held {
-    /// The outcome line, past any blank lines.
-    async fn outcome(mut self) -> Value {
+    /// The outcome line, past any blank lines, confirmed to the inbox as an agent does.
+    async fn outcome(self) -> Value {
+        let page = Page::new(
+            self.page.router.clone(),
+            &format!("http://{}/", self.page.host),
+        );
+        let capability = self.capability.clone();
+        let outcome = self.unconfirmed().await;
+        if outcome["state"] != "connection_lost" {
+            let reply = page
+                .send(
+                    post("/api/agent/received")
+                        .header("authorization", &format!("Bearer {capability}"))
+                        .json(&json!({})),
+                )
+                .await;
+            assert_eq!(reply.status, StatusCode::OK);
+        }
+        outcome
+    }
+
+    /// The outcome line, not confirmed.
+    async fn unconfirmed(mut self) -> Value {
         let mut text = String::new();
         loop {
             if let Some(line) = text.lines().find(|line| !line.trim().is_empty()) {
@@ -819,7 +959,7 @@ impl Held {
 #[tokio::test]
 async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
     let served = Served::start(Limits::default()).await;
-    let mut events = served.page.events(&served.cookie).await;
+    let mut events = served.page.events(&served.credential).await;
     let alpha = served.ask("alpha").await;
     let beta = served.ask("beta").await;
     let snapshot = events.until(|s| state(s, 1) == "waiting_for_user").await;
@@ -842,24 +982,29 @@ async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
         ]
     );
     // The second, then the first.
-    let reply = served
-        .page
-        .post(&served.cookie, "ask-2", "answer", &answers("from-beta"))
-        .await;
+    let body = answers("from-beta");
+    let (reply, outcome) = tokio::join!(
+        served
+            .page
+            .post(&served.credential, "ask-2", "answer", &body),
+        beta.outcome()
+    );
     assert_eq!(reply.status, StatusCode::OK);
-    let outcome = beta.outcome().await;
     assert_eq!(outcome["state"], "answered");
     assert_eq!(
         serde_json::from_value::<Vec<Answer>>(outcome["answers"].clone()).unwrap(),
         answered("from-beta")
     );
-    let reply = served
-        .page
-        .post(&served.cookie, "ask-1", "cancel", &json!({}))
-        .await;
+    let body = json!({});
+    let (reply, outcome) = tokio::join!(
+        served
+            .page
+            .post(&served.credential, "ask-1", "cancel", &body),
+        alpha.outcome()
+    );
     assert_eq!(reply.status, StatusCode::OK);
-    assert_eq!(alpha.outcome().await, json!({"state": "cancelled"}));
-    let asks = served.page.asks(&served.cookie).await;
+    assert_eq!(outcome, json!({"state": "cancelled"}));
+    let asks = served.page.asks(&served.credential).await;
     assert_eq!(
         (state(&asks, 0), state(&asks, 1)),
         ("cancelled", "answered")
@@ -872,14 +1017,14 @@ async fn agents_asks_are_held_until_the_person_answers_in_any_order() {
 async fn an_agent_that_goes_away_leaves_its_ask_connection_lost() {
     let served = Served::start(Limits::default()).await;
     let held = served.ask("gone").await;
-    let mut events = served.page.events(&served.cookie).await;
+    let mut events = served.page.events(&served.credential).await;
     events.until(|s| state(s, 0) == "waiting_for_user").await;
     // The agent closes its connection: the held response is dropped.
     drop(held);
     events.until(|s| state(s, 0) == "connection_lost").await;
     let reply = served
         .page
-        .post(&served.cookie, "ask-1", "answer", &answers("late"))
+        .post(&served.credential, "ask-1", "answer", &answers("late"))
         .await;
     assert_eq!(reply.status, StatusCode::CONFLICT);
 }
@@ -895,24 +1040,44 @@ async fn a_held_ask_gets_a_blank_line_every_heartbeat_while_it_waits() {
         assert_eq!(chunk, "\n");
     }
     assert_eq!(started.elapsed(), 3 * ask_web::HEARTBEAT);
-    let reply = served
-        .page
-        .post(&served.cookie, "ask-1", "answer", &answers("late"))
-        .await;
+    let body = answers("late");
+    let (reply, outcome) = tokio::join!(
+        served
+            .page
+            .post(&served.credential, "ask-1", "answer", &body),
+        held.outcome()
+    );
     assert_eq!(reply.status, StatusCode::OK);
-    assert_eq!(held.outcome().await["state"], "answered");
+    assert_eq!(outcome["state"], "answered");
 }
 
 #[tokio::test]
-async fn the_agent_api_needs_the_token_and_refuses_browsers() {
+async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
     let served = Served::start(Limits::default()).await;
-    const NO_TOKEN: &str =
-        "refused: send the agent token of `ask-user serve` as Authorization: Bearer TOKEN";
     let body = json!({"agent": "intruder", "input": call()});
-    let wrong = format!("Bearer {}", "0".repeat(64));
+    // The token itself, a wrong proof, a spent or unknown nonce: all refused.
+    let token = served.inbox.agent_token().to_string();
+    let bearer = format!("Bearer {token}");
+    let nonce = "0123456789abcdef";
+    let unknown = ask_web::auth::authorization(&token, nonce, &"1".repeat(64));
+    let spent = served.prove(&token, "agent").await;
+    let reply = served
+        .page
+        .send(post("/api/agent/link").header("authorization", &spent))
+        .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::FORBIDDEN,
+        "the agents' token makes no link"
+    );
+    let mut wrong = served.prove(&token, "agent").await;
+    wrong.replace_range(wrong.len() - 4.., "0000");
     for authorization in [
         None,
-        Some("Bearer "),
+        Some(bearer.as_str()),
+        Some("AskUser "),
+        Some(unknown.as_str()),
+        Some(spent.as_str()),
         Some(wrong.as_str()),
         Some("Basic abc"),
     ] {
@@ -921,13 +1086,13 @@ async fn the_agent_api_needs_the_token_and_refuses_browsers() {
             send = send.header("authorization", value);
         }
         let reply = served.page.send(send).await;
-        assert_eq!(
-            reply.refusal_text(StatusCode::UNAUTHORIZED).await,
-            NO_TOKEN,
-            "{authorization:?}"
+        let text = reply.refusal_text(StatusCode::UNAUTHORIZED).await;
+        assert!(
+            text.starts_with("refused: prove that you hold"),
+            "{authorization:?}: {text}"
         );
     }
-    // A browser's request, even one that carries the token, is refused: a page elsewhere must
+    // A browser's request, even one that carries a proof, is refused: a page elsewhere must
     // not ask in an agent's name.
     for (name, value) in [
         ("origin", served.page.origin.as_str()),
@@ -942,6 +1107,7 @@ async fn the_agent_api_needs_the_token_and_refuses_browsers() {
             "{name}"
         );
     }
+    // No agent address lists asks.
     let reply = served.agent(get("/api/agent/asks")).await;
     assert_eq!(
         reply.refusal_text(StatusCode::METHOD_NOT_ALLOWED).await,
@@ -951,18 +1117,94 @@ async fn the_agent_api_needs_the_token_and_refuses_browsers() {
         .agent(post("/api/agent/elsewhere").json(&json!({})))
         .await;
     assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    // The people's token makes links and asks nothing.
+    let reply = served.people(post("/api/agent/asks").json(&body)).await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN);
     // The person's session is no agent token.
     let reply = served
         .page
         .send(
             post("/api/agent/asks")
-                .header("cookie", &served.cookie)
+                .header("authorization", &served.credential)
                 .json(&body),
         )
         .await;
     assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
-    let asks = served.page.asks(&served.cookie).await;
+    let asks = served.page.asks(&served.credential).await;
     assert_eq!(asks["asks"], json!([]), "nothing was asked");
+}
+
+#[tokio::test]
+async fn a_capability_confirms_or_withdraws_its_own_ask_only() {
+    let served = Served::start(Limits::default()).await;
+    let mut events = served.page.events(&served.credential).await;
+    let alpha = served.ask("alpha").await;
+    let beta = served.ask("beta").await;
+    events.until(|s| state(s, 1) == "waiting_for_user").await;
+    assert_ne!(alpha.capability, beta.capability);
+    let by = |capability: &str, what: &str| {
+        post(&format!("/api/agent/{what}"))
+            .header("authorization", &format!("Bearer {capability}"))
+            .json(&json!({}))
+    };
+    // The agents' token is no capability; an unknown capability finds nothing.
+    let token = served.inbox.agent_token().to_string();
+    assert_eq!(
+        served.page.send(by(&token, "cancel")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        served.page.send(by(&"f".repeat(64), "cancel")).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // Nothing was sent to beta, so there is nothing to confirm.
+    assert_eq!(
+        served
+            .page
+            .send(by(&beta.capability, "received"))
+            .await
+            .status,
+        StatusCode::CONFLICT
+    );
+    // Alpha withdraws its ask: alpha's alone ends, and its held request says so.
+    let reply = served.page.send(by(&alpha.capability, "cancel")).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let snapshot = events.until(|s| state(s, 0) == "connection_lost").await;
+    assert_eq!(state(&snapshot, 1), "waiting_for_user");
+    assert_eq!(alpha.unconfirmed().await["state"], "connection_lost");
+}
+
+// The clock is paused: the runtime skips ahead to the next timer whenever every task waits.
+#[tokio::test(start_paused = true)]
+async fn an_answer_is_sent_only_once_its_agent_confirms_it() {
+    let served = Served::start(Limits::default()).await;
+    let mut events = served.page.events(&served.credential).await;
+    let held = served.ask("mute").await;
+    events.until(|s| state(s, 0) == "waiting_for_user").await;
+    // The agent's connection carries the outcome, but the agent never confirms it (it died
+    // after the write): the person is not told "sent", and the answer stays on the page.
+    let started = tokio::time::Instant::now();
+    let body = answers("kept");
+    let (reply, outcome) = tokio::join!(
+        served
+            .page
+            .post(&served.credential, "ask-1", "answer", &body),
+        held.unconfirmed()
+    );
+    assert_eq!(outcome["state"], "answered");
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        reply.json().await,
+        json!({"error": NOT_DELIVERED, "kept": true})
+    );
+    assert_eq!(started.elapsed(), ask_web::DELIVERY_PATIENCE);
+    events.until(|s| state(s, 0) == "connection_lost").await;
+    // A second answer finds no ask waiting.
+    let reply = served
+        .page
+        .post(&served.credential, "ask-1", "answer", &answers("again"))
+        .await;
+    assert_eq!(reply.status, StatusCode::CONFLICT);
 }
 
 #[tokio::test]
@@ -999,31 +1241,33 @@ async fn an_agent_call_that_does_not_validate_is_refused_with_its_problems() {
         )
         .await;
     assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
-    let asks = served.page.asks(&served.cookie).await;
+    let asks = served.page.asks(&served.credential).await;
     assert_eq!(asks["asks"], json!([]), "nothing was asked");
 }
 
 #[tokio::test]
 async fn a_fresh_link_replaces_an_unused_one() {
     let served = Served::start(Limits::default()).await;
-    // An agent asks for a link for people (`ask-user serve --link`).
-    let reply = served.agent(post("/api/agent/link").json(&json!({}))).await;
+    // `ask-user serve --link` asks for a link for people, with the people's token.
+    let reply = served
+        .people(post("/api/agent/link").json(&json!({})))
+        .await;
     assert_eq!(reply.status, StatusCode::OK);
     let unused = reply.json().await["link"].as_str().unwrap().to_string();
     assert!(
-        unused.starts_with(&format!("{}/?token=", served.inbox.base_url())),
+        unused.starts_with(&format!("{}/#token=", served.inbox.base_url())),
         "{unused}"
     );
     // The host makes another before anyone used that one: only the newest works.
     let fresh = served.inbox.fresh_link().unwrap();
     assert_eq!(served.inbox.link(), fresh);
-    let reply = served.page.send(get(served.page.path(&unused))).await;
+    let reply = served.page.exchange(served.page.token(&unused)).await;
     assert_eq!(reply.status, StatusCode::FORBIDDEN);
-    let cookie = served.page.visit(&fresh).await;
-    assert_ne!(cookie, served.cookie, "a session of its own");
+    let credential = served.page.visit(&fresh).await;
+    assert_ne!(credential, served.credential, "a session of its own");
     // Both sessions see the inbox.
-    for cookie in [&cookie, &served.cookie] {
-        assert_eq!(served.page.asks(cookie).await["asks"], json!([]));
+    for credential in [&credential, &served.credential] {
+        assert_eq!(served.page.asks(credential).await["asks"], json!([]));
     }
 }
 
@@ -1033,20 +1277,22 @@ async fn every_response_carries_the_content_security_policy() {
     // each kind, refusals included, on the inbox (which has both APIs).
     let served = Served::start(Limits::default()).await;
     let page = &served.page;
-    let cookie = served.cookie.as_str();
+    let credential = served.credential.as_str();
     let replies = [
-        page.send(get("/").header("cookie", cookie)).await.status,
-        page.send(get("/app.js").header("cookie", cookie))
+        page.send(get("/").header("authorization", credential))
             .await
             .status,
-        page.send(get("/api/asks").header("cookie", cookie))
+        page.send(get("/app.js").header("authorization", credential))
             .await
             .status,
-        page.send(get("/api/events").header("cookie", cookie))
+        page.send(get("/api/asks").header("authorization", credential))
             .await
             .status,
-        page.send(get("/")).await.status,
-        page.send(get("/?token=spent")).await.status,
+        page.send(get("/api/events").header("authorization", credential))
+            .await
+            .status,
+        page.send(get("/api/asks")).await.status,
+        page.exchange("spent").await.status,
         get("/")
             .header("host", "evil.example")
             .to(&page.router)
@@ -1054,20 +1300,67 @@ async fn every_response_carries_the_content_security_policy() {
             .status,
         page.send(
             get("/")
-                .header("cookie", cookie)
+                .header("authorization", credential)
                 .header("origin", "http://x"),
         )
         .await
         .status,
-        page.post(cookie, "ask-1", "answer", &answers("x"))
+        page.post(credential, "ask-1", "answer", &answers("x"))
             .await
             .status,
         served.agent(get("/api/agent/asks")).await.status,
         page.send(post("/api/agent/link")).await.status,
+        served.people(post("/api/agent/link")).await.status,
         served.agent(post("/api/agent/link")).await.status,
     ];
     assert_eq!(
         replies.map(|status| status.as_u16()),
-        [200, 200, 200, 200, 401, 403, 421, 403, 404, 405, 401, 200]
+        [
+            200, 200, 200, 200, 401, 403, 421, 403, 404, 405, 401, 200, 403
+        ]
     );
+}
+
+#[tokio::test]
+async fn an_agent_name_or_folder_too_long_or_hiding_text_is_refused() {
+    let served = Served::start(Limits::default()).await;
+    for (asker, expected) in [
+        (
+            json!({"agent": "a".repeat(ask_web::MAX_AGENT_NAME + 1)}),
+            "/agent: 101 characters; give at most 100",
+        ),
+        (
+            json!({"cwd": "/w".repeat(600)}),
+            "/cwd: 1200 characters; give at most 1024",
+        ),
+        (
+            json!({"agent": "ok\u{202e}gnp"}),
+            "/agent: character 3 is U+202E",
+        ),
+        (
+            json!({"cwd": "/tmp/\u{1b}[2J"}),
+            "/cwd: character 6 is U+001B",
+        ),
+        (
+            json!({"agent": "two\nlines"}),
+            "/agent: character 4 is U+000A",
+        ),
+    ] {
+        let mut body = asker;
+        body["input"] = call();
+        let reply = served.agent(post("/api/agent/asks").json(&body)).await;
+        let text = reply.refusal_text(StatusCode::UNPROCESSABLE_ENTITY).await;
+        assert!(text.starts_with(expected), "{text}");
+    }
+    let asks = served.page.asks(&served.credential).await;
+    assert_eq!(asks["asks"], json!([]), "nothing was asked");
+    // `--via` fits who asks to the caps before it sends, so a strange folder costs no ask.
+    let fitted = ask_web::fit_asker(ask_web::Asker {
+        agent: Some("x".repeat(500)),
+        cwd: Some("/a\u{1b}b\u{202e}c".to_string()),
+    });
+    let agent = fitted.agent.unwrap();
+    assert_eq!(agent.chars().count(), ask_web::MAX_AGENT_NAME);
+    assert!(agent.ends_with('…'));
+    assert_eq!(fitted.cwd.unwrap(), "/a^[b\\u{202e}c");
 }

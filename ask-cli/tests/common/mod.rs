@@ -147,24 +147,55 @@ pub fn http(addr: &str, method: &str, path: &str, headers: &[(&str, &str)], body
     }
 }
 
+/// Spends the one-time token of `link` (`http://HOST/#token=…`) as the page does
+/// (`POST /api/session`), and gives the reply: with status 200, `Ok` holds the value of the
+/// `Authorization` header of the credential it was exchanged for.
+pub fn spend_link(link: &str) -> Result<String, Reply> {
+    let rest = link.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_at(rest.find('/').unwrap());
+    let token = path.strip_prefix("/#token=").unwrap();
+    let origin = format!("http://{host}");
+    let reply = http(
+        host,
+        "POST",
+        "/api/session",
+        &[
+            ("Host", host),
+            ("Origin", &origin),
+            ("Content-Type", "application/json"),
+        ],
+        &serde_json::json!({ "token": token }).to_string(),
+    );
+    if reply.status != 200 {
+        return Err(reply);
+    }
+    assert!(reply.header("set-cookie").is_none(), "no cookie");
+    let session: Value = serde_json::from_str(&reply.body).unwrap();
+    Ok(format!("Bearer {}", session["session"].as_str().unwrap()))
+}
+
 /// The event stream of a web page (`GET /api/events`): the page's list of asks now and after
 /// every change, read as the page reads it, so that a test waits for a change rather than
 /// polling for it.
 pub struct Events {
     lines: std::io::Lines<std::io::BufReader<std::net::TcpStream>>,
+    /// The list as the events told it so far: the whole of it, then each change.
+    list: Value,
 }
 
 impl Events {
-    /// Opens the stream of the page at `addr` with the session `cookie` (`name=value`).
-    pub fn open(addr: &str, cookie: &str) -> Events {
+    /// Opens the stream of the page at `addr` with the person's `credential` (the value of
+    /// its `Authorization` header, from [`spend_link`]).
+    pub fn open(addr: &str, credential: &str) -> Events {
         use std::io::BufRead;
         let mut stream = std::net::TcpStream::connect(addr).unwrap();
         // A bound on a test that would otherwise hang, never a pace: every read returns as
         // soon as an event arrives.
         stream.set_read_timeout(Some(pty::PATIENCE)).unwrap();
         // HTTP/1.0: the body is the stream itself, not cut into chunks.
-        let request =
-            format!("GET /api/events HTTP/1.0\r\nHost: {addr}\r\nCookie: {cookie}\r\n\r\n");
+        let request = format!(
+            "GET /api/events HTTP/1.0\r\nHost: {addr}\r\nAuthorization: {credential}\r\n\r\n"
+        );
         stream.write_all(request.as_bytes()).unwrap();
         let mut lines = std::io::BufReader::new(stream).lines();
         let status = lines.next().unwrap().unwrap();
@@ -174,21 +205,42 @@ impl Events {
                 break;
             }
         }
-        Events { lines }
+        Events {
+            lines,
+            list: serde_json::json!({"asks": [], "closing": false}),
+        }
     }
 
-    /// Reads snapshots until one for which `until` holds, and returns it.
+    /// Reads events until the list is one for which `until` holds, and returns it.
     pub fn until(&mut self, until: impl Fn(&Value) -> bool) -> Value {
+        let mut event = String::new();
         loop {
             let line = self
                 .lines
                 .next()
                 .expect("the stream ended before the awaited change")
                 .expect("an event within the patience of the tests");
-            if let Some(data) = line.strip_prefix("data: ") {
-                let snapshot: Value = serde_json::from_str(data).unwrap();
-                if until(&snapshot) {
-                    return snapshot;
+            if let Some(name) = line.strip_prefix("event: ") {
+                event = name.to_string();
+            } else if let Some(data) = line.strip_prefix("data: ") {
+                let data: Value = serde_json::from_str(data).unwrap();
+                match event.as_str() {
+                    "asks" => self.list = data,
+                    "ask" => {
+                        let asks = self.list["asks"].as_array_mut().unwrap();
+                        match asks
+                            .iter_mut()
+                            .find(|a| a["requestId"] == data["requestId"])
+                        {
+                            Some(ask) => *ask = data,
+                            None => asks.push(data),
+                        }
+                    }
+                    "closing" => self.list["closing"] = Value::Bool(true),
+                    other => panic!("an unknown event {other}"),
+                }
+                if until(&self.list) {
+                    return self.list.clone();
                 }
             }
         }

@@ -1,0 +1,186 @@
+//! The connections of the page and the inbox, with bounds: a header-read timeout (which is also
+//! the idle timeout of a kept-alive connection between requests), a cap on connections that
+//! have carried no authenticated request (the oldest such is closed to make room), and room
+//! kept for a client when the process runs out of descriptors.
+//!
+//! A held agent request and a page's event stream are authenticated and write a line at least
+//! every [`crate::HEARTBEAT`] and [`crate::EVENTS_HEARTBEAT`]: no timeout ends them.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower::ServiceExt;
+
+/// How long a client may take to send a request's headers, and how long a kept-alive
+/// connection may stay idle between requests.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The limits of the connections.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// See [`HEADER_TIMEOUT`].
+    pub header_timeout: Duration,
+    /// The most connections open at once that have carried no authenticated request; a new
+    /// one closes the oldest of them.
+    pub max_unauthenticated: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds::for_descriptors(1024)
+    }
+}
+
+impl Bounds {
+    /// The bounds for a process that may open `descriptors` files: a quarter of them (at least
+    /// 16, at most 1,024) for unauthenticated connections, the rest for pages, agents and
+    /// everything else.
+    pub fn for_descriptors(descriptors: u64) -> Bounds {
+        let quarter = usize::try_from(descriptors / 4).unwrap_or(usize::MAX);
+        Bounds {
+            header_timeout: HEADER_TIMEOUT,
+            max_unauthenticated: quarter.clamp(16, 1024),
+        }
+    }
+}
+
+/// Marks a connection that carried an authenticated request (a person's credential, an
+/// agent's proof, an ask's capability); found in each request's extensions.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Trusted(Arc<AtomicBool>);
+
+impl Trusted {
+    pub(crate) fn mark(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    fn is_marked(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// One open connection.
+struct Open {
+    id: u64,
+    trusted: Trusted,
+    abort: tokio::task::AbortHandle,
+}
+
+/// The open connections, oldest first.
+#[derive(Default)]
+struct Registry(Mutex<VecDeque<Open>>);
+
+impl Registry {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Open>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Closes the oldest connection that carried no authenticated request; false when there
+    /// is none.
+    fn evict_oldest_untrusted(list: &mut VecDeque<Open>) -> bool {
+        match list.iter().position(|open| !open.trusted.is_marked()) {
+            Some(at) => {
+                if let Some(open) = list.remove(at) {
+                    open.abort.abort();
+                }
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// Serves `router` on `listener` until `stop` resolves, then lets the open connections finish
+/// their responses (at most `linger`).
+pub(crate) async fn serve(
+    listener: TcpListener,
+    router: axum::Router,
+    bounds: Bounds,
+    stop: impl std::future::Future<Output = ()>,
+    linger: Duration,
+) -> std::io::Result<()> {
+    let registry = Arc::new(Registry::default());
+    let (closing, closed) = watch::channel(false);
+    let mut tasks = tokio::task::JoinSet::new();
+    let ids = AtomicU64::new(0);
+    let mut stop = std::pin::pin!(stop);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    // Out of descriptors (or a connection that failed as it came): make room
+                    // and try again shortly.
+                    Registry::evict_oldest_untrusted(&mut registry.lock());
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    continue;
+                }
+            },
+            () = &mut stop => break,
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+        };
+        let mut list = registry.lock();
+        while list.iter().filter(|open| !open.trusted.is_marked()).count()
+            >= bounds.max_unauthenticated
+            && Registry::evict_oldest_untrusted(&mut list)
+        {}
+        let id = ids.fetch_add(1, Ordering::Relaxed);
+        let trusted = Trusted::default();
+        let abort = tasks.spawn(connection(
+            stream,
+            router.clone(),
+            bounds,
+            trusted.clone(),
+            closed.clone(),
+            Arc::clone(&registry),
+            id,
+        ));
+        list.push_back(Open { id, trusted, abort });
+    }
+    let _ = closing.send(true);
+    let _ =
+        tokio::time::timeout(linger, async { while tasks.join_next().await.is_some() {} }).await;
+    Ok(())
+}
+
+/// Serves one connection until it ends or the server closes.
+async fn connection(
+    stream: tokio::net::TcpStream,
+    router: axum::Router,
+    bounds: Bounds,
+    trusted: Trusted,
+    mut closed: watch::Receiver<bool>,
+    registry: Arc<Registry>,
+    id: u64,
+) {
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
+        request.extensions_mut().insert(trusted.clone());
+        router.clone().oneshot(request.map(axum::body::Body::new))
+    });
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(bounds.header_timeout)
+        .keep_alive(true);
+    let conn = builder.serve_connection(TokioIo::new(stream), service);
+    let mut conn = std::pin::pin!(conn);
+    let closing = async move {
+        let _ = closed.wait_for(|closed| *closed).await;
+    };
+    tokio::select! {
+        _ = conn.as_mut() => {}
+        () = closing => {
+            conn.as_mut().graceful_shutdown();
+            let _ = conn.await;
+        }
+    }
+    registry.lock().retain(|open| open.id != id);
+}

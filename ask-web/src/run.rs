@@ -1,0 +1,279 @@
+//! What the command line needs around the page and the inbox: the messages on stderr, the
+//! agent token, the frontends of `--mode web` and `--via URL`, and `ask-user serve` itself.
+//! The binary only maps a [`Failure`] to its exit code.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use ask_core::Limits;
+use ask_core::console::{say, say_link, show_on_terminal};
+use ask_core::lang::Lang;
+
+use crate::{AgentWatch, Asker, Bounds, Inbox, InboxTokens, Links, ViaFrontend, WebFrontend};
+
+/// Why a command of the page or the inbox could not run; the reason was already said on
+/// stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Failure {
+    /// The usage or the input is wrong (exit 2).
+    Invalid,
+    /// Something failed (exit 1).
+    Failed,
+}
+
+/// Draws `link` as a QR code on stderr when [`crate::shows_qr`] says so.
+fn show_qr(listen: SocketAddr, link: &str) {
+    if !crate::shows_qr(listen, std::io::IsTerminal::is_terminal(&std::io::stderr())) {
+        return;
+    }
+    if let Some(code) = crate::qr_text(link) {
+        show_on_terminal(&code);
+    }
+}
+
+/// Warns when `listen` reaches beyond this machine.
+fn warn_if_exposed(listen: SocketAddr, bound: SocketAddr) {
+    if !listen.ip().is_loopback() {
+        say(&format!(
+            "warning: the page listens on {bound}, beyond this machine: anyone who can reach it \
+             and holds the link can answer for you; prefer the default 127.0.0.1 and an SSH \
+             tunnel (see SECURITY.md)"
+        ));
+    }
+}
+
+/// Prints a fresh link each time Enter is pressed on stdin, on a thread of its own.
+fn fresh_link_on_enter(links: Links, listen: SocketAddr) {
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        while std::io::stdin().read_line(&mut line).is_ok_and(|n| n > 0) {
+            line.clear();
+            match links.fresh() {
+                Ok(link) => {
+                    say_link("a fresh link (the earlier one no longer works): ", &link);
+                    show_qr(listen, &link);
+                }
+                Err(error) => say(&error.to_string()),
+            }
+        }
+    });
+}
+
+/// Says `error` and fails with `failure`.
+fn failed(failure: Failure) -> impl FnOnce(crate::WebError) -> Failure {
+    move |error| {
+        say(&error.to_string());
+        failure
+    }
+}
+
+/// The frontend of `--mode web`: a page of its own, on `listen`, whose link is printed (again,
+/// fresh, on Enter when stdin is a terminal); the ask ends as connection lost when the agent
+/// that waits for it goes away. The page speaks `lang` when given, else each browser's language.
+pub fn web(listen: SocketAddr, lang: Option<Lang>) -> Result<WebFrontend, Failure> {
+    let web = WebFrontend::bind(listen)
+        .map_err(failed(Failure::Failed))?
+        .watching(AgentWatch::this_process())
+        .speaking(lang);
+    warn_if_exposed(listen, web.local_addr());
+    say_link(
+        "answer the questions in a browser (the link works once): ",
+        web.link(),
+    );
+    show_qr(listen, web.link());
+    if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        say("press Enter here for a fresh link");
+        fresh_link_on_enter(web.links(), listen);
+    }
+    Ok(web)
+}
+
+/// A token: `variable` when set, else the first line of `file` (by default
+/// [`crate::default_token_file`], or the people's file beside it).
+fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Failure> {
+    if let Some(token) = std::env::var(variable)
+        .ok()
+        .filter(|t| !t.trim().is_empty())
+    {
+        return Ok(token.trim().to_string());
+    }
+    let Some(path) = file
+        .map(Path::to_path_buf)
+        .or_else(crate::default_token_file)
+    else {
+        say(&format!(
+            "--via needs the agent token: set {variable} or --token-file"
+        ));
+        return Err(Failure::Invalid);
+    };
+    let path = if people {
+        crate::link_token_file(&path)
+    } else {
+        path
+    };
+    std::fs::read_to_string(&path)
+        .map(|text| text.trim().to_string())
+        .map_err(|error| {
+            say(&format!(
+                "cannot read the token `{}` ({error}): start `ask-user serve` first, or set \
+                 {variable}",
+                path.display()
+            ));
+            Failure::Failed
+        })
+}
+
+/// The frontend of `--via URL`: the agent token from `ASK_USER_VIA_TOKEN` or `token_file`, and
+/// who asks (`agent_name`, else the parent process's name, and the working folder).
+pub fn via(
+    url: &str,
+    token_file: Option<&Path>,
+    agent_name: Option<String>,
+) -> Result<ViaFrontend, Failure> {
+    let token = token("ASK_USER_VIA_TOKEN", token_file, false)?;
+    let asker = Asker {
+        agent: agent_name.or_else(crate::parent_name),
+        cwd: std::env::current_dir()
+            .ok()
+            .map(|dir| dir.display().to_string()),
+    };
+    ViaFrontend::new(url, token, asker).map_err(failed(Failure::Invalid))
+}
+
+/// The settings of `ask-user serve`.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// Where the inbox listens.
+    pub listen: SocketAddr,
+    /// The agents' token file (the people's is beside it), or the default.
+    pub token_file: Option<PathBuf>,
+    /// The limits of the agents' calls.
+    pub limits: Limits,
+}
+
+/// Raises this process's soft limit on open descriptors to its hard limit, so that many
+/// agents and pages fit; gives the soft limit now in force (`None`: unlimited).
+pub fn raise_descriptor_limit() -> Option<u64> {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    let below = match (limit.current, limit.maximum) {
+        (Some(current), Some(maximum)) => current < maximum,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    if below {
+        limit.current = limit.maximum;
+        let _ = setrlimit(Resource::Nofile, limit);
+    }
+    getrlimit(Resource::Nofile).current
+}
+
+/// A current-thread runtime with every driver.
+fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| {
+            say(&format!("cannot start the async runtime: {error}"));
+            Failure::Failed
+        })
+}
+
+/// Resolves at the first SIGINT or SIGTERM.
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
+        (Ok(mut interrupt), Ok(mut terminate)) => {
+            tokio::select! {
+                _ = interrupt.recv() => {}
+                _ = terminate.recv() => {}
+            }
+        }
+        // Without signal handlers the default action ends the process.
+        _ => std::future::pending().await,
+    }
+}
+
+/// Runs `ask-user serve` until SIGINT or SIGTERM, then stops in order (see
+/// [`Inbox::serve_until`]) and removes the token files.
+pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
+    let descriptors = raise_descriptor_limit().unwrap_or(u64::MAX);
+    let Some(token_file) = options
+        .token_file
+        .clone()
+        .or_else(crate::default_token_file)
+    else {
+        say("no place for the agent token: give --token-file PATH");
+        return Err(Failure::Invalid);
+    };
+    let link_file = crate::link_token_file(&token_file);
+    let tokens = InboxTokens::fresh().map_err(failed(Failure::Failed))?;
+    let inbox = Inbox::bind_with(options.listen, options.limits, tokens)
+        .map_err(failed(Failure::Failed))?
+        .with_bounds(Bounds::for_descriptors(descriptors));
+    for (path, token) in [
+        (&token_file, inbox.agent_token()),
+        (&link_file, inbox.people_token()),
+    ] {
+        if let Err(error) = crate::write_token(path, token) {
+            say(&format!(
+                "cannot write the token to `{}`: {error}",
+                path.display()
+            ));
+            return Err(Failure::Failed);
+        }
+    }
+    let removed = RemoveOnDrop(vec![token_file.clone(), link_file]);
+    warn_if_exposed(options.listen, inbox.local_addr());
+    say(&format!(
+        "inbox at {}: agents ask with `ask-user --via {} CALL`; their token is in {} (readable \
+         by you only)",
+        inbox.base_url(),
+        inbox.base_url(),
+        token_file.display()
+    ));
+    let link = inbox.link();
+    say_link("answer in a browser (the link works once): ", &link);
+    show_qr(options.listen, &link);
+    say("press Enter here, or run `ask-user serve --link`, for a fresh link");
+    let runtime = runtime()?;
+    let inbox = Arc::new(inbox);
+    fresh_link_on_enter(inbox.links(), options.listen);
+    let served = runtime.block_on(inbox.serve_until(stop_signal()));
+    drop(removed);
+    served.map_err(failed(Failure::Failed))?;
+    say("the inbox stopped");
+    Ok(())
+}
+
+/// Removes its files when dropped.
+struct RemoveOnDrop(Vec<PathBuf>);
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// `ask-user serve --link`: a fresh link from the running inbox at `url`, made with the
+/// people's token (`ASK_USER_LINK_TOKEN`, else the file beside the agents' token file).
+pub fn print_fresh_link(url: &str, token_file: Option<&Path>) -> Result<(), Failure> {
+    let token = token("ASK_USER_LINK_TOKEN", token_file, true)?;
+    let via = ViaFrontend::for_people(url, token).map_err(failed(Failure::Invalid))?;
+    match runtime()?.block_on(via.fresh_link()) {
+        Ok(link) => {
+            say_link("answer in a browser (the link works once): ", &link);
+            Ok(())
+        }
+        Err(error) => {
+            say(&error.to_string());
+            Err(Failure::Failed)
+        }
+    }
+}

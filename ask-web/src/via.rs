@@ -1,0 +1,277 @@
+//! `ask-user --via URL`: the agent side of the inbox.
+
+use ask_core::{BoxError, Frontend, Outcome, PresentError, Presenter, WireState};
+use async_trait::async_trait;
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::net::TcpStream;
+
+use crate::auth;
+use crate::inbox::CAPABILITY_HEADER;
+use crate::{AgentOutcome, Asker, WebError};
+
+/// The longest line `--via` reads from the inbox: far above four answers at the limits.
+pub const MAX_LINE: usize = 8 * 1024 * 1024;
+
+/// Which token a [`ViaFrontend`] holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    Agent,
+    People,
+}
+
+/// Sends each ask to an inbox (`ask-user serve`) and waits, on the held request, for its
+/// outcome: the agent side of `ask-user --via URL`. Before it sends anything, it checks that
+/// the inbox holds its token (an HMAC challenge-response; the token never crosses the socket),
+/// and it confirms each outcome it received, for the person to be told the answer arrived.
+#[derive(Debug, Clone)]
+pub struct ViaFrontend {
+    addr: String,
+    token: String,
+    asker: Asker,
+    holds: Holds,
+}
+
+/// One response: the status, the headers (lowercase names) and the body's reader.
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: BufReader<TcpStream>,
+}
+
+impl Reply {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The next line of the body, at most [`MAX_LINE`] bytes; `None` at its end.
+    async fn line(&mut self) -> Result<Option<String>, BoxError> {
+        read_line(&mut self.body).await
+    }
+
+    /// The body as JSON (the whole of it).
+    async fn json(mut self) -> Result<serde_json::Value, BoxError> {
+        let mut text = String::new();
+        (&mut self.body)
+            .take(MAX_LINE as u64)
+            .read_to_string(&mut text)
+            .await?;
+        Ok(serde_json::from_str(&text).unwrap_or(serde_json::Value::Null))
+    }
+}
+
+async fn read_line(reader: &mut BufReader<TcpStream>) -> Result<Option<String>, BoxError> {
+    let mut line = Vec::new();
+    let read = (&mut *reader)
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut line)
+        .await?;
+    if read == 0 {
+        return Ok(None);
+    }
+    if line.len() > MAX_LINE {
+        return Err(format!("the inbox sent a line longer than {MAX_LINE} bytes").into());
+    }
+    Ok(Some(String::from_utf8_lossy(&line).trim_end().to_string()))
+}
+
+impl ViaFrontend {
+    /// The inbox at `url` (`http://host:port`), with the agent token and who asks.
+    pub fn new(url: &str, token: String, asker: Asker) -> Result<ViaFrontend, WebError> {
+        let addr = url
+            .strip_prefix("http://")
+            .map(|rest| rest.trim_end_matches('/'))
+            .filter(|rest| !rest.is_empty() && !rest.contains('/'))
+            .ok_or_else(|| WebError::ViaAddress(url.to_string()))?;
+        Ok(ViaFrontend {
+            addr: addr.to_string(),
+            token,
+            asker: crate::inbox::fit_asker(asker),
+            holds: Holds::Agent,
+        })
+    }
+
+    /// The inbox at `url`, with the people's token, which only makes links.
+    pub fn for_people(url: &str, token: String) -> Result<ViaFrontend, WebError> {
+        let mut via = ViaFrontend::new(url, token, Asker::default())?;
+        via.holds = Holds::People;
+        Ok(via)
+    }
+
+    /// Asks the inbox for a fresh one-time link for people.
+    pub async fn fresh_link(&self) -> Result<String, BoxError> {
+        let authorization = self.challenge().await?;
+        let reply = self
+            .post("/api/agent/link", Some(&authorization), "{}")
+            .await?;
+        let status = reply.status;
+        let reply = reply.json().await?;
+        if status != 200 {
+            return Err(self.refused(status, &reply));
+        }
+        Ok(reply["link"].as_str().unwrap_or_default().to_string())
+    }
+
+    fn refused(&self, status: u16, reply: &serde_json::Value) -> BoxError {
+        Box::new(WebError::ViaRefused {
+            status,
+            message: reply["error"]
+                .as_str()
+                .unwrap_or("no reason given")
+                .to_string(),
+        })
+    }
+
+    /// The challenge-response: checks that the inbox holds the token, and gives the
+    /// `Authorization` of the one request that follows.
+    async fn challenge(&self) -> Result<String, BoxError> {
+        let nonce = auth::random_token()?;
+        let role = match self.holds {
+            Holds::Agent => "agent",
+            Holds::People => "people",
+        };
+        let body = serde_json::json!({ "nonce": nonce, "as": role }).to_string();
+        let reply = self.post("/api/agent/hello", None, &body).await?;
+        let status = reply.status;
+        let reply = reply.json().await?;
+        let impostor = || {
+            Box::new(WebError::ViaImpostor {
+                addr: self.addr.clone(),
+            }) as BoxError
+        };
+        if status != 200 {
+            return Err(impostor());
+        }
+        let (Some(inbox_nonce), Some(proof)) = (reply["nonce"].as_str(), reply["proof"].as_str())
+        else {
+            return Err(impostor());
+        };
+        if !auth::same_secret(&auth::inbox_proof(&self.token, &nonce, inbox_nonce), proof) {
+            return Err(impostor());
+        }
+        Ok(auth::authorization(&self.token, &nonce, inbox_nonce))
+    }
+
+    /// Sends one HTTP/1.0 POST (the answer is then delimited by the end of the connection) and
+    /// gives the status, the headers and the body's reader.
+    async fn post(
+        &self,
+        path: &str,
+        authorization: Option<&str>,
+        body: &str,
+    ) -> Result<Reply, BoxError> {
+        let mut stream =
+            TcpStream::connect(&self.addr)
+                .await
+                .map_err(|source| WebError::ViaConnect {
+                    addr: self.addr.clone(),
+                    source,
+                })?;
+        let authorization = authorization
+            .map(|value| format!("Authorization: {value}\r\n"))
+            .unwrap_or_default();
+        let request = format!(
+            "POST {path} HTTP/1.0\r\nHost: {}\r\n{authorization}\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            self.addr,
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).await?;
+        let mut body = BufReader::new(stream);
+        let status_line = read_line(&mut body).await?.unwrap_or_default();
+        let status = status_line
+            .split(' ')
+            .nth(1)
+            .and_then(|code| code.parse().ok())
+            .unwrap_or(0);
+        let mut headers = Vec::new();
+        while let Some(line) = read_line(&mut body).await? {
+            if line.trim().is_empty() {
+                break;
+            }
+            if headers.len() >= 100 {
+                return Err(Box::new(WebError::ViaProtocol {
+                    addr: self.addr.clone(),
+                    reason: "more than 100 headers".to_string(),
+                }));
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
+            }
+        }
+        Ok(Reply {
+            status,
+            headers,
+            body,
+        })
+    }
+}
+
+#[async_trait]
+impl Frontend for ViaFrontend {
+    fn presenter(&self) -> Presenter {
+        Presenter::Web
+    }
+
+    async fn present(&self, request: &ask_core::AskRequest) -> Result<Outcome, PresentError> {
+        self.ask_inbox(request).await.map_err(PresentError::Failed)
+    }
+}
+
+impl ViaFrontend {
+    /// Posts the ask of `request` to the inbox and waits for its outcome.
+    async fn ask_inbox(&self, request: &ask_core::AskRequest) -> Result<Outcome, BoxError> {
+        let mut body = serde_json::json!({
+            "agent": self.asker.agent,
+            "cwd": self.asker.cwd,
+            "input": request.input.input(),
+        });
+        // The answers given before the inbox took over go with the ask, for the page to show.
+        if request.given.iter().any(Option::is_some) {
+            body["given"] = serde_json::to_value(&request.given)?;
+        }
+        let body = body.to_string();
+        let authorization = self.challenge().await?;
+        let mut reply = self
+            .post("/api/agent/asks", Some(&authorization), &body)
+            .await?;
+        if reply.status != 200 {
+            let status = reply.status;
+            let reply = reply.json().await?;
+            return Err(self.refused(status, &reply));
+        }
+        let capability = reply.header(CAPABILITY_HEADER).map(str::to_string);
+        // Blank lines keep the request alive; the one JSON line is the outcome. The end of
+        // the connection before it is a lost inbox.
+        while let Some(line) = reply.line().await? {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let outcome: AgentOutcome = serde_json::from_str(&line)?;
+            let outcome = match outcome.state {
+                WireState::Answered => Outcome::Answered(outcome.answers),
+                WireState::Cancelled => Outcome::Cancelled,
+                WireState::ConnectionLost | WireState::WaitingForUser => {
+                    return Ok(Outcome::ConnectionLost);
+                }
+            };
+            // The person is told the answer arrived once this confirmation does.
+            if let Some(capability) = &capability {
+                let confirmed = self
+                    .post(
+                        "/api/agent/received",
+                        Some(&format!("Bearer {capability}")),
+                        "{}",
+                    )
+                    .await?;
+                if confirmed.status != 200 {
+                    return Ok(Outcome::ConnectionLost);
+                }
+            }
+            return Ok(outcome);
+        }
+        Ok(Outcome::ConnectionLost)
+    }
+}
