@@ -1,7 +1,8 @@
 """Memory per waiting ask in the inbox of `ask-user serve`.
 
 Starts `ask-user serve` on a free port with its token in a temporary folder, holds N asks open
-through the agents' API (raw HTTP/1.0 on sockets, as `ask-user --via` sends them), and prints
+through the agents' API (raw HTTP/1.0 on sockets, as `ask-user --via` sends them, each after
+the challenge-response that proves the token), and prints
 the growth of the server's resident memory divided by N, as one Markdown table row.
 
 Usage: python3 bench/web.py [--bin PATH] [--asks N]
@@ -9,6 +10,8 @@ Standard library only.
 """
 
 import argparse
+import hashlib
+import hmac
 import json
 import os
 import re
@@ -29,6 +32,24 @@ def rss_kib(pid):
             if line.startswith("VmRSS"):
                 return int(line.split()[1])
     raise RuntimeError("no VmRSS")
+
+
+def authorization(address, port, host, token):
+    """The challenge-response of an agent (ask-web/WEB.md): checks the inbox's proof and
+    returns the `Authorization` of one request; the token itself is never sent."""
+    nonce = os.urandom(32).hex()
+    body = json.dumps({"nonce": nonce})
+    with socket.create_connection((address, int(port))) as connection:
+        connection.sendall((f"POST /api/agent/hello HTTP/1.0\r\nHost: {host}\r\n"
+                            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n{body}").encode())
+        reply = b""
+        while chunk := connection.recv(4096):
+            reply += chunk
+    hello = json.loads(reply.split(b"\r\n\r\n", 1)[1])
+    sign = lambda label: hmac.new(token.encode(), f"{label}\n{nonce}\n{hello['nonce']}".encode(),
+                                  hashlib.sha256).hexdigest()
+    assert hmac.compare_digest(sign("ask-user inbox"), hello["proof"]), "not the inbox of this token"
+    return f"AskUser {nonce} {hello['nonce']} {sign('ask-user client')}"
 
 
 def figures(binary, asks):
@@ -53,9 +74,10 @@ def figures(binary, asks):
             held = []
             for i in range(asks):
                 body = json.dumps({"agent": f"agent-{i}", "cwd": "/tmp", "input": CALL})
+                proof = authorization(address, port, host, token)
                 connection = socket.create_connection((address, int(port)))
                 connection.sendall((f"POST /api/agent/asks HTTP/1.0\r\nHost: {host}\r\n"
-                                    f"Authorization: Bearer {token}\r\nContent-Type: application/json\r\n"
+                                    f"Authorization: {proof}\r\nContent-Type: application/json\r\n"
                                     f"Content-Length: {len(body)}\r\n\r\n{body}").encode())
                 held.append(connection)
             for connection in held:

@@ -47,7 +47,7 @@ pub use board::{QUEUE, RETAIN_FINISHED, WAITING_BUDGET};
 pub use gone::AgentWatch;
 pub use inbox::{AgentOutcome, Inbox, InboxTokens, MAX_AGENT_NAME, MAX_FOLDER, fit_asker};
 pub use link::{default_token_file, link_token_file, parent_name, qr_text, shows_qr, write_token};
-pub use listen::{Bounds, HEADER_TIMEOUT};
+pub use listen::{Bounds, HEADER_TIMEOUT, evicted};
 pub use single::WebFrontend;
 pub use via::ViaFrontend;
 

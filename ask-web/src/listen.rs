@@ -65,6 +65,14 @@ impl Trusted {
     }
 }
 
+/// How many connections the cap or a shortage of descriptors closed, since the start.
+static EVICTED: AtomicU64 = AtomicU64::new(0);
+
+/// How many connections were closed to make room, since the process started.
+pub fn evicted() -> u64 {
+    EVICTED.load(Ordering::Relaxed)
+}
+
 /// One open connection.
 struct Open {
     id: u64,
@@ -90,6 +98,7 @@ impl Registry {
             Some(at) => {
                 if let Some(open) = list.remove(at) {
                     open.abort.abort();
+                    EVICTED.fetch_add(1, Ordering::Relaxed);
                 }
                 true
             }

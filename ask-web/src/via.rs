@@ -9,6 +9,9 @@ use crate::auth;
 use crate::inbox::CAPABILITY_HEADER;
 use crate::{AgentOutcome, Asker, WebError};
 
+/// How many times `--via` tries to reach a crowded inbox.
+const CONNECT_TRIES: usize = 5;
+
 /// The longest line `--via` reads from the inbox: far above four answers at the limits.
 pub const MAX_LINE: usize = 8 * 1024 * 1024;
 
@@ -180,7 +183,12 @@ impl ViaFrontend {
         );
         stream.write_all(request.as_bytes()).await?;
         let mut body = BufReader::new(stream);
-        let status_line = read_line(&mut body).await?.unwrap_or_default();
+        let Some(status_line) = read_line(&mut body).await? else {
+            // Closed before a word: the request was not served.
+            return Err(Box::new(std::io::Error::from(
+                std::io::ErrorKind::UnexpectedEof,
+            )));
+        };
         let status = status_line
             .split(' ')
             .nth(1)
@@ -221,6 +229,30 @@ impl Frontend for ViaFrontend {
 }
 
 impl ViaFrontend {
+    /// The challenge, then the ask: again, after a pause, when the connection failed before the
+    /// inbox answered (a crowded inbox closes connections that sent nothing yet; such a
+    /// connection created no ask), at most [`CONNECT_TRIES`] times.
+    async fn open_ask(&self, body: &str) -> Result<Reply, BoxError> {
+        let mut pause = std::time::Duration::from_millis(50);
+        for _ in 1..CONNECT_TRIES {
+            let attempt = async {
+                let authorization = self.challenge().await?;
+                self.post("/api/agent/asks", Some(&authorization), body)
+                    .await
+            };
+            match attempt.await {
+                Err(error) if error.downcast_ref::<std::io::Error>().is_some() => {
+                    tokio::time::sleep(pause).await;
+                    pause *= 2;
+                }
+                done => return done,
+            }
+        }
+        let authorization = self.challenge().await?;
+        self.post("/api/agent/asks", Some(&authorization), body)
+            .await
+    }
+
     /// Posts the ask of `request` to the inbox and waits for its outcome.
     async fn ask_inbox(&self, request: &ask_core::AskRequest) -> Result<Outcome, BoxError> {
         let mut body = serde_json::json!({
@@ -233,10 +265,7 @@ impl ViaFrontend {
             body["given"] = serde_json::to_value(&request.given)?;
         }
         let body = body.to_string();
-        let authorization = self.challenge().await?;
-        let mut reply = self
-            .post("/api/agent/asks", Some(&authorization), &body)
-            .await?;
+        let mut reply = self.open_ask(&body).await?;
         if reply.status != 200 {
             let status = reply.status;
             let reply = reply.json().await?;
