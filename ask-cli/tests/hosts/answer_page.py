@@ -2,9 +2,10 @@
 
 Usage: answer_page.py LINK ANSWERS_JSON
 
-LINK is the one-time link (http://127.0.0.1:PORT/?token=...); ANSWERS_JSON is the body's
-`answers` list. The script visits the link (which spends the token and sets the session
-cookie), finds the ask waiting for the user, and posts the answers with the page's own Origin.
+LINK is the one-time link (http://127.0.0.1:PORT/#token=...); ANSWERS_JSON is the body's
+`answers` list. The script trades the link's token for the page's credential as the page does
+(`POST /api/session`), finds the ask waiting for the user, and posts the answers with the
+page's own Origin and the credential in `Authorization`.
 It prints the HTTP status of the answer and exits 0 only for 200.
 """
 
@@ -19,17 +20,24 @@ def main(link, answers):
     host = url.netloc
     connection = lambda: http.client.HTTPConnection(url.hostname, url.port, timeout=20)
 
+    token = url.fragment.removeprefix("token=")
+    origin = f"http://{host}"
     visit = connection()
-    visit.request("GET", f"{url.path or '/'}?{url.query}", headers={"Host": host})
+    visit.request(
+        "POST",
+        "/api/session",
+        body=json.dumps({"token": token}),
+        headers={"Host": host, "Origin": origin, "Content-Type": "application/json"},
+    )
     reply = visit.getresponse()
-    reply.read()
-    if reply.status != 303:
+    session = reply.read()
+    if reply.status != 200:
         print(f"the link answered {reply.status}", file=sys.stderr)
         return 1
-    cookie = reply.getheader("Set-Cookie").split(";")[0]
+    credential = "Bearer " + json.loads(session)["session"]
 
     asks = connection()
-    asks.request("GET", "/api/asks", headers={"Host": host, "Cookie": cookie})
+    asks.request("GET", "/api/asks", headers={"Host": host, "Authorization": credential})
     listed = json.loads(asks.getresponse().read())
     waiting = [ask for ask in listed["asks"] if ask["state"] == "waiting_for_user"]
     if not waiting:
@@ -44,8 +52,8 @@ def main(link, answers):
         body=body,
         headers={
             "Host": host,
-            "Cookie": cookie,
-            "Origin": f"http://{host}",
+            "Authorization": credential,
+            "Origin": origin,
             "Content-Type": "application/json",
         },
     )
