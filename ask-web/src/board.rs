@@ -14,7 +14,90 @@ use ask_core::{Question, WireState};
 use axum::body::Bytes;
 use tokio::sync::broadcast;
 
-use crate::{AskView, Snapshot};
+use ask_core::{Answer, Prefill};
+use serde::{Deserialize, Serialize};
+
+/// Who asks, as the inbox page shows it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Asker {
+    /// The agent's name (`--agent-name`, by default the parent process's name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// The agent's working folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+}
+
+/// One ask as the page sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AskView {
+    /// The id the page answers with.
+    pub request_id: String,
+    /// The state of the ask.
+    pub state: WireState,
+    /// The questions, as the model asked them.
+    pub questions: Vec<Question>,
+    /// For each question, the text the page shows in place of its answer and its note, which it
+    /// also types masked ([`ask_core::answer_mask`]: `"[secret]"` for a secret question), or
+    /// `None` when they are shown as typed.
+    pub masks: Vec<Option<&'static str>>,
+    /// The answers given before the page took over, one per question in order, as the page
+    /// pre-fills them (`None` for a question still open); empty when nothing was given.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub given: Vec<Option<Prefill>>,
+    /// Who asks.
+    #[serde(flatten)]
+    pub asker: Asker,
+    /// When the ask arrived, in milliseconds since the Unix epoch.
+    pub since: u64,
+}
+
+/// Everything the page is told: the asks, in the order they arrived.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Snapshot {
+    /// Every ask this server has shown, waiting or finished.
+    pub asks: Vec<AskView>,
+    /// True once the server is about to stop: no more changes follow.
+    pub closing: bool,
+}
+
+impl AskView {
+    /// The view of a new ask of `questions`, waiting for the person, with the answers `given`
+    /// before it reached the page (in question order; empty when none were).
+    pub fn waiting(
+        request_id: String,
+        questions: Vec<Question>,
+        given: &[Option<Answer>],
+        asker: Asker,
+    ) -> AskView {
+        let masks = questions.iter().map(ask_core::answer_mask).collect();
+        let given = if given.iter().all(Option::is_none) {
+            Vec::new()
+        } else {
+            questions
+                .iter()
+                .zip(given)
+                .map(|(question, answer)| {
+                    answer
+                        .as_ref()
+                        .and_then(|answer| Prefill::of(question, answer))
+                })
+                .collect()
+        };
+        AskView {
+            request_id,
+            state: WireState::WaitingForUser,
+            questions,
+            masks,
+            given,
+            asker,
+            since: ask_core::now_ms(),
+        }
+    }
+}
 
 /// How many changes a page may fall behind before it is dropped (and reconnects).
 pub const QUEUE: usize = 256;
@@ -214,7 +297,6 @@ pub(crate) fn stream(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Asker;
     use ask_core::Question;
     use futures_util::StreamExt;
 

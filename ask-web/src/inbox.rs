@@ -71,7 +71,7 @@ impl Inbox {
         let bound = listener
             .local_addr()
             .map_err(|source| WebError::Bind { addr, source })?;
-        let shared = Shared::new(bound, Some(tokens), limits)?;
+        let shared = Shared::new(bound, Some(tokens), limits, agent_api)?;
         Ok(Inbox {
             listener,
             addr: bound,
@@ -184,6 +184,15 @@ const NO_PROOF: &str = "refused: prove that you hold the agent token of `ask-use
                         (POST /api/agent/hello, then Authorization: AskUser …; see WEB.md)";
 
 /// An agent's request to the inbox: never a browser's (no `Origin`, no `Sec-Fetch-Site`).
+/// [`agent`] as the server's agents' API.
+pub(crate) fn agent_api(
+    shared: Arc<Shared>,
+    parts: axum::http::request::Parts,
+    body: Body,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Response> + Send>> {
+    Box::pin(async move { agent(&shared, &parts, body).await })
+}
+
 pub(crate) async fn agent(
     shared: &Arc<Shared>,
     parts: &axum::http::request::Parts,

@@ -43,7 +43,7 @@ mod single;
 mod via;
 mod words;
 
-pub use board::{QUEUE, RETAIN_FINISHED, WAITING_BUDGET};
+pub use board::{AskView, Asker, QUEUE, RETAIN_FINISHED, Snapshot, WAITING_BUDGET};
 pub use gone::AgentWatch;
 pub use inbox::{AgentOutcome, Inbox, InboxTokens, MAX_AGENT_NAME, MAX_FOLDER, fit_asker};
 pub use link::{default_token_file, link_token_file, parent_name, qr_text, shows_qr, write_token};
@@ -56,7 +56,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use ask_core::{Answer, Outcome, Prefill, Question};
+use ask_core::Outcome;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -153,53 +153,6 @@ fn random_token() -> Result<String, WebError> {
     auth::random_token().map_err(WebError::Random)
 }
 
-/// Who asks, as the inbox page shows it.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Asker {
-    /// The agent's name (`--agent-name`, by default the parent process's name).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-    /// The agent's working folder.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cwd: Option<String>,
-}
-
-/// One ask as the page sees it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AskView {
-    /// The id the page answers with.
-    pub request_id: String,
-    /// The state of the ask.
-    pub state: WireState,
-    /// The questions, as the model asked them.
-    pub questions: Vec<Question>,
-    /// For each question, the text the page shows in place of its answer and its note, which it
-    /// also types masked ([`ask_core::answer_mask`]: `"[secret]"` for a secret question), or
-    /// `None` when they are shown as typed.
-    pub masks: Vec<Option<&'static str>>,
-    /// The answers given before the page took over, one per question in order, as the page
-    /// pre-fills them (`None` for a question still open); empty when nothing was given.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub given: Vec<Option<Prefill>>,
-    /// Who asks.
-    #[serde(flatten)]
-    pub asker: Asker,
-    /// When the ask arrived, in milliseconds since the Unix epoch.
-    pub since: u64,
-}
-
-/// Everything the page is told: the asks, in the order they arrived.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Snapshot {
-    /// Every ask this server has shown, waiting or finished.
-    pub asks: Vec<AskView>,
-    /// True once the server is about to stop: no more changes follow.
-    pub closing: bool,
-}
-
 /// An outcome on its way to the agent, with the receipt the agent's side fires once it has it.
 #[derive(Debug)]
 struct Delivery {
@@ -243,9 +196,19 @@ struct Inner {
     lang: Option<ask_core::lang::Lang>,
 }
 
+/// The agents' API (`/api/agent/…`) of a server: the inbox's, handed to `Shared::new` by
+/// whoever makes the server, so that the page server never names the inbox.
+type AgentApi = fn(
+    Arc<Shared>,
+    axum::http::request::Parts,
+    Body,
+) -> std::pin::Pin<Box<dyn std::future::Future<Output = Response> + Send>>;
+
 #[derive(Debug)]
 struct Shared {
     inner: Mutex<Inner>,
+    /// Serves `/api/agent/…`.
+    agent_api: AgentApi,
     /// What the pages are told.
     board: Arc<board::Board>,
     /// The token agents prove they hold; `None` for the single-ask page.
@@ -263,46 +226,12 @@ struct Shared {
     settled: tokio::sync::Notify,
 }
 
-impl AskView {
-    /// The view of a new ask of `questions`, waiting for the person, with the answers `given`
-    /// before it reached the page (in question order; empty when none were).
-    pub fn waiting(
-        request_id: String,
-        questions: Vec<Question>,
-        given: &[Option<Answer>],
-        asker: Asker,
-    ) -> AskView {
-        let masks = questions.iter().map(ask_core::answer_mask).collect();
-        let given = if given.iter().all(Option::is_none) {
-            Vec::new()
-        } else {
-            questions
-                .iter()
-                .zip(given)
-                .map(|(question, answer)| {
-                    answer
-                        .as_ref()
-                        .and_then(|answer| Prefill::of(question, answer))
-                })
-                .collect()
-        };
-        AskView {
-            request_id,
-            state: WireState::WaitingForUser,
-            questions,
-            masks,
-            given,
-            asker,
-            since: ask_core::now_ms(),
-        }
-    }
-}
-
 impl Shared {
     fn new(
         bound: SocketAddr,
         tokens: Option<InboxTokens>,
         limits: ask_core::Limits,
+        agent_api: AgentApi,
     ) -> Result<Shared, WebError> {
         let host = if bound.ip().is_unspecified() {
             // Listening on every address: the link names this machine's loopback, which works
@@ -321,6 +250,7 @@ impl Shared {
                 token: Some(random_token()?),
                 ..Inner::default()
             }),
+            agent_api,
             board: Arc::new(board::Board::new()),
             agent_token,
             people_token,
@@ -568,7 +498,7 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
         Err(refusal) => return refusal.response(),
     };
     if parts.uri.path().starts_with("/api/agent/") {
-        return inbox::agent(&shared, &parts, body).await;
+        return (shared.agent_api)(Arc::clone(&shared), parts, body).await;
     }
     if let Err(refusal) = check_origin(&parts.method, &parts.headers, &host) {
         return refusal.response();
@@ -580,7 +510,13 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
         (&Method::GET, "/") => return page(INDEX_HTML, "text/html; charset=utf-8"),
         (&Method::GET, "/app.js") => return page(APP_JS, "text/javascript; charset=utf-8"),
         (&Method::GET, "/app.css") => return page(APP_CSS, "text/css; charset=utf-8"),
-        (&Method::GET, "/text.json") => return words::response(shared.lock().lang, &parts.headers),
+        (&Method::GET, "/text.json") => {
+            let words = words::words(shared.lock().lang, &parts.headers);
+            let mut response = json_response(StatusCode::OK, &words);
+            let vary = HeaderValue::from_static("accept-language");
+            response.headers_mut().insert(header::VARY, vary);
+            return response;
+        }
         (&Method::POST, "/api/session") => {
             let body = match read_body(body).await {
                 Ok(body) => body,

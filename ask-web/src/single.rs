@@ -30,7 +30,7 @@ impl WebFrontend {
         let bound = listener
             .local_addr()
             .map_err(|source| WebError::Bind { addr, source })?;
-        let shared = Shared::new(bound, None, Limits::default())?;
+        let shared = Shared::new(bound, None, Limits::default(), crate::inbox::agent_api)?;
         let link = shared.link();
         Ok(WebFrontend {
             listener,

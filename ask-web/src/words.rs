@@ -7,13 +7,12 @@
 //! language.
 
 use ask_core::lang::{Lang, PageText};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::Response;
+use axum::http::{HeaderMap, header};
 use serde::Serialize;
 
 /// What `GET /text.json` answers.
 #[derive(Serialize)]
-struct Words {
+pub(crate) struct Words {
     /// The language's code, for the page's `lang` attribute.
     lang: &'static str,
     /// The page's words in it.
@@ -32,18 +31,12 @@ pub(crate) fn choose(fixed: Option<Lang>, headers: &HeaderMap) -> Lang {
         .unwrap_or_default()
 }
 
-/// The page's words in the language of [`choose`], as JSON.
-pub(crate) fn response(fixed: Option<Lang>, headers: &HeaderMap) -> Response {
+/// The page's words in the language of [`choose`], as `GET /text.json` sends them (with
+/// `Vary: Accept-Language`).
+pub(crate) fn words(fixed: Option<Lang>, headers: &HeaderMap) -> Words {
     let lang = choose(fixed, headers);
-    let mut response = crate::json_response(
-        StatusCode::OK,
-        &Words {
-            lang: lang.code(),
-            text: lang.page(),
-        },
-    );
-    response
-        .headers_mut()
-        .insert(header::VARY, HeaderValue::from_static("accept-language"));
-    response
+    Words {
+        lang: lang.code(),
+        text: lang.page(),
+    }
 }
