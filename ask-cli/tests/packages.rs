@@ -292,7 +292,10 @@ fn the_mcpb_bundle_has_a_valid_manifest_and_its_server_answers() {
     let message = reply["result"]["structuredContent"]["message"]
         .as_str()
         .unwrap();
-    assert!(message.starts_with("Questions pending: the user has not answered yet."), "{reply}");
+    assert!(
+        message.starts_with("Questions pending: the user has not answered yet."),
+        "{reply}"
+    );
     assert!(home.join(".ask-user/pending-questions.json").is_file());
     drop(stdin);
     server.wait().unwrap();
