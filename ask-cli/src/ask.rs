@@ -35,7 +35,7 @@ pub fn resolve_presenter(mode: ModeArg, via: bool) -> Presenter {
 pub fn run(args: &AskArgs) -> Exit {
     // A sub-agent is refused before anything is read, shown or written, in every mode.
     let caller = Caller::of(args.sub_agent);
-    let presenter = resolve_presenter(args.mode(), args.via.is_some());
+    let presenter = resolve_presenter(args.mode(), args.inbox.via.is_some());
     if let Err(refusal) = caller.check() {
         say(&refusal.to_string());
         let result = AskUserResult::refused();
@@ -103,7 +103,7 @@ fn ask_in(
     call: AskCall,
     configure: impl FnOnce(Ask<AskCall>) -> Ask<AskCall>,
 ) -> Result<Result<Finished, AskFailure>, Exit> {
-    let runtime = runtime()?;
+    let runtime = runtime(false)?;
     let frontend = runtime.block_on(async { frontend_for(presenter, args, &call) })?;
     let asked = runtime.block_on(configure(Ask::new(call)).run(frontend.as_ref()));
     // The RPC reader may still be blocked on stdin; it is not waited for.
@@ -126,7 +126,7 @@ pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
             return Exit::Failure;
         }
     };
-    let presenter = match resolve_presenter(args.mode, args.via.is_some()) {
+    let presenter = match resolve_presenter(args.mode, args.inbox.via.is_some()) {
         Presenter::Web => Presenter::Web,
         _ if !matches!(args.mode, ModeArg::Auto | ModeArg::Tui) => {
             say(
@@ -150,12 +150,6 @@ pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
     }
 }
 
-/// The language of the terminal UI: `--lang` when given, else the locale's (POSIX order:
-/// LC_ALL, LC_MESSAGES, LANG), else English.
-pub fn ui_lang(flag: Option<Lang>) -> Lang {
-    flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
-}
-
 /// The frontend of `presenter` for the call; must run inside the runtime (RPC and the web
 /// page start tasks on it).
 fn frontend_for(
@@ -172,7 +166,7 @@ fn frontend_for(
         Presenter::Tui => {
             let mut tui = ask_tui::TuiFrontend::new()
                 .with_notify(!args.tui.no_notify)
-                .with_lang(ui_lang(args.tui.lang));
+                .with_lang(Lang::chosen(args.tui.lang));
             // ↑ in a text field recalls earlier answers to the same question from this
             // session's log only, never another's.
             if let Some(session) = &args.session {

@@ -164,10 +164,10 @@ pub struct AskArgs {
     #[arg(long, value_enum, default_value = "auto")]
     pub mode: ModeArg,
     /// Same as --mode print.
-    #[arg(short = 'p', long, conflicts_with_all = ["mode", "rpc"])]
+    #[arg(short = 'p', long, conflicts_with_all = ["mode", "rpc", "via"])]
     pub print: bool,
     /// Same as --mode rpc (protocol on stdin/stdout).
-    #[arg(long, conflicts_with = "mode")]
+    #[arg(long, conflicts_with_all = ["mode", "via"])]
     pub rpc: bool,
     /// Print pass 2: take the answers from the edited pending file.
     #[arg(short = 'c', long = "continue")]
@@ -219,10 +219,19 @@ pub struct AskArgs {
     /// (read SECURITY.md first).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
     pub listen: std::net::SocketAddr,
+    #[command(flatten)]
+    pub inbox: ViaArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// The inbox of `ask-user serve` that an agent's asks go to: the ask command and `mcp` take it.
+#[derive(Debug, Clone, Args)]
+pub struct ViaArgs {
     /// Send the questions to the inbox of `ask-user serve` at URL (http://host:port) instead
-    /// of a local presenter, and wait there for the answer (token: ASK_USER_VIA_TOKEN, else the
-    /// inbox's token file).
-    #[arg(long, value_name = "URL", env = "ASK_USER_VIA", conflicts_with_all = ["rpc", "print"])]
+    /// of a local page (for `mcp`, as its `web` presenter), and wait there for the answer
+    /// (token: ASK_USER_VIA_TOKEN, else the inbox's token file).
+    #[arg(long, value_name = "URL", env = "ASK_USER_VIA")]
     pub via: Option<String>,
     /// With --via: the agent's name shown in the inbox [default: the parent process's name].
     #[arg(long, value_name = "NAME")]
@@ -231,8 +240,6 @@ pub struct AskArgs {
     /// of `ask-user serve`].
     #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
     pub token_file: Option<PathBuf>,
-    #[command(flatten)]
-    pub limits: LimitArgs,
 }
 
 impl AskArgs {
@@ -350,14 +357,12 @@ impl LimitArgs {
 
     /// The limits in force.
     pub fn limits(&self) -> Limits {
-        let mut limits = Limits::default();
-        if let Some(n) = self.max_questions {
-            limits = limits.with_max_questions(usize::from(n));
-        }
-        if let Some(n) = self.max_options {
-            limits = limits.with_max_options(usize::from(n));
-        }
+        let limits = Limits::default();
+        let questions = self.max_questions.map_or(limits.max_questions, usize::from);
+        let options = self.max_options.map_or(limits.max_options, usize::from);
         limits
+            .with_max_questions(questions)
+            .with_max_options(options)
     }
 }
 
@@ -474,8 +479,10 @@ pub struct McpArgs {
     #[arg(long, env = "ASK_USER_SUBAGENT", value_parser = FalseyValueParser::new())]
     pub sub_agent: bool,
     /// Do not open the web presenter's link in a browser (also ASK_USER_NO_OPEN=1).
-    #[arg(long, env = "ASK_USER_NO_OPEN", value_parser = clap::builder::FalseyValueParser::new())]
+    #[arg(long, env = "ASK_USER_NO_OPEN", value_parser = FalseyValueParser::new())]
     pub no_open: bool,
+    #[command(flatten)]
+    pub inbox: ViaArgs,
     #[command(flatten)]
     pub tui: TuiArgs,
     #[command(flatten)]

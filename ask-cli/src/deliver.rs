@@ -143,22 +143,20 @@ pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::W
     finish(write_stdout(line.trim_end()), exit_for(record.status))
 }
 
-/// The single-threaded runtime that one ask runs on.
-pub(crate) fn runtime() -> Result<Runtime, Exit> {
-    build(Builder::new_current_thread())
-}
-
-/// The runtime of `ask-user mcp`: two worker threads, so that a presenter waiting on one does
-/// not hold up the protocol.
-pub(crate) fn server_runtime() -> Result<Runtime, Exit> {
-    let mut builder = Builder::new_multi_thread();
-    builder.worker_threads(2);
-    build(builder)
-}
-
-fn build(mut builder: Builder) -> Result<Runtime, Exit> {
-    builder.enable_all().build().map_err(|error| {
-        say(&format!("cannot start the async runtime: {error}"));
-        Exit::Failure
-    })
+/// The runtime a command runs on: the current thread for an ask; two worker threads for
+/// `ask-user mcp` (`multi`), so that a presenter waiting on one does not hold up the protocol.
+pub(crate) fn runtime(multi: bool) -> Result<Runtime, Exit> {
+    let mut builder = if multi {
+        Builder::new_multi_thread()
+    } else {
+        Builder::new_current_thread()
+    };
+    builder
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|error| {
+            say(&format!("cannot start the async runtime: {error}"));
+            Exit::Failure
+        })
 }

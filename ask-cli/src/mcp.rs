@@ -8,13 +8,13 @@
 
 use std::time::Duration;
 
-use ask_core::Presenter;
+use ask_core::{Frontend, Presenter};
 use ask_mcp::{Ended, McpServer, Page};
 use ask_print::{PrintFrontend, Relay};
 use ask_tui::{Access, TuiFrontend};
 use ask_web::WebFrontend;
 
-use crate::cli::McpArgs;
+use crate::cli::{McpArgs, ViaArgs};
 use crate::exit::Exit;
 use crate::output::say;
 
@@ -30,7 +30,7 @@ pub fn run(args: &McpArgs) -> Exit {
             };
         }
     };
-    let runtime = match crate::deliver::server_runtime() {
+    let runtime = match crate::deliver::runtime(true) {
         Ok(runtime) => runtime,
         Err(exit) => return exit,
     };
@@ -55,13 +55,15 @@ pub fn run(args: &McpArgs) -> Exit {
 }
 
 /// The server with the presenters of `--present` (or `ASK_USER_PRESENT`): the terminal UI only
-/// while it may draw on the terminal, a fresh page on 127.0.0.1 for every call (announced in a
-/// browser and on a canonical terminal), and the pending file.
+/// while it may draw on the terminal, the `--via` inbox or a fresh page on 127.0.0.1 for every
+/// call (announced in a browser and on a canonical terminal), and the pending file.
 fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
     let tui = TuiFrontend::new()
         .with_notify(!args.tui.no_notify)
-        .with_lang(crate::ask::ui_lang(args.tui.lang));
-    let open = !args.no_open;
+        .with_lang(ask_tui::Lang::chosen(args.tui.lang));
+    // The inbox's page is already open where the person answers: no browser for its address.
+    let (inbox, via) = (args.inbox.clone(), args.inbox.via.is_some());
+    let open = !args.no_open && !via;
     Ok(McpServer::new(&args.limits.limits())?
         .presenters(&args.present.0)?
         .tool_name(&args.tool_name)?
@@ -76,9 +78,10 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
             Box::new(PrintFrontend::new(&args.pending_file).awaiting_call(true)),
         )
         .pending_instructions(|client, file, n| Relay::for_client(client).instructions(file, n))
-        .pages(Box::new(|| Box::pin(std::future::ready(page()))), || {
-            ask_mcp::display_available() || Access::allowed().can_print()
-        })
+        .pages(
+            Box::new(move || Box::pin(std::future::ready(page(&inbox)))),
+            move || via || ask_mcp::display_available() || Access::allowed().can_print(),
+        )
         .announce_to(move |link| {
             let _ = open && ask_mcp::open_in_browser(link);
             let _ = ask_tui::terminal_allowed()
@@ -86,12 +89,21 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         }))
 }
 
-/// A page of its own on 127.0.0.1 with a fresh one-time link. Its link goes to the client, the
-/// browser and a canonical terminal, never to stdout or stderr.
-fn page() -> Result<Page, String> {
-    let web = WebFrontend::bind(([127, 0, 0, 1], 0).into()).map_err(|e| e.to_string())?;
-    Ok(Page {
-        link: web.link().to_string(),
-        frontend: Box::new(web),
-    })
+/// The page of one call: the inbox of `--via` when one is configured (the person answers on
+/// the inbox's page), else a page of its own on 127.0.0.1 with a fresh one-time link. The link
+/// goes to the client, the browser and a canonical terminal, never to stdout or stderr.
+fn page(inbox: &ViaArgs) -> Result<Page, String> {
+    let (link, frontend): (String, Box<dyn Frontend>) = match &inbox.via {
+        Some(url) => {
+            let (token_file, name) = (inbox.token_file.as_deref(), inbox.agent_name.clone());
+            let via = ask_web::run::via(url, token_file, name)
+                .map_err(|_| format!("the inbox at {url} cannot take the questions"))?;
+            (url.clone(), Box::new(via))
+        }
+        None => {
+            let web = WebFrontend::bind(([127, 0, 0, 1], 0).into()).map_err(|e| e.to_string())?;
+            (web.link().to_string(), Box::new(web))
+        }
+    };
+    Ok(Page { link, frontend })
 }

@@ -48,16 +48,10 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
             if !reply && !answering.resumed() {
                 notes::custom_answers(&record).iter().for_each(|n| say(n));
             }
-            let exit = match crate::deliver::runtime() {
-                Ok(runtime) => {
-                    let ask = ask_path(args, Ask::settled(record, Caller::Parent));
-                    match runtime.block_on(ask.finish()) {
-                        Ok(finished) => {
-                            deliver(finished, args, Presenter::File, &shape_of(args), &[])
-                        }
-                        Err(failure) => failed(failure, args.output),
-                    }
-                }
+            let ask = ask_path(args, Ask::settled(record, Caller::Parent));
+            let exit = match crate::deliver::runtime(false).map(|rt| rt.block_on(ask.finish())) {
+                Ok(Ok(finished)) => deliver(finished, args, Presenter::File, &shape_of(args), &[]),
+                Ok(Err(failure)) => failed(failure, args.output),
                 Err(exit) => exit,
             };
             if exit != Exit::Ok {

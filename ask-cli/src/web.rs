@@ -16,8 +16,9 @@ fn exit(failure: Failure) -> Exit {
 
 /// The frontend of `--mode web` (a page of its own) or `--via URL` (an inbox's page).
 pub fn frontend(args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
-    match &args.via {
-        Some(url) => run::via(url, args.token_file.as_deref(), args.agent_name.clone())
+    let inbox = &args.inbox;
+    match &inbox.via {
+        Some(url) => run::via(url, inbox.token_file.as_deref(), inbox.agent_name.clone())
             .map(|via| Box::new(via) as Box<dyn Frontend>),
         None => run::web(args.listen, args.tui.lang).map(|web| Box::new(web) as Box<dyn Frontend>),
     }
