@@ -1537,3 +1537,46 @@ fn browser_asks_before_sending_an_answer_over_2000_characters() {
     assert_eq!(code, 0);
     assert_eq!(out["answers"][0]["answer"].as_str().unwrap().len(), 2001);
 }
+
+#[test]
+fn mcp_with_an_inbox_posts_each_call_there_and_the_person_answers_on_its_page() {
+    use common::mcp_raw::{raw_session_of, read_message, send_line};
+    let serve = Serve::start();
+    let credential = serve.visit(&serve.link);
+    // A client that draws no form, on a machine with no terminal and no display: the default
+    // chain's `web` presenter reaches the person through the inbox, not a page of its own.
+    let mut command = common::ask_user();
+    command
+        .args(["mcp", "--via", &serve.base, "--agent-name", "mcp-agent"])
+        .current_dir(serve.dir.path())
+        .env("XDG_RUNTIME_DIR", serve.dir.path())
+        .env("ASK_USER_NO_TTY", "1")
+        .env_remove("ASK_USER_VIA_TOKEN")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY");
+    let (mut server, mut stdin, mut lines) = raw_session_of(command, json!({}));
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": {"name": "ask_user", "arguments": call()}}),
+    );
+    let asks = serve.wait_for(&credential, 1);
+    assert_eq!(asks["asks"][0]["agent"], "mcp-agent", "{asks}");
+    assert_eq!(serve.answer(&credential, "ask-1", "order-processor"), 200);
+    let reply = loop {
+        let message = read_message(&mut lines);
+        if message["id"] == 2 {
+            break message;
+        }
+    };
+    let structured = &reply["result"]["structuredContent"];
+    assert_eq!(structured["answered"], true, "{reply}");
+    assert_eq!(structured["answers"][0]["answer"], "SQLite");
+    assert_eq!(structured["answers"][2]["answer"], "order-processor");
+    assert!(
+        !serve.dir.path().join(".pi/pending-questions.json").exists(),
+        "nothing went to the pending file"
+    );
+    drop(stdin);
+    server.wait().unwrap();
+}
