@@ -602,22 +602,7 @@ fn needs_browser() {
 
 /// [`browser`] for any call.
 fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Value) {
-    needs_browser();
-    let web = Web::start_with(call, &[]);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
-    let output = Command::new("python3")
-        .arg(script)
-        .args([scenario, viewport, &web.link])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "the browser script failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let (code, out) = web.finish();
+    let (seen, code, out) = run_browser(Web::start_with(call, &[]), &[scenario, viewport]);
     // Every visit: the link became a credential, and was then spent for anyone else.
     assert_eq!(seen["firstStatus"], 200);
     assert!(!seen["url"].as_str().unwrap().contains("token"), "{seen}");
@@ -775,12 +760,20 @@ fn browser_puts_the_buttons_side_by_side_from_tablet_width_and_stacks_them_on_a_
 /// Runs the `words` scenario against `ask-user --mode web ARGS` with the browser's
 /// `Accept-Language` (`-`: Chromium's own): what the page showed, the exit code and stdout.
 fn browser_words(args: &[&str], accept: &str, viewport: &str) -> (Value, i32, Value) {
+    run_browser(Web::start(args), &["words", viewport, accept])
+}
+
+/// Runs `web_browser.py` against the page of `web` with `args`: the scenario and the viewport,
+/// then the page's link, then the rest of `args`. Gives what the page showed, then `web`'s exit
+/// code and stdout.
+fn run_browser(web: Web, args: &[&str]) -> (Value, i32, Value) {
     needs_browser();
-    let web = Web::start(args);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
     let output = Command::new("python3")
         .arg(script)
-        .args(["words", viewport, &web.link, accept])
+        .args(&args[..2])
+        .arg(&web.link)
+        .args(&args[2..])
         .stdin(Stdio::null())
         .output()
         .unwrap();

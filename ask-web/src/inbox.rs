@@ -63,14 +63,7 @@ impl Inbox {
         limits: Limits,
         tokens: InboxTokens,
     ) -> Result<Inbox, WebError> {
-        let listener =
-            std::net::TcpListener::bind(addr).map_err(|source| WebError::Bind { addr, source })?;
-        listener
-            .set_nonblocking(true)
-            .map_err(|source| WebError::Bind { addr, source })?;
-        let bound = listener
-            .local_addr()
-            .map_err(|source| WebError::Bind { addr, source })?;
+        let (listener, bound) = crate::bind_listener(addr)?;
         let shared = Shared::new(bound, Some(tokens), limits, agent_api)?;
         Ok(Inbox {
             listener,

@@ -149,6 +149,15 @@ pub enum WebError {
     },
 }
 
+/// A non-blocking listener bound to `addr` (port 0: any free port), and the address it got.
+fn bind_listener(addr: SocketAddr) -> Result<(std::net::TcpListener, SocketAddr), WebError> {
+    let bind = |source| WebError::Bind { addr, source };
+    let listener = std::net::TcpListener::bind(addr).map_err(bind)?;
+    listener.set_nonblocking(true).map_err(bind)?;
+    let bound = listener.local_addr().map_err(bind)?;
+    Ok((listener, bound))
+}
+
 fn random_token() -> Result<String, WebError> {
     auth::random_token().map_err(WebError::Random)
 }

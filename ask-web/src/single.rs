@@ -22,14 +22,7 @@ pub struct WebFrontend {
 impl WebFrontend {
     /// Binds `addr` (use port 0 for any free port) and makes the one-time link.
     pub fn bind(addr: SocketAddr) -> Result<WebFrontend, WebError> {
-        let listener =
-            std::net::TcpListener::bind(addr).map_err(|source| WebError::Bind { addr, source })?;
-        listener
-            .set_nonblocking(true)
-            .map_err(|source| WebError::Bind { addr, source })?;
-        let bound = listener
-            .local_addr()
-            .map_err(|source| WebError::Bind { addr, source })?;
+        let (listener, bound) = crate::bind_listener(addr)?;
         let shared = Shared::new(bound, None, Limits::default(), crate::inbox::agent_api)?;
         let link = shared.link();
         Ok(WebFrontend {
