@@ -11,7 +11,7 @@ use tokio::runtime::{Builder, Runtime};
 
 use crate::cli::{AskArgs, OutputArg};
 use crate::exit::Exit;
-use crate::output::{emit, finish, say, write_stdout};
+use crate::output::{emit, finish, finish_ask, say, write_stdout};
 
 /// What stdout carries for a finished call, as the flags of `args` ask: the `--output` form,
 /// in the dialect `--dialect` names.
@@ -94,7 +94,7 @@ pub fn print_record(record: Record, shape: &OutputShape) -> Exit {
 /// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
 /// exit code.
 pub fn emit_record(record: Record, shape: &OutputShape) -> Exit {
-    finish(
+    finish_ask(
         write_stdout(&shape.render(&record)),
         exit_for(record.status),
     )
@@ -140,7 +140,7 @@ pub fn print_error(output: ToolOutput, format: OutputArg, exit: Exit) -> Exit {
 pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::Warning]) -> Exit {
     let warnings = ask_schema::Warning::reports(warnings);
     let line = AskUserResultNotification::line_for(&record, output == OutputArg::Tool, &warnings);
-    finish(write_stdout(line.trim_end()), exit_for(record.status))
+    finish_ask(write_stdout(line.trim_end()), exit_for(record.status))
 }
 
 /// The runtime a command runs on: the current thread for an ask; two worker threads for

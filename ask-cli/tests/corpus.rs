@@ -303,6 +303,56 @@ fn a_closed_stdout_is_a_clean_exit() {
     );
 }
 
+#[test]
+fn an_answer_whose_agent_stopped_reading_ends_as_a_lost_connection_and_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let pending = dir.path().join("pending.json");
+    let call = dir.path().join("call.json");
+    let question = json!({"question": "Which database?", "header": "Database",
+        "options": [{"label": "PostgreSQL", "description": "x"}, {"label": "SQLite", "description": "y"}]});
+    std::fs::write(&call, json!({"questions": [question]}).to_string()).unwrap();
+    let pending_file = ["--pending-file", pending.to_str().unwrap()];
+    let first = ask_user()
+        .arg("-p")
+        .args(pending_file)
+        .arg(&call)
+        .output()
+        .unwrap();
+    assert_eq!(first.status.code(), Some(4));
+    // Pass 2, whose reader went away before the answers were printed: they never reached the
+    // agent, so the ask ends as a lost connection, and the pending file keeps them.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = ask_user()
+        .args(["-p", "--answers", r#"["SQLite"]"#])
+        .args(pending_file)
+        .stdout(writer)
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(5),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(pending.exists());
+    // The next pass 2 delivers them.
+    let again = ask_user()
+        .args(["-p", "-c"])
+        .args(pending_file)
+        .output()
+        .unwrap();
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    let result: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(result["answers"][0]["answer"], "SQLite");
+    assert!(!pending.exists());
+}
+
 /// The frames `ask-user --mode embedded` draws for the call in `path` when the host sends
 /// `inputs` (each the bytes of one keypress or paste) and then goes away: every frame's lines
 /// with their SGR styling taken out, one string per frame.
