@@ -1311,7 +1311,7 @@ fn opencode_run_from_a_terminal_the_terminal_ui_asks() {
 // `codex exec` from a person's terminal: the form is declined at once, and ask-user, outside the
 // terminal's foreground group, cannot draw there; the terminal is canonical, so the page is
 // reachable, and its link is printed there, sent as an MCP log message and in the progress
-// notifications. A person opens it (here a script run inside the agent's network namespace,
+// notifications. A person opens it (here Chromium, run inside the agent's network namespace,
 // where the page listens) and answers.
 
 /// The pid of a process of this stage (ask-user's tap, whose arguments name the stage's log),
@@ -1329,7 +1329,7 @@ fn stage_process(stage: &Stage) -> u32 {
 }
 
 #[test]
-#[ignore = "needs Codex CLI from npm, unshare, nsenter and ip; run by .ci/run"]
+#[ignore = "needs Codex CLI from npm, unshare, nsenter, ip, Playwright and chromium; run by .ci/run"]
 fn codex_exec_from_a_terminal_prints_the_page_link_and_the_person_answers_there() {
     let stage = Stage::new(Host::Codex, &[], true);
     let args = Host::Codex.headless("please ask me");

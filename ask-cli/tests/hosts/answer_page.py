@@ -1,66 +1,55 @@
-"""Answers the questions waiting on an ask-user page as a person's browser would.
+"""Answers the questions waiting on an ask-user page in Debian's Chromium, as a person would.
 
 Usage: answer_page.py LINK ANSWERS_JSON
 
-LINK is the one-time link (http://127.0.0.1:PORT/#token=...); ANSWERS_JSON is the body's
-`answers` list. The script trades the link's token for the page's credential as the page does
-(`POST /api/session`), finds the ask waiting for the user, and posts the answers with the
-page's own Origin and the credential in `Authorization`.
-It prints the HTTP status of the answer and exits 0 only for 200.
+LINK is the one-time link (http://127.0.0.1:PORT/#token=...), read from where the person saw
+it; ANSWERS_JSON lists one answer per question in order: an option's label, or a list of
+labels for a multi-select question. The script opens the link in headless Chromium (through
+Playwright), picks each answer, moves on with Next, submits on the review, and waits for the
+page to say the answers were sent. It prints what the page said and exits 0 only then.
 """
 
-import http.client
 import json
 import sys
-import urllib.parse
+
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = "/usr/bin/chromium"
+# The flags that keep Chromium quiet on a machine with no outside network.
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def main(link, answers):
-    url = urllib.parse.urlsplit(link)
-    host = url.netloc
-    connection = lambda: http.client.HTTPConnection(url.hostname, url.port, timeout=20)
-
-    token = url.fragment.removeprefix("token=")
-    origin = f"http://{host}"
-    visit = connection()
-    visit.request(
-        "POST",
-        "/api/session",
-        body=json.dumps({"token": token}),
-        headers={"Host": host, "Origin": origin, "Content-Type": "application/json"},
-    )
-    reply = visit.getresponse()
-    session = reply.read()
-    if reply.status != 200:
-        print(f"the link answered {reply.status}", file=sys.stderr)
-        return 1
-    credential = "Bearer " + json.loads(session)["session"]
-
-    asks = connection()
-    asks.request("GET", "/api/asks", headers={"Host": host, "Authorization": credential})
-    listed = json.loads(asks.getresponse().read())
-    waiting = [ask for ask in listed["asks"] if ask["state"] == "waiting_for_user"]
-    if not waiting:
-        print(f"no ask waits: {listed}", file=sys.stderr)
-        return 1
-
-    post = connection()
-    body = json.dumps({"answers": answers})
-    post.request(
-        "POST",
-        f"/api/asks/{waiting[0]['requestId']}/answer",
-        body=body,
-        headers={
-            "Host": host,
-            "Authorization": credential,
-            "Origin": origin,
-            "Content-Type": "application/json",
-        },
-    )
-    answered = post.getresponse()
-    print(answered.status, answered.read().decode())
-    return 0 if answered.status == 200 else 1
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        page.goto(link)
+        page.get_by_text("Your agent is waiting for your answers.").wait_for(timeout=20_000)
+        for n, answer in enumerate(answers):
+            if isinstance(answer, list):
+                for label in answer:
+                    page.get_by_role("checkbox", name=label, exact=True).check()
+            else:
+                page.get_by_role("radio", name=answer, exact=True).check()
+            if n + 1 < len(answers):
+                page.get_by_role("button", name="Next").first.click()
+        page.get_by_role("tab", name="Submit").click()
+        page.get_by_role("button", name="Submit answers").click()
+        sent = page.get_by_text("Your answers were sent").first
+        sent.wait_for(timeout=20_000)
+        print(sent.inner_text())
+        browser.close()
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1], json.loads(sys.argv[2])))
+    sys.exit(main(sys.argv[1], [a["answer"] for a in json.loads(sys.argv[2])]))
