@@ -2,10 +2,10 @@
 //! inbox of `ask-user serve` that shows the asks of many agents on one page.
 //!
 //! [`WebFrontend::bind`] opens the listening socket and makes a one-time link
-//! ([`WebFrontend::link`]); [`Frontend::present`] serves the page until the person answers or
-//! cancels, and dropping its future stops the server. [`Inbox`] serves the same page for the
-//! agents that send their asks with [`ViaFrontend`] (`ask-user --via URL`); [`run`] holds what
-//! the command line needs around them.
+//! ([`WebFrontend::link`]); [`present`](ask_core::Frontend::present) serves the page until the
+//! person answers or cancels, and dropping its future stops the server. [`Inbox`] serves the
+//! same page for the agents that send their asks with [`ViaFrontend`] (`ask-user --via URL`);
+//! [`run`] holds what the command line needs around them.
 //!
 //! Security (see `SECURITY.md`): the link carries its one-time token in the URL fragment, which
 //! no request carries; the page spends it with `POST /api/session` for a credential that it
