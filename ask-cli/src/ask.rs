@@ -7,7 +7,6 @@ use ask_core::{AskCall, AskUserResult, Caller, Frontend, Limits, Presenter, Tool
 use ask_print::PrintFrontend;
 use ask_schema::OutputShape;
 use ask_session::{Ask, AskFailure, Finished, ReadFailure, SessionLog};
-use ask_tui::Lang;
 
 use crate::cli::{AskArgs, ModeArg};
 use crate::deliver::{ask_path, deliver, failed, print_record, print_unasked, runtime, shape_of};
@@ -166,7 +165,7 @@ fn frontend_for(
         Presenter::Tui => {
             let mut tui = ask_tui::TuiFrontend::new()
                 .with_notify(!args.tui.no_notify)
-                .with_lang(Lang::chosen(args.tui.lang));
+                .with_lang(ask_tui::chosen_lang(args.tui.lang));
             // ↑ in a text field recalls earlier answers to the same question from this
             // session's log only, never another's.
             if let Some(session) = &args.session {

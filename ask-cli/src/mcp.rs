@@ -60,7 +60,7 @@ pub fn run(args: &McpArgs) -> Exit {
 fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
     let tui = TuiFrontend::new()
         .with_notify(!args.tui.no_notify)
-        .with_lang(ask_tui::Lang::chosen(args.tui.lang));
+        .with_lang(ask_tui::chosen_lang(args.tui.lang));
     // The inbox's page is already open where the person answers: no browser for its address.
     let (inbox, via) = (args.inbox.clone(), args.inbox.via.is_some());
     let open = !args.no_open && !via;

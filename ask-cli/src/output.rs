@@ -1,10 +1,10 @@
 //! Writing to stdout and stderr. stdout carries only result documents; a closed stdout is an
 //! error only for the result of an ask, which then never reached its agent. Messages for people
-//! go to stderr through `ask_core::console`.
+//! go to stderr through `ask_session::console`.
 
 use std::io::{self, Write};
 
-pub use ask_core::console::{say, say_unprefixed};
+pub use ask_session::console::{say, say_unprefixed};
 use serde::Serialize;
 
 use crate::exit::Exit;

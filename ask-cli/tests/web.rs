@@ -1573,3 +1573,24 @@ fn mcp_with_an_inbox_posts_each_call_there_and_the_person_answers_on_its_page() 
     drop(stdin);
     server.wait().unwrap();
 }
+
+#[test]
+fn a_persons_open_page_is_never_closed_to_make_room_for_strangers() {
+    let serve = Serve::start_under(Some("128:128"));
+    let credential = serve.visit(&serve.link);
+    // The person's page holds its event stream open first, so it is the oldest connection.
+    let mut events = common::Events::open(&serve.host, &credential);
+    events.until(|snapshot| snapshot["asks"].as_array().is_some_and(Vec::is_empty));
+    // Then strangers open more connections than the cap on unauthenticated ones (a quarter of
+    // 128), each closing the oldest unauthenticated one.
+    let idle: Vec<_> = (0..100)
+        .map(|_| std::net::TcpStream::connect(&serve.host).unwrap())
+        .collect();
+    // The page still hears of the next ask.
+    let agent = serve.ask("alpha");
+    events.until(|snapshot| snapshot["asks"].as_array().is_some_and(|a| a.len() == 1));
+    assert_eq!(serve.answer(&credential, "ask-1", "still-here"), 200);
+    let (code, _) = output_of(agent);
+    assert_eq!(code, 0);
+    drop(idle);
+}

@@ -71,12 +71,6 @@ impl Lang {
         }
     }
 
-    /// `flag` when one is given (`--lang`), else the language of this process's locale
-    /// ([`Lang::from_locale`]), else English.
-    pub fn chosen(flag: Option<Lang>) -> Lang {
-        flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
-    }
-
     /// The language of the locale, as POSIX chooses the locale of messages: the first of
     /// `LC_ALL`, `LC_MESSAGES` and `LANG` that is set and not empty decides, and a language
     /// this UI does not ship (or no locale at all) gives English. `var` reads a variable.

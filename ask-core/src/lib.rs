@@ -27,7 +27,6 @@
 
 mod answer_input;
 mod caller;
-pub mod console;
 mod display;
 mod failpoint;
 mod frontend;

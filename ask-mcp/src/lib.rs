@@ -34,7 +34,7 @@ use std::time::Duration;
 use ask_core::{
     Answer, AnswerValue, AskCall, AskRequest, Capabilities, Frontend, Limits, Outcome,
     PresentError, Presenter, Problem, ProblemKind, Question, Record, Status, ToolOutput,
-    ValidatedInput, sanitize_for_display,
+    ValidatedInput, now_ms, sanitize_for_display,
 };
 use ask_session::{Ask, AskFailure, Finished};
 use async_trait::async_trait;
@@ -937,15 +937,6 @@ fn page_failed(error: &str) -> String {
         "The questions could not be shown to the user: the web page could not be opened: {}",
         sanitize_for_display(error)
     )
-}
-
-/// Milliseconds since the Unix epoch.
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| {
-            u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
-        })
 }
 
 /// The link of the page a call waits on, once one was announced.

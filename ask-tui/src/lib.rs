@@ -52,3 +52,10 @@ pub use state::{
 pub use terminal::{Access, HistoryProvider, TuiError, say_on_terminal, terminal_allowed};
 pub use text::TextField;
 pub use view::{render, screen_lines, view};
+
+/// The terminal UI's language: `flag` when one is given (`--lang`), else the language of this
+/// process's locale ([`Lang::from_locale`]: the first of `LC_ALL`, `LC_MESSAGES`, `LANG` set),
+/// else English.
+pub fn chosen_lang(flag: Option<Lang>) -> Lang {
+    flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
+}

@@ -531,7 +531,11 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
                 Ok(body) => body,
                 Err(refused) => return refused,
             };
-            return exchange(&shared, &body);
+            let exchanged = exchange(&shared, &body);
+            if exchanged.status() == StatusCode::OK {
+                trust(&parts);
+            }
+            return exchanged;
         }
         _ => {}
     }
@@ -540,6 +544,8 @@ async fn handle(shared: Arc<Shared>, request: axum::extract::Request) -> Respons
     if !session {
         return Refusal::NoSession.response();
     }
+    // The person's connection: never closed to make room for unauthenticated ones.
+    trust(&parts);
     match (&parts.method, path) {
         (&Method::GET, "/api/asks") => json_response(StatusCode::OK, &shared.board.snapshot()),
         (&Method::GET, "/api/events") => events(&shared),

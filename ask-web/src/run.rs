@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use ask_core::Limits;
-use ask_core::console::{say, say_link, show_on_terminal};
 use ask_core::lang::Lang;
+use ask_session::console::{say, say_link, show_on_terminal};
 
 use crate::{AgentWatch, Asker, Bounds, Inbox, InboxTokens, Links, ViaFrontend, WebFrontend};
 

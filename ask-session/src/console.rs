@@ -4,7 +4,7 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use crate::sanitize_for_display;
+use ask_core::sanitize_for_display;
 
 /// Writes `message` to stderr, a line at a time, each prefixed with `ask-user: `; no control
 /// sequence from the model reaches the terminal this way.
