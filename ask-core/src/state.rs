@@ -82,6 +82,18 @@ pub enum WireState {
     ConnectionLost,
 }
 
+impl WireState {
+    /// The state an ask that ended with `outcome` is in: answered, cancelled, or (for a lost
+    /// connection, or questions left pending elsewhere) gone from this client.
+    pub fn of(outcome: &Outcome) -> WireState {
+        match outcome {
+            Outcome::Answered(_) => WireState::Answered,
+            Outcome::Cancelled => WireState::Cancelled,
+            Outcome::ConnectionLost | Outcome::Pending { .. } => WireState::ConnectionLost,
+        }
+    }
+}
+
 /// Watches the transitions of an ask.
 ///
 /// Any `Fn(&AskState, &AskState) + Send + Sync` closure is an observer.

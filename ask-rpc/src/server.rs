@@ -175,11 +175,7 @@ impl Shared {
         outcome: Outcome,
         permit: Option<OwnedSemaphorePermit>,
     ) {
-        let state = match outcome {
-            Outcome::Answered(_) => WireState::Answered,
-            Outcome::Cancelled => WireState::Cancelled,
-            Outcome::ConnectionLost | Outcome::Pending { .. } => WireState::ConnectionLost,
-        };
+        let state = WireState::of(&outcome);
         // The state line is queued before the ask is woken, so that nothing the woken ask
         // sends (such as a result line) can go out ahead of it.
         let _ = self

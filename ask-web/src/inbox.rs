@@ -590,20 +590,12 @@ fn held(
                 }
             };
             holding.done = true;
-            let outcome = match outcome {
-                Outcome::Answered(answers) => AgentOutcome {
-                    state: WireState::Answered,
-                    answers,
-                },
-                Outcome::Cancelled => AgentOutcome {
-                    state: WireState::Cancelled,
-                    answers: Vec::new(),
-                },
-                _ => AgentOutcome {
-                    state: WireState::ConnectionLost,
-                    answers: Vec::new(),
-                },
+            let state = WireState::of(&outcome);
+            let answers = match outcome {
+                Outcome::Answered(answers) => answers,
+                _ => Vec::new(),
             };
+            let outcome = AgentOutcome { state, answers };
             let line = serde_json::to_string(&outcome).unwrap_or_default() + "\n";
             Some((Ok(Bytes::from(line)), None))
         },

@@ -740,10 +740,7 @@ async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -
         "cancel" => Outcome::Cancelled,
         _ => return error_response(StatusCode::NOT_FOUND, "no such address"),
     };
-    let state = match outcome {
-        Outcome::Answered(_) => WireState::Answered,
-        _ => WireState::Cancelled,
-    };
+    let state = WireState::of(&outcome);
     let agent = {
         let mut inner = shared.lock();
         if inner.stopping {

@@ -126,10 +126,7 @@ impl WebFrontend {
                 // The answer counts as sent only while the agent is still there to take it.
                 Ok(delivery) if self.watch.as_ref().is_none_or(AgentWatch::is_there) => {
                     // The pages see the ask end before they see the server close.
-                    let state = match delivery.outcome {
-                        Outcome::Answered(_) => ask_core::WireState::Answered,
-                        _ => ask_core::WireState::Cancelled,
-                    };
+                    let state = ask_core::WireState::of(&delivery.outcome);
                     self.shared.remove(&request_id);
                     self.shared.set_state(&request_id, state);
                     let _ = delivery.receipt.send(());
