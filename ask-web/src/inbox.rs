@@ -446,10 +446,10 @@ fn check_asker(asker: &Asker) -> Result<(), String> {
         for index in 0..chars.len() {
             if ask_core::classify_in_context(&chars, index) != ask_core::CharClass::Plain {
                 return Err(format!(
-                    "/{field}: character {} is U+{:04X}, a control, line break, bidi or \
-                     invisible character",
+                    "/{field}: character {} is {}, a control, line break, bidi or invisible \
+                     character",
                     index + 1,
-                    u32::from(chars[index])
+                    ask_core::describe_char(chars[index])
                 ));
             }
         }
