@@ -10,22 +10,14 @@ page to say the answers were sent. It prints what the page said and exits 0 only
 """
 
 import json
+import pathlib
 import sys
 
 from playwright.sync_api import sync_playwright
 
-CHROMIUM = "/usr/bin/chromium"
-# The flags that keep Chromium quiet on a machine with no outside network.
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+# Chromium and its flags, as the page's own browser tests start it.
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+from web_browser import ARGS, CHROMIUM  # noqa: E402
 
 
 def main(link, answers):
