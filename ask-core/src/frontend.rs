@@ -28,6 +28,16 @@ pub struct AskRequest {
     pub given: Vec<Option<Answer>>,
 }
 
+/// The request id of a call that has no call id.
+pub const NO_CALL_ID: &str = "ask-1";
+
+impl AskRequest {
+    /// The host's id of the tool call, when the call has one (its request id is then that id).
+    pub fn call_id(&self) -> Option<&str> {
+        (self.request_id != NO_CALL_ID).then_some(self.request_id.as_str())
+    }
+}
+
 /// The signal that ended a presenter, as the process saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Signal {
@@ -197,7 +207,9 @@ impl AskCall {
 
     /// The request id frontends see: the call id, or `ask-1` when the call has none.
     pub fn request_id(&self) -> String {
-        self.call_id.clone().unwrap_or_else(|| "ask-1".to_string())
+        self.call_id
+            .clone()
+            .unwrap_or_else(|| NO_CALL_ID.to_string())
     }
 }
 

@@ -50,7 +50,7 @@ pub use display::{
 };
 pub use failpoint::{FAILPOINT_VARIABLE, failpoint};
 pub use frontend::{
-    AskCall, AskRequest, BoxError, Capabilities, Frontend, Given, PresentError, Signal,
+    AskCall, AskRequest, BoxError, Capabilities, Frontend, Given, NO_CALL_ID, PresentError, Signal,
 };
 pub use input::{
     AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,

@@ -41,6 +41,17 @@ pub fn same_secret(a: &str, b: &str) -> bool {
             == 0
 }
 
+/// The SHA-256 of `parts`, each followed by a NUL byte, in lowercase hex: what the inbox keeps
+/// of a capability, and how it derives an ask's id from its agent and call id.
+pub fn digest(parts: &[&str]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+        hasher.update([0]);
+    }
+    hex(&hasher.finalize())
+}
+
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -162,6 +162,14 @@ impl Board {
         if state.waiting_bytes + change.len() > WAITING_BUDGET {
             return Err(Full);
         }
+        // The same call asked again after its ask ended takes the place of the ended one.
+        state
+            .snapshot
+            .asks
+            .retain(|ask| ask.request_id != view.request_id);
+        if let Some(size) = state.sizes.remove(&view.request_id) {
+            state.waiting_bytes -= size;
+        }
         state.waiting_bytes += change.len();
         state.sizes.insert(view.request_id.clone(), change.len());
         state.snapshot.closing = false;
@@ -218,14 +226,13 @@ impl Board {
         let _ = self.changes.send(frame("closing", "{}"));
     }
 
-    /// The questions of one ask.
-    pub(crate) fn questions(&self, request_id: &str) -> Option<Vec<Question>> {
+    /// True when the list holds the ask `request_id`.
+    pub(crate) fn knows(&self, request_id: &str) -> bool {
         self.lock()
             .snapshot
             .asks
             .iter()
-            .find(|ask| ask.request_id == request_id)
-            .map(|ask| ask.questions.clone())
+            .any(|ask| ask.request_id == request_id)
     }
 
     /// The list now.

@@ -13,12 +13,16 @@ use tokio::sync::{oneshot, watch};
 
 use crate::auth::{self, same_secret};
 use crate::{
-    AskView, Asker, Bounds, Delivery, HEARTBEAT, Refusal, Shared, WebError, error_response,
-    json_response, random_token, read_body, router, with_headers,
+    AskStore, AskView, Asker, Bounds, Delivery, HEARTBEAT, KeptState, Refusal, Shared, StoredAsk,
+    WebError, error_response, json_response, random_token, read_body, router, with_headers,
 };
 
 /// The header that carries the capability of a new ask, on the held response that creates it.
 pub const CAPABILITY_HEADER: &str = "x-ask-capability";
+
+/// The header of a held response from an inbox that keeps its asks in a store: an agent whose
+/// connection ends without an outcome attaches again (`POST /api/agent/wait`).
+pub const KEPT_HEADER: &str = "x-ask-kept";
 
 /// The two tokens of an inbox: the agents' (which only creates asks) and the people's (which
 /// alone mints links for people).
@@ -63,8 +67,32 @@ impl Inbox {
         limits: Limits,
         tokens: InboxTokens,
     ) -> Result<Inbox, WebError> {
+        Inbox::bind_inner(addr, limits, tokens, None)
+    }
+
+    /// Binds `addr` with `tokens`, keeping every ask and outcome in `store`, and shows again
+    /// the asks `kept` there (what [`AskStore::load`] gave) that still wait for the person or
+    /// for their agent: their agents attach again with their call id or their capability.
+    pub fn bind_stored(
+        addr: SocketAddr,
+        limits: Limits,
+        tokens: InboxTokens,
+        store: Arc<dyn AskStore>,
+        kept: Vec<StoredAsk>,
+    ) -> Result<Inbox, WebError> {
+        let inbox = Inbox::bind_inner(addr, limits, tokens, Some(store))?;
+        restore(&inbox.shared, kept);
+        Ok(inbox)
+    }
+
+    fn bind_inner(
+        addr: SocketAddr,
+        limits: Limits,
+        tokens: InboxTokens,
+        store: Option<Arc<dyn AskStore>>,
+    ) -> Result<Inbox, WebError> {
         let (listener, bound) = crate::bind_listener(addr)?;
-        let shared = Shared::new(bound, Some(tokens), limits, agent_api)?;
+        let shared = Shared::new(bound, Some(tokens), limits, agent_api, store)?;
         Ok(Inbox {
             listener,
             addr: bound,
@@ -155,6 +183,70 @@ impl Inbox {
     }
 }
 
+/// Shows again the asks kept in the store that still wait for the person or for their agent,
+/// and numbers new asks after the highest kept.
+fn restore(shared: &Shared, kept: Vec<StoredAsk>) {
+    let mut highest = 0;
+    for ask in kept {
+        if let Some(number) = ask.id.strip_prefix("ask-").and_then(|n| n.parse().ok()) {
+            highest = u64::max(highest, number);
+        }
+        let secret = ask.questions.iter().any(|q| q.secret);
+        let (saved, given) = match ask.state {
+            KeptState::Waiting => (None, ask.given),
+            // The secret was never kept: the ask waits again, with the other answers given.
+            KeptState::Answered {
+                answers,
+                delivered: false,
+            } if secret => {
+                let given = ask
+                    .questions
+                    .iter()
+                    .enumerate()
+                    .map(|(at, question)| {
+                        answers
+                            .iter()
+                            .find(|answer| answer.question == question.question)
+                            .cloned()
+                            .or_else(|| ask.given.get(at).cloned().flatten())
+                    })
+                    .collect();
+                (None, given)
+            }
+            KeptState::Answered {
+                answers,
+                delivered: false,
+            } => (Some(Outcome::Answered(answers)), ask.given),
+            KeptState::Cancelled { delivered: false } => (Some(Outcome::Cancelled), ask.given),
+            KeptState::Answered { .. } | KeptState::Cancelled { .. } | KeptState::Withdrawn => {
+                continue;
+            }
+        };
+        let mut view = AskView::waiting(ask.id.clone(), ask.questions, &given, ask.asker);
+        view.since = ask.since;
+        let questions = view.questions.clone();
+        if shared.board.push(view).is_err() {
+            // Beyond the budget of waiting asks: it stays in the store for a later start.
+            continue;
+        }
+        let state = saved.as_ref().map(WireState::of);
+        shared.lock().waiting.push(crate::Waiting {
+            request_id: ask.id.clone(),
+            questions,
+            capability: Some(ask.capability),
+            agent: None,
+            attached: 0,
+            saved,
+            delivering: false,
+            receipt: None,
+        });
+        if let Some(state) = state {
+            shared.set_state(&ask.id, state);
+        }
+    }
+    shared.lock().taken = highest;
+}
+
 /// Who proved what on an agent request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -212,20 +304,21 @@ pub(crate) async fn agent(
         }
         "/api/agent/received" | "/api/agent/cancel" => {
             let capability = sent.and_then(|value| value.strip_prefix("Bearer "));
-            let reply = by_capability(shared, capability, path == "/api/agent/cancel");
+            let reply = with_capability(shared, capability, path == "/api/agent/cancel").await;
             if reply.status() != StatusCode::UNAUTHORIZED && reply.status() != StatusCode::NOT_FOUND
             {
                 crate::trust(parts);
             }
             reply
         }
-        "/api/agent/asks" | "/api/agent/link" => {
+        "/api/agent/asks" | "/api/agent/wait" | "/api/agent/link" => {
             let role = sent.and_then(|value| proven(shared, value));
             if role.is_some() {
                 crate::trust(parts);
             }
             match (path, role) {
                 ("/api/agent/asks", Some(Role::Agent)) => create(shared, body).await,
+                ("/api/agent/wait", Some(Role::Agent)) => wait_again(shared, body).await,
                 ("/api/agent/link", Some(Role::People)) => match shared.fresh_link() {
                     Ok(link) => json_response(StatusCode::OK, &serde_json::json!({ "link": link })),
                     Err(error) => {
@@ -325,34 +418,54 @@ fn proven(shared: &Shared, authorization: &str) -> Option<Role> {
     }
 }
 
+/// The waiting ask whose capability is `capability`, by request id.
+fn by_capability(shared: &Shared, capability: &str) -> Option<String> {
+    let digest = auth::digest(&[capability]);
+    shared
+        .lock()
+        .waiting
+        .iter()
+        .find(|w| {
+            w.capability
+                .as_deref()
+                .is_some_and(|own| same_secret(own, &digest))
+        })
+        .map(|w| w.request_id.clone())
+}
+
 /// `POST /api/agent/received` (the agent has the outcome) or `POST /api/agent/cancel` (the
 /// agent withdraws its ask), with `Authorization: Bearer CAPABILITY`.
-fn by_capability(shared: &Shared, capability: Option<&str>, cancel: bool) -> Response {
+async fn with_capability(shared: &Shared, capability: Option<&str>, cancel: bool) -> Response {
     let Some(capability) = capability else {
         return error_response(
             StatusCode::UNAUTHORIZED,
             "refused: send the capability of the ask as Authorization: Bearer CAPABILITY",
         );
     };
-    let mut inner = shared.lock();
-    let at = inner.waiting.iter().position(|w| {
-        w.capability
-            .as_deref()
-            .is_some_and(|own| same_secret(own, capability))
-    });
-    let Some(at) = at else {
+    let Some(request_id) = by_capability(shared, capability) else {
         return error_response(StatusCode::NOT_FOUND, "no waiting ask has this capability");
     };
     if cancel {
-        let request_id = inner.waiting[at].request_id.clone();
-        drop(inner);
+        if let Some(store) = &shared.store
+            && let Err(error) = store.settle(&request_id, KeptState::Withdrawn).await
+        {
+            return error_response(StatusCode::SERVICE_UNAVAILABLE, &error.to_string());
+        }
         shared.lost(&request_id);
         return json_response(
             StatusCode::OK,
             &serde_json::json!({"state": "connection_lost"}),
         );
     }
-    match inner.waiting[at].receipt.take() {
+    let receipt = {
+        let mut inner = shared.lock();
+        inner
+            .waiting
+            .iter_mut()
+            .find(|w| w.request_id == request_id)
+            .and_then(|w| w.receipt.take())
+    };
+    match receipt {
         Some(receipt) => {
             let _ = receipt.send(());
             json_response(StatusCode::OK, &serde_json::json!({}))
@@ -360,6 +473,202 @@ fn by_capability(shared: &Shared, capability: Option<&str>, cancel: bool) -> Res
         None => error_response(StatusCode::CONFLICT, "no outcome was sent for this ask"),
     }
 }
+
+/// The body of `POST /api/agent/wait`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Wait {
+    /// The capability of the ask to wait on again.
+    capability: String,
+}
+
+/// `POST /api/agent/wait`: an agent whose held connection ended attaches again to its ask,
+/// naming it by its capability.
+async fn wait_again(shared: &Arc<Shared>, body: Body) -> Response {
+    let body = match read_body(body).await {
+        Ok(body) => body,
+        Err(refused) => return refused,
+    };
+    let wait = match serde_json::from_slice::<Wait>(&body) {
+        Ok(wait) => wait,
+        Err(error) => {
+            return error_response(
+                StatusCode::BAD_REQUEST,
+                &format!("the body is not a wait: {error}"),
+            );
+        }
+    };
+    let Some(request_id) = by_capability(shared, &wait.capability) else {
+        return error_response(StatusCode::NOT_FOUND, "no waiting ask has this capability");
+    };
+    match attach(shared, &request_id, None).await {
+        Some(reply) => reply,
+        None => error_response(StatusCode::NOT_FOUND, "no waiting ask has this capability"),
+    }
+}
+
+/// The id of the ask of `call_id` from `asker`: the same call from the same agent and folder
+/// finds the same ask, in this inbox's life and after a restart with its store.
+fn derived_id(asker: &Asker, call_id: &str) -> String {
+    let digest = auth::digest(&[
+        asker.agent.as_deref().unwrap_or_default(),
+        asker.cwd.as_deref().unwrap_or_default(),
+        call_id,
+    ]);
+    format!("ask-{}", &digest[..32])
+}
+
+/// Attaches a new held connection to the ask `request_id` when it is still on the inbox's
+/// list (waiting, or ended with an outcome saved for its agent), or answers at once when the
+/// store says that it ended and its agent already took the outcome. `questions`, when given,
+/// must be the ask's own. `None` when no such ask exists: the caller makes a new one.
+async fn attach(
+    shared: &Arc<Shared>,
+    request_id: &str,
+    questions: Option<&[Question]>,
+) -> Option<Response> {
+    let capability = match random_token() {
+        Ok(capability) => capability,
+        Err(error) => {
+            return Some(error_response(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &error.to_string(),
+            ));
+        }
+    };
+    let digest = auth::digest(&[&capability]);
+    let attached = {
+        let mut inner = shared.lock();
+        inner.attachments += 1;
+        let attached = inner.attachments;
+        match inner
+            .waiting
+            .iter_mut()
+            .find(|w| w.request_id == request_id)
+        {
+            None => None,
+            Some(waiting) if questions.is_some_and(|q| q != waiting.questions.as_slice()) => {
+                return Some(error_response(
+                    StatusCode::CONFLICT,
+                    SAME_CALL_OTHER_QUESTIONS,
+                ));
+            }
+            Some(waiting) => {
+                waiting.capability = Some(digest.clone());
+                waiting.attached = attached;
+                let (agent, delivered) = oneshot::channel();
+                // The connection attached before, if still open, ends as connection lost.
+                waiting.agent = Some(agent);
+                Some((
+                    attached,
+                    delivered,
+                    waiting.saved.clone(),
+                    waiting.questions.clone(),
+                ))
+            }
+        }
+    };
+    let Some((attached, delivered, saved, questions)) = attached else {
+        return ended(shared, request_id, questions).await;
+    };
+    if let Some(store) = &shared.store {
+        let kept = async {
+            if let Some(mut ask) = store.get(request_id).await? {
+                ask.capability = digest;
+                store.put(&ask).await?;
+            }
+            Ok::<_, crate::StoreError>(())
+        };
+        if let Err(error) = kept.await {
+            return Some(error_response(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &error.to_string(),
+            ));
+        }
+    }
+    if let Some(outcome) = saved {
+        hand_saved(shared, request_id, questions, outcome);
+    }
+    let mut response = held(
+        Arc::clone(shared),
+        request_id.to_string(),
+        delivered,
+        attached,
+    );
+    if let Ok(value) = HeaderValue::from_str(&capability) {
+        response.headers_mut().insert(CAPABILITY_HEADER, value);
+    }
+    Some(response)
+}
+
+/// Hands the outcome saved for the ask `request_id` to its agent, attached again: the ask
+/// ends once the agent confirms it, or stays saved for the next attachment.
+fn hand_saved(shared: &Arc<Shared>, request_id: &str, questions: Vec<Question>, outcome: Outcome) {
+    let agent = {
+        let mut inner = shared.lock();
+        inner
+            .waiting
+            .iter_mut()
+            .find(|w| w.request_id == request_id)
+            .and_then(|w| w.agent.take())
+    };
+    let Some(agent) = agent else { return };
+    let (receipt, received) = oneshot::channel();
+    let delivery = Delivery {
+        outcome: outcome.clone(),
+        receipt,
+    };
+    if agent.send(delivery).is_err() {
+        return;
+    }
+    let shared = Arc::clone(shared);
+    let request_id = request_id.to_string();
+    tokio::spawn(async move {
+        if let Ok(Ok(())) = tokio::time::timeout(crate::DELIVERY_PATIENCE, received).await {
+            shared.delivered(&request_id, &questions, &outcome).await;
+        }
+    });
+}
+
+/// The reply to an agent that asks again for an ask the store says ended, once its outcome was
+/// delivered: the same outcome at once (at least once; the ask's id makes it one record).
+/// `None` when there is no such ask, or its outcome cannot be given again (a secret answer is
+/// never kept, and a withdrawn ask is asked anew).
+async fn ended(
+    shared: &Shared,
+    request_id: &str,
+    questions: Option<&[Question]>,
+) -> Option<Response> {
+    let store = shared.store.as_ref()?;
+    let ask = store.get(request_id).await.ok()??;
+    if questions.is_some_and(|q| q != ask.questions.as_slice()) {
+        return Some(error_response(
+            StatusCode::CONFLICT,
+            SAME_CALL_OTHER_QUESTIONS,
+        ));
+    }
+    let outcome = match ask.state {
+        KeptState::Answered {
+            answers,
+            delivered: true,
+        } if !ask.questions.iter().any(|q| q.secret) => AgentOutcome {
+            state: WireState::Answered,
+            answers,
+        },
+        KeptState::Cancelled { delivered: true } => AgentOutcome {
+            state: WireState::Cancelled,
+            answers: Vec::new(),
+        },
+        _ => return None,
+    };
+    let line = serde_json::to_string(&outcome).unwrap_or_default() + "\n";
+    Some(with_headers(
+        ([(header::CONTENT_TYPE, "application/x-ndjson")], line).into_response(),
+    ))
+}
+
+const SAME_CALL_OTHER_QUESTIONS: &str =
+    "refused: this call id already asked other questions; give each call its own id";
 
 /// `POST /api/agent/asks`: checks the ask, shows it, and holds the response until its outcome.
 async fn create(shared: &Arc<Shared>, body: Body) -> Response {
@@ -389,20 +698,55 @@ async fn create(shared: &Arc<Shared>, body: Body) -> Response {
     if let Err(problem) = check_given(&questions, &ask.given) {
         return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem);
     }
+    if let Some(call_id) = &ask.call_id
+        && let Err(problem) = check_call_id(call_id)
+    {
+        return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem);
+    }
+    let request_id = match &ask.call_id {
+        Some(call_id) => {
+            let request_id = derived_id(&ask.asker, call_id);
+            if let Some(reply) = attach(shared, &request_id, Some(&questions)).await {
+                return reply;
+            }
+            request_id
+        }
+        None => shared.next_id(),
+    };
     let capability = match random_token() {
         Ok(capability) => capability,
         Err(error) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
     };
-    let request_id = shared.next_id();
     let view = AskView::waiting(request_id.clone(), questions, &ask.given, ask.asker);
-    let Ok(delivered) = shared.open(view, Some(capability.clone())) else {
+    if let Some(store) = &shared.store {
+        // A secret answer given before the ask arrived stays with the agent and the page only.
+        let given = ask
+            .given
+            .iter()
+            .zip(&view.questions)
+            .map(|(answer, question)| answer.clone().filter(|_| !question.secret))
+            .collect();
+        let kept = StoredAsk {
+            id: request_id.clone(),
+            capability: auth::digest(&[&capability]),
+            asker: view.asker.clone(),
+            questions: view.questions.clone(),
+            given,
+            since: view.since,
+            state: KeptState::Waiting,
+        };
+        if let Err(error) = store.put(&kept).await {
+            return error_response(StatusCode::SERVICE_UNAVAILABLE, &error.to_string());
+        }
+    }
+    let Ok((delivered, attached)) = shared.open(view, Some(auth::digest(&[&capability]))) else {
         return error_response(
             StatusCode::SERVICE_UNAVAILABLE,
             "the inbox holds as many waiting questions as it can (64 MiB); try again once the \
              person answered some",
         );
     };
-    let mut response = held(Arc::clone(shared), request_id, delivered);
+    let mut response = held(Arc::clone(shared), request_id, delivered, attached);
     if let Ok(value) = HeaderValue::from_str(&capability) {
         response.headers_mut().insert(CAPABILITY_HEADER, value);
     }
@@ -420,6 +764,34 @@ struct AgentAsk {
     /// order, `null` for a question still open; absent when nothing was given.
     #[serde(default)]
     given: Vec<Option<Answer>>,
+    /// The id the host gave the tool call, when it has one: the same call from the same agent
+    /// and folder attaches to its ask again.
+    #[serde(default)]
+    call_id: Option<String>,
+}
+
+/// The most characters of a call id.
+pub const MAX_CALL_ID: usize = 256;
+
+/// Checks a call id: within its cap, and printable ASCII without spaces.
+fn check_call_id(call_id: &str) -> Result<(), String> {
+    if call_id.is_empty() || call_id.len() > MAX_CALL_ID {
+        return Err(format!(
+            "/callId: {} characters; give 1 to {MAX_CALL_ID}",
+            call_id.chars().count()
+        ));
+    }
+    match call_id.chars().position(|c| !c.is_ascii_graphic()) {
+        Some(at) => Err(format!(
+            "/callId: character {} is {}; a call id is printable ASCII without spaces",
+            at + 1,
+            call_id
+                .chars()
+                .nth(at)
+                .map_or_else(String::new, ask_core::describe_char)
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The most characters of an agent's name.
@@ -523,13 +895,15 @@ pub struct AgentOutcome {
 struct Holding {
     shared: Arc<Shared>,
     request_id: String,
+    /// Which attachment to the ask this connection is.
+    attached: u64,
     done: bool,
 }
 
 impl Drop for Holding {
     fn drop(&mut self) {
         if !self.done {
-            self.shared.lost(&self.request_id);
+            self.shared.detach(&self.request_id, self.attached);
         }
     }
 }
@@ -541,11 +915,14 @@ fn held(
     shared: Arc<Shared>,
     request_id: String,
     delivered: oneshot::Receiver<Delivery>,
+    attached: u64,
 ) -> Response {
     let stopped = shared.stopped.subscribe();
+    let holding_kept = shared.store.is_some();
     let holding = Holding {
         shared,
         request_id,
+        attached,
         done: false,
     };
     type State = (oneshot::Receiver<Delivery>, watch::Receiver<bool>, Holding);
@@ -570,6 +947,12 @@ fn held(
                         Ok::<_, std::convert::Infallible>(Bytes::from_static(b"\n")),
                         Some((delivered, stopped, holding)),
                     ));
+                }
+                // An inbox that keeps its asks ends the connection with no outcome: the agent
+                // attaches again once the inbox is back.
+                Woke::Stopped if holding.shared.store.is_some() => {
+                    holding.done = true;
+                    return None;
                 }
                 Woke::Stopped => {
                     holding.shared.lost(&holding.request_id);
@@ -600,11 +983,18 @@ fn held(
             Some((Ok(Bytes::from(line)), None))
         },
     );
-    with_headers(
+    let kept = holding_kept;
+    let mut response = with_headers(
         (
             [(header::CONTENT_TYPE, "application/x-ndjson")],
             Body::from_stream(stream),
         )
             .into_response(),
-    )
+    );
+    if kept {
+        response
+            .headers_mut()
+            .insert(KEPT_HEADER, HeaderValue::from_static("1"));
+    }
+    response
 }

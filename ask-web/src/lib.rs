@@ -40,6 +40,7 @@ mod link;
 mod listen;
 pub mod run;
 mod single;
+pub mod store;
 mod via;
 mod words;
 
@@ -49,6 +50,7 @@ pub use inbox::{AgentOutcome, Inbox, InboxTokens, MAX_AGENT_NAME, MAX_FOLDER, fi
 pub use link::{default_token_file, link_token_file, parent_name, qr_text, shows_qr, write_token};
 pub use listen::{Bounds, HEADER_TIMEOUT, evicted};
 pub use single::WebFrontend;
+pub use store::{AskStore, FileStore, KeptState, StoreError, StoredAsk};
 pub use via::ViaFrontend;
 
 use std::collections::{HashSet, VecDeque};
@@ -150,6 +152,13 @@ pub enum WebError {
 }
 
 /// A non-blocking listener bound to `addr` (port 0: any free port), and the address it got.
+impl WebError {
+    /// True when the inbox did not prove that it holds the token: something else listens there.
+    pub fn is_impostor(&self) -> bool {
+        matches!(self, WebError::ViaImpostor { .. })
+    }
+}
+
 fn bind_listener(addr: SocketAddr) -> Result<(std::net::TcpListener, SocketAddr), WebError> {
     let bind = |source| WebError::Bind { addr, source };
     let listener = std::net::TcpListener::bind(addr).map_err(bind)?;
@@ -173,11 +182,20 @@ struct Delivery {
 #[derive(Debug)]
 struct Waiting {
     request_id: String,
-    /// The 256-bit capability of this ask alone, given to the agent that created it (the
-    /// single-ask page has none).
+    /// The questions, as the agent asked them.
+    questions: Vec<ask_core::Question>,
+    /// The SHA-256 ([`auth::digest`]) of the 256-bit capability of this ask alone, given to the
+    /// agent that created it (the single-ask page has none).
     capability: Option<String>,
-    /// Where the outcome goes: the agent's held connection, or the waiting `present`.
+    /// Where the outcome goes: the agent's held connection, or the waiting `present`; `None`
+    /// while no agent is attached (its connection ended and the inbox keeps its asks).
     agent: Option<oneshot::Sender<Delivery>>,
+    /// Which attachment of an agent holds `agent`: a held connection that ends detaches only
+    /// its own.
+    attached: u64,
+    /// The outcome the person gave while no agent could take it, saved in the store for the
+    /// agent that comes back.
+    saved: Option<Outcome>,
     /// True while an answer is on its way: a second one is refused.
     delivering: bool,
     /// The receipt of an outcome the held connection carried, fired when the agent confirms.
@@ -203,6 +221,8 @@ struct Inner {
     in_flight: usize,
     /// The page's language when one was given (`--lang`); else each browser's.
     lang: Option<ask_core::lang::Lang>,
+    /// The number of agent attachments so far, for [`Waiting::attached`].
+    attachments: u64,
 }
 
 /// The agents' API (`/api/agent/…`) of a server: the inbox's, handed to `Shared::new` by
@@ -233,6 +253,9 @@ struct Shared {
     stopped: watch::Sender<bool>,
     /// Told when the last answer in flight arrived or failed.
     settled: tokio::sync::Notify,
+    /// Where the inbox keeps its asks (`ask-user serve --store`): then an agent whose
+    /// connection ends stays attached to nothing, and its ask waits for it to come back.
+    store: Option<Arc<dyn AskStore>>,
 }
 
 impl Shared {
@@ -241,6 +264,7 @@ impl Shared {
         tokens: Option<InboxTokens>,
         limits: ask_core::Limits,
         agent_api: AgentApi,
+        store: Option<Arc<dyn AskStore>>,
     ) -> Result<Shared, WebError> {
         let host = if bound.ip().is_unspecified() {
             // Listening on every address: the link names this machine's loopback, which works
@@ -267,6 +291,7 @@ impl Shared {
             base: format!("http://{host}"),
             stopped,
             settled: tokio::sync::Notify::new(),
+            store,
         })
     }
 
@@ -283,24 +308,109 @@ impl Shared {
         Ok(format!("{}/#token={token}", self.base))
     }
 
-    /// Shows an ask on the page and gives the receiver of its outcome; `Err` when the asks
-    /// waiting already fill [`WAITING_BUDGET`].
+    /// Shows an ask on the page and gives the receiver of its outcome, with the number of this
+    /// attachment; `Err` when the asks waiting already fill [`WAITING_BUDGET`]. `capability`
+    /// is the digest of the ask's capability.
     fn open(
         &self,
         view: AskView,
         capability: Option<String>,
-    ) -> Result<oneshot::Receiver<Delivery>, board::Full> {
+    ) -> Result<(oneshot::Receiver<Delivery>, u64), board::Full> {
         let (agent, delivered) = oneshot::channel();
         let request_id = view.request_id.clone();
+        let questions = view.questions.clone();
         self.board.push(view)?;
-        self.lock().waiting.push(Waiting {
+        let mut inner = self.lock();
+        inner.attachments += 1;
+        let attached = inner.attachments;
+        inner.waiting.push(Waiting {
             request_id,
+            questions,
             capability,
             agent: Some(agent),
+            attached,
+            saved: None,
             delivering: false,
             receipt: None,
         });
-        Ok(delivered)
+        Ok((delivered, attached))
+    }
+
+    /// The held connection of attachment `attached` to the ask `request_id` ended before it
+    /// carried an outcome: with a store, the ask waits for its agent to come back; without
+    /// one, it ends as connection lost.
+    fn detach(&self, request_id: &str, attached: u64) {
+        if self.store.is_none() {
+            self.lost(request_id);
+            return;
+        }
+        let mut inner = self.lock();
+        if let Some(waiting) = inner
+            .waiting
+            .iter_mut()
+            .find(|w| w.request_id == request_id && w.attached == attached)
+        {
+            waiting.agent = None;
+        }
+    }
+
+    /// An outcome did not go out: the ask `request_id` waits again, held by `agent` when it
+    /// is still attached.
+    fn undeliver(&self, request_id: &str, agent: Option<oneshot::Sender<Delivery>>) {
+        let mut inner = self.lock();
+        if let Some(waiting) = inner
+            .waiting
+            .iter_mut()
+            .find(|w| w.request_id == request_id)
+        {
+            waiting.delivering = false;
+            waiting.agent = agent.or(waiting.agent.take());
+        }
+    }
+
+    /// Keeps `outcome` for the agent of `request_id`, which is not attached now: it was written
+    /// to the store, and the pages show the ask as ended.
+    fn save(&self, request_id: &str, outcome: Outcome) {
+        let state = WireState::of(&outcome);
+        {
+            let mut inner = self.lock();
+            if let Some(waiting) = inner
+                .waiting
+                .iter_mut()
+                .find(|w| w.request_id == request_id)
+            {
+                waiting.delivering = false;
+                waiting.agent = None;
+                waiting.saved = Some(outcome);
+            }
+        }
+        self.set_state(request_id, state);
+    }
+
+    /// The agent of `request_id` confirmed that it has `outcome`: the ask ends, and the store
+    /// (if any) records that it was delivered.
+    async fn delivered(
+        &self,
+        request_id: &str,
+        questions: &[ask_core::Question],
+        outcome: &Outcome,
+    ) {
+        self.remove(request_id);
+        self.set_state(request_id, WireState::of(outcome));
+        let Some(store) = &self.store else {
+            return;
+        };
+        let mark = async {
+            if let Some(mut ask) = store.get(request_id).await? {
+                ask.state = store::kept_state(questions, outcome).delivered();
+                store.put(&ask).await?;
+            }
+            Ok::<_, StoreError>(())
+        };
+        // An ask not marked is offered to its agent again after a restart: at least once.
+        if let Err(error) = mark.await {
+            ask_session::console::say(&error.to_string());
+        }
     }
 
     /// The id of the next ask: `ask-1`, `ask-2`, ….
@@ -714,9 +824,25 @@ impl Drop for InFlight<'_> {
     }
 }
 
-/// Answers or cancels one ask. The reply says the answer was sent only once its agent has it:
-/// otherwise it is `503` with `"kept": true`, and the ask ends as connection lost.
+/// What the page is told of an ask that already ended.
+const NO_LONGER_WAITING: &str =
+    "this ask is no longer waiting: it was answered, cancelled or withdrawn";
+
+/// What the page is told when the store could not keep the answer.
+const NOT_STORED: &str = "ask-user could not save the answers: they were not delivered, and \
+                          they stay on this page";
+
+/// Answers or cancels one ask. The reply says the answer was sent only once its agent has it.
+/// When the inbox keeps its asks in a store, an outcome that its agent cannot take now is
+/// written there first and waits for the agent to come back: the reply is `202` with
+/// `"saved": true`. Otherwise it is `503` with `"kept": true`, and the answers stay on the page.
 async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -> Response {
+    let questions = shared
+        .lock()
+        .waiting
+        .iter()
+        .find(|w| w.request_id == request_id)
+        .map(|w| w.questions.clone());
     let outcome = match action {
         "answer" => {
             let answers = match serde_json::from_slice::<AnswerBody>(body) {
@@ -728,11 +854,14 @@ async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -
                     );
                 }
             };
-            let questions = shared.board.questions(request_id);
-            let Some(questions) = questions else {
-                return error_response(StatusCode::NOT_FOUND, "no such ask");
+            let Some(questions) = &questions else {
+                return if shared.board.knows(request_id) {
+                    error_response(StatusCode::CONFLICT, NO_LONGER_WAITING)
+                } else {
+                    error_response(StatusCode::NOT_FOUND, "no such ask")
+                };
             };
-            match ask_core::to_answers(&questions, &answers) {
+            match ask_core::to_answers(questions, &answers) {
                 Ok(answers) => Outcome::Answered(answers),
                 Err(problem) => return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem),
             }
@@ -740,7 +869,11 @@ async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -
         "cancel" => Outcome::Cancelled,
         _ => return error_response(StatusCode::NOT_FOUND, "no such address"),
     };
+    let questions = questions.unwrap_or_default();
     let state = WireState::of(&outcome);
+    // An answer holding a secret is never written to the store: only its agent may take it.
+    let storable = shared.store.is_some()
+        && !(matches!(outcome, Outcome::Answered(_)) && questions.iter().any(|q| q.secret));
     let agent = {
         let mut inner = shared.lock();
         if inner.stopping {
@@ -751,38 +884,73 @@ async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -
             .iter_mut()
             .find(|w| w.request_id == request_id)
         else {
-            return error_response(
-                StatusCode::CONFLICT,
-                "this ask is no longer waiting: it was answered, cancelled or withdrawn",
-            );
+            return error_response(StatusCode::CONFLICT, NO_LONGER_WAITING);
         };
-        if waiting.delivering {
+        if waiting.delivering || waiting.saved.is_some() {
             return error_response(
                 StatusCode::CONFLICT,
                 "an answer to this ask is already on its way to its agent",
             );
         }
-        let Some(agent) = waiting.agent.take() else {
+        let agent = waiting.agent.take();
+        if agent.is_none() && !storable {
             return kept(NOT_DELIVERED);
-        };
+        }
         waiting.delivering = true;
         inner.in_flight += 1;
         agent
     };
     let _in_flight = InFlight(shared);
-    let (receipt, received) = oneshot::channel();
-    let delivered = agent.send(Delivery { outcome, receipt }).is_ok()
-        && matches!(
-            tokio::time::timeout(DELIVERY_PATIENCE, received).await,
-            Ok(Ok(()))
-        );
-    if !delivered {
-        shared.lost(request_id);
-        return kept(NOT_DELIVERED);
+    // With a store, the first outcome wins on the disk before anyone is told of it.
+    if storable && let Some(store) = &shared.store {
+        let written = store
+            .settle(request_id, store::kept_state(&questions, &outcome))
+            .await;
+        if !matches!(written, Ok(true)) {
+            shared.undeliver(request_id, agent);
+            return match written {
+                Ok(_) => error_response(StatusCode::CONFLICT, NO_LONGER_WAITING),
+                Err(error) => {
+                    ask_session::console::say(&error.to_string());
+                    kept(NOT_STORED)
+                }
+            };
+        }
     }
-    shared.remove(request_id);
-    shared.set_state(request_id, state);
-    json_response(StatusCode::OK, &serde_json::json!({ "state": state }))
+    let delivered = match agent {
+        Some(agent) => {
+            let (receipt, received) = oneshot::channel();
+            let delivery = Delivery {
+                outcome: outcome.clone(),
+                receipt,
+            };
+            agent.send(delivery).is_ok()
+                && matches!(
+                    tokio::time::timeout(DELIVERY_PATIENCE, received).await,
+                    Ok(Ok(()))
+                )
+        }
+        None => false,
+    };
+    if delivered {
+        shared.delivered(request_id, &questions, &outcome).await;
+        return json_response(StatusCode::OK, &serde_json::json!({ "state": state }));
+    }
+    if storable {
+        // Saved: the agent gets it when it comes back.
+        shared.save(request_id, outcome);
+        return json_response(
+            StatusCode::ACCEPTED,
+            &serde_json::json!({ "state": state, "saved": true }),
+        );
+    }
+    if shared.store.is_some() {
+        // A secret answer that its agent could not take: the ask waits again.
+        shared.undeliver(request_id, None);
+    } else {
+        shared.lost(request_id);
+    }
+    kept(NOT_DELIVERED)
 }
 
 /// `503` for an answer that did not reach its agent and stays on the page.

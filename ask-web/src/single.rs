@@ -23,7 +23,13 @@ impl WebFrontend {
     /// Binds `addr` (use port 0 for any free port) and makes the one-time link.
     pub fn bind(addr: SocketAddr) -> Result<WebFrontend, WebError> {
         let (listener, bound) = crate::bind_listener(addr)?;
-        let shared = Shared::new(bound, None, Limits::default(), crate::inbox::agent_api)?;
+        let shared = Shared::new(
+            bound,
+            None,
+            Limits::default(),
+            crate::inbox::agent_api,
+            None,
+        )?;
         let link = shared.link();
         Ok(WebFrontend {
             listener,
@@ -90,7 +96,7 @@ impl WebFrontend {
         // The page names asks `ask-1`, `ask-2`, … in the order they came: an MCP session that
         // asks again gets a new id, never one of an earlier ask.
         let request_id = self.shared.next_id();
-        let delivered = self
+        let (delivered, _) = self
             .shared
             .open(
                 AskView::waiting(

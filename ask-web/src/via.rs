@@ -6,11 +6,15 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
 use crate::auth;
-use crate::inbox::CAPABILITY_HEADER;
+use crate::inbox::{CAPABILITY_HEADER, KEPT_HEADER};
 use crate::{AgentOutcome, Asker, WebError};
 
 /// How many times `--via` tries to reach a crowded inbox.
 const CONNECT_TRIES: usize = 5;
+
+/// How long `--via` keeps trying to attach again to its ask when the connection to an inbox
+/// that keeps its asks ended without an outcome.
+pub const REATTACH_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The longest line `--via` reads from the inbox: far above four answers at the limits.
 pub const MAX_LINE: usize = 8 * 1024 * 1024;
@@ -253,54 +257,114 @@ impl ViaFrontend {
             .await
     }
 
-    /// Posts the ask of `request` to the inbox and waits for its outcome.
+    /// Posts the ask of `request` to the inbox and waits for its outcome. When the inbox keeps
+    /// its asks and the connection ends without an outcome (the inbox restarted, or the network
+    /// failed), it attaches again to the same ask for up to [`REATTACH_PATIENCE`].
     async fn ask_inbox(&self, request: &ask_core::AskRequest) -> Result<Outcome, BoxError> {
         let mut body = serde_json::json!({
             "agent": self.asker.agent,
             "cwd": self.asker.cwd,
             "input": request.input.input(),
         });
+        // The same call from the same agent finds its ask again, even from a new process.
+        if let Some(call_id) = request.call_id() {
+            body["callId"] = call_id.into();
+        }
         // The answers given before the inbox took over go with the ask, for the page to show.
         if request.given.iter().any(Option::is_some) {
             body["given"] = serde_json::to_value(&request.given)?;
         }
         let body = body.to_string();
         let mut reply = self.open_ask(&body).await?;
-        if reply.status != 200 {
-            let status = reply.status;
-            let reply = reply.json().await?;
-            return Err(self.refused(status, &reply));
-        }
-        let capability = reply.header(CAPABILITY_HEADER).map(str::to_string);
-        // Blank lines keep the request alive; the one JSON line is the outcome. The end of
-        // the connection before it is a lost inbox.
-        while let Some(line) = reply.line().await? {
-            if line.trim().is_empty() {
-                continue;
+        let mut capability = None;
+        loop {
+            if reply.status != 200 {
+                let status = reply.status;
+                let reply = reply.json().await?;
+                return Err(self.refused(status, &reply));
             }
-            let outcome: AgentOutcome = serde_json::from_str(&line)?;
-            let outcome = match outcome.state {
-                WireState::Answered => Outcome::Answered(outcome.answers),
-                WireState::Cancelled => Outcome::Cancelled,
-                WireState::ConnectionLost | WireState::WaitingForUser => {
-                    return Ok(Outcome::ConnectionLost);
-                }
+            if let Some(fresh) = reply.header(CAPABILITY_HEADER) {
+                capability = Some(fresh.to_string());
+            }
+            let kept = reply.header(KEPT_HEADER).is_some();
+            if let Some(outcome) = self.outcome(&mut reply, capability.as_deref()).await {
+                return Ok(outcome);
+            }
+            let Some(capability) = capability.as_deref().filter(|_| kept) else {
+                return Ok(Outcome::ConnectionLost);
             };
-            // The person is told the answer arrived once this confirmation does.
-            if let Some(capability) = &capability {
-                let confirmed = self
-                    .post(
-                        "/api/agent/received",
-                        Some(&format!("Bearer {capability}")),
-                        "{}",
-                    )
-                    .await?;
-                if confirmed.status != 200 {
-                    return Ok(Outcome::ConnectionLost);
-                }
+            match self.attach_again(capability).await? {
+                Some(again) => reply = again,
+                None => return Ok(Outcome::ConnectionLost),
             }
-            return Ok(outcome);
         }
-        Ok(Outcome::ConnectionLost)
+    }
+
+    /// Reads the outcome off a held response and confirms it (the person is told the answer
+    /// arrived once this confirmation does); `None` when the connection ended without one.
+    async fn outcome(&self, reply: &mut Reply, capability: Option<&str>) -> Option<Outcome> {
+        // Blank lines keep the request alive; the one JSON line is the outcome.
+        let line = loop {
+            match reply.line().await {
+                Ok(Some(line)) if line.trim().is_empty() => {}
+                Ok(Some(line)) => break line,
+                Ok(None) | Err(_) => return None,
+            }
+        };
+        let Ok(outcome) = serde_json::from_str::<AgentOutcome>(&line) else {
+            return None;
+        };
+        let outcome = match outcome.state {
+            WireState::Answered => Outcome::Answered(outcome.answers),
+            WireState::Cancelled => Outcome::Cancelled,
+            WireState::ConnectionLost | WireState::WaitingForUser => {
+                return Some(Outcome::ConnectionLost);
+            }
+        };
+        if let Some(capability) = capability {
+            let confirmed = self
+                .post(
+                    "/api/agent/received",
+                    Some(&format!("Bearer {capability}")),
+                    "{}",
+                )
+                .await;
+            if !confirmed.is_ok_and(|reply| reply.status == 200) {
+                return Some(Outcome::ConnectionLost);
+            }
+        }
+        Some(outcome)
+    }
+
+    /// Attaches again to the ask of `capability`, trying while the inbox cannot be reached for
+    /// up to [`REATTACH_PATIENCE`]; `None` when the inbox no longer has the ask or never came
+    /// back. An inbox that does not prove it holds the token is an error at once.
+    async fn attach_again(&self, capability: &str) -> Result<Option<Reply>, BoxError> {
+        let body = serde_json::json!({ "capability": capability }).to_string();
+        let deadline = std::time::Instant::now() + REATTACH_PATIENCE;
+        let mut pause = std::time::Duration::from_millis(50);
+        loop {
+            let attempt = async {
+                let authorization = self.challenge().await?;
+                self.post("/api/agent/wait", Some(&authorization), &body)
+                    .await
+            };
+            match attempt.await {
+                Ok(reply) if reply.status == 404 => return Ok(None),
+                Ok(reply) => return Ok(Some(reply)),
+                Err(error)
+                    if error
+                        .downcast_ref::<WebError>()
+                        .is_some_and(WebError::is_impostor) =>
+                {
+                    return Err(error);
+                }
+                Err(_) if std::time::Instant::now() < deadline => {
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(std::time::Duration::from_secs(1));
+                }
+                Err(_) => return Ok(None),
+            }
+        }
     }
 }

@@ -136,13 +136,14 @@ fn asks(addr: &str, credential: &str) -> Value {
     }
 }
 
-/// Posts the page's answer to `ask-1`, as the page does.
-fn answer(addr: &str, credential: &str, answers: &Value) {
+/// Posts the page's answer to the first ask of `snapshot`, as the page does.
+fn answer(addr: &str, credential: &str, snapshot: &Value, answers: &Value) {
     let origin = format!("http://{addr}");
+    let id = snapshot["asks"][0]["requestId"].as_str().unwrap();
     let (status, _, body) = http(
         addr,
         "POST",
-        "/api/asks/ask-1/answer",
+        &format!("/api/asks/{id}/answer"),
         &[
             ("Authorization", credential),
             ("Origin", &origin),
@@ -171,7 +172,7 @@ async fn the_page_is_told_each_mask_and_each_given_answer() {
     let person = tokio::task::spawn_blocking(move || {
         let (addr, credential) = visit(&link);
         let snapshot = asks(&addr, &credential);
-        answer(&addr, &credential, &page_answers());
+        answer(&addr, &credential, &snapshot, &page_answers());
         snapshot
     });
     let outcome = web.present(&request).await.unwrap();
@@ -197,7 +198,7 @@ async fn nothing_given_sends_no_given_answers() {
     let person = tokio::task::spawn_blocking(move || {
         let (addr, credential) = visit(&link);
         let snapshot = asks(&addr, &credential);
-        answer(&addr, &credential, &page_answers());
+        answer(&addr, &credential, &snapshot, &page_answers());
         snapshot
     });
     web.present(&request).await.unwrap();
@@ -234,7 +235,7 @@ async fn via_sends_given_answers_to_the_inbox_which_gives_them_to_the_page() {
     let person = tokio::task::spawn_blocking(move || {
         let (addr, credential) = visit(&link);
         let snapshot = asks(&addr, &credential);
-        answer(&addr, &credential, &page_answers());
+        answer(&addr, &credential, &snapshot, &page_answers());
         snapshot
     });
     let outcome = via.present(&request).await.unwrap();
