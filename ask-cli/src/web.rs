@@ -34,6 +34,8 @@ pub fn serve(args: &ServeArgs) -> Exit {
             listen: args.listen,
             token_file: args.token_file.clone(),
             limits: args.limits.limits(),
+            store: args.store.clone(),
+            rotate_token: args.rotate_token,
         })
     };
     done.map_or_else(exit, |()| Exit::Ok)

@@ -48,7 +48,10 @@ pub use gone::AgentWatch;
 pub use inbox::{
     AgentOutcome, Inbox, InboxTokens, MAX_AGENT_NAME, MAX_FOLDER, STALE_CHALLENGE, fit_asker,
 };
-pub use link::{default_token_file, link_token_file, parent_name, qr_text, shows_qr, write_token};
+pub use link::{
+    NotKept, default_token_file, kept_token, link_token_file, parent_name, qr_text, shows_qr,
+    write_token,
+};
 pub use listen::{Bounds, HEADER_TIMEOUT, evicted};
 pub use single::WebFrontend;
 pub use via::{CONNECT_TRIES, ViaFrontend};
