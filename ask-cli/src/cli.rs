@@ -404,6 +404,9 @@ pub struct ServeArgs {
     /// Make fresh tokens, not those of the token files (agents with the old one must restart).
     #[arg(long, conflicts_with = "link")]
     pub rotate_token: bool,
+    /// The language of the page: en, de, es, fr, ja or zh [default: each browser's].
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

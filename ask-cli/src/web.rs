@@ -36,6 +36,7 @@ pub fn serve(args: &ServeArgs) -> Exit {
             limits: args.limits.limits(),
             store: args.store.clone(),
             rotate_token: args.rotate_token,
+            lang: args.lang,
         })
     };
     done.map_or_else(exit, |()| Exit::Ok)

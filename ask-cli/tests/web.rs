@@ -1559,6 +1559,29 @@ fn a_token_file_others_may_read_or_that_holds_no_token_is_not_reused() {
 }
 
 #[test]
+fn serve_lang_speaks_that_language_on_the_inbox_page_whatever_the_browser_prefers() {
+    use ask_core::lang::Lang;
+    let words = |serve: &Serve| {
+        let reply = http(
+            &serve.host,
+            "GET",
+            "/text.json",
+            &[("Host", &serve.host), ("Accept-Language", "de-DE,de;q=0.9")],
+            "",
+        );
+        assert_eq!(reply.status, 200, "{reply:?}");
+        serde_json::from_str::<Value>(&reply.body).unwrap()
+    };
+    let (french, _) = Serve::start_in(tempfile::tempdir().unwrap(), None, &["--lang", "fr"]);
+    let said = words(&french);
+    assert_eq!(said["lang"], "fr");
+    assert_eq!(said["text"], serde_json::to_value(Lang::Fr.page()).unwrap());
+    // Without --lang, the browser's language.
+    let said = words(&Serve::start());
+    assert_eq!(said["lang"], "de");
+}
+
+#[test]
 fn serve_raises_its_descriptor_limit_and_serves_a_client_among_idle_and_slow_connections() {
     use std::io::Write;
     // 128 descriptors at first, 256 at most: `serve` raises its own limit to 256.

@@ -79,6 +79,13 @@ impl Inbox {
         self
     }
 
+    /// Speaks `lang` on the page whatever the browser prefers; `None` (the default) follows each
+    /// browser's `Accept-Language`.
+    pub fn speaking(self, lang: Option<ask_core::lang::Lang>) -> Inbox {
+        self.shared.lock().lang = lang;
+        self
+    }
+
     /// The address the inbox listens on.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr

@@ -176,6 +176,8 @@ pub struct ServeOptions {
     pub store: Option<PathBuf>,
     /// Fresh tokens even when the files hold usable ones (`--rotate-token`).
     pub rotate_token: bool,
+    /// The page's language when one was given (`--lang`); else each browser's.
+    pub lang: Option<Lang>,
 }
 
 /// The tokens of a start: fresh ones with `rotate`, else each one kept from its file when
@@ -281,7 +283,8 @@ pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
     let (tokens, which) = start_tokens(&token_file, &link_file, options.rotate_token)?;
     let inbox = Inbox::bind_with(options.listen, options.limits, tokens)
         .map_err(failed(Failure::Failed))?
-        .with_bounds(Bounds::for_descriptors(descriptors));
+        .with_bounds(Bounds::for_descriptors(descriptors))
+        .speaking(options.lang);
     for (path, token) in [
         (&token_file, inbox.agent_token()),
         (&link_file, inbox.people_token()),
