@@ -1130,7 +1130,7 @@ impl Serve {
     fn ask_holding(&self, token: &str) -> (i32, String) {
         let path = self.dir.path().join("held.json");
         std::fs::write(&path, call().to_string()).unwrap();
-        let child = common::ask_user()
+        let mut child = common::ask_user()
             .args(["--via", &self.base, "--agent-name", "holder"])
             .arg(&path)
             .env("ASK_USER_VIA_TOKEN", token)
@@ -1139,7 +1139,6 @@ impl Serve {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut child = child;
         let credential = self.visit(&self.fresh_link());
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
         // Refused, it ends on its own; accepted, its ask shows on the page and is answered.
