@@ -397,6 +397,16 @@ pub struct ServeArgs {
     /// With --link: the running inbox.
     #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:8765")]
     pub via: String,
+    /// Keep the asks and answers in the store at PATH, so that a restarted inbox shows the same
+    /// waiting asks and agents re-attach.
+    #[arg(long, value_name = "PATH")]
+    pub store: Option<PathBuf>,
+    /// Make fresh tokens, not those of the token files (agents with the old one must restart).
+    #[arg(long, conflicts_with = "link")]
+    pub rotate_token: bool,
+    /// The language of the page: en, de, es, fr, ja or zh [default: each browser's].
+    #[arg(long, value_name = "LANG")]
+    pub lang: Option<Lang>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }

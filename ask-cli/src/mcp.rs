@@ -8,11 +8,10 @@
 
 use std::time::Duration;
 
-use ask_core::{Frontend, Presenter};
+use ask_core::Presenter;
 use ask_mcp::{Ended, McpServer, Page};
 use ask_print::{PrintFrontend, Relay};
 use ask_tui::{Access, TuiFrontend};
-use ask_web::WebFrontend;
 
 use crate::cli::{McpArgs, ViaArgs};
 use crate::exit::Exit;
@@ -89,21 +88,10 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         }))
 }
 
-/// The page of one call: the inbox of `--via` when one is configured (the person answers on
-/// the inbox's page), else a page of its own on 127.0.0.1 with a fresh one-time link. The link
-/// goes to the client, the browser and a canonical terminal, never to stdout or stderr.
+/// The page of one call (`ask_web::run::page`): its link goes to the client, the browser and
+/// a canonical terminal, never to stdout or stderr.
 fn page(inbox: &ViaArgs) -> Result<Page, String> {
-    let (link, frontend): (String, Box<dyn Frontend>) = match &inbox.via {
-        Some(url) => {
-            let (token_file, name) = (inbox.token_file.as_deref(), inbox.agent_name.clone());
-            let via = ask_web::run::via(url, token_file, name)
-                .map_err(|_| format!("the inbox at {url} cannot take the questions"))?;
-            (url.clone(), Box::new(via))
-        }
-        None => {
-            let web = WebFrontend::bind(([127, 0, 0, 1], 0).into()).map_err(|e| e.to_string())?;
-            (web.link().to_string(), Box::new(web))
-        }
-    };
+    let (token_file, name) = (inbox.token_file.as_deref(), inbox.agent_name.clone());
+    let (link, frontend) = ask_web::run::page(inbox.via.as_deref(), token_file, name)?;
     Ok(Page { link, frontend })
 }

@@ -34,6 +34,9 @@ pub fn serve(args: &ServeArgs) -> Exit {
             listen: args.listen,
             token_file: args.token_file.clone(),
             limits: args.limits.limits(),
+            store: args.store.clone(),
+            rotate_token: args.rotate_token,
+            lang: args.lang,
         })
     };
     done.map_or_else(exit, |()| Exit::Ok)

@@ -1049,7 +1049,12 @@ impl Serve {
 
     /// `ask-user serve` run by `prlimit --nofile=SOFT:HARD`.
     fn start_under(nofile: Option<&str>) -> Serve {
-        let dir = tempfile::tempdir().unwrap();
+        Serve::start_in(tempfile::tempdir().unwrap(), nofile, &[]).0
+    }
+
+    /// `ask-user serve` with `extra` flags and its token files in `dir`; and the line that
+    /// says whether it kept its tokens.
+    fn start_in(dir: tempfile::TempDir, nofile: Option<&str>, extra: &[&str]) -> (Serve, String) {
         let mut command = match nofile {
             Some(limits) => {
                 let mut command = Command::new("prlimit");
@@ -1063,6 +1068,7 @@ impl Serve {
         };
         let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(extra)
             .env("XDG_RUNTIME_DIR", dir.path())
             .env_remove("ASK_USER_VIA_TOKEN")
             .stdin(Stdio::null())
@@ -1073,6 +1079,8 @@ impl Serve {
         let mut stderr = BufReader::new(child.stderr.take().unwrap());
         let mut first = String::new();
         stderr.read_line(&mut first).unwrap();
+        let mut tokens = String::new();
+        stderr.read_line(&mut tokens).unwrap();
         let mut second = String::new();
         stderr.read_line(&mut second).unwrap();
         std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
@@ -1089,13 +1097,63 @@ impl Serve {
         let link = second.trim().rsplit(' ').next().unwrap().to_string();
         assert!(link.starts_with(&format!("{base}/#token=")), "{second}");
         let host = base.strip_prefix("http://").unwrap().to_string();
-        Serve {
+        let serve = Serve {
             child,
             base,
             host,
             link,
             dir,
+        };
+        (serve, tokens)
+    }
+
+    /// The agents' token in its file.
+    fn token(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("ask-user/serve-token")).unwrap()
+    }
+
+    /// Stops `serve` with SIGTERM and waits for its clean exit; gives back its folder.
+    fn stop(mut self) -> tempfile::TempDir {
+        let killed = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let status = wait_bounded(&mut self.child, std::time::Duration::from_secs(20));
+        assert_eq!(status.code(), Some(0), "a clean stop");
+        let dir = tempfile::tempdir().unwrap();
+        std::mem::replace(&mut self.dir, dir)
+    }
+
+    /// `ask-user --via BASE CALL` holding `token`, answered on the page: its exit code and
+    /// stderr.
+    fn ask_holding(&self, token: &str) -> (i32, String) {
+        let path = self.dir.path().join("held.json");
+        std::fs::write(&path, call().to_string()).unwrap();
+        let mut child = common::ask_user()
+            .args(["--via", &self.base, "--agent-name", "holder"])
+            .arg(&path)
+            .env("ASK_USER_VIA_TOKEN", token)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let credential = self.visit(&self.fresh_link());
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        // Refused, it ends on its own; accepted, its ask shows on the page and is answered.
+        while child.try_wait().unwrap().is_none() {
+            let asks = self.asks(&credential);
+            if let Some(id) = asks["asks"][0]["requestId"].as_str() {
+                assert_eq!(self.answer(&credential, id, "held"), 200);
+                break;
+            }
+            assert!(std::time::Instant::now() < deadline, "the ask arrives");
+            std::thread::sleep(std::time::Duration::from_millis(20));
         }
+        let output = child.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status.code().unwrap(), said)
     }
 
     /// The challenge-response of an agent holding `token`: the `Authorization` of one request.
@@ -1400,6 +1458,126 @@ fn serve_stops_on_sigterm_telling_its_agents_and_pages_and_removes_its_token_fil
     assert_eq!(status.code(), Some(0), "a clean stop");
     assert!(!token_file.exists(), "the agents' token file is removed");
     assert!(!link_file.exists(), "the people's token file is removed");
+}
+
+/// A store for `serve --store`, in a folder of its own.
+fn store() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db").display().to_string();
+    (dir, path)
+}
+
+#[test]
+fn a_restarted_serve_with_a_store_keeps_its_tokens_and_an_agent_holding_the_old_one_is_accepted() {
+    let (_kept, store) = store();
+    let (serve, said) = Serve::start_in(tempfile::tempdir().unwrap(), None, &["--store", &store]);
+    assert!(said.contains("a fresh agents' token"), "{said}");
+    assert!(said.contains("there was none"), "{said}");
+    let token = serve.token();
+    let people = std::fs::read_to_string(serve.dir.path().join("ask-user/serve-token-link"));
+    let dir = serve.stop();
+    // A graceful stop keeps the token files when the asks are kept in a store.
+    let token_file = dir.path().join("ask-user/serve-token");
+    assert_eq!(std::fs::read_to_string(&token_file).unwrap(), token);
+    let (serve, said) = Serve::start_in(dir, None, &["--store", &store]);
+    let kept = format!("the agents' token is kept from `{}`", token_file.display());
+    assert!(said.contains(&kept), "{said}");
+    assert!(said.contains("the people's token is kept from"), "{said}");
+    assert_eq!(serve.token(), token);
+    let link_file = serve.dir.path().join("ask-user/serve-token-link");
+    assert_eq!(std::fs::read_to_string(link_file).unwrap(), people.unwrap());
+    // An agent started before the restart, holding the token it read then, is accepted.
+    let (code, said) = serve.ask_holding(&token);
+    assert_eq!(code, 0, "{said}");
+}
+
+#[test]
+fn serve_rotate_token_makes_fresh_tokens_and_the_old_agents_token_is_refused() {
+    let (_kept, store) = store();
+    let (serve, _) = Serve::start_in(tempfile::tempdir().unwrap(), None, &["--store", &store]);
+    let old = serve.token();
+    let dir = serve.stop();
+    let rotate = ["--store", store.as_str(), "--rotate-token"];
+    let (serve, said) = Serve::start_in(dir, None, &rotate);
+    assert!(
+        said.contains(
+            "fresh tokens (--rotate-token): an agent still waiting with the old token must be \
+             started again"
+        ),
+        "{said}"
+    );
+    let new = serve.token();
+    assert_ne!(new, old);
+    assert_eq!(new.len(), 64);
+    let (code, said) = serve.ask_holding(&old);
+    assert_eq!(code, 1, "{said}");
+    assert!(
+        said.contains("is not the ask-user inbox this token belongs to"),
+        "{said}"
+    );
+    let (code, said) = serve.ask_holding(&new);
+    assert_eq!(code, 0, "{said}");
+}
+
+#[test]
+fn a_token_file_others_may_read_or_that_holds_no_token_is_not_reused() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_kept, store) = store();
+    let (serve, _) = Serve::start_in(tempfile::tempdir().unwrap(), None, &["--store", &store]);
+    let old = serve.token();
+    let dir = serve.stop();
+    let token_file = dir.path().join("ask-user/serve-token");
+    let link_file = dir.path().join("ask-user/serve-token-link");
+    std::fs::set_permissions(&token_file, std::fs::Permissions::from_mode(0o640)).unwrap();
+    std::fs::write(&link_file, "not a token\n").unwrap();
+    let (serve, said) = Serve::start_in(dir, None, &["--store", &store]);
+    let exposed = format!(
+        "a fresh agents' token (`{}`: its group or other users may read it)",
+        token_file.display()
+    );
+    assert!(said.contains(&exposed), "{said}");
+    let malformed = format!(
+        "a fresh people's token (`{}`: it does not hold a token)",
+        link_file.display()
+    );
+    assert!(said.contains(&malformed), "{said}");
+    let new = serve.token();
+    assert_ne!(new, old);
+    let mode = std::fs::metadata(&token_file).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "written readable by its user only");
+    let (code, said) = serve.ask_holding(&old);
+    assert_eq!(code, 1, "{said}");
+    // A symbolic link to a well-formed token file is not followed.
+    let dir = serve.stop();
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::rename(&token_file, &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &token_file).unwrap();
+    let (serve, said) = Serve::start_in(dir, None, &["--store", &store]);
+    assert!(said.contains("it is not a regular file"), "{said}");
+    assert_ne!(serve.token(), new);
+}
+
+#[test]
+fn serve_lang_speaks_that_language_on_the_inbox_page_whatever_the_browser_prefers() {
+    use ask_core::lang::Lang;
+    let words = |serve: &Serve| {
+        let reply = http(
+            &serve.host,
+            "GET",
+            "/text.json",
+            &[("Host", &serve.host), ("Accept-Language", "de-DE,de;q=0.9")],
+            "",
+        );
+        assert_eq!(reply.status, 200, "{reply:?}");
+        serde_json::from_str::<Value>(&reply.body).unwrap()
+    };
+    let (french, _) = Serve::start_in(tempfile::tempdir().unwrap(), None, &["--lang", "fr"]);
+    let said = words(&french);
+    assert_eq!(said["lang"], "fr");
+    assert_eq!(said["text"], serde_json::to_value(Lang::Fr.page()).unwrap());
+    // Without --lang, the browser's language.
+    let said = words(&Serve::start());
+    assert_eq!(said["lang"], "de");
 }
 
 #[test]

@@ -722,9 +722,12 @@ async function post(ask, action, body, done) {
   }
   if (response.ok) {
     ask.state = action === "answer" ? "answered" : "cancelled";
+    // An inbox that keeps its asks saved the outcome for an agent that is not connected now.
+    let saved = false;
+    try { saved = (await response.json()).saved === true; } catch { /* sent */ }
     // The ask says how it ended, in its own place (and only there): the status line stays
     // empty until something else waits.
-    const said = ask.finish(done);
+    const said = ask.finish(saved ? T.savedForAgent : done);
     say("", "done");
     said.focus();
     return;
@@ -754,6 +757,12 @@ function askLabel(view, index) {
 function render(snapshot) {
   snapshot.asks.forEach((view, index) => {
     let ask = shown.get(view.requestId);
+    // The same call asked again after its ask ended: a fresh form in place of the ended one.
+    if (ask && ask.state !== "waiting_for_user" && view.state === "waiting_for_user") {
+      ask.root.remove();
+      shown.delete(view.requestId);
+      ask = undefined;
+    }
     if (!ask) {
       if (view.state === "waiting_for_user") {
         ask = askForm(view, index);

@@ -107,6 +107,18 @@ impl Inbox {
         self
     }
 
+    /// Speaks `lang` on the page whatever the browser prefers; `None` (the default) follows each
+    /// browser's `Accept-Language`.
+    pub fn speaking(self, lang: Option<ask_core::lang::Lang>) -> Inbox {
+        self.shared.lock().lang = lang;
+        self
+    }
+
+    /// How many asks wait, for the person or for their agent to take an outcome saved for it.
+    pub fn waiting(&self) -> usize {
+        self.shared.lock().waiting.len()
+    }
+
     /// The address the inbox listens on.
     pub fn local_addr(&self) -> SocketAddr {
         self.addr
@@ -312,7 +324,14 @@ pub(crate) async fn agent(
             reply
         }
         "/api/agent/asks" | "/api/agent/wait" | "/api/agent/link" => {
-            let role = sent.and_then(|value| proven(shared, value));
+            let proof = sent.map(|value| proven(shared, value));
+            if matches!(proof, Some(Proof::Stale)) {
+                return stale_challenge();
+            }
+            let role = match proof {
+                Some(Proof::Holds(role)) => Some(role),
+                _ => None,
+            };
             if role.is_some() {
                 crate::trust(parts);
             }
@@ -392,16 +411,58 @@ fn hello(shared: &Shared, body: &Bytes) -> Response {
     )
 }
 
-/// The role proven by `Authorization: AskUser CLIENT_NONCE INBOX_NONCE PROOF`, spending the
-/// inbox's nonce.
-fn proven(shared: &Shared, authorization: &str) -> Option<Role> {
-    let mut words = authorization.strip_prefix("AskUser ")?.split(' ');
-    let (client_nonce, inbox_nonce, proof) = (words.next()?, words.next()?, words.next()?);
+/// What an `Authorization` proves.
+enum Proof {
+    /// The client holds the token of this role.
+    Holds(Role),
+    /// The inbox's nonce is not (or no longer) one it waits an answer for: it expired, was
+    /// spent, or was pushed out of the table by newer ones. The client may take a fresh one.
+    Stale,
+    /// Nothing: not the `AskUser` scheme, or a proof made with no token of the inbox.
+    Nothing,
+}
+
+/// The header of a refusal for a stale challenge, which a client answers with a fresh `hello`.
+pub const STALE_CHALLENGE: &str = "AskUser error=\"stale_challenge\"";
+
+/// The refusal of a stale challenge: 401, with [`STALE_CHALLENGE`] as `WWW-Authenticate`.
+fn stale_challenge() -> Response {
+    let mut response = error_response(
+        StatusCode::UNAUTHORIZED,
+        &format!(
+            "refused: this challenge is unknown or expired (the inbox keeps its {} newest \
+             challenges for {} s each); take a fresh one with POST /api/agent/hello",
+            auth::MAX_CHALLENGES,
+            auth::CHALLENGE_LIFETIME.as_secs()
+        ),
+    );
+    response.headers_mut().insert(
+        header::WWW_AUTHENTICATE,
+        HeaderValue::from_static(STALE_CHALLENGE),
+    );
+    response
+}
+
+/// What `Authorization: AskUser CLIENT_NONCE INBOX_NONCE PROOF` proves, spending the inbox's
+/// nonce.
+fn proven(shared: &Shared, authorization: &str) -> Proof {
+    let mut words = authorization
+        .strip_prefix("AskUser ")
+        .into_iter()
+        .flat_map(|rest| rest.split(' '));
+    let (Some(client_nonce), Some(inbox_nonce), Some(proof)) =
+        (words.next(), words.next(), words.next())
+    else {
+        return Proof::Nothing;
+    };
     {
         let mut inner = shared.lock();
         let at = inner.challenges.iter().position(|(nonce, issued)| {
             same_secret(nonce, inbox_nonce) && issued.elapsed() <= auth::CHALLENGE_LIFETIME
-        })?;
+        });
+        let Some(at) = at else {
+            return Proof::Stale;
+        };
         inner.challenges.remove(at);
     }
     let holds = |token: &Option<String>| {
@@ -410,11 +471,11 @@ fn proven(shared: &Shared, authorization: &str) -> Option<Role> {
         })
     };
     if holds(&shared.agent_token) {
-        Some(Role::Agent)
+        Proof::Holds(Role::Agent)
     } else if holds(&shared.people_token) {
-        Some(Role::People)
+        Proof::Holds(Role::People)
     } else {
-        None
+        Proof::Nothing
     }
 }
 

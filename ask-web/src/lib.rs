@@ -46,12 +46,17 @@ mod words;
 
 pub use board::{AskView, Asker, QUEUE, RETAIN_FINISHED, Snapshot, WAITING_BUDGET};
 pub use gone::AgentWatch;
-pub use inbox::{AgentOutcome, Inbox, InboxTokens, MAX_AGENT_NAME, MAX_FOLDER, fit_asker};
-pub use link::{default_token_file, link_token_file, parent_name, qr_text, shows_qr, write_token};
+pub use inbox::{
+    AgentOutcome, Inbox, InboxTokens, MAX_AGENT_NAME, MAX_FOLDER, STALE_CHALLENGE, fit_asker,
+};
+pub use link::{
+    NotKept, default_token_file, kept_token, link_token_file, parent_name, qr_text, shows_qr,
+    write_token,
+};
 pub use listen::{Bounds, HEADER_TIMEOUT, evicted};
 pub use single::WebFrontend;
 pub use store::{AskStore, FileStore, KeptState, StoreError, StoredAsk};
-pub use via::ViaFrontend;
+pub use via::{CONNECT_TRIES, ViaFrontend};
 
 use std::collections::{HashSet, VecDeque};
 use std::net::{IpAddr, SocketAddr};

@@ -72,6 +72,81 @@ pub fn write_token(path: &Path, token: &str) -> std::io::Result<()> {
     std::fs::rename(&temporary, path)
 }
 
+/// Why a token file from an earlier run is not used again.
+#[derive(Debug)]
+pub enum NotKept {
+    /// There is no such file.
+    Missing,
+    /// It is not a regular file (a symbolic link, a folder, a device).
+    NotRegular,
+    /// Another user owns it.
+    NotOwned,
+    /// Its group or other users may read or write it.
+    Exposed,
+    /// It does not hold a token as the inbox makes them (64 lowercase hex digits).
+    Malformed,
+    /// It could not be read.
+    Unreadable(std::io::Error),
+}
+
+impl std::fmt::Display for NotKept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NotKept::Missing => f.write_str("there was none"),
+            NotKept::NotRegular => f.write_str("it is not a regular file"),
+            NotKept::NotOwned => f.write_str("another user owns it"),
+            NotKept::Exposed => f.write_str("its group or other users may read it"),
+            NotKept::Malformed => f.write_str("it does not hold a token"),
+            NotKept::Unreadable(error) => write!(f, "it cannot be read: {error}"),
+        }
+    }
+}
+
+/// The token of `path` written by an earlier run, when it may be used again: a regular file
+/// (not a symbolic link) owned by this user, that its group and other users can neither read
+/// nor write, holding one token as [`crate::auth::random_token`] makes them.
+pub fn kept_token(path: &Path) -> Result<String, NotKept> {
+    use std::io::Read;
+    use std::os::unix::fs::MetadataExt;
+    let unreadable = |error: std::io::Error| match error.kind() {
+        std::io::ErrorKind::NotFound => NotKept::Missing,
+        _ => NotKept::Unreadable(error),
+    };
+    let named = std::fs::symlink_metadata(path).map_err(unreadable)?;
+    if !named.file_type().is_file() {
+        return Err(NotKept::NotRegular);
+    }
+    // The file opened is the one examined: same device and inode, so a swap between the two
+    // steps is caught.
+    let mut file = std::fs::File::open(path).map_err(unreadable)?;
+    let opened = file.metadata().map_err(unreadable)?;
+    if !opened.file_type().is_file() || (opened.dev(), opened.ino()) != (named.dev(), named.ino()) {
+        return Err(NotKept::NotRegular);
+    }
+    if opened.uid() != rustix::process::geteuid().as_raw() {
+        return Err(NotKept::NotOwned);
+    }
+    if opened.mode() & 0o077 != 0 {
+        return Err(NotKept::Exposed);
+    }
+    // A token and a line break at most: anything longer is not one.
+    let mut text = String::new();
+    (&mut file)
+        .take(100)
+        .read_to_string(&mut text)
+        .map_err(|_| NotKept::Malformed)?;
+    let token = text.strip_suffix('\n').unwrap_or(&text);
+    let well_formed = token.len() == 64
+        && token
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+    if well_formed {
+        Ok(token.to_string())
+    } else {
+        Err(NotKept::Malformed)
+    }
+}
+
 /// The name of the parent process, from `/proc`.
 pub fn parent_name() -> Option<String> {
     let ppid = std::os::unix::process::parent_id();

@@ -141,6 +141,27 @@ pub fn via(
     ViaFrontend::new(url, token, asker).map_err(failed(Failure::Invalid))
 }
 
+/// The page of one call of `ask-user mcp`, as its link and frontend: the inbox at `via` when
+/// one is given (the person answers on the inbox's page; its token from `token_file`, the
+/// agent named `agent_name`), else a page of its own on 127.0.0.1 with a fresh one-time link.
+pub fn page(
+    via: Option<&str>,
+    token_file: Option<&Path>,
+    agent_name: Option<String>,
+) -> Result<(String, Box<dyn ask_core::Frontend>), String> {
+    match via {
+        Some(url) => {
+            let via = self::via(url, token_file, agent_name)
+                .map_err(|_| format!("the inbox at {url} cannot take the questions"))?;
+            Ok((url.to_string(), Box::new(via)))
+        }
+        None => {
+            let web = WebFrontend::bind(([127, 0, 0, 1], 0).into()).map_err(|e| e.to_string())?;
+            Ok((web.link().to_string(), Box::new(web)))
+        }
+    }
+}
+
 /// The settings of `ask-user serve`.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -150,6 +171,44 @@ pub struct ServeOptions {
     pub token_file: Option<PathBuf>,
     /// The limits of the agents' calls.
     pub limits: Limits,
+    /// The store the asks and answers are kept in (`--store`); with one, a graceful stop keeps
+    /// the token files, so that agents holding the token re-attach to the restarted inbox.
+    pub store: Option<PathBuf>,
+    /// Fresh tokens even when the files hold usable ones (`--rotate-token`).
+    pub rotate_token: bool,
+    /// The page's language when one was given (`--lang`); else each browser's.
+    pub lang: Option<Lang>,
+}
+
+/// The tokens of a start: fresh ones with `rotate`, else each one kept from its file when
+/// [`crate::kept_token`] allows it, else fresh; and the line on stderr that says which.
+fn start_tokens(
+    token_file: &Path,
+    link_file: &Path,
+    rotate: bool,
+) -> Result<(InboxTokens, String), Failure> {
+    let fresh = InboxTokens::fresh().map_err(failed(Failure::Failed))?;
+    if rotate {
+        let said = "fresh tokens (--rotate-token): an agent still waiting with the old token must \
+                    be started again, and `serve --link` reads the new people's token";
+        return Ok((fresh, said.to_string()));
+    }
+    let agent = crate::kept_token(token_file);
+    let people = crate::kept_token(link_file);
+    let said = |name: &str, path: &Path, kept: &Result<String, crate::NotKept>| match kept {
+        Ok(_) => format!("the {name} token is kept from `{}`", path.display()),
+        Err(why) => format!("a fresh {name} token (`{}`: {why})", path.display()),
+    };
+    let said = format!(
+        "{}; {}",
+        said("agents'", token_file, &agent),
+        said("people's", link_file, &people)
+    );
+    let tokens = InboxTokens {
+        agent: agent.unwrap_or(fresh.agent),
+        people: people.unwrap_or(fresh.people),
+    };
+    Ok((tokens, said))
 }
 
 /// Raises this process's soft limit on open descriptors to its hard limit, so that many
@@ -180,27 +239,37 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
         })
 }
 
-/// Resolves at the first SIGINT or SIGTERM.
-async fn stop_signal() {
+/// What resolves at the first SIGINT or SIGTERM. The handlers are in place once this returns
+/// (it must be called within a runtime), so a signal sent at any later instant stops the inbox
+/// in order.
+fn stop_signal() -> impl std::future::Future<Output = ()> {
     use tokio::signal::unix::{SignalKind, signal};
-    match (
+    let signals = (
         signal(SignalKind::interrupt()),
         signal(SignalKind::terminate()),
-    ) {
-        (Ok(mut interrupt), Ok(mut terminate)) => {
-            tokio::select! {
-                _ = interrupt.recv() => {}
-                _ = terminate.recv() => {}
+    );
+    async move {
+        match signals {
+            (Ok(mut interrupt), Ok(mut terminate)) => {
+                tokio::select! {
+                    _ = interrupt.recv() => {}
+                    _ = terminate.recv() => {}
+                }
             }
+            // Without signal handlers the default action ends the process.
+            _ => std::future::pending().await,
         }
-        // Without signal handlers the default action ends the process.
-        _ => std::future::pending().await,
     }
 }
 
 /// Runs `ask-user serve` until SIGINT or SIGTERM, then stops in order (see
-/// [`Inbox::serve_until`]) and removes the token files.
+/// [`Inbox::serve_until`]) and removes the token files, unless the asks are kept in a store.
 pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
+    let runtime = runtime()?;
+    let stop = {
+        let _entered = runtime.enter();
+        stop_signal()
+    };
     let descriptors = raise_descriptor_limit().unwrap_or(u64::MAX);
     let Some(token_file) = options
         .token_file
@@ -211,10 +280,32 @@ pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
         return Err(Failure::Invalid);
     };
     let link_file = crate::link_token_file(&token_file);
-    let tokens = InboxTokens::fresh().map_err(failed(Failure::Failed))?;
-    let inbox = Inbox::bind_with(options.listen, options.limits, tokens)
-        .map_err(failed(Failure::Failed))?
-        .with_bounds(Bounds::for_descriptors(descriptors));
+    let (tokens, which) = start_tokens(&token_file, &link_file, options.rotate_token)?;
+    let inbox = match &options.store {
+        Some(path) => {
+            let store = crate::FileStore::open(path).map_err(|error| {
+                say(&error.to_string());
+                Failure::Failed
+            })?;
+            let kept = runtime
+                .block_on(crate::AskStore::load(&store))
+                .map_err(|error| {
+                    say(&error.to_string());
+                    Failure::Failed
+                })?;
+            Inbox::bind_stored(
+                options.listen,
+                options.limits,
+                tokens,
+                Arc::new(store),
+                kept,
+            )
+        }
+        None => Inbox::bind_with(options.listen, options.limits, tokens),
+    }
+    .map_err(failed(Failure::Failed))?
+    .with_bounds(Bounds::for_descriptors(descriptors))
+    .speaking(options.lang);
     for (path, token) in [
         (&token_file, inbox.agent_token()),
         (&link_file, inbox.people_token()),
@@ -227,7 +318,11 @@ pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
             return Err(Failure::Failed);
         }
     }
-    let removed = RemoveOnDrop(vec![token_file.clone(), link_file]);
+    // A restarted inbox with the same store takes its agents back: it keeps their token.
+    let removed = RemoveOnDrop(match options.store {
+        Some(_) => Vec::new(),
+        None => vec![token_file.clone(), link_file],
+    });
     warn_if_exposed(options.listen, inbox.local_addr());
     say(&format!(
         "inbox at {}: agents ask with `ask-user --via {} CALL`; their token is in {} (readable \
@@ -236,14 +331,21 @@ pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
         inbox.base_url(),
         token_file.display()
     ));
+    say(&which);
     let link = inbox.link();
     say_link("answer in a browser (the link works once): ", &link);
     show_qr(options.listen, &link);
     say("press Enter here, or run `ask-user serve --link`, for a fresh link");
-    let runtime = runtime()?;
+    if let Some(path) = &options.store {
+        let waiting = inbox.waiting();
+        say(&format!(
+            "the asks are kept in {}; {waiting} of them wait (for the person or for their agent)",
+            path.display()
+        ));
+    }
     let inbox = Arc::new(inbox);
     fresh_link_on_enter(inbox.links(), options.listen);
-    let served = runtime.block_on(inbox.serve_until(stop_signal()));
+    let served = runtime.block_on(inbox.serve_until(stop));
     drop(removed);
     served.map_err(failed(Failure::Failed))?;
     say("the inbox stopped");

@@ -9,8 +9,8 @@ use crate::auth;
 use crate::inbox::{CAPABILITY_HEADER, KEPT_HEADER};
 use crate::{AgentOutcome, Asker, WebError};
 
-/// How many times `--via` tries to reach a crowded inbox.
-const CONNECT_TRIES: usize = 5;
+/// How many times `--via` tries to reach a crowded inbox: 7 tries wait 3.15 s in all.
+pub const CONNECT_TRIES: usize = 7;
 
 /// How long `--via` keeps trying to attach again to its ask when the connection to an inbox
 /// that keeps its asks ended without an outcome.
@@ -233,9 +233,11 @@ impl Frontend for ViaFrontend {
 }
 
 impl ViaFrontend {
-    /// The challenge, then the ask: again, after a pause, when the connection failed before the
-    /// inbox answered (a crowded inbox closes connections that sent nothing yet; such a
-    /// connection created no ask), at most [`CONNECT_TRIES`] times.
+    /// The challenge, then the ask: again, with a fresh challenge after a pause that doubles
+    /// each time, when the connection failed before the inbox answered (a crowded inbox closes
+    /// connections that sent nothing yet; such a connection created no ask) or when the inbox
+    /// no longer knew the challenge (strangers' challenges pushed it out of its table), at most
+    /// [`CONNECT_TRIES`] times. Any other refusal ends at once.
     async fn open_ask(&self, body: &str) -> Result<Reply, BoxError> {
         let mut pause = std::time::Duration::from_millis(50);
         for _ in 1..CONNECT_TRIES {
@@ -245,12 +247,14 @@ impl ViaFrontend {
                     .await
             };
             match attempt.await {
-                Err(error) if error.downcast_ref::<std::io::Error>().is_some() => {
-                    tokio::time::sleep(pause).await;
-                    pause *= 2;
-                }
+                Err(error) if error.downcast_ref::<std::io::Error>().is_some() => {}
+                Ok(reply)
+                    if reply.status == 401
+                        && reply.header("www-authenticate") == Some(crate::STALE_CHALLENGE) => {}
                 done => return done,
             }
+            tokio::time::sleep(pause).await;
+            pause *= 2;
         }
         let authorization = self.challenge().await?;
         self.post("/api/agent/asks", Some(&authorization), body)

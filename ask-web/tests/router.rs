@@ -1072,12 +1072,28 @@ async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
     );
     let mut wrong = served.prove(&token, "agent").await;
     wrong.replace_range(wrong.len() - 4.., "0000");
+    // A challenge the inbox does not know (any more) is refused as such: the client may take a
+    // fresh one. A wrong proof on a known challenge is not.
+    for authorization in [unknown.as_str(), spent.as_str()] {
+        let send = post("/api/agent/asks").json(&body);
+        let reply = served
+            .page
+            .send(send.header("authorization", authorization))
+            .await;
+        assert_eq!(
+            reply.headers.get(header::WWW_AUTHENTICATE).unwrap(),
+            ask_web::STALE_CHALLENGE
+        );
+        let text = reply.refusal_text(StatusCode::UNAUTHORIZED).await;
+        assert!(
+            text.starts_with("refused: this challenge is unknown or expired"),
+            "{authorization}: {text}"
+        );
+    }
     for authorization in [
         None,
         Some(bearer.as_str()),
         Some("AskUser "),
-        Some(unknown.as_str()),
-        Some(spent.as_str()),
         Some(wrong.as_str()),
         Some("Basic abc"),
     ] {
@@ -1086,6 +1102,7 @@ async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
             send = send.header("authorization", value);
         }
         let reply = served.page.send(send).await;
+        assert!(reply.headers.get(header::WWW_AUTHENTICATE).is_none());
         let text = reply.refusal_text(StatusCode::UNAUTHORIZED).await;
         assert!(
             text.starts_with("refused: prove that you hold"),

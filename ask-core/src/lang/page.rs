@@ -82,6 +82,9 @@ pub struct PageText {
     pub sent: &'static str,
     /// Once the person cancelled.
     pub cancelled: &'static str,
+    /// Once the answers (or the cancel) were saved by an inbox that keeps its asks, for an
+    /// agent that is not connected now.
+    pub saved_for_agent: &'static str,
     /// Above answers that never reached the agent, kept on the page.
     pub not_delivered: &'static str,
     /// The answers could not be sent because the server did not answer.
@@ -158,6 +161,7 @@ pub(super) static EN: PageText = PageText {
     sent: "Your answers were sent. You can close this page.",
     cancelled: "The questions were cancelled.",
     not_delivered: "Your answers were not delivered:",
+    saved_for_agent: "Saved: your agent is not connected now, and it gets this when it asks again.",
     send_unreachable: "The answers could not be sent: ask-user is not reachable. They stay on this \
                        page.",
     send_failed_status: "The answers could not be sent ({status}).",
@@ -217,6 +221,7 @@ pub(super) static DE: PageText = PageText {
     sent: "Deine Antworten wurden gesendet. Du kannst diese Seite schließen.",
     cancelled: "Die Fragen wurden abgebrochen.",
     not_delivered: "Deine Antworten wurden nicht zugestellt:",
+    saved_for_agent: "Gespeichert: Dein Agent ist gerade nicht verbunden und erhält es, sobald er wieder fragt.",
     send_unreachable: "Die Antworten konnten nicht gesendet werden: ask-user ist nicht \
                        erreichbar. Sie bleiben auf dieser Seite.",
     send_failed_status: "Die Antworten konnten nicht gesendet werden ({status}).",
@@ -280,6 +285,7 @@ pub(super) static ES: PageText = PageText {
     sent: "Sus respuestas se enviaron. Puede cerrar esta página.",
     cancelled: "Las preguntas se cancelaron.",
     not_delivered: "Sus respuestas no se entregaron:",
+    saved_for_agent: "Guardado: su agente no está conectado ahora y lo recibirá cuando vuelva a preguntar.",
     send_unreachable: "No se pudieron enviar las respuestas: ask-user no está disponible. Siguen \
                        en esta página.",
     send_failed_status: "No se pudieron enviar las respuestas ({status}).",
@@ -339,6 +345,7 @@ pub(super) static FR: PageText = PageText {
     sent: "Vos réponses ont été envoyées. Vous pouvez fermer cette page.",
     cancelled: "Les questions ont été annulées.",
     not_delivered: "Vos réponses n'ont pas été remises :",
+    saved_for_agent: "Enregistré : votre agent n'est pas connecté pour l'instant, il le recevra quand il demandera à nouveau.",
     send_unreachable: "Les réponses n'ont pas pu être envoyées : ask-user est injoignable. Elles \
                        restent sur cette page.",
     send_failed_status: "Les réponses n'ont pas pu être envoyées ({status}).",
@@ -398,6 +405,7 @@ pub(super) static JA: PageText = PageText {
     sent: "回答を送信しました。このページは閉じてかまいません。",
     cancelled: "質問はキャンセルされました。",
     not_delivered: "回答は届けられませんでした:",
+    saved_for_agent: "保存しました: エージェントは今つながっていません。次に尋ねたときに受け取ります。",
     send_unreachable: "回答を送信できませんでした: ask-user に接続できません。回答はこのページに\
                        残っています。",
     send_failed_status: "回答を送信できませんでした（{status}）。",
@@ -459,6 +467,7 @@ pub(super) static ZH: PageText = PageText {
     sent: "你的回答已发送。可以关闭此页面了。",
     cancelled: "这些问题已取消。",
     not_delivered: "你的回答未能送达：",
+    saved_for_agent: "已保存：你的代理现在未连接，它再次询问时会收到。",
     send_unreachable: "无法发送回答：无法连接 ask-user。回答仍保留在此页面上。",
     send_failed_status: "无法发送回答（{status}）。",
     send_failed: "无法发送回答：{error}",
