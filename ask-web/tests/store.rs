@@ -1,0 +1,471 @@
+//! The inbox's store (`ask-user serve --store`): what it keeps, that the first outcome wins on
+//! the disk, that a secret never reaches it, and that agents attach again — by call id, or by
+//! their capability after the inbox restarted on the same store. Agents are `ViaFrontend`s
+//! and the person a plain HTTP client, over real connections to 127.0.0.1.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ask_core::{Answer, AskRequest, Frontend, Limits, Outcome, Question, ValidatedInput};
+use ask_web::{AskStore, Asker, FileStore, Inbox, InboxTokens, KeptState, StoredAsk, ViaFrontend};
+use serde_json::{Value, json};
+use support::{http, visit};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// How long a test waits for something before it fails: a bound, never a pace.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A plain choice and a free-text question.
+fn call() -> ValidatedInput {
+    let input = ask_core::AskUserInput {
+        questions: vec![
+            Question::choice("Deploy where?", ["staging", "production"]),
+            Question::text("Release name?"),
+        ],
+        metadata: None,
+    };
+    ask_core::validate(input, &Limits::default()).unwrap()
+}
+
+/// A plain choice and a secret free-text question.
+fn secret_call() -> ValidatedInput {
+    let input = ask_core::AskUserInput {
+        questions: vec![
+            Question::choice("Deploy where?", ["staging", "production"]),
+            Question::text("Deploy key?").secret(),
+        ],
+        metadata: None,
+    };
+    ask_core::validate(input, &Limits::default()).unwrap()
+}
+
+fn request(call_id: &str, input: ValidatedInput) -> AskRequest {
+    AskRequest {
+        request_id: call_id.to_string(),
+        input,
+        given: Vec::new(),
+    }
+}
+
+/// An inbox on `addr` keeping its asks in the store at `path`, served on a task of its own.
+struct Served {
+    inbox: Arc<Inbox>,
+    stop: Option<oneshot::Sender<()>>,
+    serving: JoinHandle<()>,
+}
+
+impl Served {
+    /// Opens the store (waiting while an inbox stopped a moment ago still holds it), shows what
+    /// it kept, and serves.
+    async fn start(path: &Path, addr: SocketAddr, tokens: InboxTokens) -> Served {
+        let deadline = Instant::now() + PATIENCE;
+        let store = loop {
+            match FileStore::open(path) {
+                Ok(store) => break store,
+                Err(error) => {
+                    assert!(Instant::now() < deadline, "{error}");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+        };
+        let kept = store.load().await.unwrap();
+        let inbox = Arc::new(
+            Inbox::bind_stored(addr, Limits::default(), tokens, Arc::new(store), kept).unwrap(),
+        );
+        let (stop, stopped) = oneshot::channel::<()>();
+        let serving = tokio::spawn({
+            let inbox = Arc::clone(&inbox);
+            async move {
+                inbox
+                    .serve_until(async {
+                        let _ = stopped.await;
+                    })
+                    .await
+                    .unwrap();
+            }
+        });
+        Served {
+            inbox,
+            stop: Some(stop),
+            serving,
+        }
+    }
+
+    /// An agent of this inbox, named `name`.
+    fn agent(&self, name: &str) -> ViaFrontend {
+        ViaFrontend::new(
+            self.inbox.base_url(),
+            self.inbox.agent_token().to_string(),
+            Asker {
+                agent: Some(name.to_string()),
+                cwd: Some("/work/app".to_string()),
+            },
+        )
+        .unwrap()
+    }
+
+    /// The person's page: the address and the credential of a fresh link.
+    async fn person(&self) -> (String, String) {
+        let link = self.inbox.fresh_link().unwrap();
+        tokio::task::spawn_blocking(move || visit(&link))
+            .await
+            .unwrap()
+    }
+
+    /// Stops the inbox in order and lets go of its store.
+    async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        tokio::time::timeout(PATIENCE, &mut self.serving)
+            .await
+            .expect("the inbox stops in time")
+            .unwrap();
+    }
+}
+
+/// The page's list of asks, once `until` holds for it.
+async fn asks_until(addr: &str, credential: &str, until: fn(&Value) -> bool) -> Value {
+    let (addr, credential) = (addr.to_string(), credential.to_string());
+    tokio::task::spawn_blocking(move || {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let (status, _, body) = http(
+                &addr,
+                "GET",
+                "/api/asks",
+                &[("Authorization", &credential)],
+                "",
+            );
+            assert_eq!(status, 200, "{body}");
+            let snapshot: Value = serde_json::from_str(&body).unwrap();
+            if until(&snapshot) {
+                return snapshot;
+            }
+            assert!(Instant::now() < deadline, "{snapshot}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    })
+    .await
+    .unwrap()
+}
+
+fn one_waiting(snapshot: &Value) -> bool {
+    snapshot["asks"]
+        .as_array()
+        .is_some_and(|asks| asks.iter().any(|a| a["state"] == "waiting_for_user"))
+}
+
+/// The person answers the ask `id` with `answers`: the status and the reply.
+async fn answer(addr: &str, credential: &str, id: &str, answers: Value) -> (u16, Value) {
+    let (addr, credential, id) = (addr.to_string(), credential.to_string(), id.to_string());
+    tokio::task::spawn_blocking(move || {
+        let origin = format!("http://{addr}");
+        let (status, _, body) = http(
+            &addr,
+            "POST",
+            &format!("/api/asks/{id}/answer"),
+            &[
+                ("Authorization", &credential),
+                ("Origin", &origin),
+                ("Content-Type", "application/json"),
+            ],
+            &json!({ "answers": answers }).to_string(),
+        );
+        (status, serde_json::from_str(&body).unwrap())
+    })
+    .await
+    .unwrap()
+}
+
+fn waiting_id(snapshot: &Value) -> String {
+    snapshot["asks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["state"] == "waiting_for_user")
+        .unwrap()["requestId"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn answered(name: &str) -> Vec<Answer> {
+    vec![
+        Answer::selected("Deploy where?", "staging"),
+        Answer::custom("Release name?", name),
+    ]
+}
+
+fn free_addr() -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap()
+}
+
+fn kept_ask(id: &str) -> StoredAsk {
+    StoredAsk {
+        id: id.to_string(),
+        capability: ask_web::auth::digest(&["capability"]),
+        asker: Asker::default(),
+        questions: call().questions.clone(),
+        given: Vec::new(),
+        since: 1,
+        state: KeptState::Waiting,
+    }
+}
+
+#[tokio::test]
+async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("inbox/asks.db");
+    let store = FileStore::open(&path).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(
+        mode & 0o777,
+        0o600,
+        "the person's answers are this user's alone"
+    );
+    // One inbox per store.
+    let second = FileStore::open(&path).unwrap_err().to_string();
+    assert!(second.contains("another process has it open"), "{second}");
+    for id in ["ask-1", "ask-2", "ask-3"] {
+        store.put(&kept_ask(id)).await.unwrap();
+    }
+    let answered_state = KeptState::Answered {
+        answers: answered("first"),
+        delivered: false,
+    };
+    assert!(store.settle("ask-2", answered_state.clone()).await.unwrap());
+    // A later outcome loses, whichever it is.
+    let later = KeptState::Answered {
+        answers: answered("second"),
+        delivered: false,
+    };
+    assert!(!store.settle("ask-2", later).await.unwrap());
+    let cancel = KeptState::Cancelled { delivered: false };
+    assert!(!store.settle("ask-2", cancel).await.unwrap());
+    assert!(!store.settle("ask-9", KeptState::Withdrawn).await.unwrap());
+    drop(store);
+    let store = FileStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap();
+    let ids: Vec<&str> = kept.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["ask-1", "ask-2", "ask-3"],
+        "in the order they arrived"
+    );
+    assert_eq!(kept[1].state, answered_state);
+    assert_eq!(kept[0].state, KeptState::Waiting);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_given_while_its_agent_is_away_is_saved_and_reaches_it_when_it_asks_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = Served::start(
+        &dir.path().join("asks.db"),
+        free_addr(),
+        InboxTokens::fresh().unwrap(),
+    )
+    .await;
+    let agent = served.agent("builder");
+    let (addr, credential) = served.person().await;
+    // The agent asks, then its process goes away before the person answers.
+    let away = tokio::spawn({
+        let agent = agent.clone();
+        async move { agent.present(&request("toolu_01", call())).await }
+    });
+    let snapshot = asks_until(&addr, &credential, one_waiting).await;
+    let id = waiting_id(&snapshot);
+    assert!(id.starts_with("ask-") && id.len() == 36, "derived: {id}");
+    away.abort();
+    let _ = away.await;
+    // The held connection is gone (or about to be found gone); the ask waits for its agent.
+    let (status, reply) = answer(
+        &addr,
+        &credential,
+        &id,
+        json!([{"answer": "staging"}, {"answer": "v2"}]),
+    )
+    .await;
+    assert_eq!(status, 202, "{reply}");
+    assert_eq!(reply, json!({"state": "answered", "saved": true}));
+    // A second answer is refused: the first one is on its way.
+    let (status, _) = answer(
+        &addr,
+        &credential,
+        &id,
+        json!([{"answer": "production"}, {"answer": "v3"}]),
+    )
+    .await;
+    assert_eq!(status, 409);
+    // The same call, asked again, gets the saved answers at once.
+    let same = request("toolu_01", call());
+    let again = agent.present(&same);
+    let outcome = tokio::time::timeout(PATIENCE, again)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome, Outcome::Answered(answered("v2")));
+    // And once more, from the store: one record per call id, the same answers.
+    let replay = agent.present(&same);
+    let outcome = tokio::time::timeout(PATIENCE, replay)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome, Outcome::Answered(answered("v2")));
+    // Another agent with the same call id asks its own question.
+    let other = served.agent("reviewer");
+    let other = tokio::spawn(async move { other.present(&request("toolu_01", call())).await });
+    let snapshot = asks_until(&addr, &credential, one_waiting).await;
+    assert_ne!(waiting_id(&snapshot), id);
+    other.abort();
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_call_id_with_other_questions_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let served = Served::start(
+        &dir.path().join("asks.db"),
+        free_addr(),
+        InboxTokens::fresh().unwrap(),
+    )
+    .await;
+    let agent = served.agent("builder");
+    let (addr, credential) = served.person().await;
+    let first = tokio::spawn({
+        let agent = agent.clone();
+        async move { agent.present(&request("toolu_02", call())).await }
+    });
+    asks_until(&addr, &credential, one_waiting).await;
+    let error = agent
+        .present(&request("toolu_02", secret_call()))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("this call id already asked other questions"),
+        "{error}"
+    );
+    first.abort();
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_inbox_shows_the_same_waiting_ask_and_its_agent_attaches_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let addr = free_addr();
+    let tokens = InboxTokens::fresh().unwrap();
+    let served = Served::start(&path, addr, tokens.clone()).await;
+    let agent = served.agent("builder");
+    let (page, credential) = served.person().await;
+    // No call id: the agent attaches again with its capability.
+    let waiting = tokio::spawn({
+        let agent = agent.clone();
+        async move { agent.present(&request(ask_core::NO_CALL_ID, call())).await }
+    });
+    let before = asks_until(&page, &credential, one_waiting).await;
+    let id = waiting_id(&before);
+    served.stop().await;
+    assert!(
+        !waiting.is_finished(),
+        "the agent waits for the inbox to come back"
+    );
+    let served = Served::start(&path, addr, tokens).await;
+    let (page, credential) = served.person().await;
+    let after = asks_until(&page, &credential, one_waiting).await;
+    assert_eq!(waiting_id(&after), id);
+    assert_eq!(after["asks"][0]["agent"], "builder");
+    assert_eq!(after["asks"][0]["since"], before["asks"][0]["since"]);
+    // The agent re-attaches in the background; the answer waits for it if it is not back yet.
+    let (status, reply) = answer(
+        &page,
+        &credential,
+        &id,
+        json!([{"answer": "staging"}, {"answer": "after"}]),
+    )
+    .await;
+    assert!(status == 200 || status == 202, "{status} {reply}");
+    let outcome = tokio::time::timeout(PATIENCE, waiting)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome, Outcome::Answered(answered("after")));
+    // A new ask after the restart is numbered after the kept ones.
+    let next = tokio::spawn({
+        let agent = agent.clone();
+        async move { agent.present(&request(ask_core::NO_CALL_ID, call())).await }
+    });
+    let snapshot = asks_until(&page, &credential, one_waiting).await;
+    assert_eq!(waiting_id(&snapshot), "ask-2");
+    next.abort();
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_answer_is_never_written_to_the_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let addr = free_addr();
+    let tokens = InboxTokens::fresh().unwrap();
+    let served = Served::start(&path, addr, tokens.clone()).await;
+    let agent = served.agent("builder");
+    let (page, credential) = served.person().await;
+    // Answered while the agent waits: delivered, and only the plain answer is kept.
+    let waiting = tokio::spawn({
+        let agent = agent.clone();
+        async move { agent.present(&request("toolu_03", secret_call())).await }
+    });
+    let snapshot = asks_until(&page, &credential, one_waiting).await;
+    let id = waiting_id(&snapshot);
+    let answers = json!([{"answer": "staging"}, {"answer": "hunter2-the-deploy-key"}]);
+    let (status, reply) = answer(&page, &credential, &id, answers.clone()).await;
+    assert_eq!(status, 200, "{reply}");
+    let outcome = waiting.await.unwrap().unwrap();
+    let Outcome::Answered(got) = outcome else {
+        panic!("{outcome:?}")
+    };
+    assert_eq!(
+        got[1].answer,
+        ask_core::AnswerValue::Text("hunter2-the-deploy-key".into())
+    );
+    // Asked by an agent that is away: the secret cannot be saved, so the page keeps it.
+    let away = tokio::spawn({
+        let agent = agent.clone();
+        async move { agent.present(&request("toolu_04", secret_call())).await }
+    });
+    let snapshot = asks_until(&page, &credential, one_waiting).await;
+    let id = waiting_id(&snapshot);
+    away.abort();
+    let _ = away.await;
+    let answers = json!([{"answer": "production"}, {"answer": "swordfish-the-other-key"}]);
+    let (status, reply) = answer(&page, &credential, &id, answers).await;
+    assert_eq!(status, 503, "{reply}");
+    assert_eq!(reply["kept"], true);
+    served.stop().await;
+    let bytes = std::fs::read(&path).unwrap();
+    let holds = |text: &str| bytes.windows(text.len()).any(|w| w == text.as_bytes());
+    assert!(holds("staging"), "the plain answer is kept");
+    assert!(
+        !holds("hunter2"),
+        "the delivered secret is not in the store"
+    );
+    assert!(
+        !holds("swordfish"),
+        "the undelivered secret is not in the store"
+    );
+    // After a restart the second ask waits again.
+    let served = Served::start(&path, addr, tokens).await;
+    let (page, credential) = served.person().await;
+    let snapshot = asks_until(&page, &credential, one_waiting).await;
+    assert_eq!(waiting_id(&snapshot), id);
+    served.stop().await;
+}
