@@ -521,9 +521,7 @@ async fn with_capability(shared: &Shared, capability: Option<&str>, cancel: bool
     let receipt = {
         let mut inner = shared.lock();
         inner
-            .waiting
-            .iter_mut()
-            .find(|w| w.request_id == request_id)
+            .waiting_mut(&request_id)
             .and_then(|w| w.receipt.take())
     };
     match receipt {
@@ -602,11 +600,7 @@ async fn attach(
         let mut inner = shared.lock();
         inner.attachments += 1;
         let attached = inner.attachments;
-        match inner
-            .waiting
-            .iter_mut()
-            .find(|w| w.request_id == request_id)
-        {
+        match inner.waiting_mut(request_id) {
             None => None,
             Some(waiting) if questions.is_some_and(|q| q != waiting.questions.as_slice()) => {
                 return Some(error_response(
@@ -667,11 +661,7 @@ async fn attach(
 fn hand_saved(shared: &Arc<Shared>, request_id: &str, questions: Vec<Question>, outcome: Outcome) {
     let agent = {
         let mut inner = shared.lock();
-        inner
-            .waiting
-            .iter_mut()
-            .find(|w| w.request_id == request_id)
-            .and_then(|w| w.agent.take())
+        inner.waiting_mut(request_id).and_then(|w| w.agent.take())
     };
     let Some(agent) = agent else { return };
     let (receipt, received) = oneshot::channel();
@@ -1023,11 +1013,7 @@ fn held(
                 Woke::Delivered(Ok(Delivery { outcome, receipt })) => {
                     // The receipt waits for the agent's confirmation.
                     let mut inner = holding.shared.lock();
-                    if let Some(waiting) = inner
-                        .waiting
-                        .iter_mut()
-                        .find(|w| w.request_id == holding.request_id)
-                    {
+                    if let Some(waiting) = inner.waiting_mut(&holding.request_id) {
                         waiting.receipt = Some(receipt);
                     }
                     outcome

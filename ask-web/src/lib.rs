@@ -230,6 +230,15 @@ struct Inner {
     attachments: u64,
 }
 
+impl Inner {
+    /// The waiting ask `request_id`.
+    fn waiting_mut(&mut self, request_id: &str) -> Option<&mut Waiting> {
+        self.waiting
+            .iter_mut()
+            .find(|waiting| waiting.request_id == request_id)
+    }
+}
+
 /// The agents' API (`/api/agent/…`) of a server: the inbox's, handed to `Shared::new` by
 /// whoever makes the server, so that the page server never names the inbox.
 type AgentApi = fn(
@@ -363,11 +372,7 @@ impl Shared {
     /// is still attached.
     fn undeliver(&self, request_id: &str, agent: Option<oneshot::Sender<Delivery>>) {
         let mut inner = self.lock();
-        if let Some(waiting) = inner
-            .waiting
-            .iter_mut()
-            .find(|w| w.request_id == request_id)
-        {
+        if let Some(waiting) = inner.waiting_mut(request_id) {
             waiting.delivering = false;
             waiting.agent = agent.or(waiting.agent.take());
         }
@@ -379,11 +384,7 @@ impl Shared {
         let state = WireState::of(&outcome);
         {
             let mut inner = self.lock();
-            if let Some(waiting) = inner
-                .waiting
-                .iter_mut()
-                .find(|w| w.request_id == request_id)
-            {
+            if let Some(waiting) = inner.waiting_mut(request_id) {
                 waiting.delivering = false;
                 waiting.agent = None;
                 waiting.saved = Some(outcome);
@@ -884,11 +885,7 @@ async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -
         if inner.stopping {
             return kept(STOPPING);
         }
-        let Some(waiting) = inner
-            .waiting
-            .iter_mut()
-            .find(|w| w.request_id == request_id)
-        else {
+        let Some(waiting) = inner.waiting_mut(request_id) else {
             return error_response(StatusCode::CONFLICT, NO_LONGER_WAITING);
         };
         if waiting.delivering || waiting.saved.is_some() {

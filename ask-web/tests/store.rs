@@ -202,6 +202,32 @@ fn answered(name: &str) -> Vec<Answer> {
     ]
 }
 
+/// `agent` asks `input` with `call_id`, on a task of its own.
+fn asking(
+    agent: &ViaFrontend,
+    call_id: &'static str,
+    input: ValidatedInput,
+) -> JoinHandle<Result<Outcome, ask_core::PresentError>> {
+    let agent = agent.clone();
+    tokio::spawn(async move { agent.present(&request(call_id, input)).await })
+}
+
+/// A store in a fresh folder, an address and tokens kept across restarts, and an inbox on them.
+async fn fresh() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    SocketAddr,
+    InboxTokens,
+    Served,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let addr = free_addr();
+    let tokens = InboxTokens::fresh().unwrap();
+    let served = Served::start(&path, addr, tokens.clone()).await;
+    (dir, path, addr, tokens, served)
+}
+
 fn free_addr() -> SocketAddr {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     listener.local_addr().unwrap()
@@ -266,20 +292,11 @@ async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_given_while_its_agent_is_away_is_saved_and_reaches_it_when_it_asks_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(
-        &dir.path().join("asks.db"),
-        free_addr(),
-        InboxTokens::fresh().unwrap(),
-    )
-    .await;
+    let (_dir, _, _, _, served) = fresh().await;
     let agent = served.agent("builder");
     let (addr, credential) = served.person().await;
     // The agent asks, then its process goes away before the person answers.
-    let away = tokio::spawn({
-        let agent = agent.clone();
-        async move { agent.present(&request("toolu_01", call())).await }
-    });
+    let away = asking(&agent, "toolu_01", call());
     let snapshot = asks_until(&addr, &credential, one_waiting).await;
     let id = waiting_id(&snapshot);
     assert!(id.starts_with("ask-") && id.len() == 36, "derived: {id}");
@@ -330,19 +347,10 @@ async fn an_answer_given_while_its_agent_is_away_is_saved_and_reaches_it_when_it
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_same_call_id_with_other_questions_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let served = Served::start(
-        &dir.path().join("asks.db"),
-        free_addr(),
-        InboxTokens::fresh().unwrap(),
-    )
-    .await;
+    let (_dir, _, _, _, served) = fresh().await;
     let agent = served.agent("builder");
     let (addr, credential) = served.person().await;
-    let first = tokio::spawn({
-        let agent = agent.clone();
-        async move { agent.present(&request("toolu_02", call())).await }
-    });
+    let first = asking(&agent, "toolu_02", call());
     asks_until(&addr, &credential, one_waiting).await;
     let error = agent
         .present(&request("toolu_02", secret_call()))
@@ -359,18 +367,11 @@ async fn the_same_call_id_with_other_questions_is_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_inbox_shows_the_same_waiting_ask_and_its_agent_attaches_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("asks.db");
-    let addr = free_addr();
-    let tokens = InboxTokens::fresh().unwrap();
-    let served = Served::start(&path, addr, tokens.clone()).await;
+    let (_dir, path, addr, tokens, served) = fresh().await;
     let agent = served.agent("builder");
     let (page, credential) = served.person().await;
     // No call id: the agent attaches again with its capability.
-    let waiting = tokio::spawn({
-        let agent = agent.clone();
-        async move { agent.present(&request(ask_core::NO_CALL_ID, call())).await }
-    });
+    let waiting = asking(&agent, ask_core::NO_CALL_ID, call());
     let before = asks_until(&page, &credential, one_waiting).await;
     let id = waiting_id(&before);
     served.stop().await;
@@ -400,10 +401,7 @@ async fn a_restarted_inbox_shows_the_same_waiting_ask_and_its_agent_attaches_aga
         .unwrap();
     assert_eq!(outcome, Outcome::Answered(answered("after")));
     // A new ask after the restart is numbered after the kept ones.
-    let next = tokio::spawn({
-        let agent = agent.clone();
-        async move { agent.present(&request(ask_core::NO_CALL_ID, call())).await }
-    });
+    let next = asking(&agent, ask_core::NO_CALL_ID, call());
     let snapshot = asks_until(&page, &credential, one_waiting).await;
     assert_eq!(waiting_id(&snapshot), "ask-2");
     next.abort();
@@ -412,18 +410,11 @@ async fn a_restarted_inbox_shows_the_same_waiting_ask_and_its_agent_attaches_aga
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_secret_answer_is_never_written_to_the_store() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("asks.db");
-    let addr = free_addr();
-    let tokens = InboxTokens::fresh().unwrap();
-    let served = Served::start(&path, addr, tokens.clone()).await;
+    let (_dir, path, addr, tokens, served) = fresh().await;
     let agent = served.agent("builder");
     let (page, credential) = served.person().await;
     // Answered while the agent waits: delivered, and only the plain answer is kept.
-    let waiting = tokio::spawn({
-        let agent = agent.clone();
-        async move { agent.present(&request("toolu_03", secret_call())).await }
-    });
+    let waiting = asking(&agent, "toolu_03", secret_call());
     let snapshot = asks_until(&page, &credential, one_waiting).await;
     let id = waiting_id(&snapshot);
     let answers = json!([{"answer": "staging"}, {"answer": "hunter2-the-deploy-key"}]);
@@ -438,10 +429,7 @@ async fn a_secret_answer_is_never_written_to_the_store() {
         ask_core::AnswerValue::Text("hunter2-the-deploy-key".into())
     );
     // Asked by an agent that is away: the secret cannot be saved, so the page keeps it.
-    let away = tokio::spawn({
-        let agent = agent.clone();
-        async move { agent.present(&request("toolu_04", secret_call())).await }
-    });
+    let away = asking(&agent, "toolu_04", secret_call());
     let snapshot = asks_until(&page, &credential, one_waiting).await;
     let id = waiting_id(&snapshot);
     away.abort();
