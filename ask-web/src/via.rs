@@ -221,6 +221,32 @@ impl ViaFrontend {
     }
 }
 
+/// Withdraws the ask of `capability` from the inbox when the wait for it is dropped before its
+/// outcome (the host cancelled the call): an inbox that keeps its asks would otherwise keep it
+/// waiting for an agent that no longer wants it.
+struct Withdraw {
+    via: ViaFrontend,
+    capability: Option<String>,
+}
+
+impl Drop for Withdraw {
+    fn drop(&mut self) {
+        let Some(capability) = self.capability.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let via = self.via.clone();
+        runtime.spawn(async move {
+            let authorization = format!("Bearer {capability}");
+            let _ = via
+                .post("/api/agent/cancel", Some(&authorization), "{}")
+                .await;
+        });
+    }
+}
+
 #[async_trait]
 impl Frontend for ViaFrontend {
     fn presenter(&self) -> Presenter {
@@ -280,7 +306,10 @@ impl ViaFrontend {
         }
         let body = body.to_string();
         let mut reply = self.open_ask(&body).await?;
-        let mut capability = None;
+        let mut withdraw = Withdraw {
+            via: self.clone(),
+            capability: None,
+        };
         loop {
             if reply.status != 200 {
                 let status = reply.status;
@@ -288,16 +317,18 @@ impl ViaFrontend {
                 return Err(self.refused(status, &reply));
             }
             if let Some(fresh) = reply.header(CAPABILITY_HEADER) {
-                capability = Some(fresh.to_string());
+                withdraw.capability = Some(fresh.to_string());
             }
             let kept = reply.header(KEPT_HEADER).is_some();
+            let capability = withdraw.capability.clone();
             if let Some(outcome) = self.outcome(&mut reply, capability.as_deref()).await {
+                withdraw.capability = None;
                 return Ok(outcome);
             }
-            let Some(capability) = capability.as_deref().filter(|_| kept) else {
+            let Some(capability) = capability.filter(|_| kept) else {
                 return Ok(Outcome::ConnectionLost);
             };
-            match self.attach_again(capability).await? {
+            match self.attach_again(&capability).await? {
                 Some(again) => reply = again,
                 None => return Ok(Outcome::ConnectionLost),
             }

@@ -202,6 +202,27 @@ fn answered(name: &str) -> Vec<Answer> {
     ]
 }
 
+/// An agent process that asks `input` as `agent` with `call_id`, then dies before the person
+/// answers: its connection is closed once the inbox holds its ask, and nothing withdraws it.
+fn ask_then_die(served: &Served, agent: &str, call_id: &str, input: &ValidatedInput) {
+    let addr = served.inbox.local_addr().to_string();
+    let authorization = support::prove(&addr, served.inbox.agent_token());
+    let body = json!({
+        "agent": agent, "cwd": "/work/app", "callId": call_id, "input": input.input(),
+    })
+    .to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    let request = format!(
+        "POST /api/agent/asks HTTP/1.0\r\nHost: {addr}\r\nAuthorization: {authorization}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    std::io::Write::write_all(&mut stream, request.as_bytes()).unwrap();
+    let mut head = [0u8; 12];
+    std::io::Read::read_exact(&mut stream, &mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.0 200", "the ask is held");
+}
+
 /// `agent` asks `input` with `call_id`, on a task of its own.
 fn asking(
     agent: &ViaFrontend,
@@ -296,12 +317,10 @@ async fn an_answer_given_while_its_agent_is_away_is_saved_and_reaches_it_when_it
     let agent = served.agent("builder");
     let (addr, credential) = served.person().await;
     // The agent asks, then its process goes away before the person answers.
-    let away = asking(&agent, "toolu_01", call());
+    ask_then_die(&served, "builder", "toolu_01", &call());
     let snapshot = asks_until(&addr, &credential, one_waiting).await;
     let id = waiting_id(&snapshot);
     assert!(id.starts_with("ask-") && id.len() == 36, "derived: {id}");
-    away.abort();
-    let _ = away.await;
     // The held connection is gone (or about to be found gone); the ask waits for its agent.
     let (status, reply) = answer(
         &addr,
@@ -429,11 +448,9 @@ async fn a_secret_answer_is_never_written_to_the_store() {
         ask_core::AnswerValue::Text("hunter2-the-deploy-key".into())
     );
     // Asked by an agent that is away: the secret cannot be saved, so the page keeps it.
-    let away = asking(&agent, "toolu_04", secret_call());
+    ask_then_die(&served, "builder", "toolu_04", &secret_call());
     let snapshot = asks_until(&page, &credential, one_waiting).await;
     let id = waiting_id(&snapshot);
-    away.abort();
-    let _ = away.await;
     let answers = json!([{"answer": "production"}, {"answer": "swordfish-the-other-key"}]);
     let (status, reply) = answer(&page, &credential, &id, answers).await;
     assert_eq!(status, 503, "{reply}");
@@ -455,5 +472,32 @@ async fn a_secret_answer_is_never_written_to_the_store() {
     let (page, credential) = served.person().await;
     let snapshot = asks_until(&page, &credential, one_waiting).await;
     assert_eq!(waiting_id(&snapshot), id);
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_the_host_cancels_withdraws_its_ask_from_an_inbox_that_keeps_asks() {
+    let (_dir, _, _, _, served) = fresh().await;
+    let agent = served.agent("builder");
+    let (addr, credential) = served.person().await;
+    let cancelled = asking(&agent, "toolu_05", call());
+    let snapshot = asks_until(&addr, &credential, one_waiting).await;
+    let id = waiting_id(&snapshot);
+    // The host drops the call (an MCP client's cancel): the ask leaves the person's list.
+    cancelled.abort();
+    let _ = cancelled.await;
+    let snapshot = asks_until(&addr, &credential, |s| {
+        s["asks"][0]["state"] == "connection_lost"
+    })
+    .await;
+    assert_eq!(snapshot["asks"][0]["requestId"], id);
+    let (status, _) = answer(
+        &addr,
+        &credential,
+        &id,
+        json!([{"answer": "staging"}, {"answer": "late"}]),
+    )
+    .await;
+    assert_eq!(status, 409);
     served.stop().await;
 }
