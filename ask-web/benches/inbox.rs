@@ -9,9 +9,10 @@
 //! answered, a thousand at a time, until `--finished` asks have ended, and the resident memory
 //! of the process is read from `/proc/self/status`.
 //!
-//! `cargo bench -p ask-web --bench inbox [-- --asks N] [--rounds N] [--people N] [--finished N]`
-//! (default: 1,000 asks, 10 rounds, 16 connections, 100,000 finished). Prints one line per
-//! round and the memory line.
+//! `cargo bench -p ask-web --bench inbox [-- --asks N] [--rounds N] [--people N] [--finished N]
+//! [--store PATH]` (default: 1,000 asks, 10 rounds, 16 connections, 100,000 finished, no store;
+//! with `--store`, the inbox keeps its asks in a new store at PATH, as `serve --store` does, and
+//! every ask and answer waits for the disk). Prints one line per round and the memory line.
 
 #![allow(clippy::expect_used, clippy::print_stdout, clippy::unwrap_used)]
 
@@ -33,6 +34,7 @@ struct Options {
     rounds: usize,
     people: usize,
     finished: usize,
+    store: Option<std::path::PathBuf>,
 }
 
 fn options() -> Options {
@@ -41,6 +43,7 @@ fn options() -> Options {
         rounds: 10,
         people: 16,
         finished: 100_000,
+        store: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -50,6 +53,7 @@ fn options() -> Options {
             "--rounds" => options.rounds = number(),
             "--people" => options.people = number(),
             "--finished" => options.finished = number(),
+            "--store" => options.store = args.next().map(Into::into),
             // `cargo bench` passes `--bench`; anything else is not ours either.
             _ => {}
         }
@@ -212,8 +216,9 @@ async fn round(inbox: &Inbox, credential: &str, first: usize, options: &Options)
             },
         )
         .unwrap();
+        // No call id: the inbox numbers the asks `ask-1`, `ask-2`, … as the people answer them.
         let request = AskRequest {
-            request_id: format!("call-{index}"),
+            request_id: ask_core::NO_CALL_ID.to_string(),
             input: input.clone(),
             given: Vec::new(),
         };
@@ -267,8 +272,17 @@ fn main() {
         .build()
         .unwrap();
     runtime.block_on(async {
-        let inbox =
-            Arc::new(Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default()).unwrap());
+        let addr = "127.0.0.1:0".parse().unwrap();
+        let inbox = Arc::new(match &options.store {
+            Some(path) => {
+                let _ = std::fs::remove_file(path);
+                let store = ask_web::FileStore::open(path).unwrap();
+                let tokens = ask_web::InboxTokens::fresh().unwrap();
+                Inbox::bind_stored(addr, Limits::default(), tokens, Arc::new(store), Vec::new())
+                    .unwrap()
+            }
+            None => Inbox::bind(addr, Limits::default()).unwrap(),
+        });
         let serving = {
             let inbox = Arc::clone(&inbox);
             tokio::spawn(async move { inbox.serve().await })
