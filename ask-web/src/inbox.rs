@@ -642,7 +642,7 @@ async fn attach(
         }
     }
     if let Some(outcome) = saved {
-        hand_saved(shared, request_id, questions, outcome);
+        shared.hand_saved(request_id, questions, outcome);
     }
     let mut response = held(
         Arc::clone(shared),
@@ -654,31 +654,6 @@ async fn attach(
         response.headers_mut().insert(CAPABILITY_HEADER, value);
     }
     Some(response)
-}
-
-/// Hands the outcome saved for the ask `request_id` to its agent, attached again: the ask
-/// ends once the agent confirms it, or stays saved for the next attachment.
-fn hand_saved(shared: &Arc<Shared>, request_id: &str, questions: Vec<Question>, outcome: Outcome) {
-    let agent = {
-        let mut inner = shared.lock();
-        inner.waiting_mut(request_id).and_then(|w| w.agent.take())
-    };
-    let Some(agent) = agent else { return };
-    let (receipt, received) = oneshot::channel();
-    let delivery = Delivery {
-        outcome: outcome.clone(),
-        receipt,
-    };
-    if agent.send(delivery).is_err() {
-        return;
-    }
-    let shared = Arc::clone(shared);
-    let request_id = request_id.to_string();
-    tokio::spawn(async move {
-        if let Ok(Ok(())) = tokio::time::timeout(crate::DELIVERY_PATIENCE, received).await {
-            shared.delivered(&request_id, &questions, &outcome).await;
-        }
-    });
 }
 
 /// The reply to an agent that asks again for an ask the store says ended, once its outcome was

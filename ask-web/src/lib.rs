@@ -380,42 +380,93 @@ impl Shared {
 
     /// Keeps `outcome` for the agent of `request_id`, which is not attached now: it was written
     /// to the store, and the pages show the ask as ended.
-    fn save(&self, request_id: &str, outcome: Outcome) {
+    fn save(self: &Arc<Shared>, request_id: &str, outcome: Outcome) {
         let state = WireState::of(&outcome);
+        let mut attached = None;
         {
             let mut inner = self.lock();
             if let Some(waiting) = inner.waiting_mut(request_id) {
                 waiting.delivering = false;
-                waiting.agent = None;
-                waiting.saved = Some(outcome);
+                waiting.saved = Some(outcome.clone());
+                // The agent attached again while the outcome was on its way to the connection
+                // before: the new one takes it.
+                attached = waiting.agent.is_some().then(|| waiting.questions.clone());
             }
         }
         self.set_state(request_id, state);
+        if let Some(questions) = attached {
+            self.hand_saved(request_id, questions, outcome);
+        }
     }
 
-    /// The agent of `request_id` confirmed that it has `outcome`: the ask ends, and the store
-    /// (if any) records that it was delivered.
+    /// Hands the outcome saved for the ask `request_id` to its agent, attached again: the ask
+    /// ends once the agent confirms it, or stays saved for the next attachment.
+    fn hand_saved(
+        self: &Arc<Shared>,
+        request_id: &str,
+        questions: Vec<ask_core::Question>,
+        outcome: Outcome,
+    ) {
+        let agent = {
+            let mut inner = self.lock();
+            inner
+                .waiting_mut(request_id)
+                .and_then(|w| Some((w.agent.take()?, w.attached)))
+        };
+        let Some((agent, attached)) = agent else {
+            return;
+        };
+        let (receipt, received) = oneshot::channel();
+        let delivery = Delivery {
+            outcome: outcome.clone(),
+            receipt,
+        };
+        if agent.send(delivery).is_err() {
+            return;
+        }
+        let shared = Arc::clone(self);
+        let request_id = request_id.to_string();
+        tokio::spawn(async move {
+            if let Ok(Ok(())) = tokio::time::timeout(DELIVERY_PATIENCE, received).await {
+                shared
+                    .delivered(&request_id, attached, &questions, &outcome)
+                    .await;
+            }
+        });
+    }
+
+    /// The agent of `request_id`, attached as `attached`, confirmed that it has `outcome`: the
+    /// store (if any) records that it was delivered, and the ask ends, unless the agent attached
+    /// again meanwhile (then the newer attachment, which is handed the same outcome, ends it).
     async fn delivered(
         &self,
         request_id: &str,
+        attached: u64,
         questions: &[ask_core::Question],
         outcome: &Outcome,
     ) {
-        self.remove(request_id);
-        self.set_state(request_id, WireState::of(outcome));
-        let Some(store) = &self.store else {
-            return;
-        };
-        let mark = async {
-            if let Some(mut ask) = store.get(request_id).await? {
-                ask.state = store::kept_state(questions, outcome).delivered();
-                store.put(&ask).await?;
+        // The store first: until the ask leaves the list, the same call attaching again gets
+        // the outcome from memory, and once it left, from the store.
+        if let Some(store) = &self.store {
+            let mark = async {
+                if let Some(mut ask) = store.get(request_id).await? {
+                    ask.state = store::kept_state(questions, outcome).delivered();
+                    store.put(&ask).await?;
+                }
+                Ok::<_, StoreError>(())
+            };
+            // An ask not marked is offered to its agent again after a restart: at least once.
+            if let Err(error) = mark.await {
+                ask_session::console::say(&error.to_string());
             }
-            Ok::<_, StoreError>(())
-        };
-        // An ask not marked is offered to its agent again after a restart: at least once.
-        if let Err(error) = mark.await {
-            ask_session::console::say(&error.to_string());
+        }
+        let newer = self
+            .lock()
+            .waiting_mut(request_id)
+            .is_some_and(|waiting| waiting.attached != attached);
+        if !newer {
+            self.remove(request_id);
+            self.set_state(request_id, WireState::of(outcome));
         }
     }
 
@@ -842,7 +893,7 @@ const NOT_STORED: &str = "ask-user could not save the answers: they were not del
 /// When the inbox keeps its asks in a store, an outcome that its agent cannot take now is
 /// written there first and waits for the agent to come back: the reply is `202` with
 /// `"saved": true`. Otherwise it is `503` with `"kept": true`, and the answers stay on the page.
-async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -> Response {
+async fn settle(shared: &Arc<Shared>, request_id: &str, action: &str, body: &Bytes) -> Response {
     let questions = shared
         .lock()
         .waiting
@@ -880,7 +931,7 @@ async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -
     // An answer holding a secret is never written to the store: only its agent may take it.
     let storable = shared.store.is_some()
         && !(matches!(outcome, Outcome::Answered(_)) && questions.iter().any(|q| q.secret));
-    let agent = {
+    let (agent, attached) = {
         let mut inner = shared.lock();
         if inner.stopping {
             return kept(STOPPING);
@@ -899,8 +950,9 @@ async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -
             return kept(NOT_DELIVERED);
         }
         waiting.delivering = true;
+        let attached = waiting.attached;
         inner.in_flight += 1;
-        agent
+        (agent, attached)
     };
     let _in_flight = InFlight(shared);
     // With a store, the first outcome wins on the disk before anyone is told of it.
@@ -935,7 +987,9 @@ async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -
         None => false,
     };
     if delivered {
-        shared.delivered(request_id, &questions, &outcome).await;
+        shared
+            .delivered(request_id, attached, &questions, &outcome)
+            .await;
         return json_response(StatusCode::OK, &serde_json::json!({ "state": state }));
     }
     if storable {
