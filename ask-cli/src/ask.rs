@@ -104,9 +104,8 @@ fn ask_in(
 ) -> Result<Result<Finished, AskFailure>, Exit> {
     if matches!(presenter, Presenter::Tui | Presenter::File) {
         let frontend = frontend_for(presenter, args, &call)?;
-        return Ok(ask_session::block_on(
-            configure(Ask::new(call)).run(frontend.as_ref()),
-        ));
+        let ask = configure(Ask::new(call));
+        return Ok(ask_session::block_on(ask.run(frontend.as_ref())));
     }
     let runtime = runtime(false)?;
     let frontend = runtime.block_on(async { frontend_for(presenter, args, &call) })?;
