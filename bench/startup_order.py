@@ -8,9 +8,11 @@ The kernel maps a program's code in blocks of up to 64 KiB around each page firs
 the few hundred KB of code that start-up runs cost as many blocks as they are spread over: in a
 binary laid out by crate, about 45 blocks (2.8 MiB resident and as many page faults) for
 `validate`. Each command below runs once under callgrind, which lists every function executed;
-the union of those defined in the binary is written in the binary's own address order, one
-mangled name per line. The names carry the hashes of the toolchain and of each crate's version,
-so the file is regenerated after a toolchain or dependency update (a name that no longer
+the union of those defined in the binary is written one mangled name per line, grouped by the
+commands that run each function (`validate`'s first, then the terminal UI's), so that a short
+command touches as few blocks as its own code needs. The names carry the hashes of the
+toolchain and of each crate's version, so the file is regenerated after a toolchain or
+dependency update, and after a change of the code that start-up runs (a name that no longer
 exists is skipped by the linker: the binary stays correct, only less compact).
 """
 import argparse
@@ -68,24 +70,25 @@ def main():
             for i in range(1, 5)]}]}, f)
     pending = os.path.join(work, ".pi", "pending-questions.json")
 
-    ran = set()
-    ran |= callgrind([binary, "--version"], work, "version")
-    ran |= callgrind([binary, "--help"], work, "help")
-    ran |= callgrind([binary, "validate", EXAMPLE], work, "validate")
-    ran |= callgrind([binary, "-p", EXAMPLE], work, "pass1", cwd=work)
+    runs = {}
+    runs["version"] = callgrind([binary, "--version"], work, "version")
+    runs["help"] = callgrind([binary, "--help"], work, "help")
+    runs["validate"] = callgrind([binary, "validate", EXAMPLE], work, "validate")
+    runs["pass1"] = callgrind([binary, "-p", EXAMPLE], work, "pass1", cwd=work)
     with open(pending) as f:
         data = json.load(f)
     data["questions"][0]["answer"] = "SQLite"
     data["questions"][1]["answer"] = "orders"
     with open(pending, "w") as f:
         json.dump(data, f)
-    ran |= callgrind([binary, "-c"], work, "pass2", cwd=work)
+    runs["pass2"] = callgrind([binary, "-c"], work, "pass2", cwd=work)
     # The first frame, then Enter: the answer and the result line too (one question each, so
     # that one Enter ends the ask).
-    ran |= callgrind([binary, "--mode", "tui", "--no-notify", "--max-options", "50", fifty], work,
-                     "tui50", pty=True, marker="Esc to cancel")
-    ran |= callgrind([binary, "--mode", "tui", four], work, "tui4", pty=True,
-                     marker="Esc to cancel")
+    runs["tui50"] = callgrind([binary, "--mode", "tui", "--no-notify", "--max-options", "50",
+                               fifty], work, "tui50", pty=True, marker="Esc to cancel")
+    runs["tui4"] = callgrind([binary, "--mode", "tui", four], work, "tui4", pty=True,
+                             marker="Esc to cancel")
+    ran = set().union(*runs.values())
 
     symbols = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True,
                              check=True).stdout
@@ -94,7 +97,13 @@ def main():
         parts = line.split()
         if len(parts) == 3 and parts[1] in "tTwW":
             address.setdefault(parts[2], int(parts[0], 16))
-    ordered = sorted((name for name in ran if name in address), key=address.__getitem__)
+    # Grouped by the commands that run each function, so that the code of one command lies
+    # together: first what `validate` runs (every command runs most of it), then the rest of
+    # the terminal UI's first frame, then the other commands; within a group, in the binary's
+    # own order, which keeps each crate's functions together.
+    priority = ["validate", "tui50", "version", "pass1", "pass2", "tui4", "help"]
+    ordered = sorted((name for name in ran if name in address),
+                     key=lambda name: ([name not in runs[run] for run in priority], address[name]))
     with open(OUT, "w") as f:
         f.write("".join(f"{name}\n" for name in ordered))
     shutil.rmtree(work, ignore_errors=True)

@@ -11,8 +11,8 @@ use ask_session::{Ask, AskFailure, Finished, ReadFailure, SessionLog};
 use crate::cli::{AskArgs, ModeArg};
 use crate::deliver::{ask_path, deliver, failed, print_record, print_unasked, runtime, shape_of};
 use crate::exit::Exit;
-use crate::input::{read_call, say_invalid, say_no_input, stdin_input};
-use crate::output::say;
+use crate::input::{read_call, say_no_input, stdin_input};
+use crate::output::{say, say_invalid};
 
 /// Where the person answers, once `auto` is resolved: the terminal UI when a terminal can be
 /// opened, else print mode, so that nothing ever waits for a person who cannot be reached.
@@ -94,14 +94,19 @@ pub fn run(args: &AskArgs) -> Exit {
     }
 }
 
-/// Asks `call` through the frontend of `presenter` on the runtime of one ask, with the options
-/// `configure` gives the ask path.
+/// Asks `call` through the frontend of `presenter`, with the options `configure` gives the ask
+/// path: the terminal UI and print mode on this thread, the others on the runtime of one ask.
 fn ask_in(
     presenter: Presenter,
     args: &AskArgs,
     call: AskCall,
     configure: impl FnOnce(Ask<AskCall>) -> Ask<AskCall>,
 ) -> Result<Result<Finished, AskFailure>, Exit> {
+    if matches!(presenter, Presenter::Tui | Presenter::File) {
+        let frontend = frontend_for(presenter, args, &call)?;
+        let asked = configure(Ask::new(call)).run(frontend.as_ref());
+        return Ok(ask_session::block_on(asked));
+    }
     let runtime = runtime(false)?;
     let frontend = runtime.block_on(async { frontend_for(presenter, args, &call) })?;
     let asked = runtime.block_on(configure(Ask::new(call)).run(frontend.as_ref()));
@@ -149,8 +154,8 @@ pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
     }
 }
 
-/// The frontend of `presenter` for the call; must run inside the runtime (RPC and the web
-/// page start tasks on it).
+/// The frontend of `presenter` for the call; RPC and the web page must be made inside the
+/// runtime (they start tasks on it).
 fn frontend_for(
     presenter: Presenter,
     args: &AskArgs,
@@ -164,6 +169,7 @@ fn frontend_for(
         ),
         Presenter::Tui => {
             let mut tui = ask_tui::TuiFrontend::new()
+                .on_calling_thread()
                 .with_notify(!args.tui.no_notify)
                 .with_lang(ask_tui::chosen_lang(args.tui.lang));
             // ↑ in a text field recalls earlier answers to the same question from this

@@ -109,7 +109,7 @@ fn one_of(names: Vec<(&'static str, String)>) -> clap::builder::PossibleValuesPa
     clap::builder::PossibleValuesParser::new(values)
 }
 
-/// The terminal UI's flags: the ask command, `demo` and `mcp` take them.
+// The terminal UI's flags: the ask command, `demo` and `mcp` take them.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct TuiArgs {
     /// Do not ring the terminal bell or send a desktop notification when the questions appear.
@@ -121,7 +121,7 @@ pub struct TuiArgs {
     pub lang: Option<Lang>,
 }
 
-/// How a call is read: `--dialect` and `--strict`.
+// How a call is read: `--dialect` and `--strict`.
 #[derive(Debug, Clone, Args)]
 pub struct DialectArgs {
     /// The agent's shape of the call; a named dialect is also the shape of the answer.
@@ -225,7 +225,7 @@ pub struct AskArgs {
     pub limits: LimitArgs,
 }
 
-/// The inbox of `ask-user serve` that an agent's asks go to: the ask command and `mcp` take it.
+// The inbox of `ask-user serve` that an agent's asks go to: the ask command and `mcp` take it.
 #[derive(Debug, Clone, Args)]
 pub struct ViaArgs {
     /// Send the questions to the inbox of `ask-user serve` at URL (http://host:port) instead
@@ -260,7 +260,10 @@ fn parse_host(text: &str) -> Result<Host, String> {
     text.parse()
 }
 
+/// A subcommand's flags are built only when it is used, so an ask builds none of them (the flag
+/// structs they flatten have `//` comments: a doc comment would replace its about line).
 #[derive(Debug, Subcommand)]
+#[command(defer = true)]
 pub enum Command {
     /// Ask the example questions of the tool specification in the terminal UI.
     Demo(DemoArgs),
@@ -334,7 +337,7 @@ pub struct QuestionsArgs {
     pub pending_file: PathBuf,
 }
 
-/// The limits a call is checked against.
+// The limits a call is checked against.
 #[derive(Debug, Clone, Copy, Args)]
 pub struct LimitArgs {
     /// Allow up to N questions in one call (default 4).
@@ -379,7 +382,7 @@ pub struct SchemaArgs {
     pub limits: LimitArgs,
 }
 
-/// The flags of `serve`.
+// The flags of `serve`.
 #[derive(Debug, Args)]
 pub struct ServeArgs {
     /// Where the inbox listens. The default reaches only this machine; another address exposes
@@ -411,7 +414,7 @@ pub struct ServeArgs {
     pub limits: LimitArgs,
 }
 
-/// The flags of `demo`, which may also come before the word `demo`.
+// The flags of `demo`, which may also come before the word `demo`.
 #[derive(Debug, Args)]
 pub struct DemoArgs {
     /// What is printed on stdout [default: result].

@@ -3,13 +3,12 @@
 
 use std::path::Path;
 
-use ask_core::{Limits, ProblemReport, Problems};
+use ask_core::Limits;
 use ask_schema::{DialectCall, ReadOptions};
 use ask_session::ReadFailure;
-use serde_json::json;
 
 use crate::exit::Exit;
-use crate::output::{emit, finish, say};
+use crate::output::{emit, finish, say, say_invalid};
 
 /// Reads and validates the call in `input` (a path, or `-` for stdin); each lenient form read
 /// is said on stderr.
@@ -32,11 +31,8 @@ pub fn report(failure: ReadFailure) -> Exit {
     match failure {
         ReadFailure::Invalid(problems) => {
             say_invalid(&problems);
-            let list = serde_json::to_value(ProblemReport::all(&problems)).unwrap_or_default();
-            finish(
-                emit(&json!({"valid": false, "problems": list})),
-                Exit::Invalid,
-            )
+            let report = DialectCall::invalid_report(&problems);
+            finish(emit(&report), Exit::Invalid)
         }
         too_large @ ReadFailure::TooLarge { .. } => {
             say(&format!(
@@ -63,13 +59,4 @@ pub fn say_no_input() {
          (ask-user call.json), or pipe it in (ask-user < call.json)",
     );
     say("try `ask-user demo` to see the questions UI, or `ask-user --help`");
-}
-
-/// Says on stderr that a call is invalid and lists its problems, in the same words in every
-/// command (`validate`, the ask command, `mcp`).
-pub fn say_invalid(problems: &Problems) {
-    say(&problems.heading());
-    for problem in problems {
-        say(&format!("  {problem}"));
-    }
 }

@@ -16,6 +16,14 @@ use std::process::ExitCode;
 
 use crate::cli::{Cli, Command};
 
+/// `pow`, the one libm function called (by tokio's scheduler): defined here, libm is not loaded.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+#[unsafe(no_mangle)]
+extern "C" fn pow(x: f64, y: f64) -> f64 {
+    libm::pow(x, y)
+}
+
 fn main() -> ExitCode {
     let cli = match parse() {
         Ok(cli) => cli,

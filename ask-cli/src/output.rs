@@ -4,7 +4,7 @@
 
 use std::io::{self, Write};
 
-pub use ask_session::console::{say, say_unprefixed};
+pub use ask_session::console::{say, say_invalid, say_unprefixed};
 use serde::Serialize;
 
 use crate::exit::Exit;

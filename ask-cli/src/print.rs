@@ -49,10 +49,9 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
                 notes::custom_answers(&record).iter().for_each(|n| say(n));
             }
             let ask = ask_path(args, Ask::settled(record, Caller::Parent));
-            let exit = match crate::deliver::runtime(false).map(|rt| rt.block_on(ask.finish())) {
-                Ok(Ok(finished)) => deliver(finished, args, Presenter::File, &shape_of(args), &[]),
-                Ok(Err(failure)) => failed(failure, args.output),
-                Err(exit) => exit,
+            let exit = match ask_session::block_on(ask.finish()) {
+                Ok(finished) => deliver(finished, args, Presenter::File, &shape_of(args), &[]),
+                Err(failure) => failed(failure, args.output),
             };
             if exit != Exit::Ok {
                 say(&notes::undelivered(path, answering.kept()));
@@ -100,9 +99,7 @@ fn replay_finished(args: &AskArgs) -> Option<Exit> {
 }
 
 fn report(error: &PrintError) -> Exit {
-    for line in error.to_string().lines() {
-        say(line);
-    }
+    say(&error.to_string());
     if error.is_usage() {
         Exit::Invalid
     } else {

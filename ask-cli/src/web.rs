@@ -1,5 +1,4 @@
-//! `ask-user --mode web`, `ask-user --via URL` and `ask-user serve`: `ask_web::run` does the
-//! work; this maps its failures to exit codes.
+//! `--mode web`, `--via URL` and `serve`: `ask_web::run` does the work; this maps its failures.
 
 use ask_core::Frontend;
 use ask_web::run::{self, Failure, ServeOptions};

@@ -449,7 +449,9 @@ impl McpServer {
             too_large: Arc::clone(&too_large),
             repeated_keys: Arc::clone(&self.repeated_keys),
         };
-        let service = match ServiceExt::serve(self, (read, write)).await {
+        // The handshake's future holds the whole server: boxed, so that it does not sit on the
+        // stack of whoever awaits this one (the binary's `main`, for every command).
+        let service = match Box::pin(ServiceExt::serve(self, (read, write))).await {
             Ok(service) => service,
             Err(_) if too_large.load(Ordering::SeqCst) => {
                 return Err(McpError::MessageTooLarge(max));

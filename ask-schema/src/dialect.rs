@@ -221,6 +221,13 @@ impl DialectCall {
         report
     }
 
+    /// What `validate` prints for a call that cannot be asked: `{valid: false, problems}`, each
+    /// problem as `{path, message}`.
+    pub fn invalid_report(problems: &Problems) -> serde_json::Value {
+        let list = serde_json::to_value(ask_core::ProblemReport::all(problems)).unwrap_or_default();
+        json!({"valid": false, "problems": list})
+    }
+
     fn canonical(call: ParsedCall) -> DialectCall {
         DialectCall {
             dialect: Dialect::Canonical,

@@ -18,6 +18,15 @@ pub fn say_unprefixed(message: &str) {
     say_lines("", message);
 }
 
+/// Says that a call is invalid and lists its problems, in the same words in every command
+/// (`validate`, the ask command, `mcp`).
+pub fn say_invalid(problems: &ask_core::Problems) {
+    say(&problems.heading());
+    for problem in problems {
+        say(&format!("  {problem}"));
+    }
+}
+
 fn say_lines(prefix: &str, message: &str) {
     let mut stderr = io::stderr().lock();
     for line in message.lines() {

@@ -15,7 +15,9 @@ use ask_core::lang::Lang;
 /// The UI runs on a thread of its own, so `present` never blocks the async executor, and
 /// dropping its future (the caller went away, a `select!` chose another branch) withdraws the
 /// questions: the future's drop waits the tenth of a second or so that the UI takes to notice,
-/// so the terminal is already restored when the drop returns.
+/// so the terminal is already restored when the drop returns. A caller that has nothing else to
+/// run while the person answers can keep the UI on its own thread instead
+/// ([`TuiFrontend::on_calling_thread`]).
 ///
 /// When the questions appear it rings the terminal bell and sends a desktop notification, so
 /// that a person working in another window knows the agent waits for them; turn that off with
@@ -26,6 +28,7 @@ pub struct TuiFrontend {
     notify: bool,
     lang: Lang,
     history: Option<HistoryProvider>,
+    calling_thread: bool,
 }
 
 impl std::fmt::Debug for TuiFrontend {
@@ -34,6 +37,7 @@ impl std::fmt::Debug for TuiFrontend {
             .field("notify", &self.notify)
             .field("lang", &self.lang)
             .field("history", &self.history.is_some())
+            .field("calling_thread", &self.calling_thread)
             .finish()
     }
 }
@@ -44,6 +48,7 @@ impl Default for TuiFrontend {
             notify: true,
             lang: Lang::default(),
             history: None,
+            calling_thread: false,
         }
     }
 }
@@ -64,6 +69,19 @@ impl TuiFrontend {
     #[must_use]
     pub fn with_lang(self, lang: Lang) -> TuiFrontend {
         TuiFrontend { lang, ..self }
+    }
+
+    /// Runs the UI in `present` itself, on the thread that polls it, instead of on a thread of
+    /// its own: for a caller that waits for the outcome and runs nothing else meanwhile (a
+    /// command-line ask on a single-threaded executor). `present` then returns only when the UI
+    /// has ended, so the questions cannot be withdrawn by dropping its future; the process
+    /// starts no thread and its memory stays in one malloc arena.
+    #[must_use]
+    pub fn on_calling_thread(self) -> TuiFrontend {
+        TuiFrontend {
+            calling_thread: true,
+            ..self
+        }
     }
 
     /// Where ↑ in a text field finds earlier answers to the same question (a host passes the
@@ -91,9 +109,15 @@ impl Frontend for TuiFrontend {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
+        let (notify, lang) = (self.notify, self.lang);
+        if self.calling_thread {
+            let (input, given) = (request.input.input(), &request.given);
+            let never = AtomicBool::new(false);
+            return run_with(input, given, notify, lang, &never, self.history.as_ref())
+                .map_err(PresentError::from);
+        }
         let input = request.input.input().clone();
         let given = request.given.clone();
-        let (notify, lang) = (self.notify, self.lang);
         let history = self.history.clone();
         let withdrawn = Arc::new(AtomicBool::new(false));
         let (send, receive) = tokio::sync::oneshot::channel();

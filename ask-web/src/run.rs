@@ -345,7 +345,7 @@ pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
     }
     let inbox = Arc::new(inbox);
     fresh_link_on_enter(inbox.links(), options.listen);
-    let served = runtime.block_on(inbox.serve_until(stop));
+    let served = runtime.block_on(Box::pin(inbox.serve_until(stop)));
     drop(removed);
     served.map_err(failed(Failure::Failed))?;
     say("the inbox stopped");
