@@ -626,20 +626,14 @@ async fn attach(
     let Some((attached, delivered, saved, questions)) = attached else {
         return ended(shared, request_id, questions).await;
     };
-    if let Some(store) = &shared.store {
-        let kept = async {
-            if let Some(mut ask) = store.get(request_id).await? {
-                ask.capability = digest;
-                store.put(&ask).await?;
-            }
-            Ok::<_, crate::StoreError>(())
-        };
-        if let Err(error) = kept.await {
-            return Some(error_response(
-                StatusCode::SERVICE_UNAVAILABLE,
-                &error.to_string(),
-            ));
-        }
+    // The new capability only: an answer the person gives meanwhile is written beside it.
+    if let Some(store) = &shared.store
+        && let Err(error) = store.set_capability(request_id, &digest).await
+    {
+        return Some(error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &error.to_string(),
+        ));
     }
     if let Some(outcome) = saved {
         hand_saved(shared, request_id, questions, outcome);
@@ -658,7 +652,12 @@ async fn attach(
 
 /// Hands the outcome saved for the ask `request_id` to its agent, attached again: the ask
 /// ends once the agent confirms it, or stays saved for the next attachment.
-fn hand_saved(shared: &Arc<Shared>, request_id: &str, questions: Vec<Question>, outcome: Outcome) {
+pub(crate) fn hand_saved(
+    shared: &Arc<Shared>,
+    request_id: &str,
+    questions: Vec<Question>,
+    outcome: Outcome,
+) {
     let agent = {
         let mut inner = shared.lock();
         inner.waiting_mut(request_id).and_then(|w| w.agent.take())

@@ -378,19 +378,24 @@ impl Shared {
         }
     }
 
-    /// Keeps `outcome` for the agent of `request_id`, which is not attached now: it was written
-    /// to the store, and the pages show the ask as ended.
-    fn save(&self, request_id: &str, outcome: Outcome) {
+    /// Keeps `outcome` for the agent of `request_id`, which did not take it: it was written to
+    /// the store, and the pages show the ask as ended. An agent that attached again while the
+    /// outcome was on its way takes it now.
+    fn save(self: &Arc<Self>, request_id: &str, outcome: Outcome) {
         let state = WireState::of(&outcome);
-        {
+        let attached = {
             let mut inner = self.lock();
-            if let Some(waiting) = inner.waiting_mut(request_id) {
+            inner.waiting_mut(request_id).and_then(|waiting| {
                 waiting.delivering = false;
-                waiting.agent = None;
-                waiting.saved = Some(outcome);
-            }
-        }
+                waiting.saved = Some(outcome.clone());
+                // The connection that did not take the outcome gave up its place already.
+                waiting.agent.is_some().then(|| waiting.questions.clone())
+            })
+        };
         self.set_state(request_id, state);
+        if let Some(questions) = attached {
+            inbox::hand_saved(self, request_id, questions, outcome);
+        }
     }
 
     /// The agent of `request_id` confirmed that it has `outcome`: the ask ends, and the store
@@ -842,7 +847,7 @@ const NOT_STORED: &str = "ask-user could not save the answers: they were not del
 /// When the inbox keeps its asks in a store, an outcome that its agent cannot take now is
 /// written there first and waits for the agent to come back: the reply is `202` with
 /// `"saved": true`. Otherwise it is `503` with `"kept": true`, and the answers stay on the page.
-async fn settle(shared: &Shared, request_id: &str, action: &str, body: &Bytes) -> Response {
+async fn settle(shared: &Arc<Shared>, request_id: &str, action: &str, body: &Bytes) -> Response {
     let questions = shared
         .lock()
         .waiting
