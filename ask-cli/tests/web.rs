@@ -1055,6 +1055,17 @@ impl Serve {
     /// `ask-user serve` with `extra` flags and its token files in `dir`; and the line that
     /// says whether it kept its tokens.
     fn start_in(dir: tempfile::TempDir, nofile: Option<&str>, extra: &[&str]) -> (Serve, String) {
+        Serve::start_on("127.0.0.1:0", dir, nofile, extra)
+    }
+
+    /// `ask-user serve --listen LISTEN` with `extra` flags and its token files in `dir`; and
+    /// the line that says whether it kept its tokens.
+    fn start_on(
+        listen: &str,
+        dir: tempfile::TempDir,
+        nofile: Option<&str>,
+        extra: &[&str],
+    ) -> (Serve, String) {
         let mut command = match nofile {
             Some(limits) => {
                 let mut command = Command::new("prlimit");
@@ -1067,7 +1078,7 @@ impl Serve {
             None => common::ask_user(),
         };
         let mut child = command
-            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(["serve", "--listen", listen])
             .args(extra)
             .env("XDG_RUNTIME_DIR", dir.path())
             .env_remove("ASK_USER_VIA_TOKEN")
@@ -1121,6 +1132,15 @@ impl Serve {
         assert!(killed.success());
         let status = wait_bounded(&mut self.child, std::time::Duration::from_secs(20));
         assert_eq!(status.code(), Some(0), "a clean stop");
+        let dir = tempfile::tempdir().unwrap();
+        std::mem::replace(&mut self.dir, dir)
+    }
+
+    /// Kills `serve` with SIGKILL, as the system does on a crash or out of memory, and gives
+    /// back its folder (its token files stay, as a killed `serve` leaves them).
+    fn kill(mut self) -> tempfile::TempDir {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
         let dir = tempfile::tempdir().unwrap();
         std::mem::replace(&mut self.dir, dir)
     }
@@ -1187,6 +1207,30 @@ impl Serve {
         std::fs::write(&path, call.to_string()).unwrap();
         common::ask_user()
             .args(["--via", &self.base, "--agent-name", name])
+            .arg(&path)
+            .env("XDG_RUNTIME_DIR", self.dir.path())
+            .env_remove("ASK_USER_VIA_TOKEN")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    /// `ask-user --via BASE --agent-name NAME --call-id CALL_ID CALL` with the call of these
+    /// tests, run in the test's folder.
+    fn ask_call(&self, name: &str, call_id: &str) -> Child {
+        let path = self.dir.path().join(format!("{name}.json"));
+        std::fs::write(&path, call().to_string()).unwrap();
+        common::ask_user()
+            .args([
+                "--via",
+                &self.base,
+                "--agent-name",
+                name,
+                "--call-id",
+                call_id,
+            ])
             .arg(&path)
             .env("XDG_RUNTIME_DIR", self.dir.path())
             .env_remove("ASK_USER_VIA_TOKEN")
@@ -1489,6 +1533,110 @@ fn a_restarted_serve_with_a_store_keeps_its_tokens_and_an_agent_holding_the_old_
     // An agent started before the restart, holding the token it read then, is accepted.
     let (code, said) = serve.ask_holding(&token);
     assert_eq!(code, 0, "{said}");
+}
+
+/// `127.0.0.1:PORT` with a port free now, for a `serve` that must come back on the same one.
+fn free_address() -> String {
+    let probe = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    probe.local_addr().unwrap().to_string()
+}
+
+/// The answers of [`Serve::answer`] with `name`, as the agent prints them.
+fn answered_as(name: &str) -> Value {
+    json!([
+        {"question": "Which database should we use?", "answer": "SQLite",
+         "selectedOption": "SQLite", "wasCustom": false},
+        {"question": "Which features should we include?", "answer": ["REST API"],
+         "wasCustom": false},
+        {"question": "What should we name this service?", "answer": name,
+         "wasCustom": true, "notes": format!("note on {name}")}])
+}
+
+#[test]
+fn a_serve_killed_with_sigkill_comes_back_with_its_waiting_ask_and_the_agent_gets_the_answer() {
+    let (_kept, store) = store();
+    let listen = free_address();
+    let dir = tempfile::tempdir().unwrap();
+    let (serve, _) = Serve::start_on(&listen, dir, None, &["--store", &store]);
+    let credential = serve.visit(&serve.link);
+    let mut agent = serve.ask_call("alpha", "call-1");
+    let before = serve.wait_for(&credential, 1);
+    let id = before["asks"][0]["requestId"].as_str().unwrap().to_string();
+    // No graceful stop: the process dies at once, as on a crash or out of memory.
+    let dir = serve.kill();
+    let (serve, _) = Serve::start_on(&listen, dir, None, &["--store", &store]);
+    assert!(
+        agent.try_wait().unwrap().is_none(),
+        "the agent waits through the restart"
+    );
+    // A fresh page of the restarted inbox lists the same ask, still waiting.
+    let credential = serve.visit(&serve.fresh_link());
+    let after = serve.wait_for(&credential, 1);
+    let asks = after["asks"].as_array().unwrap();
+    assert_eq!(asks.len(), 1, "{after}");
+    assert_eq!(asks[0]["requestId"], id.as_str());
+    assert_eq!(asks[0]["state"], "waiting_for_user");
+    assert_eq!(asks[0]["agent"], "alpha");
+    assert_eq!(asks[0]["questions"], before["asks"][0]["questions"]);
+    // The answer reaches the agent that waited: at once when it is attached again (200), else
+    // saved for it (202) until it is.
+    let status = serve.answer(&credential, &id, "after-the-crash");
+    assert!(status == 200 || status == 202, "{status}");
+    let output = agent.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let out = common::stdout_json(&output);
+    assert_eq!(out["answers"], answered_as("after-the-crash"));
+    let mut events = common::Events::open(&serve.host, &credential);
+    events.until(|list| list["asks"][0]["state"] == "answered");
+}
+
+#[test]
+fn an_answer_given_while_the_agent_is_away_is_saved_and_a_rerun_of_its_call_gets_it_at_once() {
+    let (_kept, store) = store();
+    let (serve, _) = Serve::start_in(tempfile::tempdir().unwrap(), None, &["--store", &store]);
+    let credential = serve.visit(&serve.link);
+    let mut agent = serve.ask_call("alpha", "call-7");
+    let listed = serve.wait_for(&credential, 1);
+    let id = listed["asks"][0]["requestId"].as_str().unwrap().to_string();
+    // The agent dies with its question open; its ask keeps waiting for it.
+    agent.kill().unwrap();
+    agent.wait().unwrap();
+    let origin = serve.base.clone();
+    let reply = http(
+        &serve.host,
+        "POST",
+        &format!("/api/asks/{id}/answer"),
+        &[
+            ("Host", &serve.host),
+            ("Authorization", &credential),
+            ("Origin", &origin),
+            ("Content-Type", "application/json"),
+        ],
+        &json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]},
+            {"answer": "while-away", "notes": "note on while-away"}]})
+        .to_string(),
+    );
+    // Written to the store, not yet delivered: the person is told it is safe.
+    assert_eq!(reply.status, 202, "{reply:?}");
+    let body: Value = serde_json::from_str(&reply.body).unwrap();
+    assert_eq!(body["saved"], true, "{body}");
+    assert_eq!(serve.asks(&credential)["asks"][0]["state"], "answered");
+    // The same call run again takes the saved answers at once.
+    let started = std::time::Instant::now();
+    let again = serve.ask_call("alpha", "call-7");
+    let output = again.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(10),
+        "at once: {:?}",
+        started.elapsed()
+    );
+    let out = common::stdout_json(&output);
+    assert_eq!(out["answers"], answered_as("while-away"));
+    let asks = serve.asks(&credential);
+    assert_eq!(asks["asks"].as_array().unwrap().len(), 1, "{asks}");
+    assert_eq!(asks["asks"][0]["requestId"], id.as_str());
+    assert_eq!(asks["asks"][0]["state"], "answered");
 }
 
 #[test]

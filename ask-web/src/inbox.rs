@@ -626,20 +626,14 @@ async fn attach(
     let Some((attached, delivered, saved, questions)) = attached else {
         return ended(shared, request_id, questions).await;
     };
-    if let Some(store) = &shared.store {
-        let kept = async {
-            if let Some(mut ask) = store.get(request_id).await? {
-                ask.capability = digest;
-                store.put(&ask).await?;
-            }
-            Ok::<_, crate::StoreError>(())
-        };
-        if let Err(error) = kept.await {
-            return Some(error_response(
-                StatusCode::SERVICE_UNAVAILABLE,
-                &error.to_string(),
-            ));
-        }
+    // The new capability only: an answer the person gives meanwhile is written beside it.
+    if let Some(store) = &shared.store
+        && let Err(error) = store.set_capability(request_id, &digest).await
+    {
+        return Some(error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &error.to_string(),
+        ));
     }
     if let Some(outcome) = saved {
         shared.hand_saved(request_id, questions, outcome);

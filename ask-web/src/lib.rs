@@ -382,17 +382,16 @@ impl Shared {
     /// to the store, and the pages show the ask as ended.
     fn save(self: &Arc<Shared>, request_id: &str, outcome: Outcome) {
         let state = WireState::of(&outcome);
-        let mut attached = None;
-        {
+        let attached = {
             let mut inner = self.lock();
-            if let Some(waiting) = inner.waiting_mut(request_id) {
+            inner.waiting_mut(request_id).and_then(|waiting| {
                 waiting.delivering = false;
                 waiting.saved = Some(outcome.clone());
                 // The agent attached again while the outcome was on its way to the connection
                 // before: the new one takes it.
-                attached = waiting.agent.is_some().then(|| waiting.questions.clone());
-            }
-        }
+                waiting.agent.is_some().then(|| waiting.questions.clone())
+            })
+        };
         self.set_state(request_id, state);
         if let Some(questions) = attached {
             self.hand_saved(request_id, questions, outcome);

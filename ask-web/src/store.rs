@@ -86,6 +86,11 @@ pub trait AskStore: Send + Sync + std::fmt::Debug {
     /// Keeps `ask`, in place of any ask with its id.
     async fn put(&self, ask: &StoredAsk) -> Result<(), StoreError>;
 
+    /// Sets the capability of the ask `id` to `capability` (the digest held by the agent that
+    /// attached again), leaving the rest as it is, in one change: an outcome written meanwhile
+    /// stays. False when the ask is not kept.
+    async fn set_capability(&self, id: &str, capability: &str) -> Result<bool, StoreError>;
+
     /// The first outcome wins: sets the state of the ask `id` to `state` only while it is
     /// [`KeptState::Waiting`]. True when it was (and now is `state`); false when it had
     /// already ended or is not kept.
@@ -288,6 +293,20 @@ impl FileStore {
         })
     }
 
+    fn set_capability_now(&self, id: &str, capability: &str) -> Result<bool, StoreError> {
+        self.write(|txn| {
+            let mut asks = txn.open_table(ASKS)?;
+            let Some(mut ask) = Self::read_ask(&asks, id)? else {
+                return Ok(false);
+            };
+            ask.capability = capability.to_string();
+            let bytes = serde_json::to_vec(&ask)
+                .map_err(|error| redb::Error::Corrupted(error.to_string()))?;
+            asks.insert(id, bytes.as_slice())?;
+            Ok(true)
+        })
+    }
+
     /// Runs `work` on a thread of the blocking pool: a write waits for the disk.
     async fn off_thread<T: Send + 'static>(
         &self,
@@ -314,6 +333,12 @@ impl AskStore for FileStore {
     async fn put(&self, ask: &StoredAsk) -> Result<(), StoreError> {
         let ask = ask.clone();
         self.off_thread(move |store| store.put_now(&ask)).await
+    }
+
+    async fn set_capability(&self, id: &str, capability: &str) -> Result<bool, StoreError> {
+        let (id, capability) = (id.to_string(), capability.to_string());
+        self.off_thread(move |store| store.set_capability_now(&id, &capability))
+            .await
     }
 
     async fn settle(&self, id: &str, state: KeptState) -> Result<bool, StoreError> {

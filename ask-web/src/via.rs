@@ -26,6 +26,17 @@ enum Holds {
     People,
 }
 
+/// What one held response of the inbox ended with.
+enum Held {
+    /// The end of the ask: its outcome, confirmed (or needing no confirmation), or connection
+    /// lost.
+    Done(Outcome),
+    /// The outcome, whose confirmation an inbox that keeps its asks did not answer.
+    Unconfirmed(Outcome),
+    /// The connection ended without an outcome.
+    Ended,
+}
+
 /// Sends each ask to an inbox (`ask-user serve`) and waits, on the held request, for its
 /// outcome: the agent side of `ask-user --via URL`. Before it sends anything, it checks that
 /// the inbox holds its token (an HMAC challenge-response; the token never crosses the socket),
@@ -310,6 +321,7 @@ impl ViaFrontend {
             via: self.clone(),
             capability: None,
         };
+        let mut unconfirmed = None;
         loop {
             if reply.status != 200 {
                 let status = reply.status;
@@ -321,39 +333,54 @@ impl ViaFrontend {
             }
             let kept = reply.header(KEPT_HEADER).is_some();
             let capability = withdraw.capability.clone();
-            if let Some(outcome) = self.outcome(&mut reply, capability.as_deref()).await {
-                withdraw.capability = None;
-                return Ok(outcome);
+            match self.outcome(&mut reply, capability.as_deref(), kept).await {
+                Held::Done(outcome) => {
+                    withdraw.capability = None;
+                    return Ok(outcome);
+                }
+                Held::Unconfirmed(outcome) => unconfirmed = Some(outcome),
+                Held::Ended => {}
             }
             let Some(capability) = capability.filter(|_| kept) else {
-                return Ok(Outcome::ConnectionLost);
+                break;
             };
             match self.attach_again(&capability).await? {
                 Some(again) => reply = again,
-                None => return Ok(Outcome::ConnectionLost),
+                None => break,
             }
+        }
+        // An outcome whose confirmation the inbox may have taken before it went away is the
+        // agent's when the inbox no longer has the ask, or never comes back.
+        match unconfirmed {
+            Some(outcome) => {
+                withdraw.capability = None;
+                Ok(outcome)
+            }
+            None => Ok(Outcome::ConnectionLost),
         }
     }
 
     /// Reads the outcome off a held response and confirms it (the person is told the answer
-    /// arrived once this confirmation does); `None` when the connection ended without one.
-    async fn outcome(&self, reply: &mut Reply, capability: Option<&str>) -> Option<Outcome> {
+    /// arrived once this confirmation does). An inbox that keeps its asks (`kept`) and did not
+    /// answer the confirmation (it went away, or came back without this outcome in flight)
+    /// still has the outcome saved for this ask: attaching again takes it once more.
+    async fn outcome(&self, reply: &mut Reply, capability: Option<&str>, kept: bool) -> Held {
         // Blank lines keep the request alive; the one JSON line is the outcome.
         let line = loop {
             match reply.line().await {
                 Ok(Some(line)) if line.trim().is_empty() => {}
                 Ok(Some(line)) => break line,
-                Ok(None) | Err(_) => return None,
+                Ok(None) | Err(_) => return Held::Ended,
             }
         };
         let Ok(outcome) = serde_json::from_str::<AgentOutcome>(&line) else {
-            return None;
+            return Held::Ended;
         };
         let outcome = match outcome.state {
             WireState::Answered => Outcome::Answered(outcome.answers),
             WireState::Cancelled => Outcome::Cancelled,
             WireState::ConnectionLost | WireState::WaitingForUser => {
-                return Some(Outcome::ConnectionLost);
+                return Held::Done(Outcome::ConnectionLost);
             }
         };
         if let Some(capability) = capability {
@@ -364,11 +391,13 @@ impl ViaFrontend {
                     "{}",
                 )
                 .await;
-            if !confirmed.is_ok_and(|reply| reply.status == 200) {
-                return Some(Outcome::ConnectionLost);
+            match confirmed.map(|reply| reply.status) {
+                Ok(200) => {}
+                Err(_) | Ok(409) if kept => return Held::Unconfirmed(outcome),
+                _ => return Held::Done(Outcome::ConnectionLost),
             }
         }
-        Some(outcome)
+        Held::Done(outcome)
     }
 
     /// Attaches again to the ask of `capability`, trying while the inbox cannot be reached for
