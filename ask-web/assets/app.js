@@ -722,13 +722,14 @@ async function post(ask, action, body, done) {
   }
   if (response.ok) {
     ask.state = action === "answer" ? "answered" : "cancelled";
-    // An inbox that keeps its asks saved the outcome for an agent that is not connected now.
-    let saved = false;
-    try { saved = (await response.json()).saved === true; } catch { /* sent */ }
-    // The ask says how it ended, in its own place (and only there): the status line stays
-    // empty until something else waits.
+    // An inbox that keeps its asks saved the outcome (202) for an agent that is not connected now.
+    const saved = response.status === 202;
+    // The ask says how it ended, in its own place (and only there): the status line says only
+    // what else waits.
     const said = ask.finish(saved ? T.savedForAgent : done);
-    say("", "done");
+    const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user").length;
+    if (waiting > 0) say(counted(T.waiting, waiting), "waiting");
+    else say("", "done");
     said.focus();
     return;
   }
