@@ -1,8 +1,8 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/web.rs.
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
-  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | long | layout | two |
-            words
+  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
+            layout | two | words
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
@@ -13,6 +13,9 @@ The page holds the three example questions of tests/web.rs (Database, Features, 
 `fields` the call of its canonical-fields test (Layout, Deploy, Config, Token), for `secrets` a
 secret choice and a secret multi-select (Key, Scopes), for `given` the Claude Code call whose
 answers the page shows pre-filled (Database, Features, Name).
+`saved` and `again` answer the one ask of agent alpha in `ask-user serve`; `again` prints the line
+`form` once the form shows and `ended` once the ask ended, and the test acts on each, so its
+JSON is the last line.
 """
 
 import http.server
@@ -73,6 +76,13 @@ def tab_order(page, presses=40):
 
 def answer_three(page, name):
     """Answers the three example questions on `page` (Database, Features, Name) with `name`."""
+    submit_three(page, name)
+    page.get_by_text("Your answers were sent").first.wait_for()
+
+
+def submit_three(page, name):
+    """Fills in the three example questions in `page` (a page or one ask of it) with `name` and
+    submits them."""
     page.get_by_role("radio", name="SQLite").check()
     page.get_by_role("button", name="Next").first.click()
     page.get_by_role("checkbox", name="REST API").check()
@@ -80,7 +90,6 @@ def answer_three(page, name):
     page.get_by_role("textbox", name="What should we name this service?").fill(name)
     page.get_by_role("tab", name="Submit").click()
     page.get_by_role("button", name="Submit answers").click()
-    page.get_by_text("Your answers were sent").first.wait_for()
 
 
 def boxes(page, names):
@@ -165,6 +174,35 @@ def two_pages(browser, viewport, links):
     return {"cookies": cookies, "elsewhere": heard, "browserCookies": context.cookies()}
 
 
+# The words of an ask whose agent stopped waiting, and of answers that reached the agent.
+LOST = "Your agent stopped waiting: these questions can no longer be answered."
+SENT = "Your answers were sent. You can close this page."
+
+
+def away(page, scenario):
+    """The ask of alpha, whose agent is away: for `saved`, answered while it is (the inbox keeps
+    the answers for it); for `again`, shown until its agent dies, then asked again by the same
+    call and answered on the form that comes back."""
+    seen = {}
+    alpha = page.get_by_role("region", name="Questions 1 from alpha")
+    alpha.get_by_role("radio", name="SQLite").wait_for()
+    if scenario == "again":
+        print("form", flush=True)
+        alpha.get_by_text(LOST).wait_for()
+        seen["ended"] = alpha.inner_text()
+        print("ended", flush=True)
+        # The same call asked again: its form is back, answerable, and the ended words are gone.
+        alpha.get_by_role("radio", name="SQLite").wait_for()
+        seen["sections"] = page.locator("section.ask").count()
+        seen["back"] = alpha.inner_text()
+        seen["status"] = page.locator("#status").inner_text()
+    submit_three(alpha, "from-the-page")
+    alpha.locator(".outcome").wait_for()
+    seen["outcome"] = alpha.locator(".outcome").inner_text()
+    seen["body"] = page.inner_text("body")
+    return seen
+
+
 def main():
     scenario, viewport, link = sys.argv[1], sys.argv[2], sys.argv[3]
     seen = {}
@@ -199,6 +237,11 @@ def main():
             beta.get_by_role("button", name="Submit answers").click()
             page.get_by_text("Your answers were sent").first.wait_for()
             page.get_by_text("Your agent is waiting for your answers.").wait_for()
+            browser.close()
+            print(json.dumps(seen))
+            return
+        if scenario in ("saved", "again"):
+            seen.update(away(page, scenario))
             browser.close()
             print(json.dumps(seen))
             return
