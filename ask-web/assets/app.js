@@ -725,10 +725,13 @@ async function post(ask, action, body, done) {
     // An inbox that keeps its asks saved the outcome for an agent that is not connected now.
     let saved = false;
     try { saved = (await response.json()).saved === true; } catch { /* sent */ }
-    // The ask says how it ended, in its own place (and only there): the status line stays
-    // empty until something else waits.
+    // The ask says how it ended, in its own place (and only there): the status line counts
+    // the asks still waiting, else stays empty until something else waits. The page may have
+    // heard of the new state before this reply came, so it counts here too.
     const said = ask.finish(saved ? T.savedForAgent : done);
-    say("", "done");
+    const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user").length;
+    if (waiting > 0) say(counted(T.waiting, waiting), "waiting");
+    else say("", "done");
     said.focus();
     return;
   }
