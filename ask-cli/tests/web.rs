@@ -1961,6 +1961,54 @@ fn browser_shows_the_form_again_when_an_ended_call_is_asked_again() {
 
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_keeps_two_asks_apart_after_reconnecting_to_a_list_in_another_order() {
+    needs_browser();
+    let serve = Serve::start();
+    let credential = serve.visit(&serve.fresh_link());
+    let mut first = serve.ask_call("alpha", "call-moved");
+    serve.wait_for(&credential, 1);
+    let beta = serve.ask("beta");
+    serve.wait_for(&credential, 2);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let mut script = Command::new("python3")
+        .arg(script)
+        .args(["reconnect", "desktop", &serve.fresh_link()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(script.stdout.take().unwrap()).lines();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(said_by(&mut script, &mut lines), "ended");
+    assert_eq!(said_by(&mut script, &mut lines), "offline");
+    // Asked again while the page is cut off, alpha's call comes after beta's ask in the list.
+    let second = serve.ask_call("alpha", "call-moved");
+    common::Events::open(&serve.host, &credential).until(|list| {
+        list["asks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|ask| ask["agent"] == "alpha" && ask["state"] == "waiting_for_user")
+    });
+    let asks = serve.asks(&credential);
+    assert_eq!(asks["asks"][0]["agent"], "beta", "{asks}");
+    std::io::Write::write_all(&mut script.stdin.take().unwrap(), b"go\n").unwrap();
+    let seen: Value = serde_json::from_str(&said_by(&mut script, &mut lines)).unwrap();
+    assert!(wait_bounded(&mut script, std::time::Duration::from_secs(30)).success());
+    assert_eq!(seen["betaKept"], true, "{seen}");
+    let sent = ask_core::lang::Lang::En.page().sent;
+    assert_eq!(seen["outcomes"], json!([sent, sent]), "{seen}");
+    for agent in [second, beta] {
+        let (code, out) = output_of(agent);
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(out["answers"], answered_on_the_page(), "{out}");
+    }
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_asks_before_sending_an_answer_over_2000_characters() {
     let call = json!({"questions": [{"question": "What should we name this service?"}]});
     let (seen, code, out) = browser_with(&call, "long", "desktop");

@@ -203,6 +203,55 @@ def away(page, scenario):
     return seen
 
 
+# Keeps a handle on each event stream the page opens, so that the test can break it as a
+# failing network would.
+BREAKABLE_STREAMS = """
+window.eventStreams = [];
+const realFetch = window.fetch;
+window.fetch = (url, options = {}) => {
+  if (String(url).endsWith("/api/events")) {
+    const breaker = new AbortController();
+    window.eventStreams.push(breaker);
+    options = { ...options, signal: breaker.signal };
+  }
+  return realFetch(url, options);
+};
+"""
+
+
+def reconnect(context, page):
+    """Asks of alpha and beta: alpha's agent dies, the page loses its connection, alpha's call
+    is asked again meanwhile, and the page catches up from the list it gets on reconnecting.
+    Prints `ended` once alpha's ask ended and `offline` once the page is cut off, then reads a
+    line from stdin once alpha's call waits again."""
+    seen = {}
+    alpha = page.get_by_role("region", name="from alpha")
+    beta = page.get_by_role("region", name="from beta")
+    beta.get_by_role("radio", name="SQLite").wait_for()
+    alpha.get_by_text(LOST).wait_for()
+    print("ended", flush=True)
+    # The network breaks: the page's event stream ends, and every try to open it again fails.
+    page.route("**/api/events", lambda route: route.abort("internetdisconnected"))
+    page.evaluate("window.eventStreams.forEach((c) => c.abort())")
+    page.get_by_text("reconnecting").wait_for()
+    print("offline", flush=True)
+    sys.stdin.readline()
+    page.unroute("**/api/events")
+    alpha.get_by_role("radio", name="SQLite").wait_for()
+    seen["askers"] = [t.split(" · ")[0] for t in page.locator(".asker").all_inner_texts()]
+    # Each ask's choice is its own: choosing in one leaves the other's as it was.
+    beta.get_by_role("radio", name="SQLite").check()
+    alpha.get_by_role("radio", name="PostgreSQL (Recommended)").check()
+    seen["betaKept"] = beta.get_by_role("radio", name="SQLite").is_checked()
+    alpha.get_by_role("radio", name="SQLite").check()
+    submit_three(alpha, "from-the-page")
+    alpha.locator(".outcome").wait_for()
+    submit_three(beta, "from-the-page")
+    beta.locator(".outcome").wait_for()
+    seen["outcomes"] = page.locator(".outcome").all_inner_texts()
+    return seen
+
+
 def main():
     scenario, viewport, link = sys.argv[1], sys.argv[2], sys.argv[3]
     seen = {}
@@ -220,6 +269,8 @@ def main():
             return
         context = browser.new_context(viewport=VIEWPORTS[viewport])
         page = context.new_page()
+        if scenario == "reconnect":
+            page.add_init_script(BREAKABLE_STREAMS)
         response = page.goto(link)
         seen["firstStatus"] = response.status
         if scenario == "inbox":
@@ -237,6 +288,11 @@ def main():
             beta.get_by_role("button", name="Submit answers").click()
             page.get_by_text("Your answers were sent").first.wait_for()
             page.get_by_text("Your agent is waiting for your answers.").wait_for()
+            browser.close()
+            print(json.dumps(seen))
+            return
+        if scenario == "reconnect":
+            seen.update(reconnect(context, page))
             browser.close()
             print(json.dumps(seen))
             return
