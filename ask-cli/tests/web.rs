@@ -1842,6 +1842,171 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     alpha.wait().unwrap();
 }
 
+/// The answers the page gives in `submit_three` of `tests/web_browser.py`, as the agent prints
+/// them.
+fn answered_on_the_page() -> Value {
+    json!([
+        {"question": "Which database should we use?", "answer": "SQLite",
+         "selectedOption": "SQLite", "wasCustom": false},
+        {"question": "Which features should we include?", "answer": ["REST API"],
+         "wasCustom": false},
+        {"question": "What should we name this service?", "answer": "from-the-page",
+         "wasCustom": true}])
+}
+
+/// `tests/web_browser.py SCENARIO phone LINK` against `serve`, with its stdout piped: the
+/// scenarios of an agent away say on a line of their own when the test is to act.
+fn browser_on(serve: &Serve, scenario: &str) -> Child {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    Command::new("python3")
+        .arg(script)
+        .args([scenario, "phone", &serve.fresh_link()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The next line the browser script prints; when it printed none (it failed), its stderr.
+fn said_by(
+    script: &mut Child,
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+) -> String {
+    match lines.next() {
+        Some(line) => line.unwrap(),
+        None => {
+            let mut stderr = String::new();
+            script
+                .stderr
+                .take()
+                .unwrap()
+                .read_to_string(&mut stderr)
+                .unwrap();
+            panic!("the browser script failed:\n{stderr}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_says_an_answer_for_an_agent_away_is_saved_and_a_rerun_of_its_call_gets_it() {
+    needs_browser();
+    let (_kept, store) = store();
+    let (serve, _) = Serve::start_in(tempfile::tempdir().unwrap(), None, &["--store", &store]);
+    let credential = serve.visit(&serve.fresh_link());
+    let mut agent = serve.ask_call("alpha", "call-away");
+    serve.wait_for(&credential, 1);
+    // The agent dies with its question open: the inbox keeps the ask waiting for it.
+    agent.kill().unwrap();
+    agent.wait().unwrap();
+    let mut script = browser_on(&serve, "saved");
+    let mut lines = BufReader::new(script.stdout.take().unwrap()).lines();
+    let seen: Value = serde_json::from_str(&said_by(&mut script, &mut lines)).unwrap();
+    assert!(wait_bounded(&mut script, std::time::Duration::from_secs(30)).success());
+    // The person is told where the answers are: saved for the agent, not sent to it.
+    let saved = ask_core::lang::Lang::En.page().saved_for_agent;
+    assert_eq!(
+        saved,
+        "Saved: your agent is not connected now, and it gets this when it asks again."
+    );
+    assert_eq!(seen["outcome"], saved, "{seen}");
+    let body = seen["body"].as_str().unwrap();
+    assert!(!body.contains("were sent"), "{body}");
+    assert_eq!(body.matches(saved).count(), 1, "{body}");
+    // The same call run again by a new agent process gets exactly those answers.
+    let again = serve.ask_call("alpha", "call-away");
+    let output = again.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", common::stderr(&output));
+    let out = common::stdout_json(&output);
+    assert_eq!(out["answers"], answered_on_the_page(), "{out}");
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_shows_the_form_again_when_an_ended_call_is_asked_again() {
+    needs_browser();
+    let serve = Serve::start();
+    let credential = serve.visit(&serve.fresh_link());
+    let mut first = serve.ask_call("alpha", "call-again");
+    serve.wait_for(&credential, 1);
+    let mut script = browser_on(&serve, "again");
+    let mut lines = BufReader::new(script.stdout.take().unwrap()).lines();
+    assert_eq!(said_by(&mut script, &mut lines), "form");
+    // Without a store, the ask of an agent that dies ends as connection lost on the page.
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(said_by(&mut script, &mut lines), "ended");
+    // The same call (same agent name, folder and call id) asked again by a new agent process.
+    let second = serve.ask_call("alpha", "call-again");
+    let seen: Value = serde_json::from_str(&said_by(&mut script, &mut lines)).unwrap();
+    assert!(wait_bounded(&mut script, std::time::Duration::from_secs(30)).success());
+    let lost = ask_core::lang::Lang::En.page().final_lost;
+    assert!(seen["ended"].as_str().unwrap().contains(lost), "{seen}");
+    // One section for the ask: the form in place of the ended one, without its words.
+    assert_eq!(seen["sections"], 1, "{seen}");
+    assert!(!seen["back"].as_str().unwrap().contains(lost), "{seen}");
+    assert_eq!(
+        seen["status"],
+        ask_core::lang::Lang::En.page().waiting.one,
+        "{seen}"
+    );
+    let sent = ask_core::lang::Lang::En.page().sent;
+    assert_eq!(seen["outcome"], sent, "{seen}");
+    assert!(!seen["body"].as_str().unwrap().contains(lost), "{seen}");
+    let (code, out) = output_of(second);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["answers"], answered_on_the_page(), "{out}");
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_keeps_two_asks_apart_after_reconnecting_to_a_list_in_another_order() {
+    needs_browser();
+    let serve = Serve::start();
+    let credential = serve.visit(&serve.fresh_link());
+    let mut first = serve.ask_call("alpha", "call-moved");
+    serve.wait_for(&credential, 1);
+    let beta = serve.ask("beta");
+    serve.wait_for(&credential, 2);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let mut script = Command::new("python3")
+        .arg(script)
+        .args(["reconnect", "desktop", &serve.fresh_link()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(script.stdout.take().unwrap()).lines();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(said_by(&mut script, &mut lines), "ended");
+    assert_eq!(said_by(&mut script, &mut lines), "offline");
+    // Asked again while the page is cut off, alpha's call comes after beta's ask in the list.
+    let second = serve.ask_call("alpha", "call-moved");
+    common::Events::open(&serve.host, &credential).until(|list| {
+        list["asks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|ask| ask["agent"] == "alpha" && ask["state"] == "waiting_for_user")
+    });
+    let asks = serve.asks(&credential);
+    assert_eq!(asks["asks"][0]["agent"], "beta", "{asks}");
+    std::io::Write::write_all(&mut script.stdin.take().unwrap(), b"go\n").unwrap();
+    let seen: Value = serde_json::from_str(&said_by(&mut script, &mut lines)).unwrap();
+    assert!(wait_bounded(&mut script, std::time::Duration::from_secs(30)).success());
+    assert_eq!(seen["betaKept"], true, "{seen}");
+    let sent = ask_core::lang::Lang::En.page().sent;
+    assert_eq!(seen["outcomes"], json!([sent, sent]), "{seen}");
+    for agent in [second, beta] {
+        let (code, out) = output_of(agent);
+        assert_eq!(code, 0, "{out}");
+        assert_eq!(out["answers"], answered_on_the_page(), "{out}");
+    }
+}
+
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_asks_before_sending_an_answer_over_2000_characters() {

@@ -1,8 +1,8 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/web.rs.
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
-  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | long | layout | two |
-            words
+  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
+            layout | two | words
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
@@ -13,6 +13,9 @@ The page holds the three example questions of tests/web.rs (Database, Features, 
 `fields` the call of its canonical-fields test (Layout, Deploy, Config, Token), for `secrets` a
 secret choice and a secret multi-select (Key, Scopes), for `given` the Claude Code call whose
 answers the page shows pre-filled (Database, Features, Name).
+`saved` and `again` answer the one ask of agent alpha in `ask-user serve`; `again` prints the line
+`form` once the form shows and `ended` once the ask ended, and the test acts on each, so its
+JSON is the last line.
 """
 
 import http.server
@@ -73,6 +76,13 @@ def tab_order(page, presses=40):
 
 def answer_three(page, name):
     """Answers the three example questions on `page` (Database, Features, Name) with `name`."""
+    submit_three(page, name)
+    page.get_by_text("Your answers were sent").first.wait_for()
+
+
+def submit_three(page, name):
+    """Fills in the three example questions in `page` (a page or one ask of it) with `name` and
+    submits them."""
     page.get_by_role("radio", name="SQLite").check()
     page.get_by_role("button", name="Next").first.click()
     page.get_by_role("checkbox", name="REST API").check()
@@ -80,7 +90,6 @@ def answer_three(page, name):
     page.get_by_role("textbox", name="What should we name this service?").fill(name)
     page.get_by_role("tab", name="Submit").click()
     page.get_by_role("button", name="Submit answers").click()
-    page.get_by_text("Your answers were sent").first.wait_for()
 
 
 def boxes(page, names):
@@ -165,6 +174,84 @@ def two_pages(browser, viewport, links):
     return {"cookies": cookies, "elsewhere": heard, "browserCookies": context.cookies()}
 
 
+# The words of an ask whose agent stopped waiting, and of answers that reached the agent.
+LOST = "Your agent stopped waiting: these questions can no longer be answered."
+SENT = "Your answers were sent. You can close this page."
+
+
+def away(page, scenario):
+    """The ask of alpha, whose agent is away: for `saved`, answered while it is (the inbox keeps
+    the answers for it); for `again`, shown until its agent dies, then asked again by the same
+    call and answered on the form that comes back."""
+    seen = {}
+    alpha = page.get_by_role("region", name="Questions 1 from alpha")
+    alpha.get_by_role("radio", name="SQLite").wait_for()
+    if scenario == "again":
+        print("form", flush=True)
+        alpha.get_by_text(LOST).wait_for()
+        seen["ended"] = alpha.inner_text()
+        print("ended", flush=True)
+        # The same call asked again: its form is back, answerable, and the ended words are gone.
+        alpha.get_by_role("radio", name="SQLite").wait_for()
+        seen["sections"] = page.locator("section.ask").count()
+        seen["back"] = alpha.inner_text()
+        seen["status"] = page.locator("#status").inner_text()
+    submit_three(alpha, "from-the-page")
+    alpha.locator(".outcome").wait_for()
+    seen["outcome"] = alpha.locator(".outcome").inner_text()
+    seen["body"] = page.inner_text("body")
+    return seen
+
+
+# Keeps a handle on each event stream the page opens, so that the test can break it as a
+# failing network would.
+BREAKABLE_STREAMS = """
+window.eventStreams = [];
+const realFetch = window.fetch;
+window.fetch = (url, options = {}) => {
+  if (String(url).endsWith("/api/events")) {
+    const breaker = new AbortController();
+    window.eventStreams.push(breaker);
+    options = { ...options, signal: breaker.signal };
+  }
+  return realFetch(url, options);
+};
+"""
+
+
+def reconnect(context, page):
+    """Asks of alpha and beta: alpha's agent dies, the page loses its connection, alpha's call
+    is asked again meanwhile, and the page catches up from the list it gets on reconnecting.
+    Prints `ended` once alpha's ask ended and `offline` once the page is cut off, then reads a
+    line from stdin once alpha's call waits again."""
+    seen = {}
+    alpha = page.get_by_role("region", name="from alpha")
+    beta = page.get_by_role("region", name="from beta")
+    beta.get_by_role("radio", name="SQLite").wait_for()
+    alpha.get_by_text(LOST).wait_for()
+    print("ended", flush=True)
+    # The network breaks: the page's event stream ends, and every try to open it again fails.
+    page.route("**/api/events", lambda route: route.abort("internetdisconnected"))
+    page.evaluate("window.eventStreams.forEach((c) => c.abort())")
+    page.get_by_text("reconnecting").wait_for()
+    print("offline", flush=True)
+    sys.stdin.readline()
+    page.unroute("**/api/events")
+    alpha.get_by_role("radio", name="SQLite").wait_for()
+    seen["askers"] = [t.split(" · ")[0] for t in page.locator(".asker").all_inner_texts()]
+    # Each ask's choice is its own: choosing in one leaves the other's as it was.
+    beta.get_by_role("radio", name="SQLite").check()
+    alpha.get_by_role("radio", name="PostgreSQL (Recommended)").check()
+    seen["betaKept"] = beta.get_by_role("radio", name="SQLite").is_checked()
+    alpha.get_by_role("radio", name="SQLite").check()
+    submit_three(alpha, "from-the-page")
+    alpha.locator(".outcome").wait_for()
+    submit_three(beta, "from-the-page")
+    beta.locator(".outcome").wait_for()
+    seen["outcomes"] = page.locator(".outcome").all_inner_texts()
+    return seen
+
+
 def main():
     scenario, viewport, link = sys.argv[1], sys.argv[2], sys.argv[3]
     seen = {}
@@ -182,6 +269,8 @@ def main():
             return
         context = browser.new_context(viewport=VIEWPORTS[viewport])
         page = context.new_page()
+        if scenario == "reconnect":
+            page.add_init_script(BREAKABLE_STREAMS)
         response = page.goto(link)
         seen["firstStatus"] = response.status
         if scenario == "inbox":
@@ -199,6 +288,16 @@ def main():
             beta.get_by_role("button", name="Submit answers").click()
             page.get_by_text("Your answers were sent").first.wait_for()
             page.get_by_text("Your agent is waiting for your answers.").wait_for()
+            browser.close()
+            print(json.dumps(seen))
+            return
+        if scenario == "reconnect":
+            seen.update(reconnect(context, page))
+            browser.close()
+            print(json.dumps(seen))
+            return
+        if scenario in ("saved", "again"):
+            seen.update(away(page, scenario))
             browser.close()
             print(json.dumps(seen))
             return

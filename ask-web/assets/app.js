@@ -189,6 +189,8 @@ const dialog = document.getElementById("confirm");
 
 // requestId -> { view, root, state } for every ask shown.
 const shown = new Map();
+// How many forms the page made: each one's ids start with `a` and its number.
+let formsMade = 0;
 let closing = false;
 
 // The page's words (`PageText` of ask-core, camelCase), once `loadWords` has them.
@@ -508,11 +510,14 @@ function answerText(answer) {
 }
 
 // Builds the form of one waiting ask.
-function askForm(view, index) {
+function askForm(view, position) {
+  // The ids and radio groups of this form are its own: a number no other form of the page had,
+  // since a form made again, or after a reconnect, may sit at a position another form had.
+  const index = formsMade++;
   const questions = view.questions;
   const masks = view.masks || questions.map(() => null);
   const prefilled = view.given || [];
-  const root = el("section", { class: "ask", "aria-label": askLabel(view, index) });
+  const root = el("section", { class: "ask", "aria-label": askLabel(view, position) });
   const ask = { index, view, root, state: view.state, panels: [] };
   const asker = askerLine(view);
   if (asker) root.append(asker);
