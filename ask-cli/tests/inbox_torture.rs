@@ -80,14 +80,9 @@ impl Serve {
     fn start(listen: &str, dir: &Path, store: &Path) -> Serve {
         let deadline = Instant::now() + PATIENCE;
         loop {
-            let mut child = common::ask_user()
-                .args(["serve", "--listen", listen, "--store"])
+            let mut child = common::serve_in(common::ask_user(), listen, dir)
+                .arg("--store")
                 .arg(store)
-                .env("XDG_RUNTIME_DIR", dir)
-                .env_remove("ASK_USER_VIA_TOKEN")
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::piped())
                 .spawn()
                 .unwrap();
             let mut stderr = BufReader::new(child.stderr.take().unwrap());

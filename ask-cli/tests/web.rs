@@ -1066,7 +1066,7 @@ impl Serve {
         nofile: Option<&str>,
         extra: &[&str],
     ) -> (Serve, String) {
-        let mut command = match nofile {
+        let command = match nofile {
             Some(limits) => {
                 let mut command = Command::new("prlimit");
                 command
@@ -1077,14 +1077,8 @@ impl Serve {
             }
             None => common::ask_user(),
         };
-        let mut child = command
-            .args(["serve", "--listen", listen])
+        let mut child = common::serve_in(command, listen, dir.path())
             .args(extra)
-            .env("XDG_RUNTIME_DIR", dir.path())
-            .env_remove("ASK_USER_VIA_TOKEN")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         let mut stderr = BufReader::new(child.stderr.take().unwrap());

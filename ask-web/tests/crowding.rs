@@ -5,11 +5,13 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use ask_core::{Answer, AskRequest, AskUserInput, Frontend, Limits, Outcome, Question};
+use ask_core::{Answer, Frontend, Limits, Outcome};
 use ask_web::{Asker, Inbox, ViaFrontend, auth};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -161,22 +163,6 @@ impl Crowded {
     }
 }
 
-/// One question, as an agent's call.
-fn request() -> AskRequest {
-    let input = AskUserInput {
-        questions: vec![Question::choice(
-            "Which database?",
-            ["PostgreSQL", "SQLite"],
-        )],
-        metadata: None,
-    };
-    AskRequest {
-        request_id: "toolu_crowd".into(),
-        given: Vec::new(),
-        input: ask_core::validate(input, &Limits::default()).unwrap(),
-    }
-}
-
 fn via(url: &str, token: &str) -> ViaFrontend {
     ViaFrontend::new(url, token.to_string(), Asker::default()).unwrap()
 }
@@ -189,7 +175,7 @@ async fn via_takes_a_fresh_challenge_when_strangers_pushed_its_own_out() {
         let crowded = Arc::clone(&crowded);
         tokio::spawn(async move { crowded.answer_the_ask().await })
     };
-    let outcome = tokio::time::timeout(PATIENCE, via.present(&request()))
+    let outcome = tokio::time::timeout(PATIENCE, via.present(&support::one_choice("toolu_crowd")))
         .await
         .expect("answered in time")
         .unwrap();
@@ -208,7 +194,7 @@ async fn via_gives_up_on_a_lasting_crowd_after_a_bounded_number_of_tries_and_say
     let (crowded, url) = Crowded::start(usize::MAX).await;
     let via = via(&url, crowded.inbox.agent_token());
     let started = Instant::now();
-    let error = tokio::time::timeout(PATIENCE, via.present(&request()))
+    let error = tokio::time::timeout(PATIENCE, via.present(&support::one_choice("toolu_crowd")))
         .await
         .expect("it gives up in time")
         .unwrap_err()
@@ -227,7 +213,7 @@ async fn via_gives_up_on_a_lasting_crowd_after_a_bounded_number_of_tries_and_say
 async fn via_with_a_wrong_token_fails_at_once_even_in_a_crowd() {
     let (crowded, url) = Crowded::start(usize::MAX).await;
     let via = via(&url, &"0".repeat(64));
-    let error = tokio::time::timeout(PATIENCE, via.present(&request()))
+    let error = tokio::time::timeout(PATIENCE, via.present(&support::one_choice("toolu_crowd")))
         .await
         .expect("it fails in time")
         .unwrap_err()

@@ -5,12 +5,14 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use ask_core::{Answer, AskRequest, AskUserInput, Frontend, Limits, Outcome, Question};
+use ask_core::{Answer, Frontend, Outcome};
 use ask_web::{Asker, ViaFrontend, auth};
 use serde_json::{Value, json};
 
@@ -120,27 +122,12 @@ fn scripted_inbox(token: String, first: FirstReceipt) -> (String, Arc<Mutex<Vec<
     (url, log)
 }
 
-fn request() -> AskRequest {
-    let input = AskUserInput {
-        questions: vec![Question::choice(
-            "Which database?",
-            ["PostgreSQL", "SQLite"],
-        )],
-        metadata: None,
-    };
-    AskRequest {
-        request_id: "toolu_kept".into(),
-        given: Vec::new(),
-        input: ask_core::validate(input, &Limits::default()).unwrap(),
-    }
-}
-
 /// The agent's outcome, and the requests the inbox saw apart from the `hello`s.
 async fn confirmation_lost(first: FirstReceipt) -> Vec<String> {
     let token = auth::random_token().unwrap();
     let (url, log) = scripted_inbox(token.clone(), first);
     let via = ViaFrontend::new(&url, token, Asker::default()).unwrap();
-    let outcome = tokio::time::timeout(PATIENCE, via.present(&request()))
+    let outcome = tokio::time::timeout(PATIENCE, via.present(&support::one_choice("toolu_kept")))
         .await
         .expect("an outcome in time")
         .unwrap();

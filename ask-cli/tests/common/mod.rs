@@ -35,6 +35,20 @@ pub fn ask_user() -> Command {
     command
 }
 
+/// `command` (`ask-user`, or a wrapper that runs it) as `ask-user serve --listen LISTEN`, its
+/// token files under `runtime_dir`, started with only stderr piped: the lines that say where
+/// the inbox is.
+pub fn serve_in(mut command: Command, listen: &str, runtime_dir: &Path) -> Command {
+    command
+        .args(["serve", "--listen", listen])
+        .env("XDG_RUNTIME_DIR", runtime_dir)
+        .env_remove("ASK_USER_VIA_TOKEN")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    command
+}
+
 /// `ask-user` in a new session, so it has no controlling terminal, as in CI or a pipe.
 pub fn ask_user_without_terminal() -> Command {
     let plain = ask_user();

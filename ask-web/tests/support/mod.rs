@@ -69,3 +69,19 @@ pub fn visit(link: &str) -> (String, String) {
     let credential = format!("Bearer {}", reply["session"].as_str().unwrap());
     (addr.to_string(), credential)
 }
+
+/// One question, "Which database?", as an agent's call with the id `call_id`.
+pub fn one_choice(call_id: &str) -> ask_core::AskRequest {
+    let input = ask_core::AskUserInput {
+        questions: vec![ask_core::Question::choice(
+            "Which database?",
+            ["PostgreSQL", "SQLite"],
+        )],
+        metadata: None,
+    };
+    ask_core::AskRequest {
+        request_id: call_id.into(),
+        given: Vec::new(),
+        input: ask_core::validate(input, &ask_core::Limits::default()).unwrap(),
+    }
+}
