@@ -60,7 +60,7 @@ pub use prefill::Prefill;
 pub use presenter::Presenter;
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, ProblemReport,
-    Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, answer_mask,
+    Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, answer_mask, any_secret,
     interrupted_text,
 };
 pub use screen::{EmbeddedScreen, ScreenStep};

@@ -91,6 +91,11 @@ pub fn answer_mask(question: &Question) -> Option<&'static str> {
     question.secret.then_some(SECRET_PLACEHOLDER)
 }
 
+/// True when one of `questions` is secret: no record, store or log may keep all its answers.
+pub fn any_secret(questions: &[Question]) -> bool {
+    questions.iter().any(|question| question.secret)
+}
+
 impl Answer {
     /// The person chose the option `label`.
     pub fn selected(question: impl Into<String>, label: impl Into<String>) -> Answer {
@@ -692,7 +697,7 @@ impl Record {
 
     /// True when a question of the call is secret: its record holds no answer to replay.
     pub fn has_secret(&self) -> bool {
-        self.questions.iter().any(|question| question.secret)
+        any_secret(&self.questions)
     }
 
     /// The record as it may be kept or shown: the answer of each secret question (with its

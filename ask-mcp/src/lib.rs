@@ -609,11 +609,7 @@ impl McpServer {
             )
             .into();
         }
-        let secret = input
-            .input()
-            .questions
-            .iter()
-            .any(|question| question.secret);
+        let secret = ask_core::any_secret(&input.input().questions);
         let link = Link::default();
         let web = || WebRoute {
             server: self,

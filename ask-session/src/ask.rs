@@ -301,7 +301,7 @@ fn replayable(log: &SessionLog, call: &AskCall, warn: &Warn) -> Result<Option<Re
     };
     let shown = log.path().display();
     // A secret answer is never kept, so a call with a secret question is asked again.
-    if call.input.questions.iter().any(|q| q.secret) || record.has_secret() {
+    if ask_core::any_secret(&call.input.questions) || record.has_secret() {
         warn(&format!(
             "call {call_id} has a record in {shown}, but it asks a secret question whose answer \
              is never kept: asking again"

@@ -203,7 +203,7 @@ fn restore(shared: &Shared, kept: Vec<StoredAsk>) {
         if let Some(number) = ask.id.strip_prefix("ask-").and_then(|n| n.parse().ok()) {
             highest = u64::max(highest, number);
         }
-        let secret = ask.questions.iter().any(|q| q.secret);
+        let secret = ask_core::any_secret(&ask.questions);
         let (saved, given) = match ask.state {
             KeptState::Waiting => (None, ask.given),
             // The secret was never kept: the ask waits again, with the other answers given.
@@ -671,7 +671,7 @@ async fn ended(
         KeptState::Answered {
             answers,
             delivered: true,
-        } if !ask.questions.iter().any(|q| q.secret) => AgentOutcome {
+        } if !ask_core::any_secret(&ask.questions) => AgentOutcome {
             state: WireState::Answered,
             answers,
         },
@@ -739,13 +739,7 @@ async fn create(shared: &Arc<Shared>, body: Body) -> Response {
     };
     let view = AskView::waiting(request_id.clone(), questions, &ask.given, ask.asker);
     if let Some(store) = &shared.store {
-        // A secret answer given before the ask arrived stays with the agent and the page only.
-        let given = ask
-            .given
-            .iter()
-            .zip(&view.questions)
-            .map(|(answer, question)| answer.clone().filter(|_| !question.secret))
-            .collect();
+        let given = crate::store::given_without_secrets(&view.questions, &ask.given);
         let kept = StoredAsk {
             id: request_id.clone(),
             capability: auth::digest(&[&capability]),

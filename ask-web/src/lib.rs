@@ -929,7 +929,7 @@ async fn settle(shared: &Arc<Shared>, request_id: &str, action: &str, body: &Byt
     let state = WireState::of(&outcome);
     // An answer holding a secret is never written to the store: only its agent may take it.
     let storable = shared.store.is_some()
-        && !(matches!(outcome, Outcome::Answered(_)) && questions.iter().any(|q| q.secret));
+        && !(matches!(outcome, Outcome::Answered(_)) && ask_core::any_secret(&questions));
     let (agent, attached) = {
         let mut inner = shared.lock();
         if inner.stopping {

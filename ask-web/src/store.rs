@@ -124,6 +124,19 @@ pub(crate) fn kept_state(questions: &[Question], outcome: &ask_core::Outcome) ->
     }
 }
 
+/// The answers given before an ask arrived, one per question, with those of secret questions
+/// left out (`None`), as every store keeps them.
+pub fn given_without_secrets(
+    questions: &[Question],
+    given: &[Option<Answer>],
+) -> Vec<Option<Answer>> {
+    given
+        .iter()
+        .zip(questions)
+        .map(|(answer, question)| answer.clone().filter(|_| !question.secret))
+        .collect()
+}
+
 /// `answers` with those of secret questions left out, as every store keeps them.
 pub fn without_secrets(questions: &[Question], answers: &[Answer]) -> Vec<Answer> {
     answers
