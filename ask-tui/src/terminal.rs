@@ -284,6 +284,20 @@ impl Guard {
 impl Guard {
     /// True when the terminal has hung up: reading it would give end of file (its other end was
     /// closed, and no SIGHUP may come, for example when this process is not in its foreground).
+    /// What a failed read or write of the terminal means: the hang-up when the terminal went
+    /// away (the failure and the end of file race each other), a failure of the terminal
+    /// otherwise.
+    fn fault(&self, error: io::Error) -> TuiError {
+        if self.hung_up() {
+            TuiError::Signal {
+                number: SIGHUP,
+                name: "SIGHUP",
+            }
+        } else {
+            TuiError::Io(error)
+        }
+    }
+
     fn hung_up(&self) -> bool {
         use rustix::event::{PollFd, PollFlags, Timespec, poll};
         let mut fds = [PollFd::new(&self.watch, PollFlags::IN)];
@@ -357,16 +371,14 @@ fn event_loop(
                 .then_some(TuiError::Withdrawn)
         })
     };
-    let hangup = || TuiError::Signal {
-        number: SIGHUP,
-        name: "SIGHUP",
-    };
     loop {
         if let Some(stop) = stopped() {
             return Err(stop);
         }
-        if let Some(terminal) = guard.terminal.as_mut() {
-            terminal.draw(|frame| view(&state, frame))?;
+        if let Some(terminal) = guard.terminal.as_mut()
+            && let Err(error) = terminal.draw(|frame| view(&state, frame)).map(drop)
+        {
+            return Err(guard.fault(error));
         }
         let msg = loop {
             if let Some(stop) = stopped() {
@@ -379,12 +391,13 @@ fn event_loop(
             // A terminal that went away reads as end of file for ever: a hang-up, not a
             // reason to spin.
             if guard.hung_up() {
-                return Err(hangup());
+                return Err(guard.fault(io::ErrorKind::UnexpectedEof.into()));
             }
-            if !event::poll(Duration::from_millis(100))? {
+            let ready = event::poll(Duration::from_millis(100)).map_err(|e| guard.fault(e))?;
+            if !ready {
                 continue;
             }
-            let msg = match event::read()? {
+            let msg = match event::read().map_err(|e| guard.fault(e))? {
                 // Raw mode turns Ctrl+Z into a key: it suspends, as in a shell.
                 Event::Key(key)
                     if key.code == KeyCode::Char('z')
