@@ -32,6 +32,7 @@
 
 mod demo;
 mod embedded;
+mod frames;
 mod frontend;
 mod layout;
 mod render;

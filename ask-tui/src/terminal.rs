@@ -18,16 +18,14 @@ use crossterm::event::{
 };
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, queue};
-use ratatui::backend::CrosstermBackend;
-use ratatui::layout::Rect;
-use ratatui::{Terminal, TerminalOptions, Viewport};
 use signal_hook::consts::{
     SIGALRM, SIGHUP, SIGINT, SIGIO, SIGPROF, SIGQUIT, SIGSTOP, SIGSYS, SIGTERM, SIGTRAP, SIGTSTP,
     SIGUSR1, SIGUSR2, SIGVTALRM, SIGXCPU, SIGXFSZ,
 };
 
+use crate::frames::Frames;
 use crate::state::{Effect, Load, Msg, State, completion_folder, completions, msg_for_key, update};
-use crate::view::view;
+use crate::view::render;
 use ask_core::lang::{Lang, fill};
 
 /// Why the terminal UI could not finish.
@@ -231,7 +229,7 @@ pub fn notification(questions: usize, lang: Lang) -> String {
 
 /// The terminal in the UI's modes; dropping it restores the terminal.
 struct Guard {
-    terminal: Option<Terminal<CrosstermBackend<BufWriter<File>>>>,
+    frames: Frames<BufWriter<File>>,
     /// The terminal once more, to notice that it went away (a hang-up).
     watch: File,
 }
@@ -261,29 +259,13 @@ impl Guard {
             restore();
             return Err(error.into());
         }
-        // A terminal that reports no size (some bare pseudo-terminals) gets a fixed 80×24.
-        let viewport = match terminal::size() {
-            Ok((w, h)) if w > 0 && h > 0 => Viewport::Fullscreen,
-            _ => Viewport::Fixed(Rect::new(0, 0, 80, 24)),
-        };
         // Buffered, so that a frame reaches the terminal in one write instead of hundreds.
-        let backend = CrosstermBackend::new(BufWriter::with_capacity(64 * 1024, tty));
-        match Terminal::with_options(backend, TerminalOptions { viewport }) {
-            Ok(terminal) => Ok(Guard {
-                terminal: Some(terminal),
-                watch,
-            }),
-            Err(error) => {
-                restore();
-                Err(error.into())
-            }
-        }
+        let frames = Frames::new(BufWriter::with_capacity(64 * 1024, tty));
+        Ok(Guard { frames, watch })
     }
 }
 
 impl Guard {
-    /// True when the terminal has hung up: reading it would give end of file (its other end was
-    /// closed, and no SIGHUP may come, for example when this process is not in its foreground).
     /// What a failed read or write of the terminal means: the hang-up when the terminal went
     /// away (the failure and the end of file race each other), a failure of the terminal
     /// otherwise.
@@ -298,6 +280,8 @@ impl Guard {
         }
     }
 
+    /// True when the terminal has hung up: reading it would give end of file (its other end was
+    /// closed, and no SIGHUP may come, for example when this process is not in its foreground).
     fn hung_up(&self) -> bool {
         use rustix::event::{PollFd, PollFlags, Timespec, poll};
         let mut fds = [PollFd::new(&self.watch, PollFlags::IN)];
@@ -314,43 +298,29 @@ impl Guard {
     /// Suspends the UI as Ctrl+Z does in a shell: the terminal is restored, the process stops,
     /// and when it is continued (`fg`), the UI takes the terminal again and draws in full.
     fn suspend(&mut self) -> Result<(), TuiError> {
-        if let Some(terminal) = self.terminal.as_mut() {
-            let _ = terminal.backend_mut().flush();
-        }
+        let _ = self.frames.out().flush();
         restore();
         signal_hook::low_level::raise(SIGSTOP)?;
         // Continued.
         ACTIVE.store(true, Ordering::SeqCst);
         terminal::enable_raw_mode()?;
-        if let Some(terminal) = self.terminal.as_mut() {
-            queue!(
-                terminal.backend_mut(),
-                EnterAlternateScreen,
-                EnableBracketedPaste,
-                cursor::Hide
-            )?;
-            terminal.backend_mut().flush()?;
-            // The screen may hold anything now: clear it and draw the next frame whole (a
-            // resize to the same area does both, without asking the terminal anything).
-            let area = terminal.get_frame().area();
-            terminal.resize(area)?;
-        }
+        queue!(
+            self.frames.out(),
+            EnterAlternateScreen,
+            EnableBracketedPaste,
+            cursor::Hide
+        )?;
+        // The screen may hold anything now: clear it and draw the next frame whole.
+        self.frames.clear()?;
         Ok(())
     }
 }
 
 impl Drop for Guard {
     fn drop(&mut self) {
-        if let Some(mut terminal) = self.terminal.take() {
-            let shown = terminal
-                .show_cursor()
-                .and_then(|()| terminal.backend_mut().flush());
-            if shown.is_err() {
-                // The terminal is gone (hung up): dropping it would only print the same write
-                // failure to stderr again, and the process is about to report the hangup.
-                std::mem::forget(terminal);
-            }
-        }
+        // What is still buffered goes out first; a terminal that is gone (hung up) only fails
+        // the write, and the process is about to report the hang-up.
+        let _ = self.frames.out().flush();
         restore();
     }
 }
@@ -375,9 +345,7 @@ fn event_loop(
         if let Some(stop) = stopped() {
             return Err(stop);
         }
-        if let Some(terminal) = guard.terminal.as_mut()
-            && let Err(error) = terminal.draw(|frame| view(&state, frame)).map(drop)
-        {
+        if let Err(error) = guard.frames.draw(|area, buf| render(&state, area, buf)) {
             return Err(guard.fault(error));
         }
         let msg = loop {
