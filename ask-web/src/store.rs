@@ -150,18 +150,42 @@ pub fn without_secrets(questions: &[Question], answers: &[Answer]) -> Vec<Answer
         .collect()
 }
 
-/// The table of asks: the request id, then the ask as JSON.
-const ASKS: redb::TableDefinition<'_, &str, &[u8]> = redb::TableDefinition::new("asks");
+/// The first line of every store file: what the file is, and the version of its format.
+const HEADER: &[u8] = b"ask-user inbox store 1\n";
 
-/// The order the asks arrived in: a sequence number, then the request id.
-const ORDER: redb::TableDefinition<'_, u64, &str> = redb::TableDefinition::new("order");
+/// A journal is written anew, with one line per ask, once it is over this size and the lines
+/// that later lines replaced make up more than half of it.
+const COMPACT_OVER: u64 = 1 << 20;
 
 /// An [`AskStore`] in one file, readable by this user only, which one process at a time may
-/// open. Every change is a transaction written through to the disk before it returns.
+/// open (an exclusive `flock`).
+///
+/// The file is a journal: after the line [`HEADER`], one line per change, `DIGEST JSON`, where
+/// JSON is the whole ask after the change and DIGEST the first 16 hex digits of its SHA-256.
+/// The last line of an ask holds its state; the asks come back in the order of their first
+/// lines. Each line is written through to the disk (`fdatasync`) before the change returns, and
+/// before the next line is written, so a crash can cut only the last line, which was never
+/// acknowledged: opening the store drops it. A damaged line anywhere else means the file is not
+/// what this program wrote, and opening it fails rather than guess. Once lines that later lines
+/// replaced make up more than half of a file over 1 MiB, the file is written anew, one line per
+/// ask, into a new file renamed over the old one.
 #[derive(Clone)]
 pub struct FileStore {
-    db: Arc<redb::Database>,
+    journal: Arc<std::sync::Mutex<Journal>>,
     path: PathBuf,
+}
+
+/// The open journal and what it holds.
+struct Journal {
+    file: std::fs::File,
+    /// The asks in the order they arrived, each with the length of its last line.
+    asks: Vec<(StoredAsk, u64)>,
+    /// Where each ask is in `asks`, by id.
+    index: std::collections::HashMap<String, usize>,
+    /// The length of the file.
+    len: u64,
+    /// Set when a failed write could not be taken back: no more writes.
+    broken: bool,
 }
 
 impl std::fmt::Debug for FileStore {
@@ -172,9 +196,86 @@ impl std::fmt::Debug for FileStore {
     }
 }
 
+/// The first 16 hex digits of the SHA-256 of `json`.
+fn digest_hex(json: &[u8]) -> [u8; 16] {
+    use sha2::Digest;
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = sha2::Sha256::digest(json);
+    let mut hex = [0; 16];
+    for (at, byte) in digest[..8].iter().enumerate() {
+        hex[2 * at] = HEX[usize::from(byte >> 4)];
+        hex[2 * at + 1] = HEX[usize::from(byte & 15)];
+    }
+    hex
+}
+
+/// One line of the journal for `ask`.
+fn journal_line(ask: &StoredAsk) -> Result<Vec<u8>, String> {
+    let json = serde_json::to_vec(ask).map_err(|error| error.to_string())?;
+    let mut line = Vec::with_capacity(json.len() + 18);
+    line.extend_from_slice(&digest_hex(&json));
+    line.push(b' ');
+    line.extend_from_slice(&json);
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// The ask on one line of the journal (without its newline), or `None` when the line is
+/// damaged.
+fn read_line(line: &[u8]) -> Option<StoredAsk> {
+    let (digest, json) = (line.get(..16)?, line.get(17..)?);
+    if line[16] != b' ' || digest != digest_hex(json) {
+        return None;
+    }
+    serde_json::from_slice(json).ok()
+}
+
+/// Takes the only lock on `file`, or says that another process holds it.
+fn lock(file: &std::fs::File) -> Result<(), String> {
+    use rustix::fs::{FlockOperation, flock};
+    flock(file, FlockOperation::NonBlockingLockExclusive).map_err(|error| {
+        if error == rustix::io::Errno::WOULDBLOCK {
+            "another process has it open: one inbox per store".to_string()
+        } else {
+            format!("cannot lock it: {error}")
+        }
+    })
+}
+
+/// Makes the entries of `path`'s folder durable: a file created or renamed there survives a
+/// crash of the machine.
+fn sync_folder(path: &Path) -> std::io::Result<()> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::File::open(folder)?.sync_all()
+}
+
+/// Where the journal at `path` is written anew before it is renamed over `path`.
+fn new_journal_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".new");
+    path.with_file_name(name)
+}
+
+/// Opens (or creates) `path` for this user alone.
+fn open_private(path: &Path, truncate: bool) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(truncate)
+        .mode(0o600)
+        .open(path)
+}
+
 impl FileStore {
     /// Opens the store at `path`, creating it (and its folder) when it does not exist.
     pub fn open(path: &Path) -> Result<FileStore, StoreError> {
+        use std::io::Read;
+        use std::os::unix::fs::FileExt;
         let failed = |message: String| StoreError {
             path: path.display().to_string(),
             message,
@@ -184,36 +285,73 @@ impl FileStore {
                 .map_err(|error| failed(format!("cannot create its folder: {error}")))?;
         }
         // The answers are the person's: the file is this user's alone from its first byte.
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            std::fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .mode(0o600)
-                .open(path)
-                .map_err(|error| failed(format!("cannot open it: {error}")))?;
-        }
-        let db = redb::Database::create(path).map_err(|error| {
-            failed(match error {
-                redb::DatabaseError::DatabaseAlreadyOpen => {
-                    "another process has it open: one inbox per store".to_string()
-                }
-                error => format!("cannot read it as a store: {error}"),
-            })
-        })?;
-        let store = FileStore {
-            db: Arc::new(db),
-            path: path.to_path_buf(),
+        let mut file = open_private(path, false)
+            .map_err(|error| failed(format!("cannot open it: {error}")))?;
+        lock(&file).map_err(failed)?;
+        // What a crash left of writing the journal anew: the journal itself is whole.
+        let _ = std::fs::remove_file(new_journal_path(path));
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)
+            .map_err(|error| failed(format!("cannot read it: {error}")))?;
+        let mut journal = Journal {
+            file,
+            asks: Vec::new(),
+            index: std::collections::HashMap::new(),
+            len: 0,
+            broken: false,
         };
-        // Both tables exist from the start, so that reading never meets a missing one.
-        store.write(|txn| {
-            txn.open_table(ASKS)?;
-            txn.open_table(ORDER)?;
-            Ok(())
-        })?;
-        Ok(store)
+        if bytes.len() < HEADER.len() && HEADER.starts_with(&bytes) {
+            // New, or its creation was cut short: it holds nothing yet.
+            let created = journal
+                .file
+                .set_len(0)
+                .and_then(|()| journal.file.write_all_at(HEADER, 0))
+                .and_then(|()| journal.file.sync_all())
+                .and_then(|()| sync_folder(path));
+            created.map_err(|error| failed(format!("cannot write it: {error}")))?;
+            journal.len = HEADER.len() as u64;
+        } else {
+            let Some(body) = bytes.strip_prefix(HEADER) else {
+                return Err(failed(format!(
+                    "it is not a store of ask-user: its first line is not `{}`",
+                    String::from_utf8_lossy(&HEADER[..HEADER.len() - 1])
+                )));
+            };
+            let mut at = HEADER.len();
+            let mut rest = body;
+            let mut number = 1;
+            while !rest.is_empty() {
+                number += 1;
+                let end = rest.iter().position(|&b| b == b'\n');
+                let ask = end.and_then(|end| read_line(&rest[..end]));
+                match (ask, end) {
+                    (Some(ask), Some(end)) => {
+                        journal.keep(ask, end as u64 + 1);
+                        at += end + 1;
+                        rest = &rest[end + 1..];
+                    }
+                    // The last line, cut short by a crash before it was acknowledged.
+                    _ if end.is_none_or(|end| end + 1 == rest.len()) => break,
+                    _ => {
+                        return Err(failed(format!(
+                            "cannot read it as a store: line {number} is damaged"
+                        )));
+                    }
+                }
+            }
+            if at < bytes.len() {
+                let dropped = journal
+                    .file
+                    .set_len(at as u64)
+                    .and_then(|()| journal.file.sync_all());
+                dropped.map_err(|error| failed(format!("cannot write it: {error}")))?;
+            }
+            journal.len = at as u64;
+        }
+        Ok(FileStore {
+            journal: Arc::new(std::sync::Mutex::new(journal)),
+            path: path.to_path_buf(),
+        })
     }
 
     fn failed(&self, error: impl std::fmt::Display) -> StoreError {
@@ -223,101 +361,40 @@ impl FileStore {
         }
     }
 
-    /// Runs `change` in one write transaction and commits it to the disk.
-    fn write<T>(
+    fn journal(&self) -> std::sync::MutexGuard<'_, Journal> {
+        self.journal
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn load_now(&self) -> Vec<StoredAsk> {
+        let journal = self.journal();
+        journal.asks.iter().map(|(ask, _)| ask.clone()).collect()
+    }
+
+    fn get_now(&self, id: &str) -> Option<StoredAsk> {
+        let journal = self.journal();
+        journal.index.get(id).map(|&at| journal.asks[at].0.clone())
+    }
+
+    /// Writes the ask `id` as `change` leaves it, when `change` returns true.
+    fn change_now(
         &self,
-        change: impl FnOnce(&redb::WriteTransaction) -> Result<T, redb::Error>,
-    ) -> Result<T, StoreError> {
-        let txn = self.db.begin_write().map_err(|e| self.failed(e))?;
-        let value = change(&txn).map_err(|e| self.failed(e))?;
-        txn.commit().map_err(|e| self.failed(e))?;
-        Ok(value)
-    }
-
-    fn read_ask(
-        table: &impl redb::ReadableTable<&'static str, &'static [u8]>,
         id: &str,
-    ) -> Result<Option<StoredAsk>, redb::Error> {
-        let Some(bytes) = table.get(id)? else {
-            return Ok(None);
+        change: impl FnOnce(&mut StoredAsk) -> bool,
+    ) -> Result<bool, StoreError> {
+        let mut journal = self.journal();
+        let Some(&at) = journal.index.get(id) else {
+            return Ok(false);
         };
-        serde_json::from_slice(bytes.value())
-            .map(Some)
-            .map_err(|error| redb::Error::Corrupted(format!("the ask `{id}`: {error}")))
-    }
-
-    fn load_now(&self) -> Result<Vec<StoredAsk>, StoreError> {
-        use redb::{ReadableDatabase, ReadableTable};
-        let read = || -> Result<Vec<StoredAsk>, redb::Error> {
-            let txn = self.db.begin_read()?;
-            let asks = txn.open_table(ASKS)?;
-            let order = txn.open_table(ORDER)?;
-            let mut kept = Vec::new();
-            for entry in order.iter()? {
-                let (_, id) = entry?;
-                if let Some(ask) = Self::read_ask(&asks, id.value())? {
-                    kept.push(ask);
-                }
-            }
-            Ok(kept)
-        };
-        read().map_err(|e| self.failed(e))
-    }
-
-    fn get_now(&self, id: &str) -> Result<Option<StoredAsk>, StoreError> {
-        use redb::ReadableDatabase;
-        let read = || -> Result<Option<StoredAsk>, redb::Error> {
-            let txn = self.db.begin_read()?;
-            let asks = txn.open_table(ASKS)?;
-            Self::read_ask(&asks, id)
-        };
-        read().map_err(|e| self.failed(e))
-    }
-
-    fn put_now(&self, ask: &StoredAsk) -> Result<(), StoreError> {
-        use redb::ReadableTable;
-        let bytes = serde_json::to_vec(ask).map_err(|e| self.failed(e))?;
-        self.write(|txn| {
-            let mut asks = txn.open_table(ASKS)?;
-            let new = asks.insert(ask.id.as_str(), bytes.as_slice())?.is_none();
-            if new {
-                let mut order = txn.open_table(ORDER)?;
-                let next = order.last()?.map_or(0, |(at, _)| at.value() + 1);
-                order.insert(next, ask.id.as_str())?;
-            }
-            Ok(())
-        })
-    }
-
-    fn settle_now(&self, id: &str, state: KeptState) -> Result<bool, StoreError> {
-        self.write(|txn| {
-            let mut asks = txn.open_table(ASKS)?;
-            let Some(mut ask) = Self::read_ask(&asks, id)? else {
-                return Ok(false);
-            };
-            if ask.state != KeptState::Waiting {
-                return Ok(false);
-            }
-            ask.state = state;
-            let bytes = serde_json::to_vec(&ask)
-                .map_err(|error| redb::Error::Corrupted(error.to_string()))?;
-            asks.insert(id, bytes.as_slice())?;
-            Ok(true)
-        })
-    }
-
-    fn set_capability_now(&self, id: &str, capability: &str) -> Result<bool, StoreError> {
-        self.write(|txn| {
-            let mut asks = txn.open_table(ASKS)?;
-            let Some(mut ask) = Self::read_ask(&asks, id)? else {
-                return Ok(false);
-            };
-            ask.capability = capability.to_string();
-            let bytes = serde_json::to_vec(&ask)
-                .map_err(|error| redb::Error::Corrupted(error.to_string()))?;
-            asks.insert(id, bytes.as_slice())?;
-            Ok(true)
-        })
+        let mut ask = journal.asks[at].0.clone();
+        if !change(&mut ask) {
+            return Ok(false);
+        }
+        journal
+            .append(ask, &self.path)
+            .map_err(|e| self.failed(e))?;
+        Ok(true)
     }
 
     /// Runs `work` on a thread of the blocking pool: a write waits for the disk.
@@ -332,31 +409,122 @@ impl FileStore {
     }
 }
 
+impl Journal {
+    /// Holds `ask` (read from, or written as, a line of `len` bytes) in place of its last state.
+    fn keep(&mut self, ask: StoredAsk, len: u64) {
+        match self.index.get(&ask.id) {
+            Some(&at) => self.asks[at] = (ask, len),
+            None => {
+                self.index.insert(ask.id.clone(), self.asks.len());
+                self.asks.push((ask, len));
+            }
+        }
+    }
+
+    /// Writes `ask` as the journal's next line, through to the disk, then holds it.
+    fn append(&mut self, ask: StoredAsk, path: &Path) -> Result<(), String> {
+        use std::io::{Seek, SeekFrom, Write};
+        if self.broken {
+            return Err("an earlier write failed and could not be taken back".to_string());
+        }
+        let line = journal_line(&ask)?;
+        let written = self
+            .file
+            .seek(SeekFrom::Start(self.len))
+            .and_then(|_| self.file.write_all(&line))
+            .and_then(|()| self.file.sync_data());
+        if let Err(error) = written {
+            // A part of the line may be in the file: take it back, so that the next line does
+            // not follow a damaged one.
+            let undone = self
+                .file
+                .set_len(self.len)
+                .and_then(|()| self.file.sync_data());
+            self.broken = undone.is_err();
+            return Err(format!("cannot write it: {error}"));
+        }
+        self.len += line.len() as u64;
+        self.keep(ask, line.len() as u64);
+        let live = HEADER.len() as u64 + self.asks.iter().map(|(_, len)| len).sum::<u64>();
+        if self.len > COMPACT_OVER && self.len > 2 * live {
+            // A failure leaves the journal as it was, longer than it needs to be.
+            let _ = self.compact(path, live);
+        }
+        Ok(())
+    }
+
+    /// Writes the journal anew with one line per ask: into a new file, locked before it is
+    /// renamed over the old one, so that no other process can open the store meanwhile.
+    fn compact(&mut self, path: &Path, live: u64) -> std::io::Result<()> {
+        use std::io::Write;
+        let new_path = new_journal_path(path);
+        let mut file = open_private(&new_path, true)?;
+        lock(&file).map_err(std::io::Error::other)?;
+        let mut bytes = Vec::with_capacity(live as usize);
+        bytes.extend_from_slice(HEADER);
+        for (ask, _) in &self.asks {
+            bytes.extend_from_slice(&journal_line(ask).map_err(std::io::Error::other)?);
+        }
+        let written = file
+            .write_all(&bytes)
+            .and_then(|()| file.sync_all())
+            .and_then(|()| std::fs::rename(&new_path, path))
+            .and_then(|()| sync_folder(path));
+        if let Err(error) = written {
+            let _ = std::fs::remove_file(&new_path);
+            return Err(error);
+        }
+        self.file = file;
+        self.len = bytes.len() as u64;
+        Ok(())
+    }
+}
+
 #[async_trait]
 impl AskStore for FileStore {
+    // Off the runtime's threads too: a write holds the journal while it waits for the disk.
     async fn load(&self) -> Result<Vec<StoredAsk>, StoreError> {
-        self.off_thread(|store| store.load_now()).await
+        self.off_thread(|store| Ok(store.load_now())).await
     }
 
     async fn get(&self, id: &str) -> Result<Option<StoredAsk>, StoreError> {
         let id = id.to_string();
-        self.off_thread(move |store| store.get_now(&id)).await
+        self.off_thread(move |store| Ok(store.get_now(&id))).await
     }
 
     async fn put(&self, ask: &StoredAsk) -> Result<(), StoreError> {
         let ask = ask.clone();
-        self.off_thread(move |store| store.put_now(&ask)).await
+        self.off_thread(move |store| {
+            let mut journal = store.journal();
+            journal
+                .append(ask, &store.path)
+                .map_err(|e| store.failed(e))
+        })
+        .await
     }
 
     async fn set_capability(&self, id: &str, capability: &str) -> Result<bool, StoreError> {
         let (id, capability) = (id.to_string(), capability.to_string());
-        self.off_thread(move |store| store.set_capability_now(&id, &capability))
-            .await
+        self.off_thread(move |store| {
+            store.change_now(&id, |ask| {
+                ask.capability = capability;
+                true
+            })
+        })
+        .await
     }
 
     async fn settle(&self, id: &str, state: KeptState) -> Result<bool, StoreError> {
         let id = id.to_string();
-        self.off_thread(move |store| store.settle_now(&id, state))
-            .await
+        self.off_thread(move |store| {
+            store.change_now(&id, |ask| {
+                let waiting = ask.state == KeptState::Waiting;
+                if waiting {
+                    ask.state = state;
+                }
+                waiting
+            })
+        })
+        .await
     }
 }

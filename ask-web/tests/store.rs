@@ -311,6 +311,131 @@ async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
     assert_eq!(kept[0].state, KeptState::Waiting);
 }
 
+/// The ids and states of the asks of the store at `path`, opened anew.
+async fn reopened(path: &Path) -> Vec<(String, KeptState)> {
+    let store = FileStore::open(path).unwrap();
+    let kept = store.load().await.unwrap();
+    kept.into_iter().map(|ask| (ask.id, ask.state)).collect()
+}
+
+#[tokio::test]
+async fn a_change_cut_short_by_a_crash_is_dropped_and_the_store_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    // A store with nothing in it yet, opened again, and again.
+    drop(FileStore::open(&path).unwrap());
+    assert_eq!(reopened(&path).await, []);
+    let store = FileStore::open(&path).unwrap();
+    store.put(&kept_ask("ask-1")).await.unwrap();
+    store.put(&kept_ask("ask-2")).await.unwrap();
+    drop(store);
+    // A crash while the answer to ask-2 was being written: half its line is on the disk.
+    let whole = std::fs::read(&path).unwrap();
+    let mut answered_ask = kept_ask("ask-2");
+    answered_ask.state = KeptState::Answered {
+        answers: answered("lost"),
+        delivered: false,
+    };
+    let line = format!(
+        "0123456789abcdef {}\n",
+        serde_json::to_string(&answered_ask).unwrap()
+    );
+    let mut cut = whole.clone();
+    cut.extend_from_slice(&line.as_bytes()[..line.len() / 2]);
+    std::fs::write(&path, &cut).unwrap();
+    assert_eq!(
+        reopened(&path).await,
+        [
+            ("ask-1".to_string(), KeptState::Waiting),
+            ("ask-2".to_string(), KeptState::Waiting)
+        ],
+        "the change was never acknowledged, so it is not there"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), whole, "the cut line is gone");
+    // A whole last line whose digest does not match is a cut line too.
+    let mut wrong = whole.clone();
+    wrong.extend_from_slice(line.as_bytes());
+    std::fs::write(&path, &wrong).unwrap();
+    let store = FileStore::open(&path).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), whole);
+    // The store goes on after the dropped line.
+    let settled = KeptState::Cancelled { delivered: false };
+    assert!(store.settle("ask-2", settled.clone()).await.unwrap());
+    drop(store);
+    assert_eq!(
+        reopened(&path).await,
+        [
+            ("ask-1".to_string(), KeptState::Waiting),
+            ("ask-2".to_string(), settled)
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_damaged_store_or_another_file_is_refused_and_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let store = FileStore::open(&path).unwrap();
+    for id in ["ask-1", "ask-2", "ask-3"] {
+        store.put(&kept_ask(id)).await.unwrap();
+    }
+    drop(store);
+    // One byte of the second ask's line changed: not a crash, which cuts only the last line.
+    let mut damaged = std::fs::read(&path).unwrap();
+    let second = damaged.windows(7).position(|w| w == b"\"ask-2\"").unwrap();
+    damaged[second + 5] = b'9';
+    std::fs::write(&path, &damaged).unwrap();
+    let error = FileStore::open(&path).unwrap_err().to_string();
+    assert!(
+        error.contains("asks.db") && error.contains("line 3 is damaged"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), damaged, "nothing is dropped");
+    // A file of the person's own, named by mistake.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "my notes").unwrap();
+    let error = FileStore::open(&notes).unwrap_err().to_string();
+    assert!(error.contains("is not a store of ask-user"), "{error}");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
+}
+
+#[tokio::test]
+async fn a_journal_mostly_of_replaced_lines_is_written_anew_with_one_line_per_ask() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let store = FileStore::open(&path).unwrap();
+    for id in ["ask-1", "ask-2", "ask-3"] {
+        store.put(&kept_ask(id)).await.unwrap();
+    }
+    // Large changes of one ask: every line but the last replaced.
+    let large = "c".repeat(100_000);
+    let mut largest = 0;
+    for round in 0..30 {
+        assert!(
+            store
+                .set_capability("ask-2", &format!("{round}{large}"))
+                .await
+                .unwrap()
+        );
+        largest = largest.max(std::fs::metadata(&path).unwrap().len());
+    }
+    // Without being written anew, the journal would hold all 30 lines: over 3 MB. It is
+    // written anew each time it passes 1 MiB.
+    assert!(largest < 1_300_000, "the journal grew to {largest} bytes");
+    assert!(!dir.path().join("asks.db.new").exists());
+    // Still the only process with the store, and the same asks in the same order.
+    let second = FileStore::open(&path).unwrap_err().to_string();
+    assert!(second.contains("another process has it open"), "{second}");
+    assert!(store.settle("ask-3", KeptState::Withdrawn).await.unwrap());
+    drop(store);
+    let store = FileStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap();
+    let ids: Vec<&str> = kept.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(ids, ["ask-1", "ask-2", "ask-3"]);
+    assert_eq!(kept[1].capability, format!("29{large}"));
+    assert_eq!(kept[2].state, KeptState::Withdrawn);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_answer_given_while_its_agent_is_away_is_saved_and_reaches_it_when_it_asks_again() {
     let (_dir, _, _, _, served) = fresh().await;
