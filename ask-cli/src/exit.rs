@@ -1,7 +1,5 @@
 //! The exit codes scripts and agents rely on; docs/exit-codes.md lists them.
 
-use std::process::ExitCode;
-
 /// How the command ended, as an exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Exit {
@@ -42,11 +40,5 @@ impl Exit {
             Exit::Cancelled => 130,
             Exit::Signal(number) => 128u8.saturating_add(number),
         }
-    }
-}
-
-impl From<Exit> for ExitCode {
-    fn from(exit: Exit) -> ExitCode {
-        ExitCode::from(exit.code())
     }
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use ask_print::{PassTwo, PassTwoArgs, PassTwoStep, PrintError, notes};
 
 use ask_core::{Caller, Presenter};
-use ask_session::Ask;
+use ask_session::{Ask, SessionLog, replay_of};
 
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
 use crate::deliver::{ask_path, deliver, emit_record, failed, print_record, shape_of};
@@ -86,15 +86,8 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
 /// A pass 2 that finds no pending file, with `--session` and `--call-id`: the call may have been
 /// answered by a run that was ended after recording it; its record is printed again.
 fn replay_finished(args: &AskArgs) -> Option<Exit> {
-    let session = args.session.as_ref()?;
-    let call_id = args.call_id.as_deref()?;
-    let (found, warnings) = ask_session::SessionLog::new(session).find(call_id).ok()?;
-    warnings.iter().for_each(|w| say(w));
-    let record = found?;
-    say(&format!(
-        "no questions are pending; replaying the answer recorded for call {call_id} in {}",
-        session.display()
-    ));
+    let log = SessionLog::new(args.session.as_ref()?);
+    let record = replay_of(&log, args.call_id.as_deref()?, false, "not replayed", &say).ok()??;
     Some(print_record(record, &shape_of(args)))
 }
 

@@ -104,6 +104,17 @@ fn a_secret_typed_in_the_terminal_reaches_stdout_only_and_is_asked_again_next_ti
     let shown = String::from_utf8_lossy(&shown.stdout).into_owned();
     assert!(shown.contains("[secret]"), "{shown}");
     absent(TOKEN, &[("session show", &shown)]);
+    // A pass 2 that finds no pending file never replays a record whose secret was not kept.
+    let args = ["-c", "--session", "s.jsonl", "--call-id", "toolu_s"];
+    let replay = common::run_in(&session.path(""), &args);
+    let said = common::stderr(&replay);
+    assert!(
+        said.contains("asks a secret question whose answer is never kept: not replayed"),
+        "{said}"
+    );
+    assert!(said.contains("no questions are pending"), "{said}");
+    assert_ne!(replay.status.code(), Some(0), "{said}");
+    assert!(replay.stdout.is_empty(), "no answer to give");
 }
 
 #[test]

@@ -290,21 +290,35 @@ fn finished(
 /// The record of `call` in `log` to replay instead of asking, if there is one.
 fn replayable(log: &SessionLog, call: &AskCall, warn: &Warn) -> Result<Option<Record>, AskFailure> {
     let call_id = call.call_id.as_deref().unwrap_or_default();
-    let (found, warnings) = log.find(call_id).map_err(|error| AskFailure::Session {
+    let secret = ask_core::any_secret(&call.input.questions);
+    replay_of(log, call_id, secret, "asking again", &**warn).map_err(|error| AskFailure::Session {
         action: "read",
         path: log.path().to_path_buf(),
         error,
-    })?;
+    })
+}
+
+/// The record of the call `call_id` in `log` to give again instead of an answer, if there is
+/// one; what happens is said through `warn`. A call that asks a secret question (`asks_secret`)
+/// or whose record holds a secret answer has none, since a secret answer is never kept: `warn`
+/// then says so and what is done `instead`.
+pub fn replay_of(
+    log: &SessionLog,
+    call_id: &str,
+    asks_secret: bool,
+    instead: &str,
+    warn: &dyn Fn(&str),
+) -> std::io::Result<Option<Record>> {
+    let (found, warnings) = log.find(call_id)?;
     warnings.iter().for_each(|w| warn(w));
     let Some(record) = found else {
         return Ok(None);
     };
     let shown = log.path().display();
-    // A secret answer is never kept, so a call with a secret question is asked again.
-    if ask_core::any_secret(&call.input.questions) || record.has_secret() {
+    if asks_secret || record.has_secret() {
         warn(&format!(
             "call {call_id} has a record in {shown}, but it asks a secret question whose answer \
-             is never kept: asking again"
+             is never kept: {instead}"
         ));
         return Ok(None);
     }

@@ -17,7 +17,7 @@ mod input;
 mod log;
 mod show;
 
-pub use ask::{Ask, AskFailure, Finished};
+pub use ask::{Ask, AskFailure, Finished, replay_of};
 pub use events::{EventLog, event_line};
 pub use input::{DEFAULT_MAX_INPUT_BYTES, ReadFailure, read_call_from, stdin_holds_input};
 pub use log::{Appended, CallLock, History, Kept, SessionLog, is_final, parse_history};
