@@ -286,21 +286,59 @@ fn nesting_ten_thousand_deep() {
 
 #[test]
 fn a_closed_stdout_is_a_clean_exit() {
-    let mut child = ask_user()
-        .args(["schema", "--format", "mcp"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The reader goes away before reading anything.
-    drop(child.stdout.take());
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(0));
-    assert!(
-        output.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
+    // A session log with one answered call, through print mode's two passes.
+    let dir = tempfile::tempdir().unwrap();
+    let (call, log, pending) = (
+        dir.path().join("call.json"),
+        dir.path().join("session.jsonl"),
+        dir.path().join("pending.json"),
     );
+    let question = json!({"question": "Which database?", "header": "Database",
+        "options": [{"label": "PostgreSQL", "description": "x"}, {"label": "SQLite", "description": "y"}]});
+    std::fs::write(&call, json!({"questions": [question]}).to_string()).unwrap();
+    let kept = [
+        "--session",
+        log.to_str().unwrap(),
+        "--pending-file",
+        pending.to_str().unwrap(),
+    ];
+    let first = (ask_user()
+        .args(["-p", "--call-id", "toolu_1"])
+        .args(kept)
+        .arg(&call))
+    .output()
+    .unwrap();
+    assert_eq!(first.status.code(), Some(4));
+    let second = (ask_user()
+        .args(["-p", "--answers", r#"["SQLite"]"#])
+        .args(kept))
+    .output()
+    .unwrap();
+    assert_eq!(second.status.code(), Some(0));
+    let (call, log) = (call.to_str().unwrap(), log.to_str().unwrap());
+    for args in [
+        &["schema", "--format", "mcp"][..],
+        &["validate", call],
+        &["session", "show", log],
+        &["session", "summary", log],
+    ] {
+        let mut child = ask_user()
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before reading anything.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        assert!(
+            output.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
 }
 
 #[test]

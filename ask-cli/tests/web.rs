@@ -558,6 +558,47 @@ fn serve_draws_a_qr_code_only_when_exposed_and_again_for_a_fresh_link() {
     );
 }
 
+/// The links of the page in what a terminal received, each once, in order.
+fn links_in(raw: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(raw);
+    let mut links: Vec<String> = Vec::new();
+    for (at, _) in text.match_indices("http://127.0.0.1:") {
+        let link: String = text[at..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || ":/.#=".contains(*c))
+            .collect();
+        if link.contains("#token=") && !links.contains(&link) {
+            links.push(link);
+        }
+    }
+    links
+}
+
+#[test]
+fn mode_web_prints_a_fresh_link_on_enter_and_the_earlier_one_no_longer_works() {
+    let call = call().to_string();
+    let mut web = common::pty::Session::start(
+        "ASK_USER_NO_OPEN=1 exec \"$ASK\" --mode web call.json > stdout.txt",
+        &[("call.json", &call)],
+    );
+    web.wait_for("for a fresh link");
+    let first = links_in(&web.raw());
+    assert_eq!(first.len(), 1, "{first:?}");
+    web.send(common::pty::ENTER);
+    web.wait_for("the earlier one no longer works");
+    let start = std::time::Instant::now();
+    while links_in(&web.raw()).len() < 2 && start.elapsed() < common::pty::PATIENCE {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let links = links_in(&web.raw());
+    assert_eq!(links.len(), 2, "{links:?}");
+    assert!(common::spend_link(&links[0]).is_err(), "the earlier link");
+    let credential = common::spend_link(&links[1]).unwrap();
+    let host = links[1]["http://".len()..].split('/').next().unwrap();
+    let mut events = common::Events::open(host, &credential);
+    events.until(|snapshot| snapshot["asks"][0]["state"] == "waiting_for_user");
+}
+
 #[test]
 fn a_busy_address_is_a_clear_error() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -1787,6 +1828,66 @@ fn mode_web_ends_as_connection_lost_when_its_agent_stops_reading() {
     assert_eq!(snapshot["asks"][0]["state"], "connection_lost");
     let status = wait_bounded(&mut web.child, std::time::Duration::from_secs(20));
     assert_eq!(status.code(), Some(5), "connection lost");
+}
+
+/// The agent that started `--mode web` dies (its parent process is gone; stdout, a file, still
+/// takes writes): the ask ends as connection lost. The test process adopts the orphan (a child
+/// subreaper) to read its exit code.
+#[test]
+fn mode_web_ends_as_connection_lost_when_its_parent_dies() {
+    let dir = tempfile::tempdir().unwrap();
+    let call_path = dir.path().join("call.json");
+    std::fs::write(&call_path, call().to_string()).unwrap();
+    let script = r#"
+import ctypes, os, signal, subprocess, sys, time
+PR_SET_CHILD_SUBREAPER = 36
+if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
+    print("no-subreaper")
+    sys.exit(0)
+exe, call, out = sys.argv[1:4]
+agent = subprocess.Popen(
+    ["sh", "-c", '"$0" --mode web "$1" >"$2" 2>"$2.err" & echo $!; wait', exe, call, out],
+    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+pid = int(agent.stdout.readline())
+deadline = time.time() + 20
+while "http://127.0.0.1:" not in open(out + ".err").read():
+    if time.time() > deadline:
+        print("no-link")
+        sys.exit(0)
+    time.sleep(0.05)
+agent.kill()
+agent.wait()
+deadline = time.time() + 20
+while time.time() < deadline:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        print("exit", os.waitstatus_to_exitcode(status))
+        sys.exit(0)
+    time.sleep(0.05)
+os.kill(pid, signal.SIGKILL)
+print("still-running")
+"#;
+    let out = dir.path().join("out");
+    let output = Command::new("python3")
+        .args(["-c", script, env!("CARGO_BIN_EXE_ask-user")])
+        .arg(&call_path)
+        .arg(&out)
+        .env_remove("ASK_USER_SESSION")
+        .env("ASK_USER_NO_OPEN", "1")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout).trim(),
+        "exit 5",
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let said = std::fs::read_to_string(dir.path().join("out.err")).unwrap();
+    assert!(
+        said.contains("the client went away before an answer"),
+        "{said}"
+    );
 }
 
 #[test]

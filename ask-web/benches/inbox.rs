@@ -278,8 +278,14 @@ fn main() {
                 let _ = std::fs::remove_file(path);
                 let store = ask_web::FileStore::open(path).unwrap();
                 let tokens = ask_web::InboxTokens::fresh().unwrap();
-                Inbox::bind_stored(addr, Limits::default(), tokens, Arc::new(store), Vec::new())
-                    .unwrap()
+                Inbox::bind_stored(
+                    addr,
+                    Limits::default(),
+                    tokens,
+                    Arc::new(store),
+                    Default::default(),
+                )
+                .unwrap()
             }
             None => Inbox::bind(addr, Limits::default()).unwrap(),
         });

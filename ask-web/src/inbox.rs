@@ -13,8 +13,9 @@ use tokio::sync::{oneshot, watch};
 
 use crate::auth::{self, same_secret};
 use crate::{
-    AskStore, AskView, Asker, Bounds, Delivery, HEARTBEAT, KeptState, Refusal, Shared, StoredAsk,
-    WebError, error_response, json_response, random_token, read_body, router, with_headers,
+    AskStore, AskView, Asker, Bounds, Delivery, HEARTBEAT, Kept, KeptState, Refusal, Shared,
+    StoredAsk, WebError, error_response, json_response, random_token, read_body, router,
+    with_headers,
 };
 
 /// The header that carries the capability of a new ask, on the held response that creates it.
@@ -78,7 +79,7 @@ impl Inbox {
         limits: Limits,
         tokens: InboxTokens,
         store: Arc<dyn AskStore>,
-        kept: Vec<StoredAsk>,
+        kept: Kept,
     ) -> Result<Inbox, WebError> {
         let inbox = Inbox::bind_inner(addr, limits, tokens, Some(store))?;
         restore(&inbox.shared, kept);
@@ -197,12 +198,14 @@ impl Inbox {
 
 /// Shows again the asks kept in the store that still wait for the person or for their agent,
 /// and numbers new asks after the highest kept.
-fn restore(shared: &Shared, kept: Vec<StoredAsk>) {
-    let mut highest = 0;
-    for ask in kept {
-        if let Some(number) = ask.id.strip_prefix("ask-").and_then(|n| n.parse().ok()) {
-            highest = u64::max(highest, number);
-        }
+fn restore(shared: &Shared, kept: Kept) {
+    let numbered = |id: &str| id.strip_prefix("ask-").and_then(|n| n.parse::<u64>().ok());
+    let highest = (kept.open.iter().map(|ask| ask.id.as_str()))
+        .chain(kept.ended.iter().map(String::as_str))
+        .filter_map(numbered)
+        .max()
+        .unwrap_or(0);
+    for ask in kept.open {
         let secret = ask_core::any_secret(&ask.questions);
         let (saved, given) = match ask.state {
             KeptState::Waiting => (None, ask.given),

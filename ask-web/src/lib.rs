@@ -55,7 +55,7 @@ pub use link::{
 };
 pub use listen::{Bounds, HEADER_TIMEOUT, evicted};
 pub use single::WebFrontend;
-pub use store::{AskStore, FileStore, KeptState, StoreError, StoredAsk};
+pub use store::{AskStore, FileStore, Kept, KeptState, StoreError, StoredAsk};
 pub use via::{CONNECT_TRIES, ViaFrontend};
 
 use std::collections::{HashSet, VecDeque};

@@ -73,12 +73,24 @@ pub struct StoreError {
     pub message: String,
 }
 
+/// What a store gives an inbox that starts.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Kept {
+    /// The asks that may still need the inbox, in the order they arrived: waiting, or ended
+    /// with an outcome their agent has not confirmed.
+    pub open: Vec<StoredAsk>,
+    /// The ids of the asks that ended for good (their outcome delivered, or withdrawn), which
+    /// the store keeps but no longer holds in memory; [`AskStore::get`] still reads them.
+    pub ended: Vec<String>,
+}
+
 /// Where an inbox keeps its asks. Each method is one atomic, durable change: once it returns,
 /// the change survives the process being killed.
 #[async_trait]
 pub trait AskStore: Send + Sync + std::fmt::Debug {
-    /// Every ask kept, in the order they arrived.
-    async fn load(&self) -> Result<Vec<StoredAsk>, StoreError>;
+    /// What an inbox takes back when it starts: the asks that may still need it, and the ids
+    /// of those that ended for good.
+    async fn load(&self) -> Result<Kept, StoreError>;
 
     /// The ask `id`, if it is kept.
     async fn get(&self, id: &str) -> Result<Option<StoredAsk>, StoreError>;
@@ -98,6 +110,19 @@ pub trait AskStore: Send + Sync + std::fmt::Debug {
 }
 
 impl KeptState {
+    /// True once nothing is left to do for the ask: its outcome was delivered, or its agent
+    /// withdrew it.
+    pub fn ended_for_good(&self) -> bool {
+        matches!(
+            self,
+            KeptState::Answered {
+                delivered: true,
+                ..
+            } | KeptState::Cancelled { delivered: true }
+                | KeptState::Withdrawn
+        )
+    }
+
     /// The same end, confirmed by the agent.
     pub fn delivered(self) -> KeptState {
         match self {
@@ -169,6 +194,10 @@ const COMPACT_OVER: u64 = 1 << 20;
 /// what this program wrote, and opening it fails rather than guess. Once lines that later lines
 /// replaced make up more than half of a file over 1 MiB, the file is written anew, one line per
 /// ask, into a new file renamed over the old one.
+///
+/// Only the asks that may still need the inbox are held in memory; of an ask that ended for
+/// good the store holds where its last line is, and reads that line when asked for it, so a
+/// long-running inbox's memory does not grow with every ask it ever had.
 #[derive(Clone)]
 pub struct FileStore {
     journal: Arc<std::sync::Mutex<Journal>>,
@@ -178,14 +207,24 @@ pub struct FileStore {
 /// The open journal and what it holds.
 struct Journal {
     file: std::fs::File,
-    /// The asks in the order they arrived, each with the length of its last line.
-    asks: Vec<(StoredAsk, u64)>,
+    /// The asks in the order they arrived.
+    asks: Vec<Slot>,
     /// Where each ask is in `asks`, by id.
-    index: std::collections::HashMap<String, usize>,
+    index: std::collections::HashMap<Box<str>, usize>,
     /// The length of the file.
     len: u64,
+    /// The length the file would have written anew: the header and the last line of each ask.
+    live: u64,
     /// Set when a failed write could not be taken back: no more writes.
     broken: bool,
+}
+
+/// One ask of the journal: where its last line is, and the ask itself while it may still need
+/// the inbox.
+struct Slot {
+    at: u64,
+    len: u64,
+    open: Option<Box<StoredAsk>>,
 }
 
 impl std::fmt::Debug for FileStore {
@@ -274,7 +313,7 @@ fn open_private(path: &Path, truncate: bool) -> std::io::Result<std::fs::File> {
 impl FileStore {
     /// Opens the store at `path`, creating it (and its folder) when it does not exist.
     pub fn open(path: &Path) -> Result<FileStore, StoreError> {
-        use std::io::Read;
+        use std::io::{BufRead, Read};
         use std::os::unix::fs::FileExt;
         let failed = |message: String| StoreError {
             path: path.display().to_string(),
@@ -285,22 +324,28 @@ impl FileStore {
                 .map_err(|error| failed(format!("cannot create its folder: {error}")))?;
         }
         // The answers are the person's: the file is this user's alone from its first byte.
-        let mut file = open_private(path, false)
+        let file = open_private(path, false)
             .map_err(|error| failed(format!("cannot open it: {error}")))?;
         lock(&file).map_err(failed)?;
         // What a crash left of writing the journal anew: the journal itself is whole.
         let _ = std::fs::remove_file(new_journal_path(path));
-        let mut bytes = Vec::new();
-        file.read_to_end(&mut bytes)
-            .map_err(|error| failed(format!("cannot read it: {error}")))?;
+        let header_read = {
+            let mut header = Vec::with_capacity(HEADER.len());
+            (&file)
+                .take(HEADER.len() as u64)
+                .read_to_end(&mut header)
+                .map(|_| header)
+        };
+        let header = header_read.map_err(|error| failed(format!("cannot read it: {error}")))?;
         let mut journal = Journal {
             file,
             asks: Vec::new(),
             index: std::collections::HashMap::new(),
             len: 0,
+            live: HEADER.len() as u64,
             broken: false,
         };
-        if bytes.len() < HEADER.len() && HEADER.starts_with(&bytes) {
+        if header.len() < HEADER.len() && HEADER.starts_with(&header) {
             // New, or its creation was cut short: it holds nothing yet.
             let created = journal
                 .file
@@ -311,42 +356,53 @@ impl FileStore {
             created.map_err(|error| failed(format!("cannot write it: {error}")))?;
             journal.len = HEADER.len() as u64;
         } else {
-            let Some(body) = bytes.strip_prefix(HEADER) else {
+            if header != HEADER {
                 return Err(failed(format!(
                     "it is not a store of ask-user: its first line is not `{}`",
                     String::from_utf8_lossy(&HEADER[..HEADER.len() - 1])
                 )));
-            };
-            let mut at = HEADER.len();
-            let mut rest = body;
+            }
+            // Read a line at a time: a large journal is never held whole.
+            let cannot_read = |error: std::io::Error| failed(format!("cannot read it: {error}"));
+            let reading = journal.file.try_clone().map_err(cannot_read)?;
+            let mut lines = std::io::BufReader::with_capacity(1 << 16, reading);
+            let mut at = HEADER.len() as u64;
+            let mut line = Vec::new();
             let mut number = 1;
-            while !rest.is_empty() {
+            loop {
+                line.clear();
+                let read = lines.read_until(b'\n', &mut line).map_err(cannot_read)?;
+                if read == 0 {
+                    break;
+                }
                 number += 1;
-                let end = rest.iter().position(|&b| b == b'\n');
-                let ask = end.and_then(|end| read_line(&rest[..end]));
-                match (ask, end) {
-                    (Some(ask), Some(end)) => {
-                        journal.keep(ask, end as u64 + 1);
-                        at += end + 1;
-                        rest = &rest[end + 1..];
-                    }
+                let whole = line.last() == Some(&b'\n');
+                match read_line(&line[..line.len() - usize::from(whole)]).filter(|_| whole) {
+                    Some(ask) => journal.keep(ask, at, read as u64),
                     // The last line, cut short by a crash before it was acknowledged.
-                    _ if end.is_none_or(|end| end + 1 == rest.len()) => break,
-                    _ => {
+                    None if !whole || lines.fill_buf().map_err(cannot_read)?.is_empty() => break,
+                    None => {
                         return Err(failed(format!(
                             "cannot read it as a store: line {number} is damaged"
                         )));
                     }
                 }
+                at += read as u64;
             }
-            if at < bytes.len() {
+            drop(lines);
+            let file_len = journal
+                .file
+                .metadata()
+                .map_err(|error| failed(format!("cannot read it: {error}")))?
+                .len();
+            if at < file_len {
                 let dropped = journal
                     .file
-                    .set_len(at as u64)
+                    .set_len(at)
                     .and_then(|()| journal.file.sync_all());
                 dropped.map_err(|error| failed(format!("cannot write it: {error}")))?;
             }
-            journal.len = at as u64;
+            journal.len = at;
         }
         Ok(FileStore {
             journal: Arc::new(std::sync::Mutex::new(journal)),
@@ -367,14 +423,27 @@ impl FileStore {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    fn load_now(&self) -> Vec<StoredAsk> {
+    fn load_now(&self) -> Kept {
         let journal = self.journal();
-        journal.asks.iter().map(|(ask, _)| ask.clone()).collect()
+        let mut kept = Kept::default();
+        let mut ids: Vec<(usize, &str)> =
+            journal.index.iter().map(|(id, &at)| (at, &**id)).collect();
+        ids.sort_unstable();
+        for (at, id) in ids {
+            match &journal.asks[at].open {
+                Some(ask) => kept.open.push(StoredAsk::clone(ask)),
+                None => kept.ended.push(id.to_string()),
+            }
+        }
+        kept
     }
 
-    fn get_now(&self, id: &str) -> Option<StoredAsk> {
+    fn get_now(&self, id: &str) -> Result<Option<StoredAsk>, StoreError> {
         let journal = self.journal();
-        journal.index.get(id).map(|&at| journal.asks[at].0.clone())
+        let Some(&at) = journal.index.get(id) else {
+            return Ok(None);
+        };
+        journal.current(at).map(Some).map_err(|e| self.failed(e))
     }
 
     /// Writes the ask `id` as `change` leaves it, when `change` returns true.
@@ -387,7 +456,7 @@ impl FileStore {
         let Some(&at) = journal.index.get(id) else {
             return Ok(false);
         };
-        let mut ask = journal.asks[at].0.clone();
+        let mut ask = journal.current(at).map_err(|e| self.failed(e))?;
         if !change(&mut ask) {
             return Ok(false);
         }
@@ -410,15 +479,40 @@ impl FileStore {
 }
 
 impl Journal {
-    /// Holds `ask` (read from, or written as, a line of `len` bytes) in place of its last state.
-    fn keep(&mut self, ask: StoredAsk, len: u64) {
-        match self.index.get(&ask.id) {
-            Some(&at) => self.asks[at] = (ask, len),
+    /// Holds `ask`, whose last line is the `len` bytes at `at`, in place of its last state;
+    /// in memory only while it may still need the inbox.
+    fn keep(&mut self, ask: StoredAsk, at: u64, len: u64) {
+        let known = self.index.get(ask.id.as_str()).copied();
+        if known.is_none() {
+            self.index.insert(ask.id.as_str().into(), self.asks.len());
+        }
+        let open = (!ask.state.ended_for_good()).then(|| Box::new(ask));
+        let slot = Slot { at, len, open };
+        match known {
+            Some(known) => {
+                self.live = self.live - self.asks[known].len + len;
+                self.asks[known] = slot;
+            }
             None => {
-                self.index.insert(ask.id.clone(), self.asks.len());
-                self.asks.push((ask, len));
+                self.asks.push(slot);
+                self.live += len;
             }
         }
+    }
+
+    /// The ask at `slot` as its last line left it.
+    fn current(&self, slot: usize) -> Result<StoredAsk, String> {
+        use std::os::unix::fs::FileExt;
+        let Slot { at, len, open } = &self.asks[slot];
+        if let Some(ask) = open {
+            return Ok(StoredAsk::clone(ask));
+        }
+        let mut line = vec![0; *len as usize];
+        self.file
+            .read_exact_at(&mut line, *at)
+            .map_err(|error| format!("cannot read it: {error}"))?;
+        line.pop();
+        read_line(&line).ok_or_else(|| "cannot read it: a line changed under it".to_string())
     }
 
     /// Writes `ask` as the journal's next line, through to the disk, then holds it.
@@ -443,39 +537,56 @@ impl Journal {
             self.broken = undone.is_err();
             return Err(format!("cannot write it: {error}"));
         }
+        self.keep(ask, self.len, line.len() as u64);
         self.len += line.len() as u64;
-        self.keep(ask, line.len() as u64);
-        let live = HEADER.len() as u64 + self.asks.iter().map(|(_, len)| len).sum::<u64>();
-        if self.len > COMPACT_OVER && self.len > 2 * live {
+        if self.len > COMPACT_OVER && self.len > 2 * self.live {
             // A failure leaves the journal as it was, longer than it needs to be.
-            let _ = self.compact(path, live);
+            let _ = self.compact(path);
         }
         Ok(())
     }
 
-    /// Writes the journal anew with one line per ask: into a new file, locked before it is
-    /// renamed over the old one, so that no other process can open the store meanwhile.
-    fn compact(&mut self, path: &Path, live: u64) -> std::io::Result<()> {
+    /// Writes the journal anew with one line per ask, each copied from its last line: into a
+    /// new file, locked before it is renamed over the old one, so that no other process can
+    /// open the store meanwhile.
+    fn compact(&mut self, path: &Path) -> std::io::Result<()> {
         use std::io::Write;
+        use std::os::unix::fs::FileExt;
         let new_path = new_journal_path(path);
-        let mut file = open_private(&new_path, true)?;
+        let file = open_private(&new_path, true)?;
         lock(&file).map_err(std::io::Error::other)?;
-        let mut bytes = Vec::with_capacity(live as usize);
-        bytes.extend_from_slice(HEADER);
-        for (ask, _) in &self.asks {
-            bytes.extend_from_slice(&journal_line(ask).map_err(std::io::Error::other)?);
-        }
-        let written = file
-            .write_all(&bytes)
-            .and_then(|()| file.sync_all())
-            .and_then(|()| std::fs::rename(&new_path, path))
-            .and_then(|()| sync_folder(path));
-        if let Err(error) = written {
-            let _ = std::fs::remove_file(&new_path);
-            return Err(error);
+        let mut moved = Vec::with_capacity(self.asks.len());
+        let written = (|| {
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, &file);
+            out.write_all(HEADER)?;
+            let mut at = HEADER.len() as u64;
+            let mut line = Vec::new();
+            for slot in &self.asks {
+                line.resize(slot.len as usize, 0);
+                self.file.read_exact_at(&mut line, slot.at)?;
+                out.write_all(&line)?;
+                moved.push(at);
+                at += slot.len;
+            }
+            out.flush()?;
+            drop(out);
+            file.sync_all()?;
+            std::fs::rename(&new_path, path)?;
+            sync_folder(path)?;
+            Ok(at)
+        })();
+        let len = match written {
+            Ok(len) => len,
+            Err(error) => {
+                let _ = std::fs::remove_file(&new_path);
+                return Err(error);
+            }
+        };
+        for (slot, at) in self.asks.iter_mut().zip(moved) {
+            slot.at = at;
         }
         self.file = file;
-        self.len = bytes.len() as u64;
+        self.len = len;
         Ok(())
     }
 }
@@ -483,13 +594,13 @@ impl Journal {
 #[async_trait]
 impl AskStore for FileStore {
     // Off the runtime's threads too: a write holds the journal while it waits for the disk.
-    async fn load(&self) -> Result<Vec<StoredAsk>, StoreError> {
+    async fn load(&self) -> Result<Kept, StoreError> {
         self.off_thread(|store| Ok(store.load_now())).await
     }
 
     async fn get(&self, id: &str) -> Result<Option<StoredAsk>, StoreError> {
         let id = id.to_string();
-        self.off_thread(move |store| Ok(store.get_now(&id))).await
+        self.off_thread(move |store| store.get_now(&id)).await
     }
 
     async fn put(&self, ask: &StoredAsk) -> Result<(), StoreError> {

@@ -411,3 +411,50 @@ async fn a_connection_that_sends_no_headers_or_stays_idle_is_closed() {
     }
     serving.abort();
 }
+
+/// A server on the inbox's port that answers the hello with `reply`, written until the agent
+/// stops reading.
+fn flooding(reply: Vec<u8>) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_millis(200)))
+            .unwrap();
+        let _ = stream.read(&mut [0u8; 4096]);
+        let _ = stream.write_all(&reply);
+    });
+    addr
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn via_stops_reading_a_server_that_sends_an_endless_line_or_too_many_headers() {
+    let request = AskRequest {
+        request_id: "toolu_8".into(),
+        given: Vec::new(),
+        input: call(),
+    };
+    let token = "5ec2e7".repeat(10) + "abcd";
+    // One header line of 9 MiB, past the cap of 8 MiB: the agent stops there.
+    let mut endless = b"HTTP/1.0 200 OK\r\nX-Filler: ".to_vec();
+    endless.resize(endless.len() + 9 * 1024 * 1024, b'a');
+    let mut many = b"HTTP/1.0 200 OK\r\n".to_vec();
+    for n in 0..101 {
+        many.extend_from_slice(format!("X-Header-{n}: {n}\r\n").as_bytes());
+    }
+    many.extend_from_slice(b"\r\n{}");
+    for (reply, says) in [
+        (endless, "a line longer than 8388608 bytes"),
+        (many, "more than 100 headers"),
+    ] {
+        let url = format!("http://{}", flooding(reply));
+        let via = ViaFrontend::new(&url, token.clone(), Asker::default()).unwrap();
+        let error = tokio::time::timeout(Duration::from_secs(20), via.present(&request))
+            .await
+            .expect("the agent stops reading")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains(says), "{error}");
+    }
+}

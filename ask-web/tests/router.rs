@@ -1174,6 +1174,18 @@ async fn a_capability_confirms_or_withdraws_its_own_ask_only() {
         served.page.send(by(&"f".repeat(64), "cancel")).await.status,
         StatusCode::NOT_FOUND
     );
+    // Waiting again needs the agents' proof and the ask's own capability: the agents' token,
+    // or a capability no ask has, finds nothing to wait on.
+    for capability in [token.clone(), "f".repeat(64)] {
+        let wait = post("/api/agent/wait").json(&json!({ "capability": capability }));
+        assert_eq!(served.agent(wait).await.status, StatusCode::NOT_FOUND);
+    }
+    let wait = post("/api/agent/wait").json(&json!({ "capability": beta.capability }));
+    let unproven = wait.header("authorization", &format!("Bearer {}", beta.capability));
+    assert_eq!(
+        served.page.send(unproven).await.status,
+        StatusCode::UNAUTHORIZED
+    );
     // Nothing was sent to beta, so there is nothing to confirm.
     assert_eq!(
         served

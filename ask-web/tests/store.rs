@@ -300,7 +300,7 @@ async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
     assert!(!store.settle("ask-9", KeptState::Withdrawn).await.unwrap());
     drop(store);
     let store = FileStore::open(&path).unwrap();
-    let kept = store.load().await.unwrap();
+    let kept = store.load().await.unwrap().open;
     let ids: Vec<&str> = kept.iter().map(|a| a.id.as_str()).collect();
     assert_eq!(
         ids,
@@ -311,11 +311,17 @@ async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
     assert_eq!(kept[0].state, KeptState::Waiting);
 }
 
-/// The ids and states of the asks of the store at `path`, opened anew.
+/// The ids and states of the asks of the store at `path`, opened anew: those still open, then
+/// those that ended for good.
 async fn reopened(path: &Path) -> Vec<(String, KeptState)> {
     let store = FileStore::open(path).unwrap();
     let kept = store.load().await.unwrap();
-    kept.into_iter().map(|ask| (ask.id, ask.state)).collect()
+    let mut states: Vec<_> = kept.open.into_iter().map(|a| (a.id, a.state)).collect();
+    for id in kept.ended {
+        let ask = store.get(&id).await.unwrap().unwrap();
+        states.push((id, ask.state));
+    }
+    states
 }
 
 #[tokio::test]
@@ -430,10 +436,12 @@ async fn a_journal_mostly_of_replaced_lines_is_written_anew_with_one_line_per_as
     drop(store);
     let store = FileStore::open(&path).unwrap();
     let kept = store.load().await.unwrap();
-    let ids: Vec<&str> = kept.iter().map(|a| a.id.as_str()).collect();
-    assert_eq!(ids, ["ask-1", "ask-2", "ask-3"]);
-    assert_eq!(kept[1].capability, format!("29{large}"));
-    assert_eq!(kept[2].state, KeptState::Withdrawn);
+    let ids: Vec<&str> = kept.open.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(ids, ["ask-1", "ask-2"]);
+    assert_eq!(kept.open[1].capability, format!("29{large}"));
+    assert_eq!(kept.ended, ["ask-3"]);
+    let withdrawn = store.get("ask-3").await.unwrap().unwrap();
+    assert_eq!(withdrawn.state, KeptState::Withdrawn);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -625,4 +633,62 @@ async fn a_wait_the_host_cancels_withdraws_its_ask_from_an_inbox_that_keeps_asks
     .await;
     assert_eq!(status, 409);
     served.stop().await;
+}
+
+#[tokio::test]
+async fn asks_that_ended_for_good_are_read_back_from_the_journal_after_it_is_written_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let store = FileStore::open(&path).unwrap();
+    // Each with its own large capability, so that reading the wrong line shows.
+    let capability = |n: usize| format!("{n}:{}", "c".repeat(20_000));
+    for n in 1..=40 {
+        let mut ask = kept_ask(&format!("ask-{n}"));
+        ask.capability = capability(n);
+        store.put(&ask).await.unwrap();
+        let state = KeptState::Answered {
+            answers: answered(&format!("answer {n}")),
+            delivered: false,
+        };
+        assert!(store.settle(&ask.id, state.clone()).await.unwrap());
+        if n.is_multiple_of(2) {
+            // Its agent took the outcome: nothing more to do for it.
+            ask.state = state.delivered();
+            store.put(&ask).await.unwrap();
+        }
+    }
+    // 100 changes were written; the journal was written anew once it passed 1 MiB with mostly
+    // replaced lines, so it holds fewer lines than that.
+    let lines = std::fs::read(&path).unwrap().split(|&b| b == b'\n').count() - 1;
+    assert!(lines < 1 + 100, "the journal holds {lines} lines");
+    let check = |ask: StoredAsk, n: usize| {
+        assert_eq!(ask.id, format!("ask-{n}"));
+        assert_eq!(ask.capability, capability(n));
+        assert_eq!(
+            ask.state,
+            KeptState::Answered {
+                answers: answered(&format!("answer {n}")),
+                delivered: n.is_multiple_of(2),
+            }
+        );
+    };
+    for n in 1..=40 {
+        check(store.get(&format!("ask-{n}")).await.unwrap().unwrap(), n);
+    }
+    // An ended ask keeps its outcome: a later one loses.
+    assert!(!store.settle("ask-2", KeptState::Withdrawn).await.unwrap());
+    drop(store);
+    let store = FileStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap();
+    let open: Vec<String> = (1..=40).step_by(2).map(|n| format!("ask-{n}")).collect();
+    let ended: Vec<String> = (2..=40).step_by(2).map(|n| format!("ask-{n}")).collect();
+    assert_eq!(
+        kept.open.iter().map(|a| a.id.clone()).collect::<Vec<_>>(),
+        open,
+        "only the asks whose outcome is not yet delivered are open"
+    );
+    assert_eq!(kept.ended, ended);
+    for n in 1..=40 {
+        check(store.get(&format!("ask-{n}")).await.unwrap().unwrap(), n);
+    }
 }
