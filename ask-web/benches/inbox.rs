@@ -201,7 +201,7 @@ fn resident_kib() -> u64 {
 
 /// One round: `asks` asks held, then all answered by `people` connections; the time from the
 /// first answer sent to the last agent told.
-async fn round(inbox: &Inbox, credential: &str, first: usize, options: &Options) -> Duration {
+async fn round(inbox: &Inbox, credential: &str, options: &Options) -> Duration {
     let host = inbox.local_addr().to_string();
     let call: serde_json::Value = serde_json::from_str(CALL).unwrap();
     let input = ask_schema::parse(&call, &Limits::default()).unwrap();
@@ -224,24 +224,25 @@ async fn round(inbox: &Inbox, credential: &str, first: usize, options: &Options)
         };
         agents.spawn(async move { via.present(&request).await.unwrap() });
     }
-    // Every ask waits before the clock starts.
+    // Every ask waits before the clock starts. The people answer the asks listed as waiting:
+    // an agent whose connection was closed to make room asks again, under the next number.
     let mut person = Person::connect(&host, credential).await;
-    loop {
+    let ids: Vec<String> = loop {
         let (_, body) = person.send("GET", "/api/asks", "").await;
         let list: serde_json::Value = serde_json::from_str(&body).unwrap();
-        let waiting = list["asks"]
+        let waiting: Vec<String> = list["asks"]
             .as_array()
             .unwrap()
             .iter()
             .filter(|a| a["state"] == "waiting_for_user")
-            .count();
-        if waiting == options.asks {
-            break;
+            .map(|a| a["requestId"].as_str().unwrap().to_string())
+            .collect();
+        if waiting.len() == options.asks {
+            break waiting;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    };
     let started = Instant::now();
-    let ids: Vec<usize> = (first..first + options.asks).collect();
     let mut people = tokio::task::JoinSet::new();
     for chunk in ids.chunks(options.asks.div_ceil(options.people)) {
         let chunk = chunk.to_vec();
@@ -251,9 +252,9 @@ async fn round(inbox: &Inbox, credential: &str, first: usize, options: &Options)
             let body = r#"{"answers":[{"answer":"SQLite"}]}"#;
             for id in chunk {
                 let (status, reply) = person
-                    .send("POST", &format!("/api/asks/ask-{id}/answer"), body)
+                    .send("POST", &format!("/api/asks/{id}/answer"), body)
                     .await;
-                assert_eq!(status, 200, "ask-{id}: {reply}");
+                assert_eq!(status, 200, "{id}: {reply}");
             }
         });
     }
@@ -302,12 +303,12 @@ fn main() {
             Arc::clone(&page_bytes),
             Arc::clone(&page_streams),
         ));
-        let mut first = 1;
+        let mut finished = 0;
         let mut rates = Vec::new();
         for n in 1..=options.rounds {
             let (cpu_before, bytes_before) = (cpu(), page_bytes.load(Ordering::Relaxed));
-            let elapsed = round(&inbox, &credential, first, &options).await;
-            first += options.asks;
+            let elapsed = round(&inbox, &credential, &options).await;
+            finished += options.asks;
             let rate = options.asks as f64 / elapsed.as_secs_f64();
             let cpu_per_answer = (cpu() - cpu_before).as_micros() as f64 / options.asks as f64;
             let sent = page_bytes.load(Ordering::Relaxed) - bytes_before;
@@ -328,10 +329,8 @@ fn main() {
                 100.0 * last_rate / first_rate
             );
         }
-        let mut finished = first - 1;
         while finished < options.finished {
-            round(&inbox, &credential, first, &options).await;
-            first += options.asks;
+            round(&inbox, &credential, &options).await;
             finished += options.asks;
         }
         println!(

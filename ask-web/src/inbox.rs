@@ -510,12 +510,9 @@ async fn with_capability(shared: &Shared, capability: Option<&str>, cancel: bool
         return error_response(StatusCode::NOT_FOUND, "no waiting ask has this capability");
     };
     if cancel {
-        if let Some(store) = &shared.store
-            && let Err(error) = store.settle(&request_id, KeptState::Withdrawn).await
-        {
+        if let Err(error) = withdraw(shared, &request_id).await {
             return error_response(StatusCode::SERVICE_UNAVAILABLE, &error.to_string());
         }
-        shared.lost(&request_id);
         return json_response(
             StatusCode::OK,
             &serde_json::json!({"state": "connection_lost"}),
@@ -740,12 +737,53 @@ async fn create(shared: &Arc<Shared>, body: Body) -> Response {
         Ok(capability) => capability,
         Err(error) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
     };
+    let given = crate::store::given_without_secrets(&questions, &ask.given);
     let view = AskView::waiting(request_id.clone(), questions, &ask.given, ask.asker);
+    let digest = auth::digest(&[&capability]);
+    // The ask is written and shown on a task of its own, which finishes even when this request
+    // does not (its connection closed meanwhile): the store and the list never disagree. When
+    // the agent is gone before it got the capability, the ask is withdrawn, unless its call id
+    // lets the same call attach to it again.
+    let (reply, replied) = oneshot::channel();
+    let (task, id) = (Arc::clone(shared), request_id.clone());
+    let found_again = ask.call_id.is_some();
+    tokio::spawn(async move {
+        let opened = open_kept(&task, view, given, digest).await;
+        if let Err(Ok((_, attached))) = reply.send(opened) {
+            if found_again {
+                task.detach(&id, attached);
+            } else {
+                let _ = withdraw(&task, &id).await;
+            }
+        }
+    });
+    let (delivered, attached) = match replied.await {
+        Ok(Ok(opened)) => opened,
+        Ok(Err(refused)) => return refused,
+        Err(_) => {
+            return error_response(StatusCode::INTERNAL_SERVER_ERROR, "the ask was not opened");
+        }
+    };
+    let mut response = held(Arc::clone(shared), request_id, delivered, attached);
+    if let Ok(value) = HeaderValue::from_str(&capability) {
+        response.headers_mut().insert(CAPABILITY_HEADER, value);
+    }
+    response
+}
+
+/// Writes the new ask `view` (with the answers `given` before it arrived, secret ones left out)
+/// to the store, when there is one, then shows it: its held
+/// connection's end of the delivery and its attachment, or the refusal to send.
+async fn open_kept(
+    shared: &Arc<Shared>,
+    view: AskView,
+    given: Vec<Option<Answer>>,
+    capability: String,
+) -> Result<(oneshot::Receiver<Delivery>, u64), Response> {
     if let Some(store) = &shared.store {
-        let given = crate::store::given_without_secrets(&view.questions, &ask.given);
         let kept = StoredAsk {
-            id: request_id.clone(),
-            capability: auth::digest(&[&capability]),
+            id: view.request_id.clone(),
+            capability: capability.clone(),
             asker: view.asker.clone(),
             questions: view.questions.clone(),
             given,
@@ -753,21 +791,29 @@ async fn create(shared: &Arc<Shared>, body: Body) -> Response {
             state: KeptState::Waiting,
         };
         if let Err(error) = store.put(&kept).await {
-            return error_response(StatusCode::SERVICE_UNAVAILABLE, &error.to_string());
+            return Err(error_response(
+                StatusCode::SERVICE_UNAVAILABLE,
+                &error.to_string(),
+            ));
         }
     }
-    let Ok((delivered, attached)) = shared.open(view, Some(auth::digest(&[&capability]))) else {
-        return error_response(
+    shared.open(view, Some(capability)).map_err(|_| {
+        error_response(
             StatusCode::SERVICE_UNAVAILABLE,
             "the inbox holds as many waiting questions as it can (64 MiB); try again once the \
              person answered some",
-        );
-    };
-    let mut response = held(Arc::clone(shared), request_id, delivered, attached);
-    if let Ok(value) = HeaderValue::from_str(&capability) {
-        response.headers_mut().insert(CAPABILITY_HEADER, value);
+        )
+    })
+}
+
+/// Withdraws the ask `request_id` as its agent does (`POST /api/agent/cancel`): it ends as
+/// connection lost, and the store keeps it as withdrawn.
+async fn withdraw(shared: &Shared, request_id: &str) -> Result<(), crate::StoreError> {
+    if let Some(store) = &shared.store {
+        store.settle(request_id, KeptState::Withdrawn).await?;
     }
-    response
+    shared.lost(request_id);
+    Ok(())
 }
 
 /// The body of `POST /api/agent/asks`.

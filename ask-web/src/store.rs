@@ -185,9 +185,9 @@ const COMPACT_OVER: u64 = 1 << 20;
 /// An [`AskStore`] in one file, readable by this user only, which one process at a time may
 /// open (an exclusive `flock`).
 ///
-/// The file is a journal: after the line [`HEADER`], one line per change, `DIGEST JSON`, where
-/// JSON is the whole ask after the change and DIGEST the first 16 hex digits of its SHA-256.
-/// The last line of an ask holds its state; the asks come back in the order of their first
+/// The file is a journal: after the line `ask-user inbox store 1`, one line per change,
+/// `DIGEST JSON`, where JSON is the whole ask after the change and DIGEST the first 16 hex
+/// digits of its SHA-256. The last line of an ask holds its state; the asks come back in the order of their first
 /// lines. Each line is written through to the disk (`fdatasync`) before the change returns, and
 /// before the next line is written, so a crash can cut only the last line, which was never
 /// acknowledged: opening the store drops it. A damaged line anywhere else means the file is not

@@ -692,3 +692,110 @@ async fn asks_that_ended_for_good_are_read_back_from_the_journal_after_it_is_wri
         check(store.get(&format!("ask-{n}")).await.unwrap().unwrap(), n);
     }
 }
+
+/// A [`FileStore`] whose writes of new asks wait until the test lets them go. As in the
+/// [`FileStore`], a write once started goes on when its caller gives up.
+#[derive(Debug)]
+struct HeldWrites {
+    store: FileStore,
+    /// Told when a write of a new ask starts waiting.
+    started: tokio::sync::Notify,
+    /// Lets the waiting writes go on.
+    go: Arc<tokio::sync::Semaphore>,
+}
+
+#[async_trait::async_trait]
+impl AskStore for HeldWrites {
+    async fn load(&self) -> Result<ask_web::Kept, ask_web::StoreError> {
+        self.store.load().await
+    }
+    async fn get(&self, id: &str) -> Result<Option<StoredAsk>, ask_web::StoreError> {
+        self.store.get(id).await
+    }
+    async fn put(&self, ask: &StoredAsk) -> Result<(), ask_web::StoreError> {
+        self.started.notify_one();
+        let (go, store, ask) = (Arc::clone(&self.go), self.store.clone(), ask.clone());
+        let write = tokio::spawn(async move {
+            go.acquire().await.unwrap().forget();
+            store.put(&ask).await
+        });
+        write.await.unwrap()
+    }
+    async fn set_capability(&self, id: &str, cap: &str) -> Result<bool, ask_web::StoreError> {
+        self.store.set_capability(id, cap).await
+    }
+    async fn settle(&self, id: &str, state: KeptState) -> Result<bool, ask_web::StoreError> {
+        self.store.settle(id, state).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ask_whose_agent_left_while_it_was_written_is_withdrawn_not_left_waiting() {
+    use tower::ServiceExt;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(HeldWrites {
+        store: FileStore::open(&dir.path().join("asks.db")).unwrap(),
+        started: tokio::sync::Notify::new(),
+        go: Arc::new(tokio::sync::Semaphore::new(0)),
+    });
+    let inbox = Inbox::bind_stored(
+        free_addr(),
+        Limits::default(),
+        InboxTokens::fresh().unwrap(),
+        Arc::clone(&store) as Arc<dyn AskStore>,
+        ask_web::Kept::default(),
+    )
+    .unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let inbox = Arc::new(inbox);
+    let serving = tokio::spawn({
+        let inbox = Arc::clone(&inbox);
+        async move { inbox.serve_until(async { drop(stopped.await) }).await }
+    });
+    let addr = inbox.local_addr().to_string();
+    let token = inbox.agent_token().to_string();
+    let proof = tokio::task::spawn_blocking({
+        let addr = addr.clone();
+        move || support::prove(&addr, &token)
+    })
+    .await
+    .unwrap();
+    let body = json!({"agent": "alpha", "cwd": "/work", "input": call().input()});
+    let request = axum::http::Request::post("/api/agent/asks")
+        .header("host", &addr)
+        .header("authorization", proof)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap();
+    // The agent's request, given up (its connection closed) while the ask is being written.
+    let asking = tokio::spawn(inbox.router().oneshot(request));
+    tokio::time::timeout(PATIENCE, store.started.notified())
+        .await
+        .expect("the write starts");
+    asking.abort();
+    assert!(asking.await.unwrap_err().is_cancelled());
+    store.go.add_permits(1);
+    // Its agent never got the capability and has no call id to find it by: the ask is
+    // withdrawn, on the page and in the store, instead of waiting for nobody.
+    let link = inbox.fresh_link().unwrap();
+    let (addr, credential) = tokio::task::spawn_blocking(move || visit(&link))
+        .await
+        .unwrap();
+    let listed = asks_until(&addr, &credential, |list| {
+        list["asks"][0]["state"] == "connection_lost"
+    })
+    .await;
+    let id = listed["asks"][0]["requestId"].as_str().unwrap();
+    let deadline = Instant::now() + PATIENCE;
+    let kept = loop {
+        let kept = store.load().await.unwrap();
+        if !kept.ended.is_empty() || Instant::now() > deadline {
+            break kept;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(kept.open.is_empty(), "{:?}", kept.open);
+    assert_eq!(kept.ended, [id]);
+    stop.send(()).unwrap();
+    serving.await.unwrap().unwrap();
+}
