@@ -926,7 +926,6 @@ async fn settle(shared: &Arc<Shared>, request_id: &str, action: &str, body: &Byt
         _ => return error_response(StatusCode::NOT_FOUND, "no such address"),
     };
     let questions = questions.unwrap_or_default();
-    let state = WireState::of(&outcome);
     // An answer holding a secret is never written to the store: only its agent may take it.
     let storable = shared.store.is_some()
         && !(matches!(outcome, Outcome::Answered(_)) && ask_core::any_secret(&questions));
@@ -953,6 +952,50 @@ async fn settle(shared: &Arc<Shared>, request_id: &str, action: &str, body: &Byt
         inner.in_flight += 1;
         (agent, attached)
     };
+    // The outcome goes out on a task of its own, which finishes even when the person's request
+    // does not (the page closed its connection meanwhile): the ask is never left half-way, its
+    // agent without the outcome and the ask neither waiting nor ended.
+    let delivery = Outgoing {
+        request_id: request_id.to_string(),
+        questions,
+        outcome,
+        agent,
+        attached,
+        storable,
+    };
+    tokio::spawn(deliver_outcome(Arc::clone(shared), delivery))
+        .await
+        .unwrap_or_else(|error| {
+            error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string())
+        })
+}
+
+/// An outcome on its way from the person to the agent of its ask.
+struct Outgoing {
+    request_id: String,
+    questions: Vec<ask_core::Question>,
+    outcome: Outcome,
+    /// The held connection of the agent, when one is attached.
+    agent: Option<oneshot::Sender<Delivery>>,
+    /// Which attachment of the ask took the outcome.
+    attached: u64,
+    /// Whether the outcome may be written to the store: there is one, and it holds no secret.
+    storable: bool,
+}
+
+/// Writes the outcome to the store when it may be, hands it to the agent, and gives the reply
+/// to the person (see [`settle`]).
+async fn deliver_outcome(shared: Arc<Shared>, delivery: Outgoing) -> Response {
+    let Outgoing {
+        request_id,
+        questions,
+        outcome,
+        agent,
+        attached,
+        storable,
+    } = delivery;
+    let (shared, request_id) = (&shared, request_id.as_str());
+    let state = WireState::of(&outcome);
     let _in_flight = InFlight(shared);
     // With a store, the first outcome wins on the disk before anyone is told of it.
     if storable && let Some(store) = &shared.store {

@@ -1237,6 +1237,36 @@ async fn an_answer_is_sent_only_once_its_agent_confirms_it() {
 }
 
 #[tokio::test]
+async fn an_answer_whose_page_closed_its_connection_still_reaches_its_agent_and_ends_the_ask() {
+    let served = Served::start(Limits::default()).await;
+    let mut events = served.page.events(&served.credential).await;
+    let held = served.ask("alpha").await;
+    events.until(|s| state(s, 0) == "waiting_for_user").await;
+    let capability = held.capability.clone();
+    let body = answers("from-a-closed-page");
+    let outcome = {
+        let answering = served
+            .page
+            .post(&served.credential, "ask-1", "answer", &body);
+        let mut answering = std::pin::pin!(answering);
+        tokio::select! {
+            outcome = held.unconfirmed() => outcome,
+            reply = &mut answering => panic!("a reply before the agent had the answer: {}", reply.status),
+        }
+        // The page's request is given up here, while it waits for the agent's confirmation.
+    };
+    assert_eq!(outcome["state"], "answered");
+    let confirm = post("/api/agent/received")
+        .header("authorization", &format!("Bearer {capability}"))
+        .json(&json!({}));
+    assert_eq!(served.page.send(confirm).await.status, StatusCode::OK);
+    // The ask ends as answered, as if the page had waited for the reply.
+    tokio::time::timeout(PATIENCE, events.until(|s| state(s, 0) == "answered"))
+        .await
+        .expect("the ask ends as answered");
+}
+
+#[tokio::test]
 async fn an_agent_call_that_does_not_validate_is_refused_with_its_problems() {
     let limits = Limits {
         max_questions: 2,
