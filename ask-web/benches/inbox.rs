@@ -1,7 +1,8 @@
 //! Answers per second through the inbox with 1,000 asks in flight and one page subscribed, for
 //! 10 rounds, and the memory of the process after many finished asks.
 //!
-//! The inbox runs in this process on a tokio runtime of its own, as `ask-user serve` runs it.
+//! The inbox runs in this process on a current-thread tokio runtime of its own, with its
+//! descriptor limit raised and the bounds that follow, as `ask-user serve` runs it.
 //! Each round opens 1,000 asks through the real agent side (`ViaFrontend`: the challenge, the
 //! held request, the confirmation), one page reads the event stream the whole time, and people
 //! answer every ask through the people's API from keep-alive HTTP/1.1 connections; the clock
@@ -268,13 +269,18 @@ async fn round(inbox: &Inbox, credential: &str, options: &Options) -> Duration {
 
 fn main() {
     let options = options();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
+    // The inbox as `ask-user serve` runs it: on a current-thread runtime of its own, with its
+    // descriptor limit raised and the bounds that follow from it. The agents, the people and
+    // the page run on the other runtime.
+    let server = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    runtime.block_on(async {
+    let descriptors = ask_web::run::raise_descriptor_limit().unwrap_or(u64::MAX);
+    let inbox = {
+        let _entered = server.enter();
         let addr = "127.0.0.1:0".parse().unwrap();
-        let inbox = Arc::new(match &options.store {
+        let inbox = match &options.store {
             Some(path) => {
                 let _ = std::fs::remove_file(path);
                 let store = ask_web::FileStore::open(path).unwrap();
@@ -289,11 +295,25 @@ fn main() {
                 .unwrap()
             }
             None => Inbox::bind(addr, Limits::default()).unwrap(),
-        });
-        let serving = {
-            let inbox = Arc::clone(&inbox);
-            tokio::spawn(async move { inbox.serve().await })
         };
+        Arc::new(inbox.with_bounds(ask_web::Bounds::for_descriptors(descriptors)))
+    };
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let serving = std::thread::spawn({
+        let inbox = Arc::clone(&inbox);
+        move || {
+            server
+                .block_on(inbox.serve_until(async {
+                    let _ = stopped.await;
+                }))
+                .unwrap();
+        }
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
         let credential = sign_in(&inbox).await;
         let page_bytes = Arc::new(AtomicU64::new(0));
         let page_streams = Arc::new(AtomicU64::new(0));
@@ -338,7 +358,8 @@ fn main() {
              its page and its clients)",
             resident_kib() as f64 / 1024.0
         );
-        serving.abort();
         reading.abort();
     });
+    let _ = stop.send(());
+    serving.join().unwrap();
 }

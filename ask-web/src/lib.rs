@@ -447,15 +447,9 @@ impl Shared {
         // The store first: until the ask leaves the list, the same call attaching again gets
         // the outcome from memory, and once it left, from the store.
         if let Some(store) = &self.store {
-            let mark = async {
-                if let Some(mut ask) = store.get(request_id).await? {
-                    ask.state = store::kept_state(questions, outcome).delivered();
-                    store.put(&ask).await?;
-                }
-                Ok::<_, StoreError>(())
-            };
+            let state = store::kept_state(questions, outcome).delivered();
             // An ask not marked is offered to its agent again after a restart: at least once.
-            if let Err(error) = mark.await {
+            if let Err(error) = store.mark_delivered(request_id, state).await {
                 ask_session::console::say(&error.to_string());
             }
         }

@@ -103,6 +103,10 @@ pub trait AskStore: Send + Sync + std::fmt::Debug {
     /// stays. False when the ask is not kept.
     async fn set_capability(&self, id: &str, capability: &str) -> Result<bool, StoreError>;
 
+    /// Sets the state of the ask `id` to `state`, its outcome as its agent confirmed it,
+    /// leaving the rest as it is, in one change. False when the ask is not kept.
+    async fn mark_delivered(&self, id: &str, state: KeptState) -> Result<bool, StoreError>;
+
     /// The first outcome wins: sets the state of the ask `id` to `state` only while it is
     /// [`KeptState::Waiting`]. True when it was (and now is `state`); false when it had
     /// already ended or is not kept.
@@ -201,6 +205,8 @@ const COMPACT_OVER: u64 = 1 << 20;
 #[derive(Clone)]
 pub struct FileStore {
     journal: Arc<std::sync::Mutex<Journal>>,
+    /// The one turn on a thread of the blocking pool.
+    turn: Arc<tokio::sync::Semaphore>,
     path: PathBuf,
 }
 
@@ -406,6 +412,7 @@ impl FileStore {
         }
         Ok(FileStore {
             journal: Arc::new(std::sync::Mutex::new(journal)),
+            turn: Arc::new(tokio::sync::Semaphore::new(1)),
             path: path.to_path_buf(),
         })
     }
@@ -466,15 +473,26 @@ impl FileStore {
         Ok(true)
     }
 
-    /// Runs `work` on a thread of the blocking pool: a write waits for the disk.
+    /// Runs `work` on a thread of the blocking pool: a write waits for the disk. One at a time,
+    /// in the order they came: the others wait here, without a thread of their own each (a
+    /// thousand asks arriving at once would otherwise hold a thousand threads, all waiting for
+    /// the journal).
     async fn off_thread<T: Send + 'static>(
         &self,
         work: impl FnOnce(FileStore) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let store = self.clone();
-        tokio::task::spawn_blocking(move || work(store))
+        let turn = Arc::clone(&self.turn)
+            .acquire_owned()
             .await
-            .map_err(|error| self.failed(error))?
+            .map_err(|error| self.failed(error))?;
+        let store = self.clone();
+        tokio::task::spawn_blocking(move || {
+            // Held until the work ends, even when the caller gave up meanwhile.
+            let _turn = turn;
+            work(store)
+        })
+        .await
+        .map_err(|error| self.failed(error))?
     }
 }
 
@@ -619,6 +637,17 @@ impl AskStore for FileStore {
         self.off_thread(move |store| {
             store.change_now(&id, |ask| {
                 ask.capability = capability;
+                true
+            })
+        })
+        .await
+    }
+
+    async fn mark_delivered(&self, id: &str, state: KeptState) -> Result<bool, StoreError> {
+        let id = id.to_string();
+        self.off_thread(move |store| {
+            store.change_now(&id, |ask| {
+                ask.state = state;
                 true
             })
         })

@@ -724,6 +724,9 @@ impl AskStore for HeldWrites {
     async fn set_capability(&self, id: &str, cap: &str) -> Result<bool, ask_web::StoreError> {
         self.store.set_capability(id, cap).await
     }
+    async fn mark_delivered(&self, id: &str, s: KeptState) -> Result<bool, ask_web::StoreError> {
+        self.store.mark_delivered(id, s).await
+    }
     async fn settle(&self, id: &str, state: KeptState) -> Result<bool, ask_web::StoreError> {
         self.store.settle(id, state).await
     }
