@@ -178,18 +178,10 @@ if b"Which database" not in seen:
     print("no-ui")
     sys.exit(0)
 os.close(master)
-deadline = time.time() + 20
-while time.time() < deadline:
-    done, status = os.waitpid(pid, os.WNOHANG)
-    if done:
-        print("exit", os.waitstatus_to_exitcode(status))
-        sys.exit(0)
-    time.sleep(0.05)
-os.kill(pid, signal.SIGKILL)
-print("still-running")
 "#;
     let output = Command::new("python3")
-        .args(["-c", script, env!("CARGO_BIN_EXE_ask-user")])
+        .args(["-c", &format!("{script}{}", common::EXIT_OF_PID)])
+        .arg(env!("CARGO_BIN_EXE_ask-user"))
         .env_remove("ASK_USER_NO_TTY")
         .output()
         .unwrap();

@@ -1851,19 +1851,11 @@ while "http://127.0.0.1:" not in open(out + ".err").read():
     time.sleep(0.05)
 agent.kill()
 agent.wait()
-deadline = time.time() + 20
-while time.time() < deadline:
-    done, status = os.waitpid(pid, os.WNOHANG)
-    if done:
-        print("exit", os.waitstatus_to_exitcode(status))
-        sys.exit(0)
-    time.sleep(0.05)
-os.kill(pid, signal.SIGKILL)
-print("still-running")
 "#;
     let out = dir.path().join("out");
     let output = Command::new("python3")
-        .args(["-c", script, env!("CARGO_BIN_EXE_ask-user")])
+        .args(["-c", &format!("{script}{}", common::EXIT_OF_PID)])
+        .arg(env!("CARGO_BIN_EXE_ask-user"))
         .arg(&call_path)
         .arg(&out)
         .env_remove("ASK_USER_SESSION")

@@ -260,3 +260,18 @@ impl Events {
         }
     }
 }
+
+/// The end of a Python script that started the process `pid` (imports `os`, `signal`, `sys`
+/// and `time`): waits for it to end, at most 20 s, and prints `exit CODE`, or kills it and
+/// prints `still-running`.
+pub const EXIT_OF_PID: &str = r#"
+deadline = time.time() + 20
+while time.time() < deadline:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        print("exit", os.waitstatus_to_exitcode(status))
+        sys.exit(0)
+    time.sleep(0.05)
+os.kill(pid, signal.SIGKILL)
+print("still-running")
+"#;
