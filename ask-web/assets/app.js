@@ -714,6 +714,9 @@ function askForm(view, position) {
 
 async function post(ask, action, body, done) {
   let response;
+  // While the person's own answer is on its way, the reply says how the ask ended: a change
+  // that arrives first waits for it (see `render`).
+  ask.posting = true;
   try {
     response = await fetch(`/api/asks/${encodeURIComponent(ask.view.requestId)}/${action}`, {
       method: "POST",
@@ -722,9 +725,12 @@ async function post(ask, action, body, done) {
       credentials: "omit",
     });
   } catch {
+    ask.posting = false;
+    endedMeanwhile(ask);
     say(T.sendUnreachable, "failed");
     return;
   }
+  ask.posting = false;
   if (response.ok) {
     ask.state = action === "answer" ? "answered" : "cancelled";
     // An inbox that keeps its asks saved the outcome (202) for an agent that is not connected now.
@@ -745,8 +751,20 @@ async function post(ask, action, body, done) {
     // The answer did not reach the agent: it stays on the page, even once the ask ends.
     if (reply && reply.kept) ask.kept = true;
   } catch { /* keep the plain message */ }
+  endedMeanwhile(ask);
   say(message, "failed");
   statusLine.focus();
+}
+
+// Shows how the ask ended when a change said so while the person's own answer was on its way
+// and the reply says the answer did not end it.
+function endedMeanwhile(ask) {
+  const state = ask.endedAs;
+  ask.endedAs = undefined;
+  if (state && ask.state !== state) {
+    ask.state = state;
+    ask.finish(finalText(state));
+  }
 }
 
 // What an ask that ended says in place of its questions.
@@ -780,8 +798,13 @@ function render(snapshot) {
       asksRoot.append(ask.root);
     }
     if (view.state !== "waiting_for_user" && ask.state !== view.state) {
-      ask.state = view.state;
-      ask.finish(finalText(view.state));
+      if (ask.posting) {
+        // The reply to the person's answer says how it ended (sent, or saved for the agent).
+        ask.endedAs = view.state;
+      } else {
+        ask.state = view.state;
+        ask.finish(finalText(view.state));
+      }
     }
   });
   // The status line counts what the page shows.
