@@ -771,19 +771,19 @@ async fn create(shared: &Arc<Shared>, body: Body) -> Response {
     response
 }
 
-/// Writes the new ask `view` (with the answers `given` before it arrived, secret ones left out)
-/// to the store, when there is one, then shows it: its held
+/// Writes the new ask `view` (with the answers `given` before it arrived, secret ones left out,
+/// and the `digest` of its capability) to the store, when there is one, then shows it: its held
 /// connection's end of the delivery and its attachment, or the refusal to send.
 async fn open_kept(
     shared: &Arc<Shared>,
     view: AskView,
     given: Vec<Option<Answer>>,
-    capability: String,
+    digest: String,
 ) -> Result<(oneshot::Receiver<Delivery>, u64), Response> {
     if let Some(store) = &shared.store {
         let kept = StoredAsk {
             id: view.request_id.clone(),
-            capability: capability.clone(),
+            capability: digest.clone(),
             asker: view.asker.clone(),
             questions: view.questions.clone(),
             given,
@@ -797,7 +797,7 @@ async fn open_kept(
             ));
         }
     }
-    shared.open(view, Some(capability)).map_err(|_| {
+    shared.open(view, Some(digest)).map_err(|_| {
         error_response(
             StatusCode::SERVICE_UNAVAILABLE,
             "the inbox holds as many waiting questions as it can (64 MiB); try again once the \
