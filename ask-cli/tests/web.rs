@@ -1839,14 +1839,23 @@ if ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) !
     print("no-subreaper")
     sys.exit(0)
 exe, call, out = sys.argv[1:4]
+# The shell's own stderr is not this script's: a shell left behind must not hold the test's pipe.
 agent = subprocess.Popen(
     ["sh", "-c", '"$0" --mode web "$1" >"$2" 2>"$2.err" & echo $!; wait', exe, call, out],
-    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
 pid = int(agent.stdout.readline())
+def said():
+    # The shell may not have made the file yet when the pid arrives.
+    try:
+        return open(out + ".err").read()
+    except FileNotFoundError:
+        return ""
 deadline = time.time() + 20
-while "http://127.0.0.1:" not in open(out + ".err").read():
+while "http://127.0.0.1:" not in said():
     if time.time() > deadline:
         print("no-link")
+        agent.kill()
+        os.kill(pid, signal.SIGKILL)
         sys.exit(0)
     time.sleep(0.05)
 agent.kill()
