@@ -281,12 +281,14 @@ pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
     };
     let link_file = crate::link_token_file(&token_file);
     let (tokens, which) = start_tokens(&token_file, &link_file, options.rotate_token)?;
+    let mut kept_in = None;
     let inbox = match &options.store {
         Some(path) => {
             let store = crate::FileStore::open(path).map_err(|error| {
                 say(&error.to_string());
                 Failure::Failed
             })?;
+            kept_in = Some(store.clone());
             let kept = runtime
                 .block_on(crate::AskStore::load(&store))
                 .map_err(|error| {
@@ -346,6 +348,12 @@ pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
     let inbox = Arc::new(inbox);
     fresh_link_on_enter(inbox.links(), options.listen);
     let served = runtime.block_on(Box::pin(inbox.serve_until(stop)));
+    // The tasks still running end here; a change of the store they started is finished.
+    drop(inbox);
+    drop(runtime);
+    if let Some(store) = kept_in {
+        store.finish_writes();
+    }
     drop(removed);
     served.map_err(failed(Failure::Failed))?;
     say("the inbox stopped");

@@ -205,10 +205,13 @@ const COMPACT_OVER: u64 = 1 << 20;
 #[derive(Clone)]
 pub struct FileStore {
     journal: Arc<std::sync::Mutex<Journal>>,
-    /// The one turn on a thread of the blocking pool.
-    turn: Arc<tokio::sync::Semaphore>,
+    /// The store's own thread, which runs every read and change.
+    worker: Arc<std::sync::mpsc::Sender<Job>>,
     path: PathBuf,
 }
+
+/// A read or change of the store, run on its thread.
+type Job = Box<dyn FnOnce() + Send>;
 
 /// The open journal and what it holds.
 struct Journal {
@@ -410,11 +413,35 @@ impl FileStore {
             }
             journal.len = at;
         }
+        // The thread ends when the last handle on the store is gone: with it, the last sender.
+        let (worker, jobs) = std::sync::mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("ask-user-store".to_string())
+            .spawn(move || {
+                for job in jobs {
+                    // A job that panics ends as an error of its change, not as the thread.
+                    let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+                }
+            })
+            .map_err(|error| failed(format!("cannot start its thread: {error}")))?;
         Ok(FileStore {
             journal: Arc::new(std::sync::Mutex::new(journal)),
-            turn: Arc::new(tokio::sync::Semaphore::new(1)),
+            worker: Arc::new(worker),
             path: path.to_path_buf(),
         })
+    }
+
+    /// Blocks until every change asked for before this call has ended, written or failed. A
+    /// process that stops calls it last, once nothing asks for changes any more, so that its
+    /// exit cuts no change short.
+    pub fn finish_writes(&self) {
+        let (done, finished) = std::sync::mpsc::channel();
+        let sent = self.worker.send(Box::new(move || {
+            let _ = done.send(());
+        }));
+        if sent.is_ok() {
+            let _ = finished.recv();
+        }
     }
 
     fn failed(&self, error: impl std::fmt::Display) -> StoreError {
@@ -473,26 +500,24 @@ impl FileStore {
         Ok(true)
     }
 
-    /// Runs `work` on a thread of the blocking pool: a write waits for the disk. One at a time,
-    /// in the order they came: the others wait here, without a thread of their own each (a
-    /// thousand asks arriving at once would otherwise hold a thousand threads, all waiting for
-    /// the journal).
+    /// Runs `work` on the store's thread: a write waits for the disk. One at a time, in the
+    /// order they came: the others wait in the thread's queue, without a thread each, and the
+    /// store's memory stays with one thread's allocator. The work runs to its end even when the
+    /// caller gave up meanwhile.
     async fn off_thread<T: Send + 'static>(
         &self,
         work: impl FnOnce(FileStore) -> Result<T, StoreError> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let turn = Arc::clone(&self.turn)
-            .acquire_owned()
-            .await
-            .map_err(|error| self.failed(error))?;
+        let (done, result) = tokio::sync::oneshot::channel();
         let store = self.clone();
-        tokio::task::spawn_blocking(move || {
-            // Held until the work ends, even when the caller gave up meanwhile.
-            let _turn = turn;
-            work(store)
-        })
-        .await
-        .map_err(|error| self.failed(error))?
+        self.worker
+            .send(Box::new(move || {
+                let _ = done.send(work(store));
+            }))
+            .map_err(|_| self.failed("its thread has ended"))?;
+        result
+            .await
+            .map_err(|_| self.failed("the change failed before it ended"))?
     }
 }
 

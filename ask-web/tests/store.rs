@@ -324,6 +324,51 @@ async fn reopened(path: &Path) -> Vec<(String, KeptState)> {
     states
 }
 
+/// `serve` stops by ending its tasks, some of them waiting for a change of the store, then
+/// exits: `finish_writes` returns only once every change asked for before it has ended.
+#[test]
+fn finish_writes_waits_for_the_changes_of_tasks_that_were_given_up() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let store = FileStore::open(&path).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let asked = Arc::new(AtomicUsize::new(0));
+        for n in 0..200 {
+            let (store, asked) = (store.clone(), Arc::clone(&asked));
+            tokio::spawn(async move {
+                let ask = kept_ask(&format!("ask-{n}"));
+                let put = store.put(&ask);
+                tokio::pin!(put);
+                // The change is asked for at the first poll of `put`; then the count.
+                tokio::select! {
+                    biased;
+                    _ = &mut put => {}
+                    () = async {
+                        asked.fetch_add(1, Ordering::SeqCst);
+                        std::future::pending::<()>().await;
+                    } => {}
+                }
+            });
+        }
+        while asked.load(Ordering::SeqCst) < 200 {
+            tokio::task::yield_now().await;
+        }
+    });
+    // The tasks are given up, their changes still on the way.
+    drop(runtime);
+    store.finish_writes();
+    drop(store);
+    let kept = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(reopened(&path));
+    assert_eq!(kept.len(), 200, "every change asked for was written");
+}
+
 #[tokio::test]
 async fn a_change_cut_short_by_a_crash_is_dropped_and_the_store_goes_on() {
     let dir = tempfile::tempdir().unwrap();
