@@ -361,6 +361,10 @@ impl Stage {
                 ("DISABLE_AUTOUPDATER", "1".into()),
                 ("DISABLE_TELEMETRY", "1".into()),
                 ("DISABLE_ERROR_REPORTING", "1".into()),
+                // `claude -p` sends the model's first turn without waiting for its MCP servers
+                // unless told to wait: that turn lacks the tool whenever ask-user connects a
+                // little late (docs/mcp.md says so to people).
+                ("MCP_CONNECTION_NONBLOCKING", "false".into()),
             ]),
         }
         env.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
