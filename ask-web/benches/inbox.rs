@@ -13,7 +13,8 @@
 //! `cargo bench -p ask-web --bench inbox [-- --asks N] [--rounds N] [--people N] [--finished N]
 //! [--store PATH]` (default: 1,000 asks, 10 rounds, 16 connections, 100,000 finished, no store;
 //! with `--store`, the inbox keeps its asks in a new store at PATH, as `serve --store` does, and
-//! every ask and answer waits for the disk). Prints one line per round and the memory line.
+//! every ask and answer waits for the disk; cargo runs benches in `ask-web/`, so give an absolute
+//! PATH). Prints one line per round and the memory line.
 
 #![allow(clippy::expect_used, clippy::print_stdout, clippy::unwrap_used)]
 
