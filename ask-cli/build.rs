@@ -1,3 +1,5 @@
+// Build scripts read cargo's environment: that is their interface.
+#![allow(clippy::disallowed_methods)]
 //! How the optimised `ask-user` of Linux is linked: at a fixed address, and with the code that
 //! start-up runs placed together.
 //!

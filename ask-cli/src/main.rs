@@ -1,5 +1,7 @@
 //! `ask-user`: the binary. It parses flags, picks the layers, and maps outcomes to exit codes;
 //! the behaviour lives in the library crates.
+// The binary is where the process's environment, arguments, output streams and exit live.
+#![allow(clippy::print_stderr, clippy::disallowed_methods)]
 #![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
 mod ask;

@@ -1,6 +1,6 @@
 //! `cargo xtask`: the project's maintenance tasks, dispatched with a plain `match`.
 
-#![allow(clippy::print_stdout, clippy::print_stderr)]
+#![allow(clippy::print_stdout, clippy::print_stderr, clippy::disallowed_methods)]
 
 mod dist;
 
