@@ -1,5 +1,3 @@
-// Build scripts read cargo's environment: that is their interface.
-#![allow(clippy::disallowed_methods)]
 //! How the optimised `ask-user` of Linux is linked: at a fixed address, and with the code that
 //! start-up runs placed together.
 //!
@@ -31,6 +29,9 @@
 //! backtrace), linked in, so the loader no longer opens, maps and relocates a third library at
 //! every start, nor runs its constructor (which asks the CPU for its features, slow in a
 //! virtual machine): about a sixth of the CPU time of `fn main() {}`.
+
+// Build scripts read cargo's environment: that is their interface.
+#![allow(clippy::disallowed_methods)]
 
 use std::path::Path;
 use std::process::Command;
