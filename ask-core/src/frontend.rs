@@ -49,6 +49,10 @@ pub struct Signal {
 
 /// Why a frontend gave no outcome. An outcome (answered, cancelled, connection lost, pending)
 /// is never an error; these are the ends that leave nothing to record.
+///
+/// A frontend fails only with one of these, and its callers match on the variant: nothing
+/// recovers a frontend's error by its type (no downcast of the boxed error of
+/// [`PresentError::Failed`]).
 #[derive(Debug, thiserror::Error)]
 pub enum PresentError {
     /// The person's session was interrupted: by a signal, or by Ctrl+C twice (`signal: None`).

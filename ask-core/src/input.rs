@@ -83,6 +83,11 @@ pub enum QuestionKind {
     #[default]
     Choice,
     /// Yes or no: the options "Yes" and "No" are added.
+    ///
+    /// Validation gives such a question exactly these two options, and accepts a call that
+    /// already has them, so a stored or replayed call validates again unchanged. Every presenter
+    /// and answer reader therefore sees an ordinary two-option question; a UI may translate how
+    /// the two are drawn, never their labels.
     #[serde(rename = "yesno")]
     YesNo,
     /// A file or folder path typed by the person, with completion; never checked against the

@@ -17,6 +17,11 @@ use crate::log::{Appended, CallLock, Kept, SessionLog, is_final};
 /// `S` is where the outcome comes from: an [`AskCall`] that a frontend presents
 /// ([`Ask::run`]), or a [`Record`] whose outcome is already known ([`Ask::finish`]: print
 /// mode's pass 2, an MCP form's last round).
+///
+/// Every way of answering reaches a record through this type, so the sub-agent refusal,
+/// replay, the `--events` lines and the record are the same in every form. A call is recorded
+/// only once its outcome is final ([`is_final`](crate::is_final)): a pending or interrupted
+/// call leaves no record and is asked again.
 pub struct Ask<S = AskCall> {
     source: S,
     caller: Caller,

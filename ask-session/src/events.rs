@@ -12,7 +12,8 @@ use serde_json::json;
 
 use crate::Warn;
 
-/// Appends one line per transition to a file.
+/// Appends one line per transition to a file. The lines name states and questions, never
+/// answers, so nothing secret reaches the file.
 pub struct EventLog {
     file: Mutex<File>,
     call_id: Option<String>,
