@@ -584,7 +584,6 @@ fn oversized_docs(architecture: &str, benchmarks: &str) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "turned on once the docs are rewritten"]
 fn the_docs_keep_their_size() {
     let found = oversized_docs(
         &read(&root().join("ARCHITECTURE.md")),
