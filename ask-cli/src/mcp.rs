@@ -79,10 +79,10 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         .pending_instructions(|client, file, n| Relay::for_client(client).instructions(file, n))
         .pages(
             Box::new(move || Box::pin(std::future::ready(page(&inbox)))),
-            move || via || ask_mcp::display_available() || Access::allowed().can_print(),
+            move || via || crate::browser::display_available() || Access::allowed().can_print(),
         )
         .announce_to(move |link| {
-            let _ = open && ask_mcp::open_in_browser(link);
+            let _ = open && crate::browser::open_in_browser(link);
             let _ = ask_tui::terminal_allowed()
                 && ask_tui::say_on_terminal(&ask_mcp::terminal_lines(link));
         }))

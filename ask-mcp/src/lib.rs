@@ -20,7 +20,7 @@
 
 mod announce;
 
-pub use announce::{browser_commands, display_available, open_in_browser, terminal_lines};
+pub use announce::terminal_lines;
 
 use std::collections::HashMap;
 use std::fmt;
