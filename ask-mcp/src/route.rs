@@ -67,7 +67,7 @@ impl McpServer {
     }
 
     /// The first presenter of `list` that can reach the person now: the client's form when it
-    /// draws one (`form`), its page by URL elicitation (`url`), a fresh page when a person can be
+    /// draws one (`reach.form`), its page by URL elicitation (`reach.url`), a fresh page when a person can be
     /// reached there, or a fallback the host gave. A secret question never goes into a form (the
     /// MCP specification forbids sensitive data in form elicitation) nor into the pending file
     /// (a secret never reaches the disk).
@@ -83,7 +83,8 @@ impl McpServer {
 
     /// The presenter that takes a call past the client's form (a form the client declined at
     /// once, or left incomplete too often): the first that can reach the person of those
-    /// listed after `elicitation`.
+    /// listed after `elicitation`; `web` builds the call's `web` route when that is the one. The
+    /// form is only taken by a call without a secret question.
     pub(crate) fn after_form<'a>(
         &'a self,
         web: impl FnOnce() -> WebRoute<'a>,
