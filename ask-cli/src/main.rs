@@ -5,6 +5,7 @@
 #![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
 mod ask;
+mod browser;
 mod cli;
 mod commands;
 mod deliver;
