@@ -44,6 +44,9 @@ fn browser_commands(browser: Option<&str>, link: &str) -> Vec<Vec<String>> {
 
 /// Opens `link` in the person's browser with the first of [`browser_commands`] that starts;
 /// gives whether one did. The browser is not waited for (a thread reaps it).
+///
+/// The browser is started with every standard stream on `/dev/null`, so the link never reaches a
+/// terminal or a log through it.
 pub(crate) fn open_in_browser(link: &str) -> bool {
     let browser = std::env::var("BROWSER").ok();
     for words in browser_commands(browser.as_deref(), link) {

@@ -89,6 +89,12 @@ pub(crate) fn error_result(text: String) -> CallToolResult {
 
 impl McpServer {
     /// Answers one `tools/call` of `ask_user`.
+    ///
+    /// Every call shown to the person ends through [`ask_session::Ask`], a form's last round
+    /// too (its outcome already known), so its record and its tool result are made as on every
+    /// other way in. A sub-agent's call is refused here before it is read, with the same
+    /// [`ToolOutput::refused`] that `Ask` gives; a call that is invalid, or that no presenter
+    /// can reach, ends in a tool error and leaves no record.
     async fn answer(
         &self,
         request: CallToolRequestParams,

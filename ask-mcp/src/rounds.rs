@@ -109,6 +109,12 @@ enum Turn {
 
 /// The one form stepper: the form of a call and the rule that tells a client's decline from the
 /// person's.
+///
+/// Both drivers, the stateful one and the stateless one, step through here, so each fallback
+/// rule exists once. Nothing partial reaches the model: a form that comes back with a question
+/// left open is asked again until it has come back so [`MAX_INCOMPLETE_ROUNDS`] times, then the
+/// call is handed to the next presenter with the answers given so far; the `requestState` a
+/// client echoes is read back only like a form reply.
 #[derive(Debug)]
 pub(crate) struct Stepper<'a> {
     form: Form<'a>,

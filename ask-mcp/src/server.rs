@@ -98,6 +98,14 @@ impl fmt::Debug for Page {
 }
 
 /// What opens a fresh [`Page`] for one call (or says why it cannot).
+///
+/// A page's link is never written on stdout outside the MCP messages, nor on stderr (a host may
+/// show it on a terminal it holds): it goes to the client (a log message, the progress
+/// notifications, a URL elicitation) and to the host's announcer ([`McpServer::announce_to`]);
+/// the binary's announcer writes it on the terminal only when that is canonical.
+/// With [`McpServer::pages`], every call of `web` or `url` gets a fresh page and link; a spent
+/// link is never sent again. Only the one page a host serves itself ([`McpServer::url_page`])
+/// keeps its link for every `url` call.
 pub type OpenPage =
     Box<dyn Fn() -> Pin<Box<dyn Future<Output = Result<Page, PageError>> + Send>> + Send + Sync>;
 
@@ -116,6 +124,9 @@ pub(crate) enum Pages {
 }
 
 /// The MCP server: one tool, `ask_user`.
+///
+/// A call is read only in the canonical schema the server advertises; no other agent's dialect
+/// is accepted here.
 ///
 /// ```no_run
 /// use ask_core::{Limits, Presenter};
@@ -199,6 +210,12 @@ impl McpServer {
 
     /// The presenters to try, in order. Only `elicitation`, `url`, `tui`, `web` and `file` are
     /// available here.
+    ///
+    /// `tui` is used only when listed (the [`DEFAULT_PRESENTERS`] list it), and only while the
+    /// check of its [`Fallback`] says it can reach the person (the binary's: the controlling
+    /// terminal opens, this process is in its foreground group, and it is canonical): an MCP
+    /// client often draws on the same terminal, and a person must never see two programs
+    /// fighting for one terminal.
     pub fn presenters(mut self, list: &[Presenter]) -> Result<McpServer, McpError> {
         if let Some(other) = list.iter().find(|p| {
             !matches!(
@@ -317,6 +334,9 @@ impl McpServer {
 
     /// The most bytes one client message may hold (default 16 MiB); a
     /// longer one ends the session with [`McpError::MessageTooLarge`].
+    ///
+    /// The transport counts each message's bytes as its line arrives, and ends the session as
+    /// soon as one passes the cap, before the message is buffered whole.
     #[must_use]
     pub fn max_message_bytes(mut self, max: u64) -> McpServer {
         self.max_message_bytes = max;
