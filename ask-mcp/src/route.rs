@@ -274,6 +274,7 @@ impl Frontend for UrlFrontend<'_> {
     }
 }
 
+/// A frontend whose ask ends as connection lost when the client goes away or withdraws the call.
 ///
 /// Dropping the inner frontend's future is what tells it to stop; the terminal UI restores the
 /// terminal when that happens.
