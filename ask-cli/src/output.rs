@@ -1,10 +1,12 @@
 //! Writing to stdout and stderr. stdout carries only result documents; a closed stdout is an
 //! error only for the result of an ask, which then never reached its agent. Messages for people
-//! go to stderr through `ask_session::console`.
+//! go to stderr a line at a time, each prefixed with `ask-user: ` and sanitised, since messages
+//! often quote the model's text (a label, an unknown field's name) and stderr is usually a
+//! terminal.
 
 use std::io::{self, Write};
 
-pub use ask_session::console::{say, say_invalid, say_unprefixed};
+use ask_core::sanitize_for_display;
 use serde::Serialize;
 
 use crate::exit::Exit;
@@ -45,5 +47,33 @@ pub fn finish(written: io::Result<()>, exit: Exit) -> Exit {
             say(&format!("cannot write the result: {error}"));
             Exit::Failure
         }
+    }
+}
+
+/// Writes `message` to stderr, a line at a time, each prefixed with `ask-user: `; no control
+/// sequence from the model reaches the terminal this way.
+pub fn say(message: &str) {
+    say_lines("ask-user: ", message);
+}
+
+/// Like [`say`], without the prefix: for text that has its own form, such as a usage error
+/// that quotes the arguments (which may quote the model's text).
+pub fn say_unprefixed(message: &str) {
+    say_lines("", message);
+}
+
+/// Says that a call is invalid and lists its problems, in the same words in every command
+/// (`validate`, the ask command, `mcp`).
+pub fn say_invalid(problems: &ask_core::Problems) {
+    say(&problems.heading());
+    for problem in problems {
+        say(&format!("  {problem}"));
+    }
+}
+
+fn say_lines(prefix: &str, message: &str) {
+    let mut stderr = io::stderr().lock();
+    for line in message.lines() {
+        let _ = writeln!(stderr, "{prefix}{}", sanitize_for_display(line));
     }
 }

@@ -11,6 +11,7 @@
 //! anything and never talks a protocol.
 
 mod ask;
+#[doc(hidden)]
 pub mod console;
 mod events;
 mod input;
