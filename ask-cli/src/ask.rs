@@ -6,7 +6,7 @@ use std::sync::Arc;
 use ask_core::{AskCall, AskUserResult, Caller, Frontend, Limits, Presenter, ToolOutput};
 use ask_print::PrintFrontend;
 use ask_schema::OutputShape;
-use ask_session::{Ask, AskFailure, Finished, ReadFailure, SessionLog};
+use ask_session::{Ask, AskFailure, Finished, InputOptions, ReadFailure, SessionLog};
 
 use crate::cli::{AskArgs, ModeArg};
 use crate::deliver::{ask_path, deliver, failed, print_record, print_unasked, runtime, shape_of};
@@ -67,9 +67,12 @@ pub fn run(args: &AskArgs) -> Exit {
         return Exit::Invalid;
     }
     let limits = args.limits.limits();
-    let options = args.dialect.read_options();
-    let max_bytes = args.limits.max_input_bytes();
-    let read = match read_call(std::path::Path::new(input), &limits, max_bytes, options) {
+    let options = InputOptions {
+        limits: &limits,
+        max_bytes: args.limits.max_input_bytes(),
+        read: args.dialect.read_options(),
+    };
+    let read = match read_call(std::path::Path::new(input), &options) {
         Ok(read) => read,
         Err(failure) => return report_unreadable(failure, presenter, args),
     };

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use ask_core::Limits;
-use ask_session::SessionLog;
+use ask_session::{InputOptions, SessionLog};
 
 use ask_schema::OutputShape;
 
@@ -19,8 +19,13 @@ pub fn validate(args: &ValidateArgs) -> Exit {
         say_no_input();
         return Exit::Invalid;
     };
-    let (limits, max_bytes) = (args.limits.limits(), args.limits.max_input_bytes());
-    match read_call(input, &limits, max_bytes, args.dialect.read_options()) {
+    let limits = args.limits.limits();
+    let options = InputOptions {
+        limits: &limits,
+        max_bytes: args.limits.max_input_bytes(),
+        read: args.dialect.read_options(),
+    };
+    match read_call(input, &options) {
         Ok(read) => finish(emit(&read.validate_report()), Exit::Ok),
         Err(failure) => report(failure),
     }

@@ -3,22 +3,16 @@
 
 use std::path::Path;
 
-use ask_core::Limits;
-use ask_schema::{DialectCall, ReadOptions};
-use ask_session::ReadFailure;
+use ask_schema::DialectCall;
+use ask_session::{InputOptions, ReadFailure};
 
 use crate::exit::Exit;
 use crate::output::{emit, finish, say, say_invalid};
 
 /// Reads and validates the call in `input` (a path, or `-` for stdin); each lenient form read
 /// is said on stderr.
-pub fn read_call(
-    input: &Path,
-    limits: &Limits,
-    max_bytes: u64,
-    options: ReadOptions,
-) -> Result<DialectCall, ReadFailure> {
-    let read = ask_session::read_call_from(input, limits, max_bytes, options)?;
+pub fn read_call(input: &Path, options: &InputOptions<'_>) -> Result<DialectCall, ReadFailure> {
+    let read = ask_session::read_call_from(input, options)?;
     for warning in &read.warnings {
         say(&format!("warning: {warning}"));
     }

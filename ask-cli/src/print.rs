@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use ask_print::{PassTwo, PassTwoArgs, PassTwoStep, PrintError, notes};
 
 use ask_core::{Caller, Presenter};
-use ask_session::{Ask, SessionLog, replay_of};
+use ask_session::{Ask, Replay, SessionLog, replay_of};
 
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
 use crate::deliver::{ask_path, deliver, emit_record, failed, print_record, shape_of};
@@ -48,8 +48,8 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
             if !reply && !answering.resumed() {
                 notes::custom_answers(&record).iter().for_each(|n| say(n));
             }
-            let ask = ask_path(args, Ask::settled(record, Caller::Parent));
-            let exit = match ask_session::block_on(ask.finish()) {
+            let ask = ask_path(args, Ask::known(record, Caller::Parent));
+            let exit = match ask_session::block_on(ask.record()) {
                 Ok(finished) => deliver(finished, args, Presenter::File, &shape_of(args), &[]),
                 Err(failure) => failed(failure, args.output),
             };
@@ -87,7 +87,12 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
 /// answered by a run that was ended after recording it; its record is printed again.
 fn replay_finished(args: &AskArgs) -> Option<Exit> {
     let log = SessionLog::new(args.session.as_ref()?);
-    let record = replay_of(&log, args.call_id.as_deref()?, false, "not replayed", &say).ok()??;
+    let replay = Replay {
+        call_id: args.call_id.as_deref()?,
+        asks_secret: false,
+        instead: "not replayed",
+    };
+    let record = replay_of(&log, replay, &say).ok()??;
     Some(print_record(record, &shape_of(args)))
 }
 
