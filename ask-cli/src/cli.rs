@@ -256,7 +256,7 @@ impl AskArgs {
 }
 
 /// Reads `--host`.
-fn parse_host(text: &str) -> Result<Host, String> {
+fn parse_host(text: &str) -> Result<Host, ask_print::UnknownHost> {
     text.parse()
 }
 
