@@ -14,7 +14,7 @@ use crate::input::{read_call, report, say_no_input, stdin_input};
 use crate::output::{self, emit, emit_pretty, finish, say};
 
 /// `ask-user validate [INPUT]`: INPUT, else stdin when it is a pipe or a file.
-pub fn validate(args: &ValidateArgs) -> Exit {
+pub(crate) fn validate(args: &ValidateArgs) -> Exit {
     let Some(input) = args.input.as_deref().or(stdin_input().map(Path::new)) else {
         say_no_input();
         return Exit::Invalid;
@@ -32,7 +32,7 @@ pub fn validate(args: &ValidateArgs) -> Exit {
 }
 
 /// `ask-user schema --format NAME`: the descriptor or schema of that name.
-pub fn schema(format: &str, limits: &Limits) -> Exit {
+pub(crate) fn schema(format: &str, limits: &Limits) -> Exit {
     match ask_schema::descriptor_named(format, limits) {
         Some(descriptor) => finish(emit_pretty(&descriptor), Exit::Ok),
         None => {
@@ -43,7 +43,7 @@ pub fn schema(format: &str, limits: &Limits) -> Exit {
 }
 
 /// `ask-user session get FILE CALL_ID`: the record of one call in an output shape, or `null`.
-pub fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
+pub(crate) fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
     let (found, warnings) = match SessionLog::new(file).find(call_id) {
         Ok(found) => found,
         Err(error) => return unreadable(file, &error),
@@ -60,7 +60,7 @@ pub fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
 }
 
 /// `ask-user session show FILE`, or with `summary`, `session summary FILE`.
-pub fn history(file: &Path, summary: bool) -> Exit {
+pub(crate) fn history(file: &Path, summary: bool) -> Exit {
     let history = match SessionLog::new(file).read() {
         Ok(history) => history,
         Err(error) => return unreadable(file, &error),

@@ -11,7 +11,10 @@ use crate::output::{emit, finish, say, say_invalid};
 
 /// Reads and validates the call in `input` (a path, or `-` for stdin); each lenient form read
 /// is said on stderr.
-pub fn read_call(input: &Path, options: &InputOptions<'_>) -> Result<DialectCall, ReadFailure> {
+pub(crate) fn read_call(
+    input: &Path,
+    options: &InputOptions<'_>,
+) -> Result<DialectCall, ReadFailure> {
     let read = ask_session::read_call_from(input, options)?;
     for warning in &read.warnings {
         say(&format!("warning: {warning}"));
@@ -21,7 +24,7 @@ pub fn read_call(input: &Path, options: &InputOptions<'_>) -> Result<DialectCall
 
 /// Reports a call that could not be read (stdout: the problems as JSON; stderr: sentences) and
 /// gives the exit.
-pub fn report(failure: ReadFailure) -> Exit {
+pub(crate) fn report(failure: ReadFailure) -> Exit {
     match failure {
         ReadFailure::Invalid(problems) => {
             say_invalid(&problems);
@@ -42,12 +45,12 @@ pub fn report(failure: ReadFailure) -> Exit {
 }
 
 /// The INPUT to take when none is given: `-` (stdin) when stdin is a pipe, a socket or a file.
-pub fn stdin_input() -> Option<&'static str> {
+pub(crate) fn stdin_input() -> Option<&'static str> {
     ask_session::stdin_holds_input().then_some("-")
 }
 
 /// Says that no INPUT was given and stdin holds none.
-pub fn say_no_input() {
+pub(crate) fn say_no_input() {
     say(
         "no INPUT given, and stdin is not a pipe or a file; pass a file with the ask_user call \
          (ask-user call.json), or pipe it in (ask-user < call.json)",

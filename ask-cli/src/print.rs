@@ -8,14 +8,14 @@ use ask_core::{Caller, Presenter};
 use ask_session::{Ask, Replay, SessionLog, replay_of};
 
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
-use crate::deliver::{ask_path, deliver, emit_record, failed, print_record, shape_of};
+use crate::deliver::{Delivery, ask_path, deliver, emit_record, failed, print_record, shape_of};
 use crate::exit::Exit;
 use crate::output::{finish, say, write_stdout};
 
 /// The pass-2 form the flags ask for, if any (`-c`, `--answers`, or INPUT `@PENDING` and a
 /// reply), and its pending file (`@PATH` when given, else `--pending-file`). `@PENDING`
 /// without a reply, or a reply after another INPUT, is a usage error, said with an example.
-pub fn pass_two_form(args: &AskArgs) -> Option<Result<(PassTwo, PathBuf), Exit>> {
+pub(crate) fn pass_two_form(args: &AskArgs) -> Option<Result<(PassTwo, PathBuf), Exit>> {
     let usage = |message: String| {
         say(&message);
         Some(Err(Exit::Invalid))
@@ -55,7 +55,7 @@ pub fn pass_two_form(args: &AskArgs) -> Option<Result<(PassTwo, PathBuf), Exit>>
 }
 
 /// Runs pass 2 and prints the outcome.
-pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
+pub(crate) fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
     let inline = matches!(how, PassTwo::Inline(_));
     let reply = matches!(how, PassTwo::Reply(_));
     match ask_print::answer(path, how, args.host) {
@@ -77,7 +77,15 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
             }
             let ask = ask_path(args, Ask::known(record, Caller::Parent));
             let exit = match ask_session::block_on(ask.record()) {
-                Ok(finished) => deliver(finished, args, Presenter::File, &shape_of(args), &[]),
+                Ok(finished) => {
+                    let delivery = Delivery {
+                        args,
+                        presenter: Presenter::File,
+                        shape: &shape_of(args),
+                        warnings: &[],
+                    };
+                    deliver(finished, &delivery)
+                }
                 Err(failure) => failed(failure, args.output),
             };
             if exit != Exit::Ok {
@@ -137,7 +145,7 @@ fn report(error: &PrintError) -> Exit {
 }
 
 /// `ask-user questions [show|clear|state]`.
-pub fn questions(args: &QuestionsArgs) -> Exit {
+pub(crate) fn questions(args: &QuestionsArgs) -> Exit {
     let path = &args.pending_file;
     let text = match args.action.unwrap_or(QuestionsAction::Show) {
         QuestionsAction::Clear => ask_print::clear_and_say(path).map(|message| {
