@@ -37,18 +37,19 @@ use ask_core::{
     Presenter, Record, ValidatedInput, now_ms, rfc3339,
 };
 
-pub use answers::{Progress, parse_inline, read_file_answers};
+use answers::{Progress, parse_inline, read_file_answers};
 pub use error::PrintError;
 pub use host::{Host, Relay, UnknownHost};
 pub use pending::{Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion};
 use render::render;
-pub use store::parse;
 use store::{Loaded, Lock, Store};
 
-/// The pending file's store, for tests that edit the file between a read and a write.
+/// The pending file's store and parsers, for tests that edit the file between a read and a
+/// write and for the fuzz targets.
 #[doc(hidden)]
 pub mod testing {
-    pub use crate::store::{Loaded, Lock, Store};
+    pub use crate::answers::{Progress, parse_inline, read_file_answers};
+    pub use crate::store::{Loaded, Lock, Store, parse};
 }
 
 /// The default pending file, relative to the working folder.
