@@ -14,6 +14,7 @@ mod input;
 mod mcp;
 mod output;
 mod print;
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
 mod process;
 mod web;
 

@@ -1,8 +1,6 @@
 //! The process's start on Linux with glibc, where the binary defines the C `main` and skips the
 //! standard library's start-up: what that start-up did for the standard streams and SIGPIPE.
 
-use std::io;
-
 /// What the standard library's start-up does for the process, for a binary that skips it
 /// (`ask-user` on Linux with glibc):
 /// - each standard stream that is closed is opened on `/dev/null`: otherwise the next file the
@@ -12,11 +10,11 @@ use std::io;
 ///   instead of killing the process. Child processes get the default action back.
 ///
 /// Call it first, before any other thread exists.
-#[cfg(unix)]
 #[allow(unsafe_code)]
 pub(crate) fn start_process() {
     use rustix::fs::{Mode, OFlags, open};
     use rustix::io::{Errno, fcntl_getfd};
+    use std::io;
     use std::os::fd::IntoRawFd;
     let streams = [
         fcntl_getfd(io::stdin()),
