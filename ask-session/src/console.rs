@@ -1,6 +1,6 @@
-//! Messages for people on stderr, as `ask_web::run` writes them today: a line at a time, each
-//! prefixed with `ask-user: ` and sanitised. The binary has its own printer; this module goes
-//! once the web server hands its messages to the binary.
+//! Messages for people on stderr, as the web server's start-up still writes them: a line at a
+//! time, each prefixed with `ask-user: ` and sanitised. The binary's own printer is in its
+//! output module; this module goes once the web server's messages are printed there too.
 
 use std::io::{self, IsTerminal, Write};
 
