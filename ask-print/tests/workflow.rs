@@ -5,7 +5,8 @@
 use std::sync::{Arc, Barrier};
 
 use ask_core::{Answer, AskUserInput, Limits, ValidatedInput};
-use ask_print::{Host, PassTwo, PassTwoOutcome, PrintError, PrintFrontend, Store, pass_two};
+use ask_print::testing::Store;
+use ask_print::{Host, PassTwo, PassTwoOutcome, PrintError, PrintFrontend, pass_two};
 use proptest::prelude::*;
 
 /// Pass 1 of the call to `path`, by the print frontend of `ask-user`.

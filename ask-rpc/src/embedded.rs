@@ -90,7 +90,7 @@ impl Frontend for EmbeddedFrontend {
 
 /// Runs one ask on `screen` until it ends: a frame first, then one frame after every line the
 /// host sends that changed something. The end of the host's input is a lost connection.
-pub async fn drive(
+async fn drive(
     screen: &mut dyn EmbeddedScreen,
     input: impl AsyncBufRead + Unpin,
     mut output: impl AsyncWrite + Unpin,
