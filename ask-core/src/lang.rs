@@ -160,17 +160,27 @@ impl std::fmt::Display for Lang {
     }
 }
 
+/// A tag that names no language the terminal UI speaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown language {tag:?}; the terminal UI speaks {}", lang_codes())]
+pub struct UnknownLang {
+    /// The tag given.
+    pub tag: String,
+}
+
+/// The codes of [`Lang::ALL`], comma-separated.
+fn lang_codes() -> String {
+    let codes: Vec<&str> = Lang::ALL.iter().map(|lang| lang.code()).collect();
+    codes.join(", ")
+}
+
 impl std::str::FromStr for Lang {
-    type Err = String;
+    type Err = UnknownLang;
 
     /// A language by its code or a locale name (see [`Lang::from_tag`]).
-    fn from_str(tag: &str) -> Result<Lang, String> {
-        Lang::from_tag(tag).ok_or_else(|| {
-            let codes: Vec<&str> = Lang::ALL.iter().map(|lang| lang.code()).collect();
-            format!(
-                "unknown language {tag:?}; the terminal UI speaks {}",
-                codes.join(", ")
-            )
+    fn from_str(tag: &str) -> Result<Lang, UnknownLang> {
+        Lang::from_tag(tag).ok_or_else(|| UnknownLang {
+            tag: tag.to_string(),
         })
     }
 }
@@ -898,7 +908,7 @@ mod tests {
         assert_eq!(Lang::from_tag("POSIX"), Some(Lang::En));
         assert_eq!(Lang::from_tag(""), None);
         assert_eq!(Lang::from_tag("nl_NL.UTF-8"), None);
-        let error = "pt".parse::<Lang>().unwrap_err();
+        let error = "pt".parse::<Lang>().unwrap_err().to_string();
         assert!(error.contains("\"pt\"") && error.contains("en, de, es, fr, ja, zh"));
     }
 

@@ -42,7 +42,7 @@ mod summary;
 mod time;
 mod validate;
 
-pub use answer_input::{AnswerInput, to_answers};
+pub use answer_input::{AnswerError, AnswerInput, SelectedOptionError, to_answers};
 pub use caller::{Caller, Refusal};
 pub use display::{
     CharClass, RECOMMENDED_SUFFIX, classify, classify_in_context, describe_char, is_recommended,
@@ -57,13 +57,13 @@ pub use input::{
 };
 pub use json::{duplicate_key, unique_value};
 pub use prefill::Prefill;
-pub use presenter::Presenter;
+pub use presenter::{Presenter, PresenterError};
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, ProblemReport,
     Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, answer_mask, any_secret,
     interrupted_text,
 };
-pub use screen::{EmbeddedScreen, ScreenStep};
+pub use screen::{EmbeddedScreen, ScreenStep, ThemeError};
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver, WireState};
 pub use summary::summary_sentence;
 pub use time::{now_ms, rfc3339};

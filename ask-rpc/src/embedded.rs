@@ -123,8 +123,8 @@ pub async fn drive(
                     .iter()
                     .map(|(r, p)| (r.as_str(), p.as_str()))
                     .collect();
-                if let Err(message) = screen.set_theme(&roles) {
-                    send(&mut output, &error_line(message)).await?;
+                if let Err(error) = screen.set_theme(&roles) {
+                    send(&mut output, &error_line(error.to_string())).await?;
                     continue;
                 }
             }

@@ -312,7 +312,11 @@ impl Shared {
             Ok(ClientMessage::AskUserResponse(response)) => {
                 self.resolve(
                     &response.request_id,
-                    |questions| to_answers(questions, &response.answers).map(Outcome::Answered),
+                    |questions| {
+                        to_answers(questions, &response.answers)
+                            .map(Outcome::Answered)
+                            .map_err(|error| error.to_string())
+                    },
                     permit,
                 );
             }
