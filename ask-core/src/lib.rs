@@ -18,7 +18,7 @@
 //!
 //! // A frontend collects the answer...
 //! let answer = Answer::from_text(&input.questions[0], "SQLite");
-//! let record = Record::new(None, input.into_inner(), Mode::Interactive, Outcome::Answered(vec![answer]), 0);
+//! let record = Record::new(input.into_inner(), Mode::Interactive, Outcome::Answered(vec![answer]));
 //!
 //! // ...and the agent gets the tool output.
 //! let output = ToolOutput::from_record(record);

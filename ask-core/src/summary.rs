@@ -194,14 +194,12 @@ mod tests {
             Answer::from_text(&key, "new"),
         ];
         let record = Record::new(
-            None,
             crate::AskUserInput {
                 questions: vec![token, key],
                 metadata: None,
             },
             Mode::Interactive,
             crate::Outcome::Answered(answers),
-            0,
         );
         assert_eq!(
             record.summary(),

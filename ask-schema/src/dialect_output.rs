@@ -465,7 +465,7 @@ mod tests {
             questions: vec![database, features],
             metadata: None,
         };
-        Record::new(None, input, Mode::Print, outcome, 0)
+        Record::new(input, Mode::Print, outcome)
     }
 
     fn answered() -> Record {
@@ -542,7 +542,7 @@ mod tests {
             questions: vec![question],
             metadata: None,
         };
-        let r = Record::new(None, input, Mode::Print, Outcome::Answered(vec![answer]), 0);
+        let r = Record::new(input, Mode::Print, Outcome::Answered(vec![answer]));
         let modes = [Some("code".to_string()), Some("architect".to_string())];
         assert_eq!(
             result_in(Dialect::Roo, &r, &modes),

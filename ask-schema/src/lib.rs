@@ -15,7 +15,7 @@
 //! let input = ask_schema::parse(raw, &Limits::default()).expect("a valid call");
 //!
 //! let answer = Answer::from_text(&input.questions[0], "PostgreSQL (Recommended)");
-//! let record = Record::new(None, input.into_inner(), Mode::Interactive, Outcome::Answered(vec![answer]), 0);
+//! let record = Record::new(input.into_inner(), Mode::Interactive, Outcome::Answered(vec![answer]));
 //! let output = ToolOutput::from_record(record);
 //! assert_eq!(output.content, r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)"}}"#);
 //!

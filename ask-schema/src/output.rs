@@ -47,7 +47,7 @@ impl OutputShape {
     /// let q = Question::choice("Which database?", ["PostgreSQL", "SQLite"]);
     /// let answer = Answer::from_text(&q, "sqlite");
     /// let input = AskUserInput { questions: vec![q], metadata: None };
-    /// let record = Record::new(None, input, Mode::Interactive, Outcome::Answered(vec![answer]), 0);
+    /// let record = Record::new(input, Mode::Interactive, Outcome::Answered(vec![answer]));
     /// assert_eq!(OutputShape::plain(OutputForm::Answers).render(&record),
     ///            r#"{"answers":{"Which database?":"SQLite"}}"#);
     /// ```
