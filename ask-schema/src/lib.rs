@@ -34,9 +34,7 @@ mod output;
 mod parse;
 mod schema;
 
-pub use dialect::{
-    Dialect, DialectCall, ReadOptions, Warning, read_call, read_call_bytes, read_value,
-};
+pub use dialect::{Dialect, DialectCall, ReadOptions, Warning, read_call, read_call_bytes};
 pub use dialect_output::{
     CLAUDE_REJECTED, CODEX_CANCELLED, GEMINI_DISMISSED, OPENCODE_DISMISSED, dialect_descriptor,
     result_in, tool_output_in, tool_text_in,
@@ -47,6 +45,12 @@ pub use schema::{
     TOOL_NAME, TOOL_TITLE, ToolFormat, UnknownFormat, input_schema, render, result_schema,
     tool_description, tool_descriptor, tool_output_schema,
 };
+
+/// Items the integration tests reach; not part of the API.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::dialect::read_value;
+}
 
 /// Every name `ask-user schema --format` takes, with a line of help: the tool formats, then
 /// each agent dialect's descriptor.

@@ -318,21 +318,37 @@ pub fn read_call(
         refuse_duplicate_key(text, "")?;
         return Err(unreachable_problems());
     };
-    let only_canonical = options.dialect == Some(Dialect::Canonical);
     let again = || ask_core::unique_value(text).unwrap_or_default();
-    read_owned(value, &again, named, only_canonical, limits)
+    read_owned(
+        Source {
+            value,
+            again: &again,
+        },
+        options,
+        limits,
+    )
 }
 
-/// [`read_call`] of a parsed value: `named` is the dialect named (`None` detects it), and
-/// `only_canonical` keeps to the canonical dialect (with its lenient forms).
+/// [`read_call`] of a parsed value, always by the value path (which names problems), with
+/// `options` read as there: a strict reading with no dialect named keeps to the canonical
+/// dialect, with its lenient forms.
 pub fn read_value(
     value: &Value,
-    named: Option<Dialect>,
-    only_canonical: bool,
+    options: ReadOptions,
     limits: &Limits,
 ) -> Result<DialectCall, Problems> {
     let again = || value.clone();
-    read_owned(value.clone(), &again, named, only_canonical, limits)
+    let source = Source {
+        value: value.clone(),
+        again: &again,
+    };
+    read_owned(source, options, limits)
+}
+
+/// A value to read, and the way to have it once more when its problems must be named.
+struct Source<'a> {
+    value: Value,
+    again: &'a dyn Fn() -> Value,
 }
 
 /// Splits a tool-call envelope from the input it holds (the input itself when there is none).
@@ -375,14 +391,16 @@ fn split_envelope(value: Value) -> Result<(Envelope, Value), Problems> {
     Ok((envelope, inner))
 }
 
-/// Reads `value`, which `again` gives once more when its problems must be named.
+/// Reads the source's value as `options` say: the dialect named, or (for a strict reading or the
+/// canonical dialect named) only the canonical one, or else the one the input's shape shows.
 fn read_owned(
-    value: Value,
-    again: &dyn Fn() -> Value,
-    named: Option<Dialect>,
-    only_canonical: bool,
+    source: Source<'_>,
+    options: ReadOptions,
     limits: &Limits,
 ) -> Result<DialectCall, Problems> {
+    let Source { value, again } = source;
+    let named = options.dialect.filter(|d| *d != Dialect::Canonical);
+    let only_canonical = options.dialect == Some(Dialect::Canonical) || options.strict;
     let (envelope, input) = split_envelope(value)?;
     let dialect = match named {
         Some(dialect) => dialect,
