@@ -44,12 +44,7 @@ impl Convert {
         });
     }
 
-    fn wrong_type(&mut self, path: impl Into<String>, expected: JsonType, found: &Value) {
-        let kind = ProblemKind::WrongType {
-            expected,
-            found: JsonType::of(found),
-            shape: None,
-        };
+    fn refuse(&mut self, path: impl Into<String>, kind: ProblemKind) {
         self.problems.push(Problem::new(path.into(), kind));
     }
 
@@ -84,7 +79,7 @@ impl Convert {
                 );
                 self.map_path("/questions/0", "");
                 self.map_path("/questions", "");
-                let question = self.question(Value::Object(object), 0, "");
+                let question = self.question(Value::Object(object), (0, ""));
                 json!({ "questions": [question] })
             }
             Value::Object(object) => {
@@ -114,7 +109,7 @@ impl Convert {
                             for (question, answer) in &answers {
                                 if !answer.is_string() {
                                     let at = format!("/answers/{}", escape(question));
-                                    self.wrong_type(at, JsonType::String, answer);
+                                    self.refuse(at, wrong_type(JsonType::String, answer));
                                 }
                             }
                             self.prefill = answers;
@@ -125,12 +120,12 @@ impl Convert {
                             for (question, note) in &annotations {
                                 if !note.is_object() {
                                     let at = format!("/annotations/{}", escape(question));
-                                    self.wrong_type(at, JsonType::Object, note);
+                                    self.refuse(at, wrong_type(JsonType::Object, note));
                                 }
                             }
                         }
                         (Dialect::Claude, "answers" | "annotations", other) => {
-                            self.wrong_type(format!("/{key}"), JsonType::Object, &other);
+                            self.refuse(format!("/{key}"), wrong_type(JsonType::Object, &other));
                         }
                         (_, _, value) => {
                             out.insert(key, value);
@@ -152,13 +147,13 @@ impl Convert {
                 if caller != "/questions" {
                     self.map_path(format!("/questions/{i}"), at.clone());
                 }
-                self.question(item, i, &at)
+                self.question(item, (i, &at))
             })
             .collect()
     }
 
-    /// One question of a `questions` dialect; `at` is its caller path.
-    fn question(&mut self, item: Value, index: usize, at: &str) -> Value {
+    /// One question of a `questions` dialect, at `index` in the call; `at` is its caller path.
+    fn question(&mut self, item: Value, (index, at): (usize, &str)) -> Value {
         let object = match item {
             Value::Object(object) => object,
             other => return other,
@@ -209,7 +204,7 @@ impl Convert {
                             json!("choice")
                         }
                         None => {
-                            self.wrong_type(format!("{at}/type"), JsonType::String, &value);
+                            self.refuse(format!("{at}/type"), wrong_type(JsonType::String, &value));
                             json!("choice")
                         }
                     };
@@ -225,7 +220,7 @@ impl Convert {
                 continue;
             }
             if key == "options" {
-                let options = self.options(value, &canon, &format!("{at}/options"));
+                let options = self.options(value, (&canon, &format!("{at}/options")));
                 out.insert(key, options);
                 continue;
             }
@@ -248,8 +243,9 @@ impl Convert {
         Value::Object(out)
     }
 
-    /// The options of a question, with plain strings read as labels.
-    fn options(&mut self, value: Value, canon: &str, at: &str) -> Value {
+    /// The options of a question, with plain strings read as labels; `canon` is their canonical
+    /// path and `at` their caller path.
+    fn options(&mut self, value: Value, (canon, at): (&str, &str)) -> Value {
         let items = match value {
             Value::Array(items) => items,
             other => return other,
@@ -377,7 +373,7 @@ impl Convert {
                     json!({ "label": label })
                 }
                 (_, other) => {
-                    self.wrong_type(format!("/{key}/{j}"), JsonType::String, &other);
+                    self.refuse(format!("/{key}/{j}"), wrong_type(JsonType::String, &other));
                     json!({ "label": "" })
                 }
             })
@@ -450,6 +446,15 @@ impl Convert {
             (Dialect::Cline | Dialect::Simple, ["questions", "0", "options"]) => r#"["…", …]"#,
             _ => return None,
         })
+    }
+}
+
+/// The problem of a value of the wrong JSON type where `expected` was.
+fn wrong_type(expected: JsonType, found: &Value) -> ProblemKind {
+    ProblemKind::WrongType {
+        expected,
+        found: JsonType::of(found),
+        shape: None,
     }
 }
 

@@ -119,13 +119,14 @@ pub(super) fn read(text: &str, named: Option<Dialect>, limits: &Limits) -> Optio
     };
     tries
         .iter()
-        .find_map(|dialect| read_as(text, *dialect, named.is_none(), limits))
+        .find_map(|dialect| read_as(text, (*dialect, named.is_none()), limits))
 }
 
+/// Reads `text` as `dialect`'s own types; `detected_here` when the dialect was not named, so the
+/// call carries the warning that it was detected.
 fn read_as(
     text: &str,
-    dialect: Dialect,
-    detected_here: bool,
+    (dialect, detected_here): (Dialect, bool),
     limits: &Limits,
 ) -> Option<DialectCall> {
     let mut warnings = Vec::new();
