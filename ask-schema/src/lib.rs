@@ -35,21 +35,20 @@ mod parse;
 mod schema;
 
 pub use dialect::{Dialect, DialectCall, ReadOptions, Warning, read_call, read_call_bytes};
-pub use dialect_output::{
-    CLAUDE_REJECTED, CODEX_CANCELLED, GEMINI_DISMISSED, OPENCODE_DISMISSED, dialect_descriptor,
-    result_in, tool_output_in, tool_text_in,
-};
+use dialect_output::dialect_descriptor;
 pub use output::{OutputForm, OutputShape};
-pub use parse::{JsonSource, ParsedCall, parse, parse_call, warm_up};
+pub use parse::{JsonSource, ParsedCall, parse, parse_call};
 pub use schema::{
-    TOOL_NAME, TOOL_TITLE, ToolFormat, UnknownFormat, input_schema, render, result_schema,
-    tool_description, tool_descriptor, tool_output_schema,
+    ToolFormat, UnknownFormat, input_schema, render, result_schema, tool_descriptor,
+    tool_output_schema,
 };
 
 /// Items the integration tests reach; not part of the API.
 #[doc(hidden)]
 pub mod testing {
     pub use crate::dialect::read_value;
+    pub use crate::dialect_output::dialect_descriptor;
+    pub use crate::parse::warm_up;
 }
 
 /// Every name `ask-user schema --format` takes, with a line of help: the tool formats, then

@@ -55,9 +55,11 @@ impl OutputShape {
         if let Some(dialect) = self.dialect {
             let value = match self.form {
                 OutputForm::Result | OutputForm::Answers => {
-                    crate::result_in(dialect, record, &self.modes)
+                    crate::dialect_output::result_in(dialect, record, &self.modes)
                 }
-                OutputForm::Tool => crate::tool_output_in(dialect, record, &self.modes),
+                OutputForm::Tool => {
+                    crate::dialect_output::tool_output_in(dialect, record, &self.modes)
+                }
             };
             return value.to_string();
         }

@@ -13,8 +13,8 @@
 use std::path::Path;
 
 use ask_core::{AnswerValue, Limits};
-use ask_schema::testing::read_value;
-use ask_schema::{Dialect, ReadOptions, dialect_descriptor, read_call};
+use ask_schema::testing::{dialect_descriptor, read_value};
+use ask_schema::{Dialect, ReadOptions, read_call};
 use serde_json::{Value, json};
 
 fn outcome(case: &Value, dialect: Dialect) -> Value {

@@ -13,7 +13,8 @@ mod problem;
 mod rules;
 
 pub use problem::{JsonType, MAX_PROBLEMS, Problem, ProblemKind, Problems, TextField};
-pub use rules::{check_input, check_metadata, check_questions};
+pub(crate) use rules::check_input;
+pub use rules::{check_metadata, check_questions};
 
 /// A call that passed validation. Only [`validate`] (and parsers built on it) make one.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,7 +12,7 @@ use super::lookalike::{LookAlikes, imitates_other, skeleton_key};
 use super::problem::{Problem, ProblemKind, TextField};
 
 /// Appends the problems of a whole call to `out`.
-pub fn check_input(input: &AskUserInput, limits: &Limits, out: &mut Vec<Problem>) {
+pub(crate) fn check_input(input: &AskUserInput, limits: &Limits, out: &mut Vec<Problem>) {
     let count = input.questions.len();
     if count == 0 {
         out.push(Problem::new("/questions", ProblemKind::NoQuestions));
