@@ -6,8 +6,8 @@
 //! what goes back to the model (answers, results, the yes/no answers "Yes" and "No") never
 //! depends on the language.
 //!
-//! The terminal UI's tables live in [`text`], the web page's in [`page`]; this module chooses the
-//! language.
+//! The terminal UI's tables live in `lang/text.rs`, the web page's in `lang/page.rs`; this
+//! module chooses the language.
 
 mod page;
 mod text;
