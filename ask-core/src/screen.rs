@@ -33,7 +33,7 @@ pub enum ScreenStep {
     /// The questions are still open; draw the next frame.
     Continue,
     /// The ask ended with this outcome.
-    Finish(Outcome),
+    Ended(Outcome),
     /// The person abandoned the call (Ctrl+C twice): nothing is answered or recorded.
     Abort,
 }

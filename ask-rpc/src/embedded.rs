@@ -130,7 +130,7 @@ pub async fn drive(
             }
             HostMessage::Input { data } => match screen.input(data.as_bytes()) {
                 ScreenStep::Continue => {}
-                ScreenStep::Finish(outcome) => return Ok(outcome),
+                ScreenStep::Ended(outcome) => return Ok(outcome),
                 ScreenStep::Abort => return Err(PresentError::Interrupted { signal: None }),
             },
         }

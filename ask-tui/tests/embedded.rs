@@ -18,7 +18,7 @@ fn shown(embedded: &Embedded) -> String {
 #[track_caller]
 fn answered(step: Step) -> Vec<AnswerValue> {
     match step {
-        Step::Finish(Outcome::Answered(answers)) => answers.into_iter().map(|a| a.answer).collect(),
+        Step::Ended(Outcome::Answered(answers)) => answers.into_iter().map(|a| a.answer).collect(),
         other => panic!("not answered: {other:?}"),
     }
 }
@@ -113,7 +113,7 @@ fn ctrl_c_twice_aborts_and_esc_cancels() {
     assert_eq!(embedded.input(b"\x03"), Step::Abort);
 
     let mut embedded = Embedded::new(&single(0));
-    assert_eq!(embedded.input(b"\x1b"), Step::Finish(Outcome::Cancelled));
+    assert_eq!(embedded.input(b"\x1b"), Step::Ended(Outcome::Cancelled));
 }
 
 #[test]
