@@ -508,6 +508,8 @@ pub(crate) struct PresenterList(pub(crate) Vec<Presenter>);
 
 impl PresenterList {
     fn parse(text: &str) -> Result<PresenterList, String> {
-        Presenter::parse_list(text).map(PresenterList)
+        Presenter::parse_list(text)
+            .map(PresenterList)
+            .map_err(|error| error.to_string())
     }
 }

@@ -258,8 +258,9 @@ pub fn is_recommended(label: &str) -> bool {
             .eq_ignore_ascii_case(RECOMMENDED_SUFFIX)
 }
 
-/// The label without its "(Recommended)" suffix, for frontends that mark it another way.
-pub fn strip_recommended(label: &str) -> &str {
+/// The label without its "(Recommended)" suffix.
+#[cfg(test)]
+fn strip_recommended(label: &str) -> &str {
     if is_recommended(label) {
         let trimmed = label.trim_end();
         trimmed[..trimmed.len() - RECOMMENDED_SUFFIX.len()].trim_end()

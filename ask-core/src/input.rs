@@ -116,7 +116,7 @@ fn is_false(value: &bool) -> bool {
 }
 
 /// The labels of a yes/no question's options, whatever the language of the UI.
-pub const YES_NO_LABELS: [&str; 2] = ["Yes", "No"];
+pub(crate) const YES_NO_LABELS: [&str; 2] = ["Yes", "No"];
 
 /// One suggested answer to a question.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -489,13 +489,9 @@ pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, Prin
     let call_id = loaded.file.call_id.clone();
     match progress.complete() {
         Some(answers) => {
-            let mut record = Record::new(
-                call_id,
-                input,
-                Mode::Print,
-                Outcome::Answered(answers),
-                now_ms(),
-            );
+            let mut record = Record::new(input, Mode::Print, Outcome::Answered(answers))
+                .with_call_id(call_id)
+                .with_answered_at(now_ms());
             record.reply = reply;
             let answered = loaded.file.clone().into_answered(record.clone());
             // A disk that cannot take the answered state (full, read-only) must not keep the
@@ -526,7 +522,9 @@ pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, Prin
                 instructions: host.instructions(&file, input.questions.len()),
                 file,
             };
-            let record = Record::new(call_id, input, Mode::Print, outcome, now_ms());
+            let record = Record::new(input, Mode::Print, outcome)
+                .with_call_id(call_id)
+                .with_answered_at(now_ms());
             Ok(PassTwoStep::Incomplete {
                 record: Box::new(record),
                 unanswered,

@@ -132,7 +132,7 @@ proptest! {
             panic!("complete");
         };
         let first = &record.answers[0];
-        let is_label = ["postgresql", "sqlite"].contains(&ask_core::normalize_label(&text).as_str());
+        let is_label = ["postgresql", "sqlite"].contains(&ask_core::testing::normalize_label(&text).as_str());
         prop_assert_eq!(first.was_custom, !is_label);
         prop_assert_eq!(record.answers[1].answer.joined(), text);
     }

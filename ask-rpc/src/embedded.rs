@@ -123,14 +123,14 @@ async fn drive(
                     .iter()
                     .map(|(r, p)| (r.as_str(), p.as_str()))
                     .collect();
-                if let Err(message) = screen.set_theme(&roles) {
-                    send(&mut output, &error_line(message)).await?;
+                if let Err(error) = screen.set_theme(&roles) {
+                    send(&mut output, &error_line(error.to_string())).await?;
                     continue;
                 }
             }
             HostMessage::Input { data } => match screen.input(data.as_bytes()) {
                 ScreenStep::Continue => {}
-                ScreenStep::Finish(outcome) => return Ok(outcome),
+                ScreenStep::Ended(outcome) => return Ok(outcome),
                 ScreenStep::Abort => return Err(PresentError::Interrupted { signal: None }),
             },
         }

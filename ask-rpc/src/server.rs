@@ -488,7 +488,7 @@ impl Frontend for RpcFrontend {
             .map_err(PresentError::failed)
     }
 
-    async fn settle(&self) {
+    async fn flush_queued_lines(&self) {
         self.connection.flush().await;
     }
 }

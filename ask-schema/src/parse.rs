@@ -11,6 +11,7 @@ use ask_core::{
     AskUserInput, JsonType, Limits, Problem, ProblemKind, Problems, Question, TextField,
     ValidatedInput, check_metadata, check_questions, validate,
 };
+use jsonschema::ValidationError;
 use jsonschema::Validator;
 use jsonschema::error::ValidationErrorKind;
 use serde::Deserialize;
@@ -32,7 +33,7 @@ impl JsonSource for &str {
             Ok(input) => validate(input, limits),
             Err(typed_error) => {
                 let value = parse_json(self)?;
-                Err(structural_problems(&value, limits, "", Some(&typed_error)))
+                Err(structural_problems((&value, ""), &typed_error, limits))
             }
         }
     }
@@ -55,7 +56,7 @@ impl JsonSource for &str {
             value.parse_call(limits)
         } else {
             // Not an envelope: report against the text, which still knows about repeated keys.
-            Err(structural_problems(&value, limits, "", Some(&typed_error)))
+            Err(structural_problems((&value, ""), &typed_error, limits))
         }
     }
 }
@@ -189,12 +190,7 @@ pub(crate) fn parse_value_at(
 ) -> Result<ValidatedInput, Problems> {
     match AskUserInput::deserialize(value) {
         Ok(input) => validate(input, limits).map_err(|problems| prefixed(problems, prefix)),
-        Err(typed_error) => Err(structural_problems(
-            value,
-            limits,
-            prefix,
-            Some(&typed_error),
-        )),
+        Err(typed_error) => Err(structural_problems((value, prefix), &typed_error, limits)),
     }
 }
 
@@ -272,26 +268,18 @@ pub fn warm_up(limits: &Limits) {
     let _ = validator(limits);
 }
 
-/// Every problem of a document that serde refused: the schema's structural problems plus the
-/// semantic problems of each question that could be read.
+/// Every problem of a document that serde refused with `typed_error`: the schema's structural
+/// problems plus the semantic problems of each question that could be read. The document is
+/// `value` at the JSON pointer `prefix` of what was read.
 fn structural_problems(
-    value: &Value,
+    (value, prefix): (&Value, &str),
+    typed_error: &serde_json::Error,
     limits: &Limits,
-    prefix: &str,
-    typed_error: Option<&serde_json::Error>,
 ) -> Problems {
     let mut problems = Vec::new();
     if let Some(validator) = validator(limits) {
         for error in validator.iter_errors(value) {
-            let path = error.instance_path().as_str().to_string();
-            let detail = error.to_string();
-            problems.extend(map_schema_error(
-                &path,
-                error.kind(),
-                error.instance(),
-                limits,
-                detail,
-            ));
+            problems.extend(map_schema_error(&error, limits));
         }
     }
     // Semantic checks on whatever parts could be read.
@@ -311,10 +299,8 @@ fn structural_problems(
     }
     if problems.is_empty() {
         // The schema accepted what serde refused: a duplicate key is the one such case.
-        let reason = typed_error.map(ToString::to_string).unwrap_or_default();
-        let (line, column) = typed_error
-            .map(|e| (e.line(), e.column()))
-            .unwrap_or((0, 0));
+        let reason = typed_error.to_string();
+        let (line, column) = (typed_error.line(), typed_error.column());
         let kind = match duplicate_field(&reason) {
             Some(key) => ProblemKind::DuplicateKey {
                 key: key.to_string(),
@@ -422,13 +408,9 @@ fn text_field(path: &str) -> Option<TextField> {
     })
 }
 
-fn map_schema_error(
-    path: &str,
-    kind: &ValidationErrorKind,
-    instance: &Value,
-    limits: &Limits,
-    detail: String,
-) -> Vec<Problem> {
+fn map_schema_error(error: &ValidationError<'_>, limits: &Limits) -> Vec<Problem> {
+    let path = error.instance_path().as_str();
+    let (kind, instance, detail) = (error.kind(), error.instance(), error.to_string());
     let schema_problem = |keyword: &str| ProblemKind::Schema {
         keyword: keyword.to_string(),
         detail,

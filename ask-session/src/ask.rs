@@ -125,7 +125,7 @@ impl Ask<AskCall> {
     /// frontend is settled ([`Frontend::settle`]) before this returns.
     pub async fn run(self, frontend: &dyn Frontend) -> Result<Finished, AskFailure> {
         let asked = self.ask(frontend).await;
-        frontend.settle().await;
+        frontend.flush_queued_lines().await;
         asked
     }
 
@@ -169,12 +169,12 @@ impl Ask<AskCall> {
             }
         };
         let record = Record::new(
-            call.call_id,
             request.input.into_inner(),
             frontend.presenter().record_mode(),
             outcome,
-            now_ms(),
-        );
+        )
+        .with_call_id(call.call_id)
+        .with_answered_at(now_ms());
         machine.transition(AskState::after(&record.outcome()))?;
         let keeping = Keeping {
             session: self.session.as_ref(),
@@ -573,12 +573,12 @@ mod tests {
         let log = SessionLog::new(dir.path().join("session.jsonl"));
         let events = dir.path().join("events.jsonl");
         let record = Record::new(
-            Some("c3".into()),
             input(false).into_inner(),
             Mode::Print,
             Outcome::Answered(vec![Answer::selected("Which?", "A")]),
-            7,
-        );
+        )
+        .with_call_id(Some("c3".into()))
+        .with_answered_at(7);
         let finished = block_on(
             Ask::known(record.clone(), Caller::Parent)
                 .session(Some(log.clone()))

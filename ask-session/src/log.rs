@@ -330,13 +330,9 @@ mod tests {
             metadata: None,
         };
         let answers = vec![Answer::custom("Name?", id)];
-        Record::new(
-            Some(id.into()),
-            input,
-            Mode::Print,
-            Outcome::Answered(answers),
-            1,
-        )
+        Record::new(input, Mode::Print, Outcome::Answered(answers))
+            .with_call_id(Some(id.into()))
+            .with_answered_at(1)
     }
 
     #[test]
@@ -348,15 +344,15 @@ mod tests {
             log.append_once(&Kept::of(&record(id))).unwrap();
         }
         let other = Record::new(
-            Some("other".into()),
             AskUserInput {
                 questions: vec![Question::text("Port?")],
                 metadata: None,
             },
             Mode::Print,
             Outcome::Answered(vec![Answer::custom("Port?", "8080")]),
-            1,
-        );
+        )
+        .with_call_id(Some("other".into()))
+        .with_answered_at(1);
         log.append_once(&Kept::of(&other)).unwrap();
         // "alpha" was appended once only (one record per call id), and "[secret]" is a mask.
         assert_eq!(

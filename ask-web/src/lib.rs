@@ -913,7 +913,9 @@ async fn settle(shared: &Arc<Shared>, request_id: &str, action: &str, body: &Byt
             };
             match ask_core::to_answers(questions, &answers) {
                 Ok(answers) => Outcome::Answered(answers),
-                Err(problem) => return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem),
+                Err(problem) => {
+                    return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem.to_string());
+                }
             }
         }
         "cancel" => Outcome::Cancelled,

@@ -36,7 +36,7 @@ pub(crate) const REGION_END: &str = "// END GENERATED";
 /// The generated files and their contents, as `(path relative to the repository root, text)`.
 /// The page's script is read from `root`, since only its region is generated.
 pub(crate) fn generated_files(root: &Path) -> Result<Vec<(String, String)>, String> {
-    let rules = DisplayRules::probe()?;
+    let rules = DisplayRules::probe().map_err(|error| error.to_string())?;
     let script_path = root.join(WEB_PAGE_SCRIPT);
     let script = std::fs::read_to_string(&script_path)
         .map_err(|e| format!("{}: {e}", script_path.display()))?
