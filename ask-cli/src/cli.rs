@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ask_core::{Limits, Presenter};
+use ask_core::{Limits, Presenter, RaisedWith};
 use ask_print::Host;
 use ask_tui::Lang;
 use clap::builder::FalseyValueParser;
@@ -337,6 +337,13 @@ pub(crate) struct QuestionsArgs {
     pub(crate) pending_file: PathBuf,
 }
 
+/// The flags that raise the counts, which a call past one is told about on every route (the
+/// command line, MCP, RPC, the inbox).
+pub(crate) const RAISED_WITH: RaisedWith = RaisedWith {
+    questions: "--max-questions",
+    options: "--max-options",
+};
+
 // The limits a call is checked against.
 #[derive(Debug, Clone, Copy, Args)]
 pub(crate) struct LimitArgs {
@@ -366,6 +373,7 @@ impl LimitArgs {
         limits
             .with_max_questions(questions)
             .with_max_options(options)
+            .raised_with(RAISED_WITH)
     }
 }
 

@@ -52,7 +52,7 @@ pub use failpoint::{FAILPOINT_VARIABLE, failpoint};
 pub use frontend::{
     AskCall, AskRequest, BoxError, Capabilities, Frontend, Given, PresentError, Signal,
 };
-pub use input::{AskUserInput, Limits, Question, QuestionKind, QuestionOption};
+pub use input::{AskUserInput, Limits, Question, QuestionKind, QuestionOption, RaisedWith};
 pub use json::{duplicate_key, unique_value};
 pub use prefill::Prefill;
 pub use presenter::{Presenter, PresenterError};

@@ -459,12 +459,18 @@ fn map_schema_error(error: &ValidationError<'_>, limits: &Limits) -> Vec<Problem
                     one(ProblemKind::TooManyQuestions {
                         given,
                         max: limits.max_questions,
+                        raised_with: limits.raised_with.map(|names| names.questions),
                     })
                 }
             } else if given < min {
                 one(ProblemKind::TooFewOptions { given, min, max })
             } else {
-                one(ProblemKind::TooManyOptions { given, min, max })
+                one(ProblemKind::TooManyOptions {
+                    given,
+                    min,
+                    max,
+                    raised_with: limits.raised_with.map(|names| names.options),
+                })
             }
         }
         ValidationErrorKind::MinLength { .. } => match text_field(path) {
@@ -515,15 +521,23 @@ mod tests {
 
     /// Parses `input` with the default limits and compares the rendered problems.
     #[track_caller]
+    /// The limits of these tests: the defaults, with the names a host raises them with.
+    fn limits() -> Limits {
+        Limits::default().raised_with(ask_core::RaisedWith {
+            questions: "--max-questions",
+            options: "--max-options",
+        })
+    }
+
     fn check(input: &str, expected: &[&str]) {
-        let got: Vec<String> = match parse(input, &Limits::default()) {
+        let got: Vec<String> = match parse(input, &limits()) {
             Ok(_) => Vec::new(),
             Err(problems) => problems.iter().map(ToString::to_string).collect(),
         };
         assert_eq!(got, expected, "input: {input}");
         // The value path reports the same problems as the text path.
         if let Ok(value) = serde_json::from_str::<Value>(input) {
-            let from_value: Vec<String> = match parse(&value, &Limits::default()) {
+            let from_value: Vec<String> = match parse(&value, &limits()) {
                 Ok(_) => Vec::new(),
                 Err(problems) => problems.iter().map(ToString::to_string).collect(),
             };

@@ -87,8 +87,16 @@ mod test_support {
 
     /// Validates `input` with the default limits and compares the rendered problems.
     #[track_caller]
+    /// The limits of these tests: the defaults, with the names a host raises them with.
+    pub(super) fn limits() -> Limits {
+        Limits::default().raised_with(crate::RaisedWith {
+            questions: "--max-questions",
+            options: "--max-options",
+        })
+    }
+
     pub(super) fn check(input: AskUserInput, expected: &[&str]) {
-        let got: Vec<String> = match validate(input, &Limits::default()) {
+        let got: Vec<String> = match validate(input, &limits()) {
             Ok(_) => Vec::new(),
             Err(problems) => problems.iter().map(ToString::to_string).collect(),
         };

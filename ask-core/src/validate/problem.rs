@@ -163,6 +163,8 @@ pub enum ProblemKind {
         given: usize,
         /// The limit.
         max: usize,
+        /// What raises the limit, in the host's words ([`RaisedWith::questions`]).
+        raised_with: Option<&'static str>,
     },
     /// Fewer options than the minimum.
     TooFewOptions {
@@ -181,6 +183,8 @@ pub enum ProblemKind {
         min: usize,
         /// The maximum.
         max: usize,
+        /// What raises the limit, in the host's words ([`RaisedWith::options`]).
+        raised_with: Option<&'static str>,
     },
     /// A text is empty or only whitespace.
     EmptyText {
@@ -357,22 +361,47 @@ impl fmt::Display for ProblemKind {
                 )
             }
             ProblemKind::NoQuestions => f.write_str("no questions given; give at least 1"),
-            ProblemKind::TooManyQuestions { given, max } => write!(
-                f,
-                "{given} questions given; give 1 to {max}, and ask the rest in a later call (a \
-                 host that wants more raises the limit with `--max-questions {given}`)"
-            ),
+            ProblemKind::TooManyQuestions {
+                given,
+                max,
+                raised_with,
+            } => {
+                write!(
+                    f,
+                    "{given} questions given; give 1 to {max}, and ask the rest in a later call"
+                )?;
+                if let Some(name) = raised_with {
+                    write!(
+                        f,
+                        " (a host that wants more raises the limit with `{name} {given}`)"
+                    )?;
+                }
+                Ok(())
+            }
             ProblemKind::TooFewOptions { given, min, max } => write!(
                 f,
                 "{given} {} given; give {min} to {max}, or omit options for a free-text question",
                 plural(*given, "option", "options")
             ),
-            ProblemKind::TooManyOptions { given, min, max } => write!(
-                f,
-                "{given} options given; give {min} to {max} (the person can always type another \
-                 answer through \"Other\"; a host that wants more raises the limit with \
-                 `--max-options {given}`)"
-            ),
+            ProblemKind::TooManyOptions {
+                given,
+                min,
+                max,
+                raised_with,
+            } => {
+                write!(
+                    f,
+                    "{given} options given; give {min} to {max} (the person can always type \
+                     another answer through \"Other\""
+                )?;
+                if let Some(name) = raised_with {
+                    write!(
+                        f,
+                        "; a host that wants more raises the limit with `{name} {given}`"
+                    )?;
+                }
+                f.write_str(")")
+            }
             ProblemKind::EmptyText {
                 field: TextField::Header,
             } => f.write_str("the header is empty; write some text, or leave the header out"),
@@ -728,22 +757,36 @@ mod tests {
     }
 
     #[test]
-    fn a_count_past_the_limit_names_the_flag_that_raises_it() {
-        let options = ProblemKind::TooManyOptions {
+    fn a_count_past_the_limit_names_what_the_host_raises_it_with() {
+        let options = |raised_with| ProblemKind::TooManyOptions {
             given: 8,
             min: 2,
             max: 4,
+            raised_with,
         };
-        assert!(
-            options
-                .to_string()
-                .ends_with("raises the limit with `--max-options 8`)")
+        assert_eq!(
+            options(Some("--max-options")).to_string(),
+            "8 options given; give 2 to 4 (the person can always type another answer through \
+             \"Other\"; a host that wants more raises the limit with `--max-options 8`)"
         );
-        let questions = ProblemKind::TooManyQuestions { given: 6, max: 4 };
-        assert!(
-            questions
-                .to_string()
-                .ends_with("raises the limit with `--max-questions 6`)")
+        assert_eq!(
+            options(None).to_string(),
+            "8 options given; give 2 to 4 (the person can always type another answer through \
+             \"Other\")"
+        );
+        let questions = |raised_with| ProblemKind::TooManyQuestions {
+            given: 6,
+            max: 4,
+            raised_with,
+        };
+        assert_eq!(
+            questions(Some("maxQuestions")).to_string(),
+            "6 questions given; give 1 to 4, and ask the rest in a later call (a host that wants \
+             more raises the limit with `maxQuestions 6`)"
+        );
+        assert_eq!(
+            questions(None).to_string(),
+            "6 questions given; give 1 to 4, and ask the rest in a later call"
         );
     }
 }

@@ -22,6 +22,7 @@ pub(crate) fn check_input(input: &AskUserInput, limits: &Limits, out: &mut Vec<P
             ProblemKind::TooManyQuestions {
                 given: count,
                 max: limits.max_questions,
+                raised_with: limits.raised_with.map(|names| names.questions),
             },
         ));
     }
@@ -143,7 +144,12 @@ fn check_question(index: usize, question: &Question, sink: &mut Sink<'_>) {
             } else if given > max {
                 sink.out.push(Problem::new(
                     at("/options"),
-                    ProblemKind::TooManyOptions { given, min, max },
+                    ProblemKind::TooManyOptions {
+                        given,
+                        min,
+                        max,
+                        raised_with: sink.limits.raised_with.map(|names| names.options),
+                    },
                 ));
             }
             check_labels(&at, options, sink);
