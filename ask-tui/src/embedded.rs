@@ -30,6 +30,27 @@ pub use ask_core::ScreenStep as Step;
 /// `warning` (yellow: notices), `dim` (faint: descriptions, help, rules).
 pub const THEME_ROLES: [&str; 4] = ["accent", "success", "warning", "dim"];
 
+/// Why a host's theme was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ThemeError {
+    /// The role is not one of [`THEME_ROLES`].
+    #[error(
+        "unknown theme role `{}`; the roles are {}",
+        ask_core::sanitize_for_display(.role),
+        THEME_ROLES.join(", ")
+    )]
+    UnknownRole {
+        /// The role as the host named it.
+        role: String,
+    },
+    /// The value is not SGR parameters: digits and `;`, at most 40 characters.
+    #[error("theme role `{role}`: give SGR parameters such as \"38;5;39\" (digits and ;)")]
+    NotSgr {
+        /// The role whose value was refused.
+        role: String,
+    },
+}
+
 /// A host's colours: SGR parameters (such as `38;5;39` or `1;32`) by role of [`THEME_ROLES`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Theme {
@@ -39,23 +60,23 @@ pub struct Theme {
 impl Theme {
     /// Reads a host's theme; refuses a role that is not one of [`THEME_ROLES`] and a value that
     /// is not SGR parameters (digits and `;`, at most 40 characters), naming the role.
-    pub fn new<'a>(roles: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Theme, String> {
+    pub fn new<'a>(
+        roles: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Theme, ThemeError> {
         let mut theme = Theme::default();
         for (role, params) in roles {
             if !THEME_ROLES.contains(&role) {
-                return Err(format!(
-                    "unknown theme role `{}`; the roles are {}",
-                    ask_core::sanitize_for_display(role),
-                    THEME_ROLES.join(", ")
-                ));
+                return Err(ThemeError::UnknownRole {
+                    role: role.to_string(),
+                });
             }
             let valid = !params.is_empty()
                 && params.len() <= 40
                 && params.chars().all(|c| c.is_ascii_digit() || c == ';');
             if !valid {
-                return Err(format!(
-                    "theme role `{role}`: give SGR parameters such as \"38;5;39\" (digits and ;)"
-                ));
+                return Err(ThemeError::NotSgr {
+                    role: role.to_string(),
+                });
             }
             theme.roles.push((role.to_string(), params.to_string()));
         }
@@ -368,8 +389,10 @@ impl ask_core::EmbeddedScreen for Embedded {
         Embedded::resize(self, width, max_height);
     }
 
+    /// The trait (`ask_core::EmbeddedScreen`) takes the refusal as the sentence the host reads.
     fn set_theme(&mut self, roles: &[(&str, &str)]) -> Result<(), String> {
-        Embedded::set_theme(self, Theme::new(roles.iter().copied())?);
+        let theme = Theme::new(roles.iter().copied()).map_err(|error| error.to_string())?;
+        Embedded::set_theme(self, theme);
         Ok(())
     }
 

@@ -142,12 +142,13 @@ fn a_host_theme_restyles_each_role_and_bad_values_are_refused() {
     assert!(!frame.contains("\x1b[2m"), "no default dim left: {frame:?}");
 
     assert_eq!(
-        Theme::new([("accent", "31m\x1b[2J")]),
+        Theme::new([("accent", "31m\x1b[2J")]).map_err(|error| error.to_string()),
         Err("theme role `accent`: give SGR parameters such as \"38;5;39\" (digits and ;)".into())
     );
     assert!(
         Theme::new([("border", "31")])
             .unwrap_err()
+            .to_string()
             .starts_with("unknown theme role `border`")
     );
 }

@@ -25,7 +25,7 @@ pub(super) fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<
     }
     let t = state.lang().text();
     let mut missing = Vec::new();
-    let entries: Vec<(String, Option<String>)> = state
+    let entries: Vec<Entry> = state
         .questions()
         .iter()
         .zip(state.pages())
@@ -39,7 +39,16 @@ pub(super) fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<
             if answer.is_none() {
                 missing.push(label.clone());
             }
-            (label, answer)
+            // The note, under the answer it belongs to.
+            let note = (!page.note.is_blank()).then(|| match ask_core::answer_mask(question) {
+                Some(mask) => mask.to_string(),
+                None => review_text(page.note.text()),
+            });
+            Entry {
+                label,
+                answer,
+                note,
+            }
         })
         .collect();
     let status = if missing.is_empty() {
@@ -57,22 +66,10 @@ pub(super) fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<
             warning(),
         )
     };
-    // The notes, under the answers they belong to.
-    let notes: Vec<Option<String>> = state
-        .questions()
-        .iter()
-        .zip(state.pages())
-        .map(|(question, page)| {
-            (!page.note.is_blank()).then(|| match ask_core::answer_mask(question) {
-                Some(mask) => mask.to_string(),
-                None => review_text(page.note.text()),
-            })
-        })
-        .collect();
     let room = max_rows - 1;
     let blocks = review_rows(
         t,
-        (&entries, &notes),
+        &entries,
         Shape {
             inner,
             compact: false,
@@ -83,7 +80,7 @@ pub(super) fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<
     } else {
         let compact = review_rows(
             t,
-            (&entries, &notes),
+            &entries,
             Shape {
                 inner,
                 compact: true,
@@ -129,6 +126,14 @@ impl ReviewRow {
     }
 }
 
+/// One question in the review: its header, its answer as shown (`None` when it has none), and
+/// its note.
+struct Entry {
+    label: String,
+    answer: Option<String>,
+    note: Option<String>,
+}
+
 /// How the review's rows are laid out: `inner` columns wide, whole or compact.
 #[derive(Debug, Clone, Copy)]
 struct Shape {
@@ -136,87 +141,87 @@ struct Shape {
     compact: bool,
 }
 
-/// Each question's rows in the review (`entries`, its header and answer, beside its note),
-/// whole: the header on its own line with the answer under it, or (`compact`) the header and the
+/// Each question's rows in the review, whole: the header on its own line with the answer under it, or (`compact`) the header and the
 /// answer on one line, the answer wrapped on. The note follows, wrapped. Only a header is ever
 /// shortened (as the tab bar shortens it).
-fn review_rows(
-    t: &Text,
-    (entries, notes): (&[(String, Option<String>)], &[Option<String>]),
-    shape: Shape,
-) -> Vec<Vec<ReviewRow>> {
+fn review_rows(t: &Text, entries: &[Entry], shape: Shape) -> Vec<Vec<ReviewRow>> {
     let Shape { inner, compact } = shape;
     let text_width = inner.saturating_sub(4).max(1);
     let indent = || vec![Span::raw("    ")];
     entries
         .iter()
-        .zip(notes)
-        .map(|((label, answer), note)| {
-            let (text, style) = match answer {
-                Some(text) => (text.as_str(), Style::new()),
-                None => (t.not_answered, warning()),
-            };
-            let mark = answered_mark(answer.is_some());
-            let mut rows = Vec::new();
-            if compact {
-                // The header gets at most half the row when it would crowd out the answer.
-                let head_max = if width(label) + 2 + 3 > text_width {
-                    (text_width / 2).max(3)
-                } else {
-                    text_width
+        .map(
+            |Entry {
+                 label,
+                 answer,
+                 note,
+             }| {
+                let (text, style) = match answer {
+                    Some(text) => (text.as_str(), Style::new()),
+                    None => (t.not_answered, warning()),
                 };
-                let head = shorten(label, head_max);
-                let rest = text_width.saturating_sub(width(&head) + 2).max(1);
-                let first = wrap(text, rest).into_iter().next().unwrap_or_default();
-                // The rest of the answer after its first line, wrapped to the whole width.
-                let after = text
-                    .strip_prefix(first.as_str())
-                    .map_or("", str::trim_start);
-                let lead = vec![
-                    Span::raw("  "),
-                    Span::raw(mark),
-                    Span::styled(head, bold()),
-                    Span::raw(": "),
-                ];
-                rows.push(ReviewRow {
-                    lead,
-                    text: first,
-                    style,
-                    room: rest,
-                });
-                if !after.is_empty() {
-                    rows.extend(wrap(after, text_width).into_iter().map(|line| ReviewRow {
+                let mark = answered_mark(answer.is_some());
+                let mut rows = Vec::new();
+                if compact {
+                    // The header gets at most half the row when it would crowd out the answer.
+                    let head_max = if width(label) + 2 + 3 > text_width {
+                        (text_width / 2).max(3)
+                    } else {
+                        text_width
+                    };
+                    let head = shorten(label, head_max);
+                    let rest = text_width.saturating_sub(width(&head) + 2).max(1);
+                    let first = wrap(text, rest).into_iter().next().unwrap_or_default();
+                    // The rest of the answer after its first line, wrapped to the whole width.
+                    let after = text
+                        .strip_prefix(first.as_str())
+                        .map_or("", str::trim_start);
+                    let lead = vec![
+                        Span::raw("  "),
+                        Span::raw(mark),
+                        Span::styled(head, bold()),
+                        Span::raw(": "),
+                    ];
+                    rows.push(ReviewRow {
+                        lead,
+                        text: first,
+                        style,
+                        room: rest,
+                    });
+                    if !after.is_empty() {
+                        rows.extend(wrap(after, text_width).into_iter().map(|line| ReviewRow {
+                            lead: indent(),
+                            text: line,
+                            style,
+                            room: text_width,
+                        }));
+                    }
+                } else {
+                    rows.push(ReviewRow {
+                        lead: vec![Span::raw("  "), Span::raw(mark)],
+                        text: shorten(label, text_width),
+                        style: bold(),
+                        room: text_width,
+                    });
+                    rows.extend(wrap(text, text_width).into_iter().map(|line| ReviewRow {
                         lead: indent(),
                         text: line,
                         style,
                         room: text_width,
                     }));
                 }
-            } else {
-                rows.push(ReviewRow {
-                    lead: vec![Span::raw("  "), Span::raw(mark)],
-                    text: shorten(label, text_width),
-                    style: bold(),
-                    room: text_width,
-                });
-                rows.extend(wrap(text, text_width).into_iter().map(|line| ReviewRow {
-                    lead: indent(),
-                    text: line,
-                    style,
-                    room: text_width,
-                }));
-            }
-            if let Some(note) = note {
-                let text = format!("{}{note}", t.note_lead);
-                rows.extend(wrap(&text, text_width).into_iter().map(|line| ReviewRow {
-                    lead: indent(),
-                    text: line,
-                    style: dim(),
-                    room: text_width,
-                }));
-            }
-            rows
-        })
+                if let Some(note) = note {
+                    let text = format!("{}{note}", t.note_lead);
+                    rows.extend(wrap(&text, text_width).into_iter().map(|line| ReviewRow {
+                        lead: indent(),
+                        text: line,
+                        style: dim(),
+                        room: text_width,
+                    }));
+                }
+                rows
+            },
+        )
         .collect()
 }
 
