@@ -43,14 +43,14 @@ mod terminal;
 mod text;
 mod view;
 
-pub use ask_core::lang::{Counted, Help, Lang, Text};
+pub use ask_core::lang::Lang;
 pub use demo::{demo_input, showcase_input};
 pub use embedded::{Embedded, Step, THEME_ROLES, Theme, ThemeError};
 pub use frontend::TuiFrontend;
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
-    Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, VISIBLE_ROWS,
-    completion_folder, completions, msg_for_key, update,
+    Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, completion_folder,
+    completions, msg_for_key, update,
 };
 pub use terminal::{Access, HistoryProvider, RunOptions, TuiError, run, say_on_terminal};
 pub use text::TextField;

@@ -22,7 +22,7 @@ pub use msg::{Effect, HISTORY_MAX, Load, Msg};
 pub use update::update;
 
 /// How many rows a list shows at once: six options and "Other" fit, more scroll.
-pub const VISIBLE_ROWS: usize = 7;
+pub(crate) const VISIBLE_ROWS: usize = 7;
 
 /// Everything the UI knows: the questions, what the person has chosen and typed so far, the
 /// open tab and any open dialog.
