@@ -348,7 +348,42 @@ pub(super) fn list_lines(state: &State, area: Area, scroll: usize) -> (Vec<Line<
         return (out, 0);
     }
     // Only the highlighted row is left and it does not fit whole.
-    let block = &blocks[cursor];
+    let cut = Cut {
+        window: (start, end, rows),
+        above,
+        below,
+        inner,
+        max_rows,
+        scroll,
+    };
+    cut_row(t, &blocks[cursor], cut)
+}
+
+/// A list cut to its highlighted row: the window `start..end` of its `rows` rows, the markers
+/// of the rows above and below it, the list's width and rows, and how far the row's
+/// description is scrolled.
+struct Cut {
+    window: (usize, usize, usize),
+    above: Option<Line<'static>>,
+    below: Option<Line<'static>>,
+    inner: usize,
+    max_rows: usize,
+    scroll: usize,
+}
+
+/// The highlighted row (`block`) when it does not fit whole: its label, as much of its
+/// description as fits and a marker; else as many of its lines as fit and one line that counts
+/// everything left out; else, on one row, its line in focus with the counts at its end. Also how
+/// far its description can scroll.
+fn cut_row(t: &Text, block: &Block, cut: Cut) -> (Vec<Line<'static>>, usize) {
+    let Cut {
+        window: (start, end, rows),
+        above,
+        below,
+        inner,
+        max_rows,
+        scroll,
+    } = cut;
     let markers = usize::from(above.is_some()) + usize::from(below.is_some());
     let room = max_rows.saturating_sub(markers);
     let mut out = Vec::new();
