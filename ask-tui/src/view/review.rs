@@ -141,9 +141,9 @@ struct Shape {
     compact: bool,
 }
 
-/// Each question's rows in the review, whole: the header on its own line with the answer under it, or (`compact`) the header and the
-/// answer on one line, the answer wrapped on. The note follows, wrapped. Only a header is ever
-/// shortened (as the tab bar shortens it).
+/// Each question's rows in the review, whole: the header on its own line with the answer under
+/// it, or (`compact`) the header and the answer on one line, the answer wrapped on. The note
+/// follows, wrapped. Only a header is ever shortened (as the tab bar shortens it).
 fn review_rows(t: &Text, entries: &[Entry], shape: Shape) -> Vec<Vec<ReviewRow>> {
     let Shape { inner, compact } = shape;
     let text_width = inner.saturating_sub(4).max(1);
