@@ -27,7 +27,7 @@ pub(crate) fn resolve_presenter(mode: ModeArg, via: bool) -> Presenter {
         ModeArg::Rpc => Presenter::Rpc,
         ModeArg::Embedded => Presenter::Embedded,
         ModeArg::Web => Presenter::Web,
-        ModeArg::Auto if ask_tui::Access::allowed().opens => Presenter::Tui,
+        ModeArg::Auto if crate::tui::access().opens => Presenter::Tui,
         ModeArg::Auto => Presenter::File,
     }
 }
@@ -167,7 +167,7 @@ pub(crate) fn demo(args: &AskArgs, showcase: bool) -> Exit {
             );
             return Exit::Invalid;
         }
-        _ if !ask_tui::Access::allowed().opens => {
+        _ if !crate::tui::access().opens => {
             say(
                 "the demo needs a terminal, and /dev/tty cannot be opened; try the web page: \
                  ask-user --mode web demo",
@@ -205,7 +205,7 @@ fn frontend_for(
             let mut tui = ask_tui::TuiFrontend::new()
                 .on_calling_thread()
                 .with_notify(!args.tui.no_notify)
-                .with_lang(ask_tui::chosen_lang(args.tui.lang));
+                .with_lang(crate::tui::chosen_lang(args.tui.lang));
             // ↑ in a text field recalls earlier answers to the same question from this
             // session's log only, never another's.
             if let Some(session) = &args.session {

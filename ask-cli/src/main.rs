@@ -16,6 +16,7 @@ mod output;
 mod print;
 #[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
 mod process;
+mod tui;
 mod web;
 
 use crate::cli::{Cli, Command};

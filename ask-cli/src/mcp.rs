@@ -11,7 +11,7 @@ use std::time::Duration;
 use ask_core::Presenter;
 use ask_mcp::{Ended, Fallback, McpServer, Page, PageError};
 use ask_print::{PrintFrontend, Relay};
-use ask_tui::{Access, TuiFrontend};
+use ask_tui::TuiFrontend;
 
 use crate::cli::{McpArgs, ViaArgs};
 use crate::exit::Exit;
@@ -59,7 +59,7 @@ pub(crate) fn run(args: &McpArgs) -> Exit {
 fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
     let tui = TuiFrontend::new()
         .with_notify(!args.tui.no_notify)
-        .with_lang(ask_tui::chosen_lang(args.tui.lang));
+        .with_lang(crate::tui::chosen_lang(args.tui.lang));
     // The inbox's page is already open where the person answers: no browser for its address.
     let (inbox, via) = (args.inbox.clone(), args.inbox.via.is_some());
     let open = !args.no_open && !via;
@@ -71,7 +71,7 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         .log_to(say)
         .with_fallback(
             Fallback::new(Presenter::Tui, Box::new(tui))
-                .available_while(|| Access::allowed().can_draw()),
+                .available_while(|| crate::tui::access().can_draw()),
         )
         .fallback(
             Presenter::File,
@@ -80,11 +80,11 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         .pending_instructions(|client, file, n| Relay::for_client(client).instructions(file, n))
         .pages(
             Box::new(move || Box::pin(std::future::ready(page(&inbox)))),
-            move || via || crate::browser::display_available() || Access::allowed().can_print(),
+            move || via || crate::browser::display_available() || crate::tui::access().can_print(),
         )
         .announce_to(move |link| {
             let _ = open && crate::browser::open_in_browser(link);
-            let _ = ask_tui::terminal_allowed()
+            let _ = crate::tui::terminal_allowed()
                 && ask_tui::say_on_terminal(&ask_mcp::terminal_lines(link));
         }))
 }

@@ -7,7 +7,7 @@ use std::thread::JoinHandle;
 use ask_core::{AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter};
 use async_trait::async_trait;
 
-use crate::terminal::{HistoryProvider, TuiError, run_with};
+use crate::terminal::{HistoryProvider, RunOptions, TuiError, run};
 use ask_core::lang::Lang;
 
 /// Presents questions in the terminal UI on the controlling terminal.
@@ -111,10 +111,14 @@ impl Frontend for TuiFrontend {
     async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
         let (notify, lang) = (self.notify, self.lang);
         if self.calling_thread {
-            let (input, given) = (request.input.input(), &request.given);
-            let never = AtomicBool::new(false);
-            return run_with(input, given, notify, lang, &never, self.history.as_ref())
-                .map_err(PresentError::from);
+            let options = RunOptions {
+                given: &request.given,
+                notify,
+                lang,
+                withdrawn: None,
+                history: self.history.as_ref(),
+            };
+            return run(request.input.input(), &options).map_err(PresentError::from);
         }
         let input = request.input.input().clone();
         let given = request.given.clone();
@@ -126,14 +130,14 @@ impl Frontend for TuiFrontend {
             .name("ask-tui".to_string())
             .spawn(move || {
                 // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
-                let _ = send.send(run_with(
-                    &input,
-                    &given,
+                let options = RunOptions {
+                    given: &given,
                     notify,
                     lang,
-                    &flag,
-                    history.as_ref(),
-                ));
+                    withdrawn: Some(&flag),
+                    history: history.as_ref(),
+                };
+                let _ = send.send(run(&input, &options));
             })
             .map_err(PresentError::from)?;
         let _ui = WithdrawOnDrop {

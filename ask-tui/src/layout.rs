@@ -6,24 +6,24 @@ use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
 /// The display width of `text` in terminal columns.
-pub fn width(text: &str) -> usize {
+pub(crate) fn width(text: &str) -> usize {
     UnicodeWidthStr::width(text)
 }
 
 /// Agent text as display lines: split on `'\n'` first, then each line sanitised.
-pub fn safe_lines(text: &str) -> Vec<String> {
+pub(crate) fn safe_lines(text: &str) -> Vec<String> {
     text.split('\n')
         .map(|line| ask_core::sanitize_for_display(line).into_owned())
         .collect()
 }
 
 /// Agent text as one display line (a line feed shows as `⏎`).
-pub fn safe(text: &str) -> Cow<'_, str> {
+pub(crate) fn safe(text: &str) -> Cow<'_, str> {
     ask_core::sanitize_for_display(text)
 }
 
 /// Shortens `text` to at most `max` columns, ending it with `…` when something was cut.
-pub fn shorten(text: &str, max: usize) -> String {
+pub(crate) fn shorten(text: &str, max: usize) -> String {
     if width(text) <= max {
         return text.to_string();
     }
@@ -49,7 +49,7 @@ pub fn shorten(text: &str, max: usize) -> String {
 /// (Chinese, Japanese) any break is allowed, except that closing punctuation ("。", "？", "）",
 /// ".") never starts a line and opening punctuation ("（", "(") never ends one: the character
 /// next to it moves along. Always returns at least one line.
-pub fn wrap(text: &str, max: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, max: usize) -> Vec<String> {
     let max = max.max(1);
     let mut lines = Vec::new();
     let mut line = String::new();

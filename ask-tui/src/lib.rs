@@ -4,15 +4,17 @@
 //! The crate is split the Elm way. [`State`], [`Msg`], [`update`] and [`view`] are pure: keys
 //! become messages ([`msg_for_key`]), `update` changes the state and says whether the ask is
 //! over, and `view` draws the state into a ratatui frame, so every screen and every binding is
-//! tested without a terminal. The [`terminal`] module is the only code that does IO: what only
-//! IO can tell (the earlier answers ↑ recalls, the names Ctrl+T completes from) `update` asks
-//! for with [`Effect::Load`], and the terminal module hands it back as a message. The one
-//! thing `view` leaves in the state is how far a text that does not fit could scroll at the size
-//! it drew, so that scrolling stops where the text ends.
+//! tested without a terminal. One module, `terminal`, is the only code that does IO ([`run`],
+//! with its [`RunOptions`]): what only IO can tell (the earlier answers ↑ recalls, the names
+//! Ctrl+T completes from) `update` asks for with [`Effect::Load`], and the terminal module hands
+//! it back as a message. The one thing `view` leaves in the state is how far a text that does
+//! not fit could scroll at the size it drew, so that scrolling stops where the text ends.
 //!
 //! What it must not do: write to stdout (the UI is drawn on `/dev/tty`; stdout belongs to the
 //! result), ask the terminal anything and wait for the reply, show agent text without
-//! `ask_core::sanitize_for_display`, or leave the terminal in raw mode on any exit path.
+//! `ask_core::sanitize_for_display`, or leave the terminal in raw mode on any exit path. Nor
+//! does it read the process's environment or arguments: whether the terminal may be used at
+//! all and the language of the UI are the host's to say ([`TuiFrontend::with_lang`]).
 //!
 //! ```
 //! use ask_core::{AskUserInput, Outcome, Question};
@@ -37,26 +39,20 @@ mod frontend;
 mod layout;
 mod render;
 mod state;
-pub mod terminal;
+mod terminal;
 mod text;
 mod view;
 
-pub use ask_core::lang::{Counted, Help, Lang, Text};
+pub use ask_core::lang::Lang;
 pub use demo::{demo_input, showcase_input};
+pub use ask_core::ThemeError;
 pub use embedded::{Embedded, Step, THEME_ROLES, Theme};
 pub use frontend::TuiFrontend;
 pub use render::{render_call, render_call_text, render_result, render_result_text};
 pub use state::{
-    Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, VISIBLE_ROWS,
-    completion_folder, completions, msg_for_key, update,
+    Dialog, Effect, HISTORY_MAX, Load, Msg, Notice, Page, Screen, State, completion_folder,
+    completions, msg_for_key, update,
 };
-pub use terminal::{Access, HistoryProvider, TuiError, say_on_terminal, terminal_allowed};
+pub use terminal::{Access, HistoryProvider, RunOptions, TuiError, run, say_on_terminal};
 pub use text::TextField;
 pub use view::{render, screen_lines, view};
-
-/// The terminal UI's language: `flag` when one is given (`--lang`), else the language of this
-/// process's locale ([`Lang::from_locale`]: the first of `LC_ALL`, `LC_MESSAGES`, `LANG` set),
-/// else English.
-pub fn chosen_lang(flag: Option<Lang>) -> Lang {
-    flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
-}

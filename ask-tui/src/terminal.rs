@@ -60,7 +60,7 @@ pub enum TuiError {
     /// again from the beginning.
     #[error("interrupted with Ctrl+C twice")]
     Aborted,
-    /// The host withdrew the questions (see [`run_until`]); the terminal was restored.
+    /// The host withdrew the questions ([`RunOptions::withdrawn`]); the terminal was restored.
     #[error("the questions were withdrawn before an answer")]
     Withdrawn,
 }
@@ -82,27 +82,36 @@ impl From<TuiError> for ask_core::PresentError {
 static ACTIVE: AtomicBool = AtomicBool::new(false);
 static PANIC_HOOK: Once = Once::new();
 
-/// Asks `input`'s questions on the controlling terminal and returns the outcome.
-///
-/// The terminal is restored before this returns, whatever the path: an answer, a cancel, an
-/// error, a panic (through a panic hook that runs before the previous one), or SIGTERM, SIGHUP
-/// and SIGINT (noticed within a tenth of a second). The UI's words are in `lang`.
-pub fn run(input: &AskUserInput, notify: bool, lang: Lang) -> Result<Outcome, TuiError> {
-    run_until(input, &[], notify, lang, &AtomicBool::new(false))
+/// How [`run`] asks: what it shows, in which language, and what can end it besides the person.
+/// `RunOptions::default()` asks in English, without a notification, with nothing given, no
+/// earlier answers and no way to withdraw the questions.
+#[derive(Clone, Default)]
+pub struct RunOptions<'a> {
+    /// Answers already given elsewhere, shown as the person's choices (see
+    /// [`State::with_given`]).
+    pub given: &'a [Option<Answer>],
+    /// Ring the terminal bell and send a desktop notification when the questions appear.
+    pub notify: bool,
+    /// The language of the UI's words.
+    pub lang: Lang,
+    /// For a host whose caller can go away while the questions are shown: once another thread
+    /// sets it, the UI ends with [`TuiError::Withdrawn`], the terminal restored, within a tenth
+    /// of a second.
+    pub withdrawn: Option<&'a AtomicBool>,
+    /// Where ↑ in a text field finds the earlier answers to the same question.
+    pub history: Option<&'a HistoryProvider>,
 }
 
-/// Like [`run`], and also ends with [`TuiError::Withdrawn`], the terminal restored, within a
-/// tenth of a second of another thread setting `withdrawn`: for a host whose caller can go away
-/// while the questions are shown. `given` holds answers already given elsewhere, shown as the
-/// person's choices (see [`State::with_given`]).
-pub fn run_until(
-    input: &AskUserInput,
-    given: &[Option<Answer>],
-    notify: bool,
-    lang: Lang,
-    withdrawn: &AtomicBool,
-) -> Result<Outcome, TuiError> {
-    run_with(input, given, notify, lang, withdrawn, None)
+impl std::fmt::Debug for RunOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunOptions")
+            .field("given", &self.given)
+            .field("notify", &self.notify)
+            .field("lang", &self.lang)
+            .field("withdrawn", &self.withdrawn)
+            .field("history", &self.history.is_some())
+            .finish()
+    }
 }
 
 /// Reads the earlier answers to questions with a given text, newest first, at most
@@ -110,15 +119,13 @@ pub fn run_until(
 /// calls it the first time a field asks, never while drawing).
 pub type HistoryProvider = Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>;
 
-/// Like [`run_until`], with the earlier answers that ↑ recalls in a text field.
-pub fn run_with(
-    input: &AskUserInput,
-    given: &[Option<Answer>],
-    notify: bool,
-    lang: Lang,
-    withdrawn: &AtomicBool,
-    history: Option<&HistoryProvider>,
-) -> Result<Outcome, TuiError> {
+/// Asks `input`'s questions on the controlling terminal, as `options` say, and returns the
+/// outcome.
+///
+/// The terminal is restored before this returns, whatever the path: an answer, a cancel, an
+/// error, a panic (through a panic hook that runs before the previous one), a withdrawal, or
+/// SIGTERM, SIGHUP and SIGINT (noticed within a tenth of a second).
+pub fn run(input: &AskUserInput, options: &RunOptions<'_>) -> Result<Outcome, TuiError> {
     let tty = OpenOptions::new()
         .read(true)
         .write(true)
@@ -127,9 +134,18 @@ pub fn run_with(
     let signals = Signals::get()?;
     install_panic_hook();
     signals.catch();
-    let state = State::new(input).with_lang(lang).with_given(given);
-    let result = Guard::enter(tty, notify.then_some((input.questions.len(), lang)))
-        .and_then(|guard| event_loop(state, guard, signals, withdrawn, history));
+    let state = State::new(input)
+        .with_lang(options.lang)
+        .with_given(options.given);
+    let notify = options
+        .notify
+        .then_some((input.questions.len(), options.lang));
+    let watch = Watch {
+        signals,
+        withdrawn: options.withdrawn,
+        history: options.history,
+    };
+    let result = Guard::enter(tty, notify).and_then(|guard| event_loop(state, guard, &watch));
     signals.release();
     // A signal that came after the loop's last look, while the terminal was being restored, is
     // not lost: the process still ends as it asks (the terminal is already restored).
@@ -227,7 +243,7 @@ impl Signals {
 /// a desktop notification in the two escape forms terminals understand (OSC 9 and OSC 777).
 /// Terminals that know neither ignore them. The text is fixed (in the UI's language): agent
 /// text never goes into an escape sequence.
-pub fn notification(questions: usize, lang: Lang) -> String {
+fn notification(questions: usize, lang: Lang) -> String {
     let text = fill(
         lang.text().notification.pick(questions),
         &[("n", &questions.to_string())],
@@ -333,22 +349,31 @@ impl Drop for Guard {
     }
 }
 
-fn event_loop(
-    mut state: State,
-    mut guard: Guard,
-    signals: &Signals,
-    withdrawn: &AtomicBool,
-    history: Option<&HistoryProvider>,
-) -> Result<Outcome, TuiError> {
-    // A signal wins over a withdrawal that happens at the same time: the process must still
-    // end as the signal asks.
-    let stopped = || {
-        signals.pending().or_else(|| {
-            withdrawn
-                .load(Ordering::SeqCst)
+/// What the event loop watches besides the terminal: the signals and the host's withdrawal,
+/// which end it, and the earlier answers it reads for the state.
+struct Watch<'a> {
+    signals: &'a Signals,
+    withdrawn: Option<&'a AtomicBool>,
+    history: Option<&'a HistoryProvider>,
+}
+
+impl Watch<'_> {
+    /// Why the UI must stop now, if it must. A signal wins over a withdrawal that happens at
+    /// the same time: the process must still end as the signal asks.
+    fn stopped(&self) -> Option<TuiError> {
+        self.signals.pending().or_else(|| {
+            self.withdrawn
+                .is_some_and(|withdrawn| withdrawn.load(Ordering::SeqCst))
                 .then_some(TuiError::Withdrawn)
         })
-    };
+    }
+}
+
+/// Draws `state` and feeds it keys until it ends, reading what it asks for (the earlier
+/// answers, the names Ctrl+T completes from the disk).
+fn event_loop(mut state: State, mut guard: Guard, watch: &Watch<'_>) -> Result<Outcome, TuiError> {
+    let (signals, history) = (watch.signals, watch.history);
+    let stopped = || watch.stopped();
     loop {
         if let Some(stop) = stopped() {
             return Err(stop);
@@ -439,7 +464,7 @@ const MAX_LISTED: usize = 10_000;
 /// Puts the terminal back as it was: leaves the alternate screen, turns bracketed paste off,
 /// shows the cursor and leaves raw mode. It does nothing when the terminal is not in the UI's
 /// modes, so every exit path may call it.
-pub fn restore() {
+fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }
@@ -471,29 +496,6 @@ fn install_panic_hook() {
     });
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_panic_hook_keeps_the_previous_hook() {
-        let called = Arc::new(AtomicBool::new(false));
-        let seen = Arc::clone(&called);
-        std::panic::set_hook(Box::new(move |_| seen.store(true, Ordering::SeqCst)));
-        install_panic_hook();
-        let result = std::panic::catch_unwind(|| panic!("a panic in the UI"));
-        let _ = std::panic::take_hook();
-        assert!(result.is_err());
-        assert!(
-            called.load(Ordering::SeqCst),
-            "the previous hook still runs"
-        );
-        // Nothing was in the UI's modes, so restoring had nothing to do and stays idempotent.
-        restore();
-        assert!(!ACTIVE.load(Ordering::SeqCst));
-    }
-}
-
 /// What the controlling terminal lets this process do now, found without changing anything:
 /// no `tcsetpgrp`, no change of mode, and no signal handler touched (a process of a background
 /// group that wrote there would be stopped by SIGTTOU, so it must not try).
@@ -508,22 +510,7 @@ pub struct Access {
     pub canonical: bool,
 }
 
-/// Whether ask-user may use the terminal at all: not when `ASK_USER_NO_TTY` is set (as in CI,
-/// or a host that wants the terminal left alone).
-pub fn terminal_allowed() -> bool {
-    std::env::var_os("ASK_USER_NO_TTY").is_none()
-}
-
 impl Access {
-    /// [`Access::now`] when [`terminal_allowed`], else nothing at all.
-    pub fn allowed() -> Access {
-        if terminal_allowed() {
-            Access::now()
-        } else {
-            Access::default()
-        }
-    }
-
     /// The controlling terminal as it is now (nothing at all when `/dev/tty` does not open).
     pub fn now() -> Access {
         match OpenOptions::new().read(true).write(true).open("/dev/tty") {
@@ -582,4 +569,27 @@ pub fn say_on_terminal(text: &str) -> bool {
     tty.write_all(text.as_bytes())
         .and_then(|()| tty.flush())
         .is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_panic_hook_keeps_the_previous_hook() {
+        let called = Arc::new(AtomicBool::new(false));
+        let seen = Arc::clone(&called);
+        std::panic::set_hook(Box::new(move |_| seen.store(true, Ordering::SeqCst)));
+        install_panic_hook();
+        let result = std::panic::catch_unwind(|| panic!("a panic in the UI"));
+        let _ = std::panic::take_hook();
+        assert!(result.is_err());
+        assert!(
+            called.load(Ordering::SeqCst),
+            "the previous hook still runs"
+        );
+        // Nothing was in the UI's modes, so restoring had nothing to do and stays idempotent.
+        restore();
+        assert!(!ACTIVE.load(Ordering::SeqCst));
+    }
 }
