@@ -43,9 +43,9 @@ mod terminal;
 mod text;
 mod view;
 
+pub use ask_core::ThemeError;
 pub use ask_core::lang::Lang;
 pub use demo::{demo_input, showcase_input};
-pub use ask_core::ThemeError;
 pub use embedded::{Embedded, Step, THEME_ROLES, Theme};
 pub use frontend::TuiFrontend;
 pub use render::{render_call, render_call_text, render_result, render_result_text};
