@@ -68,6 +68,10 @@ pub enum Help {
 
 /// Every string the terminal UI shows, in one language. Placeholders: `{n}` a count, `{a}` and
 /// `{b}` two counts, `{list}` a list of names.
+///
+/// Every word the UI shows (help lines, "Other", markers, tab names, the review, dialogs,
+/// notices, the desktop notification) comes from the `Text` of the state's
+/// [`Lang`](super::Lang); the outcome never depends on the language.
 #[derive(Debug)]
 pub struct Text {
     /// The built-in choice, on its row: "Other (type your answer)". Validation refuses an

@@ -204,6 +204,9 @@ impl ToolOutput {
     /// The output for a call whose questions were interrupted before an outcome: Ctrl+C twice
     /// in the terminal UI (`signal` is `None`), or a signal such as SIGTERM (its name). Nothing
     /// was answered and nothing is recorded, so there are no details.
+    ///
+    /// A host that asked for the tool output gets this explicit error, which is not a result:
+    /// nothing is recorded, and the call is asked again.
     pub fn interrupted(signal: Option<&str>) -> ToolOutput {
         ToolOutput {
             content: interrupted_text(signal),

@@ -1,5 +1,9 @@
 //! Labels that look alike: the confusable skeleton two labels are compared by, and the labels
 //! that imitate the built-in "Other" choice in any language the terminal UI speaks.
+//!
+//! Label uniqueness and the check that a label does not imitate "Other" compare confusable
+//! skeletons (UTS #39 after NFKC) only when a label of the question holds a non-ASCII character,
+//! so the ASCII path stays free of Unicode tables.
 
 use std::collections::HashMap;
 

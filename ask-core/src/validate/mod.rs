@@ -1,6 +1,11 @@
 //! Semantic validation of a call: every problem at once, each with its JSON path and a sentence a
 //! model can act on.
 //!
+//! Validation reports every problem, never just the first, each with a JSON pointer and a
+//! sentence a model can act on, up to [`MAX_PROBLEMS`] for one call; past that, one last problem
+//! counts the rest. Every check is linear in the size of the call (duplicates are found with
+//! hash maps), so a huge list is refused by its count at once.
+//!
 //! The rules live in [`rules`], the problems and the sentences they read as in [`problem`], and
 //! the checks for labels that look alike or imitate the built-in "Other" choice in [`lookalike`].
 

@@ -163,7 +163,8 @@ pub enum ProblemKind {
         given: usize,
         /// The limit.
         max: usize,
-        /// What raises the limit, in the host's words ([`RaisedWith::questions`]).
+        /// What raises the limit, in the host's words
+        /// ([`RaisedWith::questions`](crate::RaisedWith::questions)).
         raised_with: Option<&'static str>,
     },
     /// Fewer options than the minimum.
@@ -183,7 +184,8 @@ pub enum ProblemKind {
         min: usize,
         /// The maximum.
         max: usize,
-        /// What raises the limit, in the host's words ([`RaisedWith::options`]).
+        /// What raises the limit, in the host's words
+        /// ([`RaisedWith::options`](crate::RaisedWith::options)).
         raised_with: Option<&'static str>,
     },
     /// A text is empty or only whitespace.

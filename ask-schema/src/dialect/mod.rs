@@ -17,6 +17,13 @@
 //! The conversion of each dialect's value into the canonical one, and of problems' paths back,
 //! lives in [`convert`]; the fast path that reads an agent's call straight from its text in
 //! [`typed`].
+//!
+//! A call that reads as the canonical input takes the same path as [`parse_call`], and so does
+//! any call of a strict reading that names no other dialect. A valid call of one of the four
+//! `questions` dialects (Claude Code, Codex, OpenCode, Gemini CLI), given without an envelope, is
+//! read straight into the agent's own types; that typed path accepts only what the value path
+//! accepts, with the same warnings, and the corpus test reads every call but the strict ones both
+//! ways.
 
 use std::fmt;
 
