@@ -1,6 +1,11 @@
 //! The pending-file workflow through the library: locking, revisions and round trips.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::disallowed_methods,
+    clippy::too_many_arguments
+)]
 
 use std::sync::{Arc, Barrier};
 

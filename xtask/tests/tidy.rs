@@ -5,7 +5,12 @@
 //! Each rule is a small scanner tested on inline examples (`mod scanners`), so that a rule that
 //! could never fail is caught as well as a rule that is broken.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::disallowed_methods,
+    clippy::too_many_arguments
+)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
