@@ -119,10 +119,9 @@ fn suspends_and_resumes(suspend: impl FnOnce(&mut Session)) {
         before,
         "the terminal is restored while stopped"
     );
-    assert!(
-        !session.contents().contains("Which database should we use?"),
-        "the alternate screen is left while stopped:\n{}",
-        session.contents()
+    session.wait_for_gone(
+        "Which database should we use?",
+        "the alternate screen is left while stopped",
     );
     // `fg`: the shell continues the process.
     let resumed = Command::new("kill").args(["-CONT", &pid]).status().unwrap();

@@ -151,6 +151,20 @@ impl Session {
         );
     }
 
+    /// Waits until the screen no longer shows `text`: the bytes that took it away may still be
+    /// on their way from the terminal to the emulator when the process has already moved on.
+    #[track_caller]
+    pub(crate) fn wait_for_gone(&self, text: &str, what: &str) {
+        let start = Instant::now();
+        while start.elapsed() < PATIENCE {
+            if !self.contents().contains(text) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("{what}:\n{}", self.contents());
+    }
+
     pub(crate) fn send(&mut self, keys: &str) {
         self.writer.write_all(keys.as_bytes()).unwrap();
         self.writer.flush().unwrap();
