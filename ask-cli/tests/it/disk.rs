@@ -64,6 +64,7 @@ fn entries(dir: &Path) -> Vec<String> {
 #[test]
 #[ignore = "needs root to mount a tmpfs; run by .ci/run"]
 fn a_full_disk_leaves_no_half_written_pending_file() {
+    let _heavy = common::heavy::heavy("disk");
     let disk = SmallDisk::mount();
     let setup = example("project-setup.json");
     disk.fill();
@@ -101,6 +102,7 @@ fn ask_print_parses(path: &Path) -> bool {
 #[test]
 #[ignore = "needs root to mount a tmpfs; run by .ci/run"]
 fn a_full_disk_leaves_no_half_record_in_the_session_log() {
+    let _heavy = common::heavy::heavy("disk");
     let disk = SmallDisk::mount();
     let setup = example("project-setup.json");
     let first = run(

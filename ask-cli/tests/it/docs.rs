@@ -746,6 +746,7 @@ fn every_shell_command_runs_or_is_checked() {
 #[test]
 #[ignore = "needs node, npm, python3 with venv and the packages of cargo xtask dist; run by .ci/run"]
 fn install_commands_against_the_local_registry() {
+    let _heavy = common::heavy::heavy("docs");
     use common::packages::{Registry, packages_dir, path_without_rust};
     let installs: Vec<String> = all_blocks()
         .iter()

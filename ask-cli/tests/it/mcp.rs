@@ -126,6 +126,7 @@ fn requests<'a>(seen: &'a Value, name: &str) -> Vec<&'a Value> {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn lists_ask_user_with_the_published_schemas() {
+    let _heavy = common::heavy::heavy("mcp");
     let descriptor = ask_schema::tool_descriptor(ToolFormat::Mcp, &Limits::default());
     for (era, seen) in eras() {
         let tools = seen["tools"].as_array().unwrap();
@@ -142,6 +143,7 @@ fn lists_ask_user_with_the_published_schemas() {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn elicitation_form_has_a_titled_enum_a_check_box_per_option_and_other_fields() {
+    let _heavy = common::heavy::heavy("mcp");
     for (era, seen) in eras() {
         let request = requests(seen, "choices")[0];
         assert_eq!(request["mode"], "form", "{era}");
@@ -198,6 +200,7 @@ fn elicitation_form_has_a_titled_enum_a_check_box_per_option_and_other_fields() 
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn accepted_form_returns_the_answer_map_and_the_structured_result() {
+    let _heavy = common::heavy::heavy("mcp");
     for (era, seen) in eras() {
         let result = call(seen, "choices");
         assert_eq!(result["isError"], false, "{era}");
@@ -222,6 +225,7 @@ fn accepted_form_returns_the_answer_map_and_the_structured_result() {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn other_text_becomes_a_custom_answer_and_wins_over_a_chosen_option() {
+    let _heavy = common::heavy::heavy("mcp");
     for (era, seen) in eras() {
         let result = call(seen, "other");
         assert_eq!(
@@ -244,6 +248,7 @@ fn other_text_becomes_a_custom_answer_and_wins_over_a_chosen_option() {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn declined_and_cancelled_forms_end_as_cancelled() {
+    let _heavy = common::heavy::heavy("mcp");
     for (era, seen) in eras() {
         for name in ["declined", "cancelled"] {
             let result = call(seen, name);
@@ -267,6 +272,7 @@ fn declined_and_cancelled_forms_end_as_cancelled() {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn a_form_with_a_question_left_open_is_shown_again_with_the_answers_so_far() {
+    let _heavy = common::heavy::heavy("mcp");
     for (era, seen) in eras() {
         let shown = requests(seen, "incomplete");
         assert_eq!(shown.len(), 2, "{era}: {shown:?}");
@@ -290,6 +296,7 @@ fn a_form_with_a_question_left_open_is_shown_again_with_the_answers_so_far() {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn after_three_incomplete_forms_the_pending_file_takes_over_with_the_answers_given() {
+    let _heavy = common::heavy::heavy("mcp");
     for (era, seen) in eras() {
         assert_eq!(requests(seen, "bounded").len(), 3, "{era}");
         let pending = seen["pendingPath"].as_str().unwrap();
@@ -317,6 +324,7 @@ fn after_three_incomplete_forms_the_pending_file_takes_over_with_the_answers_giv
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn invalid_call_is_a_tool_error_listing_every_problem() {
+    let _heavy = common::heavy::heavy("mcp");
     let problems = ask_schema::parse(
         &json!({"questions": [{"question": "Which?", "options": [{"label": "Only one"}]}], "extra": 1}),
         &Limits::default(),
@@ -339,6 +347,7 @@ fn invalid_call_is_a_tool_error_listing_every_problem() {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn sub_agent_is_refused_by_flag_and_by_environment() {
+    let _heavy = common::heavy::heavy("mcp");
     let by_flag = python_client("plain", &["--sub-agent"], &[("ASK_USER_NO_TTY", "1")]);
     let by_env = python_client(
         "plain",
@@ -355,6 +364,7 @@ fn sub_agent_is_refused_by_flag_and_by_environment() {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
+    let _heavy = common::heavy::heavy("mcp");
     let dir = tempfile::tempdir().unwrap();
     let pending = dir.path().join("pending-questions.json");
     let pending = pending.to_str().unwrap();
@@ -450,6 +460,7 @@ fn client_gone_mid_question_ends_the_server_cleanly() {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn present_file_takes_the_pending_route_even_when_the_client_has_forms() {
+    let _heavy = common::heavy::heavy("mcp");
     // Claude Code in -p mode declares form elicitation and cancels every form; with
     // `--present file` (or ASK_USER_PRESENT, here with the form listed second, after the file
     // that always works) the questions go to the pending file instead.
@@ -481,6 +492,7 @@ fn present_file_takes_the_pending_route_even_when_the_client_has_forms() {
 #[test]
 #[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
 fn without_a_listed_presenter_that_works_the_call_is_a_tool_error() {
+    let _heavy = common::heavy::heavy("mcp");
     // The terminal UI is listed, but there is no terminal; nothing else is listed.
     let seen = python_client("plain", &["--present", "tui"], &[("ASK_USER_NO_TTY", "1")]);
     let result = call(&seen, "choices");

@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::common;
 use serde_json::{Value, json};
 
 const CANCELLED: &str = "The user cancelled the questions without answering. Proceed without \
@@ -93,6 +94,7 @@ fn both(scenario: &str) -> Vec<(&'static str, Value)> {
 #[test]
 #[ignore = "needs node and the npm packages of tests/mcp_node (npm ci); run by .ci/run"]
 fn form_rounds_decline_and_the_bounded_fallback_in_both_sdks() {
+    let _heavy = common::heavy::heavy("mcp_node");
     for (sdk, seen) in both("rounds") {
         // Round 1 answers the first question, round 2 only the second: the second form keeps
         // the first answer as its default and asks for what is open; the call is answered.
@@ -151,6 +153,7 @@ fn form_rounds_decline_and_the_bounded_fallback_in_both_sdks() {
 #[test]
 #[ignore = "needs node and the npm packages of tests/mcp_node (npm ci); run by .ci/run"]
 fn without_elicitation_the_model_gets_the_pending_instructions_in_both_parts() {
+    let _heavy = common::heavy::heavy("mcp_node");
     for (sdk, seen) in both("pending") {
         let pending = seen["pendingPath"].as_str().unwrap();
         let instructions = ask_print::Relay::ModelShell.instructions(pending, 1);
@@ -171,6 +174,7 @@ fn without_elicitation_the_model_gets_the_pending_instructions_in_both_parts() {
 #[test]
 #[ignore = "needs node and the npm packages of tests/mcp_node (npm ci); run by .ci/run"]
 fn progress_keeps_a_slow_answer_alive_when_the_client_resets_its_timeout() {
+    let _heavy = common::heavy::heavy("mcp_node");
     // The person answers at the first progress notification after the client's request timeout
     // (5 s) has passed: the call outlived its timeout.
     let seen = node_client("v1", "slow");

@@ -660,6 +660,7 @@ fn browser_with(call: &Value, scenario: &str, viewport: &str) -> (Value, i32, Va
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_answers_two_mode_web_pages_in_two_tabs_and_no_other_local_server_gets_a_credential() {
+    let _heavy = common::heavy::heavy("web");
     let first = Web::start(&[]);
     let second = Web::start(&[]);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
@@ -744,24 +745,28 @@ fn check_cancelled(viewport: &str) {
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_answers_single_multi_other_and_free_text_on_a_phone() {
+    let _heavy = common::heavy::heavy("web");
     check_answered("phone");
 }
 
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_answers_single_multi_other_and_free_text_on_a_desktop() {
+    let _heavy = common::heavy::heavy("web");
     check_answered("desktop");
 }
 
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_cancel_asks_before_discarding_answers_on_a_phone() {
+    let _heavy = common::heavy::heavy("web");
     check_cancelled("phone");
 }
 
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_cancel_asks_before_discarding_answers_on_a_desktop() {
+    let _heavy = common::heavy::heavy("web");
     check_cancelled("desktop");
 }
 
@@ -779,6 +784,7 @@ fn edges(found: &Value) -> [f64; 4] {
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_puts_the_buttons_side_by_side_from_tablet_width_and_stacks_them_on_a_phone() {
+    let _heavy = common::heavy::heavy("web");
     let (seen, code, _) = browser("layout", "desktop");
     assert_eq!(code, 130);
     for screen in ["question", "review"] {
@@ -882,6 +888,7 @@ fn check_spoken(seen: &Value, code: i32, out: &Value, lang: ask_core::lang::Lang
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_page_speaks_the_browser_language_on_a_desktop() {
+    let _heavy = common::heavy::heavy("web");
     let (seen, code, out) = browser_words(&[], "de-DE,de;q=0.9,en;q=0.5", "desktop");
     check_spoken(&seen, code, &out, ask_core::lang::Lang::De);
 }
@@ -889,6 +896,7 @@ fn browser_page_speaks_the_browser_language_on_a_desktop() {
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_page_speaks_the_lang_given_over_the_browser_language_on_a_phone() {
+    let _heavy = common::heavy::heavy("web");
     let (seen, code, out) = browser_words(&["--lang", "ja"], "de", "phone");
     check_spoken(&seen, code, &out, ask_core::lang::Lang::Ja);
 }
@@ -896,6 +904,7 @@ fn browser_page_speaks_the_lang_given_over_the_browser_language_on_a_phone() {
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_page_speaks_english_to_a_browser_of_another_language() {
+    let _heavy = common::heavy::heavy("web");
     let (seen, code, out) = browser_words(&[], "pt-BR,nl;q=0.8", "desktop");
     check_spoken(&seen, code, &out, ask_core::lang::Lang::En);
 }
@@ -903,6 +912,7 @@ fn browser_page_speaks_english_to_a_browser_of_another_language() {
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_every_control_has_a_role_and_a_name_and_the_keyboard_reaches_it() {
+    let _heavy = common::heavy::heavy("web");
     let (seen, code, out) = browser("keyboard", "desktop");
     let controls = seen["controls"].as_array().unwrap();
     assert!(controls.len() >= 10, "{controls:?}");
@@ -955,6 +965,7 @@ fn browser_every_control_has_a_role_and_a_name_and_the_keyboard_reaches_it() {
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_shows_previews_as_text_and_asks_yes_no_paths_and_secrets() {
+    let _heavy = common::heavy::heavy("web");
     let call = json!({"questions": [
         {"question": "Which layout?", "header": "Layout", "options": [
             {"label": "Sidebar", "preview": "<script>window.pwned = 1</script>\n+------+----+\n| nav  |    |"},
@@ -992,6 +1003,7 @@ fn browser_shows_previews_as_text_and_asks_yes_no_paths_and_secrets() {
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_review_never_shows_a_secret_chosen_option_other_text_or_note() {
+    let _heavy = common::heavy::heavy("web");
     let call = json!({"questions": [
         {"question": "Which signing key?", "header": "Key", "secret": true,
          "options": [{"label": "key-alpha-7"}, {"label": "key-beta-9"}]},
@@ -1025,6 +1037,7 @@ fn browser_review_never_shows_a_secret_chosen_option_other_text_or_note() {
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_shows_the_answers_a_call_carries_and_submits_them_unchanged() {
+    let _heavy = common::heavy::heavy("web");
     let (seen, code, out) = browser_with(&claude_call_with_answers(), "given", "phone");
     // Every question came answered: the page opens on the review, as the terminal UI does.
     assert_eq!(seen["selectedTab"], "✓ Submit");
@@ -1889,6 +1902,7 @@ agent.wait()
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_answers_one_of_many_asks_in_the_inbox() {
+    let _heavy = common::heavy::heavy("web");
     let serve = Serve::start();
     let alpha = serve.ask("alpha");
     // Wait for the first ask through the API with a link of its own, so the page's link stays
@@ -1982,6 +1996,7 @@ fn said_by(
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_says_an_answer_for_an_agent_away_is_saved_and_a_rerun_of_its_call_gets_it() {
+    let _heavy = common::heavy::heavy("web");
     needs_browser();
     let (_kept, store) = store();
     let (serve, _) = Serve::start_in(tempfile::tempdir().unwrap(), None, &["--store", &store]);
@@ -2016,6 +2031,7 @@ fn browser_says_an_answer_for_an_agent_away_is_saved_and_a_rerun_of_its_call_get
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_shows_the_form_again_when_an_ended_call_is_asked_again() {
+    let _heavy = common::heavy::heavy("web");
     needs_browser();
     let serve = Serve::start();
     let credential = serve.visit(&serve.fresh_link());
@@ -2053,6 +2069,7 @@ fn browser_shows_the_form_again_when_an_ended_call_is_asked_again() {
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_keeps_two_asks_apart_after_reconnecting_to_a_list_in_another_order() {
+    let _heavy = common::heavy::heavy("web");
     needs_browser();
     let serve = Serve::start();
     let credential = serve.visit(&serve.fresh_link());
@@ -2097,6 +2114,7 @@ fn browser_keeps_two_asks_apart_after_reconnecting_to_a_list_in_another_order() 
 #[test]
 #[ignore = "needs chromium and playwright; run by .ci/run"]
 fn browser_asks_before_sending_an_answer_over_2000_characters() {
+    let _heavy = common::heavy::heavy("web");
     let call = json!({"questions": [{"question": "What should we name this service?"}]});
     let (seen, code, out) = browser_with(&call, "long", "desktop");
     assert_eq!(seen["count"], "2,001 characters: a long answer");

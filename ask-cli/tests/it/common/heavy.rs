@@ -1,7 +1,8 @@
-//! The one lock of the heavy tests (the kill torture, the real hosts, pi and the packages): when
-//! each file of them was a test binary of its own, cargo ran them one after another; in the one
-//! binary, the lock keeps them apart. The tests of one file (one group) still share the machine
-//! as before, each file bounding its own stages where it needs to (`slots`).
+//! The one lock of the heavy tests (the kill torture, the real hosts, pi and the packages), and
+//! of the other tests that need more than the toolchain (the browser, the MCP SDKs, the full
+//! disk): when each file of them was a test binary of its own, cargo ran them one after another;
+//! in the one binary, the lock keeps them apart. The tests of one file (one group) still share
+//! the machine as before, each file bounding its own stages where it needs to (`slots`).
 
 use std::sync::{Condvar, Mutex};
 
