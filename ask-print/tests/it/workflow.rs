@@ -1,11 +1,6 @@
 //! The pending-file workflow through the library: locking, revisions and round trips.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::disallowed_methods,
-    clippy::too_many_arguments
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::{Arc, Barrier};
 

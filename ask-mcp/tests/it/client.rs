@@ -4,12 +4,7 @@
 //! the web page, and the person's actions wait for events (a form received, a progress
 //! notification), never for the clock. Nothing here needs more than the Rust toolchain.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::disallowed_methods,
-    clippy::too_many_arguments
-)]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
