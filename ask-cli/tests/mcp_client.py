@@ -8,7 +8,7 @@ through the SDK's high-level `Client`, which speaks the stateless protocol of 20
 the server offers it: the form comes back as an input-required result and the call is retried),
 `plain` (the client declares no elicitation), or `headless` (the client declares elicitation
 but every form it is sent is recorded and cancelled, as Claude Code does in `-p` mode).
-The calls of a scenario are in `CALLS`; the Rust test `tests/mcp.rs` asserts on the output.
+The calls of a scenario are in `CALLS`; the Rust test `tests/it/mcp.rs` asserts on the output.
 """
 
 import asyncio

@@ -1,4 +1,4 @@
-"""Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/web.rs.
+"""Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/it/web.rs.
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
   SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
@@ -8,8 +8,8 @@ Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
   ACCEPT_LANGUAGE  for `words`: the browser's Accept-Language header, or `-` for Chromium's own
 
-Prints one JSON object with what the page showed; tests/web.rs checks it and ask-user's stdout.
-The page holds the three example questions of tests/web.rs (Database, Features, Name), or for
+Prints one JSON object with what the page showed; tests/it/web.rs checks it and ask-user's stdout.
+The page holds the three example questions of tests/it/web.rs (Database, Features, Name), or for
 `fields` the call of its canonical-fields test (Layout, Deploy, Config, Token), for `secrets` a
 secret choice and a secret multi-select (Key, Scopes), for `given` the Claude Code call whose
 answers the page shows pre-filled (Database, Features, Name).

@@ -1,4 +1,4 @@
-"""Records the MCP messages between a host and the stdio server it starts, for ask-cli/tests/hosts.rs.
+"""Records the MCP messages between a host and the stdio server it starts, for ask-cli/tests/it/hosts.rs.
 
 Usage: mcp_tap.py LOG -- PROGRAM ARGS...
 

@@ -1,4 +1,4 @@
-"""A stand-in model for the terminal agents of ask-cli/tests/hosts.rs.
+"""A stand-in model for the terminal agents of ask-cli/tests/it/hosts.rs.
 
 It listens on 127.0.0.1 only (on MODEL_PORT, or any free port), prints its port, and answers the
 APIs the agents use:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs a host with the stand-in model beside it, for ask-cli/tests/hosts.rs. Meant to run inside a
+# Runs a host with the stand-in model beside it, for ask-cli/tests/it/hosts.rs. Meant to run inside a
 # network namespace of its own (`unshare -rn sh netns.sh …`): it brings loopback up, so the
 # namespace reaches 127.0.0.1 and nothing else, starts model.py on $MODEL_PORT with its records in
 # $MODEL_LOG, runs `timeout $HOST_LIMIT COMMAND…` in $HOST_CWD, stops the model, and exits with the

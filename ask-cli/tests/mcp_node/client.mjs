@@ -12,7 +12,7 @@
 //             passed, with the timeout reset on progress) or slow-no-reset (the same without the
 //             reset: the person answers only once the call has failed, which it must, by timing
 //             out). The person acts on these events, never after a fixed delay.
-// The Rust test `tests/mcp_node.rs` asserts on the output.
+// The Rust test `tests/it/mcp_node.rs` asserts on the output.
 
 const [sdk, scenario, command, ...args] = process.argv.slice(2);
 

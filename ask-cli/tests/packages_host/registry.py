@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A static npm registry on 127.0.0.1 for the package tests (tests/packages.rs, tests/pi.rs).
+"""A static npm registry on 127.0.0.1 for the package tests (tests/it/packages.rs, tests/it/pi.rs).
 
 Usage: registry.py FOLDER LOG
 

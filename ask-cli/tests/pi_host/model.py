@@ -1,4 +1,4 @@
-"""A stand-in for an OpenAI-compatible chat model, for the pi tests (ask-cli/tests/pi.rs).
+"""A stand-in for an OpenAI-compatible chat model, for the pi tests (ask-cli/tests/it/pi.rs).
 
 It listens on 127.0.0.1 only, prints its port, and answers POST /v1/chat/completions with a
 streamed reply: a call of ask_user when the last user message says "ask me" (its arguments are

@@ -1,4 +1,4 @@
-"""A scripted client of `pi --mode rpc`, for ask-cli/tests/pi.rs.
+"""A scripted client of `pi --mode rpc`, for ask-cli/tests/it/pi.rs.
 
 Usage: rpc_client.py SCRIPT -- PI_COMMAND...
 

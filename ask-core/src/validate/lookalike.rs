@@ -128,7 +128,7 @@ pub(super) fn describe_look_alike(c: char) -> String {
 /// letters only and lowercased, per language: one row for each language the terminal UI speaks
 /// (`lang::Lang`), holding the UI's own wording of "Other" in that language, so that a model
 /// cannot add a second "Other" whatever language the person reads. A new language adds a row;
-/// `ask-tui/tests/languages.rs` checks that each UI wording is refused.
+/// `ask-tui/tests/it/languages.rs` checks that each UI wording is refused.
 const OTHER_NAMES: &[(&str, &[&str], &[&str])] = &[
     (
         "en",

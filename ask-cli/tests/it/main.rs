@@ -1,0 +1,38 @@
+//! The end-to-end tests of the `ask-user` binary, one module per concern, in one test binary.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::disallowed_methods,
+    clippy::too_many_arguments
+)]
+
+mod cli;
+mod common;
+mod corpus;
+mod dialects;
+mod disk;
+mod docs;
+mod durability;
+mod embedded;
+mod host;
+mod hosts;
+mod inbox_torture;
+mod languages;
+mod limits;
+mod mcp;
+mod mcp_node;
+mod packages;
+mod pi;
+mod print;
+mod readme_wiring;
+mod rpc;
+mod rpc_result;
+mod secret;
+mod session;
+mod terminal_faults;
+mod tui;
+mod tui_features;
+mod tui_session;
+mod validate;
+mod web;

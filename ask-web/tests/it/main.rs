@@ -1,0 +1,16 @@
+//! The integration tests of the page and the inbox, in one test binary.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::disallowed_methods,
+    clippy::too_many_arguments
+)]
+
+mod common;
+mod crowding;
+mod page;
+mod reattach;
+mod router;
+mod store;
+mod words;

@@ -1,0 +1,849 @@
+//! The inbox's store (`ask-user serve --store`): what it keeps, that the first outcome wins on
+//! the disk, that a secret never reaches it, and that agents attach again — by call id, or by
+//! their capability after the inbox restarted on the same store. Agents are `ViaFrontend`s
+//! and the person a plain HTTP client, over real connections to 127.0.0.1.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::common;
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use ask_core::{Answer, AskRequest, Frontend, Limits, Outcome, Question, ValidatedInput};
+use ask_web::{AskStore, Asker, FileStore, Inbox, InboxTokens, KeptState, StoredAsk, ViaFrontend};
+use common::{http, visit};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// How long a test waits for something before it fails: a bound, never a pace.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// A plain choice and a free-text question.
+fn call() -> ValidatedInput {
+    let input = ask_core::AskUserInput {
+        questions: vec![
+            Question::choice("Deploy where?", ["staging", "production"]),
+            Question::text("Release name?"),
+        ],
+        metadata: None,
+    };
+    ask_core::validate(input, &Limits::default()).unwrap()
+}
+
+/// A plain choice and a secret free-text question.
+fn secret_call() -> ValidatedInput {
+    let input = ask_core::AskUserInput {
+        questions: vec![
+            Question::choice("Deploy where?", ["staging", "production"]),
+            Question::text("Deploy key?").secret(),
+        ],
+        metadata: None,
+    };
+    ask_core::validate(input, &Limits::default()).unwrap()
+}
+
+fn request(call_id: &str, input: ValidatedInput) -> AskRequest {
+    AskRequest {
+        request_id: call_id.to_string(),
+        input,
+        given: Vec::new(),
+    }
+}
+
+/// An inbox on `addr` keeping its asks in the store at `path`, served on a task of its own.
+struct Served {
+    inbox: Arc<Inbox>,
+    stop: Option<oneshot::Sender<()>>,
+    serving: JoinHandle<()>,
+}
+
+impl Served {
+    /// Opens the store (waiting while an inbox stopped a moment ago still holds it), shows what
+    /// it kept, and serves.
+    async fn start(path: &Path, addr: SocketAddr, tokens: InboxTokens) -> Served {
+        let deadline = Instant::now() + PATIENCE;
+        let store = loop {
+            match FileStore::open(path) {
+                Ok(store) => break store,
+                Err(error) => {
+                    assert!(Instant::now() < deadline, "{error}");
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+        };
+        let kept = store.load().await.unwrap();
+        let inbox = Arc::new(
+            Inbox::bind_stored(addr, Limits::default(), tokens, Arc::new(store), kept).unwrap(),
+        );
+        let (stop, stopped) = oneshot::channel::<()>();
+        let serving = tokio::spawn({
+            let inbox = Arc::clone(&inbox);
+            async move {
+                inbox
+                    .serve_until(async {
+                        let _ = stopped.await;
+                    })
+                    .await
+                    .unwrap();
+            }
+        });
+        Served {
+            inbox,
+            stop: Some(stop),
+            serving,
+        }
+    }
+
+    /// An agent of this inbox, named `name`.
+    fn agent(&self, name: &str) -> ViaFrontend {
+        ViaFrontend::new(
+            self.inbox.base_url(),
+            self.inbox.agent_token().to_string(),
+            Asker {
+                agent: Some(name.to_string()),
+                cwd: Some("/work/app".to_string()),
+            },
+        )
+        .unwrap()
+    }
+
+    /// The person's page: the address and the credential of a fresh link.
+    async fn person(&self) -> (String, String) {
+        let link = self.inbox.fresh_link().unwrap();
+        tokio::task::spawn_blocking(move || visit(&link))
+            .await
+            .unwrap()
+    }
+
+    /// Stops the inbox in order and lets go of its store.
+    async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        tokio::time::timeout(PATIENCE, &mut self.serving)
+            .await
+            .expect("the inbox stops in time")
+            .unwrap();
+    }
+}
+
+/// The page's list of asks, once `until` holds for it.
+async fn asks_until(addr: &str, credential: &str, until: fn(&Value) -> bool) -> Value {
+    let (addr, credential) = (addr.to_string(), credential.to_string());
+    tokio::task::spawn_blocking(move || {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let (status, _, body) = http(
+                &addr,
+                "GET",
+                "/api/asks",
+                &[("Authorization", &credential)],
+                "",
+            );
+            assert_eq!(status, 200, "{body}");
+            let snapshot: Value = serde_json::from_str(&body).unwrap();
+            if until(&snapshot) {
+                return snapshot;
+            }
+            assert!(Instant::now() < deadline, "{snapshot}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    })
+    .await
+    .unwrap()
+}
+
+fn one_waiting(snapshot: &Value) -> bool {
+    snapshot["asks"]
+        .as_array()
+        .is_some_and(|asks| asks.iter().any(|a| a["state"] == "waiting_for_user"))
+}
+
+/// The person answers the ask `id` with `answers`: the status and the reply.
+async fn answer(addr: &str, credential: &str, id: &str, answers: Value) -> (u16, Value) {
+    let (addr, credential, id) = (addr.to_string(), credential.to_string(), id.to_string());
+    tokio::task::spawn_blocking(move || {
+        let origin = format!("http://{addr}");
+        let (status, _, body) = http(
+            &addr,
+            "POST",
+            &format!("/api/asks/{id}/answer"),
+            &[
+                ("Authorization", &credential),
+                ("Origin", &origin),
+                ("Content-Type", "application/json"),
+            ],
+            &json!({ "answers": answers }).to_string(),
+        );
+        (status, serde_json::from_str(&body).unwrap())
+    })
+    .await
+    .unwrap()
+}
+
+fn waiting_id(snapshot: &Value) -> String {
+    snapshot["asks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["state"] == "waiting_for_user")
+        .unwrap()["requestId"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+fn answered(name: &str) -> Vec<Answer> {
+    vec![
+        Answer::selected("Deploy where?", "staging"),
+        Answer::custom("Release name?", name),
+    ]
+}
+
+/// An agent process that asks `input` as `agent` with `call_id`, then dies before the person
+/// answers: its connection is closed once the inbox holds its ask, and nothing withdraws it.
+fn ask_then_die(served: &Served, agent: &str, call_id: &str, input: &ValidatedInput) {
+    let addr = served.inbox.local_addr().to_string();
+    let authorization = common::prove(&addr, served.inbox.agent_token());
+    let body = json!({
+        "agent": agent, "cwd": "/work/app", "callId": call_id, "input": input.input(),
+    })
+    .to_string();
+    let mut stream = std::net::TcpStream::connect(&addr).unwrap();
+    let request = format!(
+        "POST /api/agent/asks HTTP/1.0\r\nHost: {addr}\r\nAuthorization: {authorization}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    std::io::Write::write_all(&mut stream, request.as_bytes()).unwrap();
+    let mut head = [0u8; 12];
+    std::io::Read::read_exact(&mut stream, &mut head).unwrap();
+    assert_eq!(&head, b"HTTP/1.0 200", "the ask is held");
+}
+
+/// `agent` asks `input` with `call_id`, on a task of its own.
+fn asking(
+    agent: &ViaFrontend,
+    call_id: &'static str,
+    input: ValidatedInput,
+) -> JoinHandle<Result<Outcome, ask_core::PresentError>> {
+    let agent = agent.clone();
+    tokio::spawn(async move { agent.present(&request(call_id, input)).await })
+}
+
+/// A store in a fresh folder, an address and tokens kept across restarts, and an inbox on them.
+async fn fresh() -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    SocketAddr,
+    InboxTokens,
+    Served,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let addr = free_addr();
+    let tokens = InboxTokens::fresh().unwrap();
+    let served = Served::start(&path, addr, tokens.clone()).await;
+    (dir, path, addr, tokens, served)
+}
+
+fn free_addr() -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap()
+}
+
+fn kept_ask(id: &str) -> StoredAsk {
+    StoredAsk {
+        id: id.to_string(),
+        capability: ask_web::auth::digest(&["capability"]),
+        asker: Asker::default(),
+        questions: call().questions.clone(),
+        given: Vec::new(),
+        since: 1,
+        state: KeptState::Waiting,
+    }
+}
+
+#[tokio::test]
+async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("inbox/asks.db");
+    let store = FileStore::open(&path).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(
+        mode & 0o777,
+        0o600,
+        "the person's answers are this user's alone"
+    );
+    // One inbox per store.
+    let second = FileStore::open(&path).unwrap_err().to_string();
+    assert!(second.contains("another process has it open"), "{second}");
+    for id in ["ask-1", "ask-2", "ask-3"] {
+        store.put(&kept_ask(id)).await.unwrap();
+    }
+    let answered_state = KeptState::Answered {
+        answers: answered("first"),
+        delivered: false,
+    };
+    assert!(store.settle("ask-2", answered_state.clone()).await.unwrap());
+    // A later outcome loses, whichever it is.
+    let later = KeptState::Answered {
+        answers: answered("second"),
+        delivered: false,
+    };
+    assert!(!store.settle("ask-2", later).await.unwrap());
+    let cancel = KeptState::Cancelled { delivered: false };
+    assert!(!store.settle("ask-2", cancel).await.unwrap());
+    assert!(!store.settle("ask-9", KeptState::Withdrawn).await.unwrap());
+    drop(store);
+    let store = FileStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap().open;
+    let ids: Vec<&str> = kept.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["ask-1", "ask-2", "ask-3"],
+        "in the order they arrived"
+    );
+    assert_eq!(kept[1].state, answered_state);
+    assert_eq!(kept[0].state, KeptState::Waiting);
+}
+
+/// The ids and states of the asks of the store at `path`, opened anew: those still open, then
+/// those that ended for good.
+async fn reopened(path: &Path) -> Vec<(String, KeptState)> {
+    let store = FileStore::open(path).unwrap();
+    let kept = store.load().await.unwrap();
+    let mut states: Vec<_> = kept.open.into_iter().map(|a| (a.id, a.state)).collect();
+    for id in kept.ended {
+        let ask = store.get(&id).await.unwrap().unwrap();
+        states.push((id, ask.state));
+    }
+    states
+}
+
+/// `serve` stops by ending its tasks, some of them waiting for a change of the store, then
+/// exits: `finish_writes` returns only once every change asked for before it has ended.
+#[test]
+fn finish_writes_waits_for_the_changes_of_tasks_that_were_given_up() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let store = FileStore::open(&path).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let asked = Arc::new(AtomicUsize::new(0));
+        for n in 0..200 {
+            let (store, asked) = (store.clone(), Arc::clone(&asked));
+            tokio::spawn(async move {
+                let ask = kept_ask(&format!("ask-{n}"));
+                let put = store.put(&ask);
+                tokio::pin!(put);
+                // The change is asked for at the first poll of `put`; then the count.
+                tokio::select! {
+                    biased;
+                    _ = &mut put => {}
+                    () = async {
+                        asked.fetch_add(1, Ordering::SeqCst);
+                        std::future::pending::<()>().await;
+                    } => {}
+                }
+            });
+        }
+        while asked.load(Ordering::SeqCst) < 200 {
+            tokio::task::yield_now().await;
+        }
+    });
+    // The tasks are given up, their changes still on the way.
+    drop(runtime);
+    store.finish_writes();
+    drop(store);
+    let kept = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(reopened(&path));
+    assert_eq!(kept.len(), 200, "every change asked for was written");
+}
+
+#[tokio::test]
+async fn a_change_cut_short_by_a_crash_is_dropped_and_the_store_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    // A store with nothing in it yet, opened again, and again.
+    drop(FileStore::open(&path).unwrap());
+    assert_eq!(reopened(&path).await, []);
+    let store = FileStore::open(&path).unwrap();
+    store.put(&kept_ask("ask-1")).await.unwrap();
+    store.put(&kept_ask("ask-2")).await.unwrap();
+    drop(store);
+    // A crash while the answer to ask-2 was being written: half its line is on the disk.
+    let whole = std::fs::read(&path).unwrap();
+    let mut answered_ask = kept_ask("ask-2");
+    answered_ask.state = KeptState::Answered {
+        answers: answered("lost"),
+        delivered: false,
+    };
+    let line = format!(
+        "0123456789abcdef {}\n",
+        serde_json::to_string(&answered_ask).unwrap()
+    );
+    let mut cut = whole.clone();
+    cut.extend_from_slice(&line.as_bytes()[..line.len() / 2]);
+    std::fs::write(&path, &cut).unwrap();
+    assert_eq!(
+        reopened(&path).await,
+        [
+            ("ask-1".to_string(), KeptState::Waiting),
+            ("ask-2".to_string(), KeptState::Waiting)
+        ],
+        "the change was never acknowledged, so it is not there"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), whole, "the cut line is gone");
+    // A whole last line whose digest does not match is a cut line too.
+    let mut wrong = whole.clone();
+    wrong.extend_from_slice(line.as_bytes());
+    std::fs::write(&path, &wrong).unwrap();
+    let store = FileStore::open(&path).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), whole);
+    // The store goes on after the dropped line.
+    let settled = KeptState::Cancelled { delivered: false };
+    assert!(store.settle("ask-2", settled.clone()).await.unwrap());
+    drop(store);
+    assert_eq!(
+        reopened(&path).await,
+        [
+            ("ask-1".to_string(), KeptState::Waiting),
+            ("ask-2".to_string(), settled)
+        ]
+    );
+}
+
+#[tokio::test]
+async fn a_damaged_store_or_another_file_is_refused_and_left_as_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let store = FileStore::open(&path).unwrap();
+    for id in ["ask-1", "ask-2", "ask-3"] {
+        store.put(&kept_ask(id)).await.unwrap();
+    }
+    drop(store);
+    // One byte of the second ask's line changed: not a crash, which cuts only the last line.
+    let mut damaged = std::fs::read(&path).unwrap();
+    let second = damaged.windows(7).position(|w| w == b"\"ask-2\"").unwrap();
+    damaged[second + 5] = b'9';
+    std::fs::write(&path, &damaged).unwrap();
+    let error = FileStore::open(&path).unwrap_err().to_string();
+    assert!(
+        error.contains("asks.db") && error.contains("line 3 is damaged"),
+        "{error}"
+    );
+    assert_eq!(std::fs::read(&path).unwrap(), damaged, "nothing is dropped");
+    // A file of the person's own, named by mistake.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "my notes").unwrap();
+    let error = FileStore::open(&notes).unwrap_err().to_string();
+    assert!(error.contains("is not a store of ask-user"), "{error}");
+    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
+}
+
+#[tokio::test]
+async fn a_journal_mostly_of_replaced_lines_is_written_anew_with_one_line_per_ask() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let store = FileStore::open(&path).unwrap();
+    for id in ["ask-1", "ask-2", "ask-3"] {
+        store.put(&kept_ask(id)).await.unwrap();
+    }
+    // Large changes of one ask: every line but the last replaced.
+    let large = "c".repeat(100_000);
+    let mut largest = 0;
+    for round in 0..30 {
+        assert!(
+            store
+                .set_capability("ask-2", &format!("{round}{large}"))
+                .await
+                .unwrap()
+        );
+        largest = largest.max(std::fs::metadata(&path).unwrap().len());
+    }
+    // Without being written anew, the journal would hold all 30 lines: over 3 MB. It is
+    // written anew each time it passes 1 MiB.
+    assert!(largest < 1_300_000, "the journal grew to {largest} bytes");
+    assert!(!dir.path().join("asks.db.new").exists());
+    // Still the only process with the store, and the same asks in the same order.
+    let second = FileStore::open(&path).unwrap_err().to_string();
+    assert!(second.contains("another process has it open"), "{second}");
+    assert!(store.settle("ask-3", KeptState::Withdrawn).await.unwrap());
+    drop(store);
+    let store = FileStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap();
+    let ids: Vec<&str> = kept.open.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(ids, ["ask-1", "ask-2"]);
+    assert_eq!(kept.open[1].capability, format!("29{large}"));
+    assert_eq!(kept.ended, ["ask-3"]);
+    let withdrawn = store.get("ask-3").await.unwrap().unwrap();
+    assert_eq!(withdrawn.state, KeptState::Withdrawn);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_given_while_its_agent_is_away_is_saved_and_reaches_it_when_it_asks_again() {
+    let (_dir, _, _, _, served) = fresh().await;
+    let agent = served.agent("builder");
+    let (addr, credential) = served.person().await;
+    // The agent asks, then its process goes away before the person answers.
+    ask_then_die(&served, "builder", "toolu_01", &call());
+    let snapshot = asks_until(&addr, &credential, one_waiting).await;
+    let id = waiting_id(&snapshot);
+    assert!(id.starts_with("ask-") && id.len() == 36, "derived: {id}");
+    // The held connection is gone (or about to be found gone); the ask waits for its agent.
+    let (status, reply) = answer(
+        &addr,
+        &credential,
+        &id,
+        json!([{"answer": "staging"}, {"answer": "v2"}]),
+    )
+    .await;
+    assert_eq!(status, 202, "{reply}");
+    assert_eq!(reply, json!({"state": "answered", "saved": true}));
+    // A second answer is refused: the first one is on its way.
+    let (status, _) = answer(
+        &addr,
+        &credential,
+        &id,
+        json!([{"answer": "production"}, {"answer": "v3"}]),
+    )
+    .await;
+    assert_eq!(status, 409);
+    // The same call, asked again, gets the saved answers at once.
+    let same = request("toolu_01", call());
+    let again = agent.present(&same);
+    let outcome = tokio::time::timeout(PATIENCE, again)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome, Outcome::Answered(answered("v2")));
+    // And once more, from the store: one record per call id, the same answers.
+    let replay = agent.present(&same);
+    let outcome = tokio::time::timeout(PATIENCE, replay)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome, Outcome::Answered(answered("v2")));
+    // Another agent with the same call id asks its own question.
+    let other = served.agent("reviewer");
+    let other = tokio::spawn(async move { other.present(&request("toolu_01", call())).await });
+    let snapshot = asks_until(&addr, &credential, one_waiting).await;
+    assert_ne!(waiting_id(&snapshot), id);
+    other.abort();
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_call_id_with_other_questions_is_refused() {
+    let (_dir, _, _, _, served) = fresh().await;
+    let agent = served.agent("builder");
+    let (addr, credential) = served.person().await;
+    let first = asking(&agent, "toolu_02", call());
+    asks_until(&addr, &credential, one_waiting).await;
+    let error = agent
+        .present(&request("toolu_02", secret_call()))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("this call id already asked other questions"),
+        "{error}"
+    );
+    first.abort();
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_inbox_shows_the_same_waiting_ask_and_its_agent_attaches_again() {
+    let (_dir, path, addr, tokens, served) = fresh().await;
+    let agent = served.agent("builder");
+    let (page, credential) = served.person().await;
+    // No call id: the agent attaches again with its capability.
+    let waiting = asking(&agent, ask_core::testing::NO_CALL_ID, call());
+    let before = asks_until(&page, &credential, one_waiting).await;
+    let id = waiting_id(&before);
+    served.stop().await;
+    assert!(
+        !waiting.is_finished(),
+        "the agent waits for the inbox to come back"
+    );
+    let served = Served::start(&path, addr, tokens).await;
+    let (page, credential) = served.person().await;
+    let after = asks_until(&page, &credential, one_waiting).await;
+    assert_eq!(waiting_id(&after), id);
+    assert_eq!(after["asks"][0]["agent"], "builder");
+    assert_eq!(after["asks"][0]["since"], before["asks"][0]["since"]);
+    // The agent re-attaches in the background; the answer waits for it if it is not back yet.
+    let (status, reply) = answer(
+        &page,
+        &credential,
+        &id,
+        json!([{"answer": "staging"}, {"answer": "after"}]),
+    )
+    .await;
+    assert!(status == 200 || status == 202, "{status} {reply}");
+    let outcome = tokio::time::timeout(PATIENCE, waiting)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(outcome, Outcome::Answered(answered("after")));
+    // A new ask after the restart is numbered after the kept ones.
+    let next = asking(&agent, ask_core::testing::NO_CALL_ID, call());
+    let snapshot = asks_until(&page, &credential, one_waiting).await;
+    assert_eq!(waiting_id(&snapshot), "ask-2");
+    next.abort();
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_answer_is_never_written_to_the_store() {
+    let (_dir, path, addr, tokens, served) = fresh().await;
+    let agent = served.agent("builder");
+    let (page, credential) = served.person().await;
+    // Answered while the agent waits: delivered, and only the plain answer is kept.
+    let waiting = asking(&agent, "toolu_03", secret_call());
+    let snapshot = asks_until(&page, &credential, one_waiting).await;
+    let id = waiting_id(&snapshot);
+    let answers = json!([{"answer": "staging"}, {"answer": "hunter2-the-deploy-key"}]);
+    let (status, reply) = answer(&page, &credential, &id, answers.clone()).await;
+    assert_eq!(status, 200, "{reply}");
+    let outcome = waiting.await.unwrap().unwrap();
+    let Outcome::Answered(got) = outcome else {
+        panic!("{outcome:?}")
+    };
+    assert_eq!(
+        got[1].answer,
+        ask_core::AnswerValue::Text("hunter2-the-deploy-key".into())
+    );
+    // Asked by an agent that is away: the secret cannot be saved, so the page keeps it.
+    ask_then_die(&served, "builder", "toolu_04", &secret_call());
+    let snapshot = asks_until(&page, &credential, one_waiting).await;
+    let id = waiting_id(&snapshot);
+    let answers = json!([{"answer": "production"}, {"answer": "swordfish-the-other-key"}]);
+    let (status, reply) = answer(&page, &credential, &id, answers).await;
+    assert_eq!(status, 503, "{reply}");
+    assert_eq!(reply["kept"], true);
+    served.stop().await;
+    let bytes = std::fs::read(&path).unwrap();
+    let holds = |text: &str| bytes.windows(text.len()).any(|w| w == text.as_bytes());
+    assert!(holds("staging"), "the plain answer is kept");
+    assert!(
+        !holds("hunter2"),
+        "the delivered secret is not in the store"
+    );
+    assert!(
+        !holds("swordfish"),
+        "the undelivered secret is not in the store"
+    );
+    // After a restart the second ask waits again.
+    let served = Served::start(&path, addr, tokens).await;
+    let (page, credential) = served.person().await;
+    let snapshot = asks_until(&page, &credential, one_waiting).await;
+    assert_eq!(waiting_id(&snapshot), id);
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wait_the_host_cancels_withdraws_its_ask_from_an_inbox_that_keeps_asks() {
+    let (_dir, _, _, _, served) = fresh().await;
+    let agent = served.agent("builder");
+    let (addr, credential) = served.person().await;
+    let cancelled = asking(&agent, "toolu_05", call());
+    let snapshot = asks_until(&addr, &credential, one_waiting).await;
+    let id = waiting_id(&snapshot);
+    // The host drops the call (an MCP client's cancel): the ask leaves the person's list.
+    cancelled.abort();
+    let _ = cancelled.await;
+    let snapshot = asks_until(&addr, &credential, |s| {
+        s["asks"][0]["state"] == "connection_lost"
+    })
+    .await;
+    assert_eq!(snapshot["asks"][0]["requestId"], id);
+    let (status, _) = answer(
+        &addr,
+        &credential,
+        &id,
+        json!([{"answer": "staging"}, {"answer": "late"}]),
+    )
+    .await;
+    assert_eq!(status, 409);
+    served.stop().await;
+}
+
+#[tokio::test]
+async fn asks_that_ended_for_good_are_read_back_from_the_journal_after_it_is_written_anew() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let store = FileStore::open(&path).unwrap();
+    // Each with its own large capability, so that reading the wrong line shows.
+    let capability = |n: usize| format!("{n}:{}", "c".repeat(20_000));
+    for n in 1..=40 {
+        let mut ask = kept_ask(&format!("ask-{n}"));
+        ask.capability = capability(n);
+        store.put(&ask).await.unwrap();
+        let state = KeptState::Answered {
+            answers: answered(&format!("answer {n}")),
+            delivered: false,
+        };
+        assert!(store.settle(&ask.id, state.clone()).await.unwrap());
+        if n.is_multiple_of(2) {
+            // Its agent took the outcome: nothing more to do for it.
+            ask.state = state.delivered();
+            store.put(&ask).await.unwrap();
+        }
+    }
+    // 100 changes were written; the journal was written anew once it passed 1 MiB with mostly
+    // replaced lines, so it holds fewer lines than that.
+    let lines = std::fs::read(&path).unwrap().split(|&b| b == b'\n').count() - 1;
+    assert!(lines < 1 + 100, "the journal holds {lines} lines");
+    let check = |ask: StoredAsk, n: usize| {
+        assert_eq!(ask.id, format!("ask-{n}"));
+        assert_eq!(ask.capability, capability(n));
+        assert_eq!(
+            ask.state,
+            KeptState::Answered {
+                answers: answered(&format!("answer {n}")),
+                delivered: n.is_multiple_of(2),
+            }
+        );
+    };
+    for n in 1..=40 {
+        check(store.get(&format!("ask-{n}")).await.unwrap().unwrap(), n);
+    }
+    // An ended ask keeps its outcome: a later one loses.
+    assert!(!store.settle("ask-2", KeptState::Withdrawn).await.unwrap());
+    drop(store);
+    let store = FileStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap();
+    let open: Vec<String> = (1..=40).step_by(2).map(|n| format!("ask-{n}")).collect();
+    let ended: Vec<String> = (2..=40).step_by(2).map(|n| format!("ask-{n}")).collect();
+    assert_eq!(
+        kept.open.iter().map(|a| a.id.clone()).collect::<Vec<_>>(),
+        open,
+        "only the asks whose outcome is not yet delivered are open"
+    );
+    assert_eq!(kept.ended, ended);
+    for n in 1..=40 {
+        check(store.get(&format!("ask-{n}")).await.unwrap().unwrap(), n);
+    }
+}
+
+/// A [`FileStore`] whose writes of new asks wait until the test lets them go. As in the
+/// [`FileStore`], a write once started goes on when its caller gives up.
+#[derive(Debug)]
+struct HeldWrites {
+    store: FileStore,
+    /// Told when a write of a new ask starts waiting.
+    started: tokio::sync::Notify,
+    /// Lets the waiting writes go on.
+    go: Arc<tokio::sync::Semaphore>,
+}
+
+#[async_trait::async_trait]
+impl AskStore for HeldWrites {
+    async fn load(&self) -> Result<ask_web::Kept, ask_web::StoreError> {
+        self.store.load().await
+    }
+    async fn get(&self, id: &str) -> Result<Option<StoredAsk>, ask_web::StoreError> {
+        self.store.get(id).await
+    }
+    async fn put(&self, ask: &StoredAsk) -> Result<(), ask_web::StoreError> {
+        self.started.notify_one();
+        let (go, store, ask) = (Arc::clone(&self.go), self.store.clone(), ask.clone());
+        let write = tokio::spawn(async move {
+            go.acquire().await.unwrap().forget();
+            store.put(&ask).await
+        });
+        write.await.unwrap()
+    }
+    async fn set_capability(&self, id: &str, cap: &str) -> Result<bool, ask_web::StoreError> {
+        self.store.set_capability(id, cap).await
+    }
+    async fn mark_delivered(&self, id: &str, s: KeptState) -> Result<bool, ask_web::StoreError> {
+        self.store.mark_delivered(id, s).await
+    }
+    async fn settle(&self, id: &str, state: KeptState) -> Result<bool, ask_web::StoreError> {
+        self.store.settle(id, state).await
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ask_whose_agent_left_while_it_was_written_is_withdrawn_not_left_waiting() {
+    use tower::ServiceExt;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(HeldWrites {
+        store: FileStore::open(&dir.path().join("asks.db")).unwrap(),
+        started: tokio::sync::Notify::new(),
+        go: Arc::new(tokio::sync::Semaphore::new(0)),
+    });
+    let inbox = Inbox::bind_stored(
+        free_addr(),
+        Limits::default(),
+        InboxTokens::fresh().unwrap(),
+        Arc::clone(&store) as Arc<dyn AskStore>,
+        ask_web::Kept::default(),
+    )
+    .unwrap();
+    let (stop, stopped) = oneshot::channel::<()>();
+    let inbox = Arc::new(inbox);
+    let serving = tokio::spawn({
+        let inbox = Arc::clone(&inbox);
+        async move { inbox.serve_until(async { drop(stopped.await) }).await }
+    });
+    let addr = inbox.local_addr().to_string();
+    let token = inbox.agent_token().to_string();
+    let proof = tokio::task::spawn_blocking({
+        let addr = addr.clone();
+        move || common::prove(&addr, &token)
+    })
+    .await
+    .unwrap();
+    let body = json!({"agent": "alpha", "cwd": "/work", "input": call().input()});
+    let request = axum::http::Request::post("/api/agent/asks")
+        .header("host", &addr)
+        .header("authorization", proof)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap();
+    // The agent's request, given up (its connection closed) while the ask is being written.
+    let asking = tokio::spawn(inbox.router().oneshot(request));
+    tokio::time::timeout(PATIENCE, store.started.notified())
+        .await
+        .expect("the write starts");
+    asking.abort();
+    assert!(asking.await.unwrap_err().is_cancelled());
+    store.go.add_permits(1);
+    // Its agent never got the capability and has no call id to find it by: the ask is
+    // withdrawn, on the page and in the store, instead of waiting for nobody.
+    let link = inbox.fresh_link().unwrap();
+    let (addr, credential) = tokio::task::spawn_blocking(move || visit(&link))
+        .await
+        .unwrap();
+    let listed = asks_until(&addr, &credential, |list| {
+        list["asks"][0]["state"] == "connection_lost"
+    })
+    .await;
+    let id = listed["asks"][0]["requestId"].as_str().unwrap();
+    let deadline = Instant::now() + PATIENCE;
+    let kept = loop {
+        let kept = store.load().await.unwrap();
+        if !kept.ended.is_empty() || Instant::now() > deadline {
+            break kept;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(kept.open.is_empty(), "{:?}", kept.open);
+    assert_eq!(kept.ended, [id]);
+    stop.send(()).unwrap();
+    serving.await.unwrap().unwrap();
+}
