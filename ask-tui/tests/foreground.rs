@@ -1,4 +1,4 @@
-//! In a test binary of its own: it starts itself again, as the child of a pseudo-terminal.
+//! A process of its own: this binary starts itself again, as the child of a pseudo-terminal.
 //!
 //! The check that keeps the terminal UI off a terminal another program holds: this test binary
 //! starts itself again as the child of a pseudo-terminal (its controlling terminal), under a

@@ -1,4 +1,4 @@
-//! In a test binary of its own: it fills the body budget that every server of the process shares.
+//! A process of its own: this binary fills the body budget that every server of the process shares.
 //!
 //! The budget of request bodies held at once, through the inbox's own router
 //! (`tower::ServiceExt::oneshot`) on tokio's paused clock: the runtime skips ahead to the next

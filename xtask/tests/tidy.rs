@@ -621,7 +621,6 @@ fn unexplained_test_binaries(tests: &[(String, String)]) -> Vec<String> {
 }
 
 #[test]
-#[ignore = "turned on once the tests are consolidated"]
 fn a_second_test_binary_says_why() {
     let packages = workspace();
     let found: Vec<String> = packages
