@@ -1,14 +1,15 @@
 //! The interactive terminal UI of the `ask_user` tool: the screens of one call, and
 //! [`TuiFrontend`], which plugs them into the `ask_core::Frontend` seam.
 //!
-//! The crate is split the Elm way. [`State`], [`Msg`], [`update`] and [`view`] are pure: keys
-//! become messages ([`msg_for_key`]), `update` changes the state and says whether the ask is
-//! over, and `view` draws the state into a ratatui frame, so every screen and every binding is
-//! tested without a terminal. One module, `terminal`, is the only code that does IO ([`run`],
-//! with its [`RunOptions`]): what only IO can tell (the earlier answers ↑ recalls, the names
-//! Ctrl+T completes from) `update` asks for with [`Effect::Load`], and the terminal module hands
-//! it back as a message. The one thing `view` leaves in the state is how far a text that does
-//! not fit could scroll at the size it drew, so that scrolling stops where the text ends.
+//! The crate is split the Elm way. [`State`], [`Msg`], [`update`](fn@update) and
+//! [`view`](fn@view) are pure: keys become messages ([`msg_for_key`]), `update` changes the
+//! state and says whether the ask is over, and `view` draws the state into a ratatui frame, so
+//! every screen and every binding is tested without a terminal. One module, `terminal`, is the
+//! only code that does IO ([`run`], with its [`RunOptions`]): what only IO can tell (the earlier
+//! answers ↑ recalls, the names Ctrl+T completes from) `update` asks for with [`Effect::Load`],
+//! and the terminal module hands it back as a message. The one thing `view` leaves in the state
+//! is how far a text that does not fit could scroll at the size it drew, so that scrolling stops
+//! where the text ends.
 //!
 //! What it must not do: write to stdout (the UI is drawn on `/dev/tty`; stdout belongs to the
 //! result), ask the terminal anything and wait for the reply, show agent text without

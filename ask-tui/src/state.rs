@@ -1,4 +1,5 @@
-//! The pure core: [`State`], [`Msg`], [`update`] and the mapping from keys to messages.
+//! The pure core: [`State`], [`Msg`], [`update`](fn@update) and the mapping from keys to
+//! messages.
 //!
 //! Nothing here touches the terminal, so every binding is tested by feeding messages. This
 //! module holds the state and what it shows; the messages, the updates, the keys and path
@@ -203,6 +204,10 @@ impl State {
     }
 
     /// Records how far the open tab's text can scroll at the size of the frame just drawn.
+    ///
+    /// This is the one thing the view leaves behind: how far the open tab's text could scroll at
+    /// the size it drew, so that `update` stops scrolling where the text ends. Drawing the same
+    /// state at the same size always gives the same frame.
     pub(crate) fn set_scroll_room(&self, room: ScrollRoom) {
         self.scroll_room.set(Some(room));
     }
@@ -291,6 +296,9 @@ impl State {
 
     /// The rows the open list shows, in order: every option and "Other", or, while the filter
     /// holds text, the options whose label holds it (case ignored) and "Other".
+    ///
+    /// "Other" is a row of every list, whatever it shows: with previews, with the filter open
+    /// (the last row, even when nothing matches), in single and multi-select.
     pub fn visible_rows(&self) -> Vec<usize> {
         let Some((question, page)) = self.current() else {
             return Vec::new();

@@ -2,6 +2,17 @@
 //!
 //! This module lays a screen out (the title, the question, the body, the preview and the help
 //! line, each given its share of the rows); each widget draws in a module of its own.
+//!
+//! Nothing the model asked or the person typed is hidden silently: a question or description
+//! cut by the terminal's size ends in "… N more lines" and scrolls, a list counts the rows out
+//! of view, a text field counts the characters out of view, and leaving a field keeps its text,
+//! so the screen shows exactly what will be submitted.
+//! A field's text is laid out only in a window around the cursor, so drawing it costs the same
+//! at any text length, but for a secret's mask, which walks the whole text.
+//! Agent text is drawn only through [`ask_core::sanitize_for_display`]: a question, a
+//! description or a preview is split on line feeds first, and a header or a label stays one line
+//! (a line feed shows as `⏎`); it never goes into an escape sequence (the bell and the desktop
+//! notification carry a fixed text).
 
 mod field;
 mod help;

@@ -66,6 +66,8 @@ impl State {
     /// answer replaces the text; past the newest, the text typed before comes back. Returns
     /// `None` when there is nothing to recall that way, and asks the terminal for the earlier
     /// answers the first time.
+    ///
+    /// A secret field never asks for earlier answers and never offers them.
     pub(super) fn recall(&mut self, older: bool) -> Option<Effect> {
         let (question, page) = self.current()?;
         // A secret answer is never recalled, nor offered for recall.

@@ -7,6 +7,14 @@ use super::{Msg, State};
 /// The message for a key, given the state it arrives in; `None` for keys that do nothing.
 ///
 /// Only key presses count: releases and repeats reported by some terminals are ignored.
+///
+/// Outside a dialog, which takes only its own keys, a key means one thing on every screen, and
+/// there is no editing mode: ← and → move the cursor in a text field that holds text, do nothing
+/// while a list's filter is open, and switch tabs everywhere else (a list, an empty field or
+/// note); Tab and Shift+Tab always switch; Ctrl+N opens the note on every question screen, and
+/// `n` is its alias on a list only (in a field or the filter it is text). Each help line names
+/// the keys as they are at that moment (`help_text`), but for the open filter of a tabbed call,
+/// whose help line still offers ←→ to switch tabs.
 pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
     if key.kind != KeyEventKind::Press {
         return None;
