@@ -26,6 +26,7 @@ mod packages;
 mod pi;
 mod print;
 mod readme_wiring;
+mod route_text;
 mod rpc;
 mod rpc_result;
 mod secret;
