@@ -14,6 +14,7 @@ mod mcp;
 mod output;
 mod print;
 mod web;
+mod web_run;
 
 use crate::cli::{Cli, Command};
 

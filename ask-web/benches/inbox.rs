@@ -277,7 +277,7 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
-    let descriptors = ask_web::run::raise_descriptor_limit().unwrap_or(u64::MAX);
+    let descriptors = ask_web::raise_descriptor_limit().unwrap_or(u64::MAX);
     let inbox = {
         let _entered = server.enter();
         let addr = "127.0.0.1:0".parse().unwrap();
@@ -289,9 +289,11 @@ fn main() {
                 Inbox::bind_stored(
                     addr,
                     Limits::default(),
-                    tokens,
-                    Arc::new(store),
-                    Default::default(),
+                    ask_web::Stored {
+                        tokens,
+                        store: Arc::new(store),
+                        kept: Default::default(),
+                    },
                 )
                 .unwrap()
             }
@@ -339,7 +341,7 @@ fn main() {
                  closed to make room so far {}",
                 sent as f64 / 1e6,
                 page_streams.load(Ordering::Relaxed),
-                ask_web::evicted(),
+                ask_web::testing::evicted(),
             );
             rates.push(rate);
         }

@@ -32,7 +32,7 @@ pub struct Asker {
 /// One ask as the page sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AskView {
+pub(crate) struct AskView {
     /// The id the page answers with.
     pub request_id: String,
     /// The state of the ask.
@@ -57,7 +57,7 @@ pub struct AskView {
 /// Everything the page is told: the asks, in the order they arrived.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     /// Every ask this server has shown, waiting or finished.
     pub asks: Vec<AskView>,
     /// True once the server is about to stop: no more changes follow.
@@ -67,7 +67,7 @@ pub struct Snapshot {
 impl AskView {
     /// The view of a new ask of `questions`, waiting for the person, with the answers `given`
     /// before it reached the page (in question order; empty when none were).
-    pub fn waiting(
+    pub(crate) fn waiting(
         request_id: String,
         questions: Vec<Question>,
         given: &[Option<Answer>],

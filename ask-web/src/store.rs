@@ -110,7 +110,7 @@ pub trait AskStore: Send + Sync + std::fmt::Debug {
     /// The first outcome wins: sets the state of the ask `id` to `state` only while it is
     /// [`KeptState::Waiting`]. True when it was (and now is `state`); false when it had
     /// already ended or is not kept.
-    async fn settle(&self, id: &str, state: KeptState) -> Result<bool, StoreError>;
+    async fn record_first_outcome(&self, id: &str, state: KeptState) -> Result<bool, StoreError>;
 }
 
 impl KeptState {
@@ -155,7 +155,7 @@ pub(crate) fn kept_state(questions: &[Question], outcome: &ask_core::Outcome) ->
 
 /// The answers given before an ask arrived, one per question, with those of secret questions
 /// left out (`None`), as every store keeps them.
-pub fn given_without_secrets(
+pub(crate) fn given_without_secrets(
     questions: &[Question],
     given: &[Option<Answer>],
 ) -> Vec<Option<Answer>> {
@@ -167,7 +167,7 @@ pub fn given_without_secrets(
 }
 
 /// `answers` with those of secret questions left out, as every store keeps them.
-pub fn without_secrets(questions: &[Question], answers: &[Answer]) -> Vec<Answer> {
+pub(crate) fn without_secrets(questions: &[Question], answers: &[Answer]) -> Vec<Answer> {
     answers
         .iter()
         .filter(|answer| {
@@ -679,7 +679,7 @@ impl AskStore for FileStore {
         .await
     }
 
-    async fn settle(&self, id: &str, state: KeptState) -> Result<bool, StoreError> {
+    async fn record_first_outcome(&self, id: &str, state: KeptState) -> Result<bool, StoreError> {
         let id = id.to_string();
         self.off_thread(move |store| {
             store.change_now(&id, |ask| {

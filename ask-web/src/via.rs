@@ -6,8 +6,8 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
 use crate::auth;
-use crate::inbox::{CAPABILITY_HEADER, KEPT_HEADER};
-use crate::{AgentOutcome, Asker, WebError};
+use crate::inbox::{AgentOutcome, CAPABILITY_HEADER, KEPT_HEADER, STALE_CHALLENGE};
+use crate::{Asker, WebError};
 
 /// How many times `--via` tries to reach a crowded inbox: 7 tries wait 3.15 s in all.
 pub const CONNECT_TRIES: usize = 7;
@@ -287,7 +287,7 @@ impl ViaFrontend {
                 Err(error) if error.downcast_ref::<std::io::Error>().is_some() => {}
                 Ok(reply)
                     if reply.status == 401
-                        && reply.header("www-authenticate") == Some(crate::STALE_CHALLENGE) => {}
+                        && reply.header("www-authenticate") == Some(STALE_CHALLENGE) => {}
                 done => return done,
             }
             tokio::time::sleep(pause).await;

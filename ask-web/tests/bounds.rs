@@ -7,7 +7,8 @@ use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
 use ask_core::Limits;
-use ask_web::{BODY_BUDGET, BODY_TIMEOUT, Inbox, MAX_BODY};
+use ask_web::Inbox;
+use ask_web::testing::{BODY_BUDGET, BODY_TIMEOUT, MAX_BODY};
 
 /// Sends the headers of a POST announcing `length` bytes of body, and `body`.
 fn post(addr: &str, length: usize, body: &str) -> std::net::TcpStream {

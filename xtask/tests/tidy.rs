@@ -758,27 +758,6 @@ fn rust_files(dir: &Path) -> BTreeMap<String, String> {
     files
 }
 
-#[test]
-fn no_module_circle_inside_a_crate() {
-    let mut found = Vec::new();
-    let mut roots = 0;
-    for (name, dir) in crate_folders() {
-        let files = rust_files(&dir.join("src"));
-        for root_file in ["lib.rs", "main.rs"] {
-            if files.contains_key(root_file) {
-                roots += 1;
-                found.extend(circles(&name, &module_graph(&files, root_file)));
-            }
-        }
-    }
-    assert!(roots >= ALLOWED.len(), "only {roots} crate roots were read");
-    assert!(
-        found.is_empty(),
-        "modules that use each other in a circle (one module's path to the next, then back):\n{}",
-        found.join("\n")
-    );
-}
-
 // ---------------------------------------------------------------------------------------------
 // No downcast in the binary.
 
