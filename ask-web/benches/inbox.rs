@@ -16,7 +16,14 @@
 //! every ask and answer waits for the disk; cargo runs benches in `ask-web/`, so give an absolute
 //! PATH). Prints one line per round and the memory line.
 
-#![allow(clippy::expect_used, clippy::print_stdout, clippy::unwrap_used)]
+// A bench is test code: it reads its own command line, and its helpers take what they need.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::expect_used,
+    clippy::print_stdout,
+    clippy::too_many_arguments,
+    clippy::unwrap_used
+)]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 
 use crate::DELIVERY_PATIENCE;
 use crate::http::{Named, error_response, json_response};
-use crate::shared::{Delivery, Shared};
+use crate::shared::{Confirmed, Delivery, Shared};
 use crate::store;
 
 /// The body of `POST /api/asks/{id}/answer`.
@@ -211,7 +211,12 @@ async fn deliver_outcome(shared: Arc<Shared>, delivery: Outgoing) -> Response {
     };
     if delivered {
         shared
-            .delivered(request_id, attached, &questions, &outcome)
+            .delivered(Confirmed {
+                request_id,
+                attached,
+                questions: &questions,
+                outcome: &outcome,
+            })
             .await;
         return json_response(StatusCode::OK, &serde_json::json!({ "state": state }));
     }

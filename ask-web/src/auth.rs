@@ -74,19 +74,34 @@ fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
     outer.finalize().into()
 }
 
-fn proof(label: &str, token: &str, client_nonce: &str, inbox_nonce: &str) -> String {
-    let message = format!("{label}\n{client_nonce}\n{inbox_nonce}");
+/// The two nonces of one exchange.
+struct Nonces<'a> {
+    client: &'a str,
+    inbox: &'a str,
+}
+
+fn proof(label: &str, token: &str, nonces: Nonces<'_>) -> String {
+    let Nonces { client, inbox } = nonces;
+    let message = format!("{label}\n{client}\n{inbox}");
     hex(&hmac_sha256(token.as_bytes(), message.as_bytes()))
 }
 
 /// The inbox's answer to a client's nonce: it proves that the inbox holds `token`.
 pub fn inbox_proof(token: &str, client_nonce: &str, inbox_nonce: &str) -> String {
-    proof(INBOX_LABEL, token, client_nonce, inbox_nonce)
+    let nonces = Nonces {
+        client: client_nonce,
+        inbox: inbox_nonce,
+    };
+    proof(INBOX_LABEL, token, nonces)
 }
 
 /// A client's proof that it holds `token`, for the `Authorization` header.
 pub fn client_proof(token: &str, client_nonce: &str, inbox_nonce: &str) -> String {
-    proof(CLIENT_LABEL, token, client_nonce, inbox_nonce)
+    let nonces = Nonces {
+        client: client_nonce,
+        inbox: inbox_nonce,
+    };
+    proof(CLIENT_LABEL, token, nonces)
 }
 
 /// The `Authorization` header a client sends after `hello`.

@@ -71,7 +71,6 @@ impl AskView {
         request_id: String,
         questions: Vec<Question>,
         given: &[Option<Answer>],
-        asker: Asker,
     ) -> AskView {
         let masks = questions.iter().map(ask_core::answer_mask).collect();
         let given = if given.iter().all(Option::is_none) {
@@ -93,9 +92,15 @@ impl AskView {
             questions,
             masks,
             given,
-            asker,
+            asker: Asker::default(),
             since: ask_core::now_ms(),
         }
+    }
+
+    /// The view with `asker` as who asks.
+    pub(crate) fn asked_by(mut self, asker: Asker) -> AskView {
+        self.asker = asker;
+        self
     }
 }
 
@@ -312,7 +317,6 @@ mod tests {
             format!("ask-{n}"),
             vec![Question::choice(text, ["yes", "no"])],
             &[],
-            Asker::default(),
         )
     }
 

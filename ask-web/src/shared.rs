@@ -104,6 +104,15 @@ pub(crate) struct Shared {
     pub(crate) body_room: Semaphore,
 }
 
+/// An outcome its agent confirmed: which ask, which attachment of it, its questions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Confirmed<'a> {
+    pub(crate) request_id: &'a str,
+    pub(crate) attached: u64,
+    pub(crate) questions: &'a [ask_core::Question],
+    pub(crate) outcome: &'a Outcome,
+}
+
 /// What a server is made with besides its address.
 #[derive(Debug, Default)]
 pub(crate) struct Setup {
@@ -227,35 +236,30 @@ impl Shared {
         let state = WireState::of(&outcome);
         let attached = {
             let mut inner = self.lock();
-            inner.waiting_mut(request_id).and_then(|waiting| {
+            inner.waiting_mut(request_id).is_some_and(|waiting| {
                 waiting.delivering = false;
                 waiting.saved = Some(outcome.clone());
                 // The agent attached again while the outcome was on its way to the connection
                 // before: the new one takes it.
-                waiting.agent.is_some().then(|| waiting.questions.clone())
+                waiting.agent.is_some()
             })
         };
         self.set_state(request_id, state);
-        if let Some(questions) = attached {
-            self.hand_saved(request_id, questions, outcome);
+        if attached {
+            self.hand_saved(request_id, outcome);
         }
     }
 
     /// Hands the outcome saved for the ask `request_id` to its agent, attached again: the ask
     /// ends once the agent confirms it, or stays saved for the next attachment.
-    pub(crate) fn hand_saved(
-        self: &Arc<Shared>,
-        request_id: &str,
-        questions: Vec<ask_core::Question>,
-        outcome: Outcome,
-    ) {
+    pub(crate) fn hand_saved(self: &Arc<Shared>, request_id: &str, outcome: Outcome) {
         let agent = {
             let mut inner = self.lock();
             inner
                 .waiting_mut(request_id)
-                .and_then(|w| Some((w.agent.take()?, w.attached)))
+                .and_then(|w| Some((w.agent.take()?, w.attached, w.questions.clone())))
         };
-        let Some((agent, attached)) = agent else {
+        let Some((agent, attached, questions)) = agent else {
             return;
         };
         let (receipt, received) = oneshot::channel();
@@ -271,7 +275,12 @@ impl Shared {
         tokio::spawn(async move {
             if let Ok(Ok(())) = tokio::time::timeout(DELIVERY_PATIENCE, received).await {
                 shared
-                    .delivered(&request_id, attached, &questions, &outcome)
+                    .delivered(Confirmed {
+                        request_id: &request_id,
+                        attached,
+                        questions: &questions,
+                        outcome: &outcome,
+                    })
                     .await;
             }
         });
@@ -280,13 +289,13 @@ impl Shared {
     /// The agent of `request_id`, attached as `attached`, confirmed that it has `outcome`: the
     /// store (if any) records that it was delivered, and the ask ends, unless the agent attached
     /// again meanwhile (then the newer attachment, which is handed the same outcome, ends it).
-    pub(crate) async fn delivered(
-        &self,
-        request_id: &str,
-        attached: u64,
-        questions: &[ask_core::Question],
-        outcome: &Outcome,
-    ) {
+    pub(crate) async fn delivered(&self, confirmed: Confirmed<'_>) {
+        let Confirmed {
+            request_id,
+            attached,
+            questions,
+            outcome,
+        } = confirmed;
         // The store first: until the ask leaves the list, the same call attaching again gets
         // the outcome from memory, and once it left, from the store.
         if let Some(store) = &self.store {

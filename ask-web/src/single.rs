@@ -7,7 +7,7 @@ use ask_core::{BoxError, Frontend, Outcome, PresentError, Presenter};
 use async_trait::async_trait;
 use tokio::sync::oneshot;
 
-use crate::board::{AskView, Asker};
+use crate::board::AskView;
 use crate::listen::{self, Bounds, Served};
 use crate::shared::{Setup, Shared};
 use crate::{AbortOnDrop, AgentWatch, LINGER, Links, WebError};
@@ -100,7 +100,6 @@ impl WebFrontend {
                     request_id.clone(),
                     request.input.questions.clone(),
                     &request.given,
-                    Asker::default(),
                 ),
                 None,
             )

@@ -387,7 +387,7 @@ impl FileStore {
                 number += 1;
                 let whole = line.last() == Some(&b'\n');
                 match read_line(&line[..line.len() - usize::from(whole)]).filter(|_| whole) {
-                    Some(ask) => journal.keep(ask, at, read as u64),
+                    Some(ask) => journal.keep(ask, (at, read as u64)),
                     // The last line, cut short by a crash before it was acknowledged.
                     None if !whole || lines.fill_buf().map_err(cannot_read)?.is_empty() => break,
                     None => {
@@ -522,9 +522,9 @@ impl FileStore {
 }
 
 impl Journal {
-    /// Holds `ask`, whose last line is the `len` bytes at `at`, in place of its last state;
+    /// Holds `ask`, whose last line is the `len` bytes at `at` (`(at, len)`), in place of its last state;
     /// in memory only while it may still need the inbox.
-    fn keep(&mut self, ask: StoredAsk, at: u64, len: u64) {
+    fn keep(&mut self, ask: StoredAsk, (at, len): (u64, u64)) {
         let known = self.index.get(ask.id.as_str()).copied();
         if known.is_none() {
             self.index.insert(ask.id.as_str().into(), self.asks.len());
@@ -580,7 +580,7 @@ impl Journal {
             self.broken = undone.is_err();
             return Err(format!("cannot write it: {error}"));
         }
-        self.keep(ask, self.len, line.len() as u64);
+        self.keep(ask, (self.len, line.len() as u64));
         self.len += line.len() as u64;
         if self.len > COMPACT_OVER && self.len > 2 * self.live {
             // A failure leaves the journal as it was, longer than it needs to be.

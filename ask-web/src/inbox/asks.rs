@@ -14,7 +14,7 @@ use tokio::sync::oneshot;
 
 use super::CAPABILITY_HEADER;
 use super::checks::{check_asker, check_call_id, check_given};
-use super::held::{AgentOutcome, held};
+use super::held::{AgentOutcome, Holding, held};
 use super::proof::{AskOf, by_capability};
 use crate::auth;
 use crate::board::{AskView, Asker};
@@ -132,16 +132,11 @@ async fn attach(
                 let (agent, delivered) = oneshot::channel();
                 // The connection attached before, if still open, ends as connection lost.
                 waiting.agent = Some(agent);
-                Some((
-                    attached,
-                    delivered,
-                    waiting.saved.clone(),
-                    waiting.questions.clone(),
-                ))
+                Some((attached, delivered, waiting.saved.clone()))
             }
         }
     };
-    let Some((attached, delivered, saved, questions)) = attached else {
+    let Some((attached, delivered, saved)) = attached else {
         return ended(shared, request_id, questions).await;
     };
     // The new capability only: an answer the person gives meanwhile is written beside it.
@@ -154,14 +149,10 @@ async fn attach(
         ));
     }
     if let Some(outcome) = saved {
-        shared.hand_saved(request_id, questions, outcome);
+        shared.hand_saved(request_id, outcome);
     }
-    let mut response = held(
-        Arc::clone(shared),
-        request_id.to_string(),
-        delivered,
-        attached,
-    );
+    let holding = Holding::new(Arc::clone(shared), request_id.to_string(), attached);
+    let mut response = held(holding, delivered);
     if let Ok(value) = HeaderValue::from_str(&capability) {
         response.headers_mut().insert(CAPABILITY_HEADER, value);
     }
@@ -245,7 +236,7 @@ pub(super) async fn create(
         Err(error) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
     };
     let given = store::given_without_secrets(&questions, &ask.given);
-    let view = AskView::waiting(request_id.clone(), questions, &ask.given, ask.asker);
+    let view = AskView::waiting(request_id.clone(), questions, &ask.given).asked_by(ask.asker);
     let digest = auth::digest(&[&capability]);
     // The ask is written and shown on a task of its own, which finishes even when this request
     // does not (its connection closed meanwhile): the store and the list never disagree. When
@@ -255,7 +246,15 @@ pub(super) async fn create(
     let (task, id) = (Arc::clone(shared), request_id.clone());
     let found_again = ask.call_id.is_some();
     tokio::spawn(async move {
-        let opened = open_kept(&task, view, given, digest).await;
+        let opened = open_kept(
+            &task,
+            NewAsk {
+                view,
+                given,
+                digest,
+            },
+        )
+        .await;
         if let Err(Ok((_, attached))) = reply.send(opened) {
             if found_again {
                 task.detach(&id, attached);
@@ -271,22 +270,34 @@ pub(super) async fn create(
             return error_response(StatusCode::INTERNAL_SERVER_ERROR, "the ask was not opened");
         }
     };
-    let mut response = held(Arc::clone(shared), request_id, delivered, attached);
+    let holding = Holding::new(Arc::clone(shared), request_id, attached);
+    let mut response = held(holding, delivered);
     if let Ok(value) = HeaderValue::from_str(&capability) {
         response.headers_mut().insert(CAPABILITY_HEADER, value);
     }
     response
 }
 
-/// Writes the new ask `view` (with the answers `given` before it arrived, secret ones left out,
-/// and the `digest` of its capability) to the store, when there is one, then shows it: its held
-/// connection's end of the delivery and its attachment, or the refusal to send.
+/// A new ask on its way to the store and the page.
+struct NewAsk {
+    view: AskView,
+    /// The answers given before it arrived, secret ones left out.
+    given: Vec<Option<Answer>>,
+    /// The digest of its capability.
+    digest: String,
+}
+
+/// Writes the new ask to the store, when there is one, then shows it: its held connection's end
+/// of the delivery and its attachment, or the refusal to send.
 async fn open_kept(
     shared: &Arc<Shared>,
-    view: AskView,
-    given: Vec<Option<Answer>>,
-    digest: String,
+    ask: NewAsk,
 ) -> Result<(oneshot::Receiver<Delivery>, u64), Response> {
+    let NewAsk {
+        view,
+        given,
+        digest,
+    } = ask;
     if let Some(store) = &shared.store {
         let kept = StoredAsk {
             id: view.request_id.clone(),

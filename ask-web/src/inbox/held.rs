@@ -27,12 +27,24 @@ pub(crate) struct AgentOutcome {
 
 /// Ends the ask as connection lost when the held response is dropped before its outcome was
 /// sent (the agent closed the connection).
-struct Holding {
+pub(super) struct Holding {
     shared: Arc<Shared>,
     request_id: String,
     /// Which attachment to the ask this connection is.
     attached: u64,
     done: bool,
+}
+
+impl Holding {
+    /// The held connection of attachment `attached` to the ask `request_id`.
+    pub(super) fn new(shared: Arc<Shared>, request_id: String, attached: u64) -> Holding {
+        Holding {
+            shared,
+            request_id,
+            attached,
+            done: false,
+        }
+    }
 }
 
 impl Drop for Holding {
@@ -46,20 +58,9 @@ impl Drop for Holding {
 /// The held response of an agent's ask: a blank line every [`HEARTBEAT`] while it waits (a
 /// closed connection fails the write and ends the ask), then the outcome as one JSON line. The
 /// person is told the answer was sent once the agent confirms it with `POST /api/agent/received`.
-pub(super) fn held(
-    shared: Arc<Shared>,
-    request_id: String,
-    delivered: oneshot::Receiver<Delivery>,
-    attached: u64,
-) -> Response {
-    let stopped = shared.stopped.subscribe();
-    let holding_kept = shared.store.is_some();
-    let holding = Holding {
-        shared,
-        request_id,
-        attached,
-        done: false,
-    };
+pub(super) fn held(holding: Holding, delivered: oneshot::Receiver<Delivery>) -> Response {
+    let stopped = holding.shared.stopped.subscribe();
+    let holding_kept = holding.shared.store.is_some();
     type State = (oneshot::Receiver<Delivery>, watch::Receiver<bool>, Holding);
     let stream = futures_util::stream::unfold(
         Some((delivered, stopped, holding)),

@@ -335,7 +335,7 @@ fn restore(shared: &Shared, kept: Kept) {
                 continue;
             }
         };
-        let mut view = AskView::waiting(ask.id.clone(), ask.questions, &given, ask.asker);
+        let mut view = AskView::waiting(ask.id.clone(), ask.questions, &given).asked_by(ask.asker);
         view.since = ask.since;
         let questions = view.questions.clone();
         if shared.board.push(view).is_err() {

@@ -189,7 +189,10 @@ pub(super) async fn agents_only(
     request: Request,
     next: Next,
 ) -> Response {
-    only(&shared, Role::Agent, request, next).await
+    match refusal(&shared, Role::Agent, &request) {
+        Some(refused) => refused,
+        None => next.run(request).await,
+    }
 }
 
 /// Lets through only a request that proves it holds the people's token.
@@ -198,32 +201,35 @@ pub(super) async fn people_only(
     request: Request,
     next: Next,
 ) -> Response {
-    only(&shared, Role::People, request, next).await
+    match refusal(&shared, Role::People, &request) {
+        Some(refused) => refused,
+        None => next.run(request).await,
+    }
 }
 
-/// Lets through a request whose `Authorization` proves the token of `role`, spending its
-/// challenge; a proof of the other token is refused as one that cannot do this.
-async fn only(shared: &Shared, role: Role, request: Request, next: Next) -> Response {
+/// The refusal of a request whose `Authorization` does not prove the token of `role`, spending
+/// its challenge; a proof of the other token is refused as one that cannot do this.
+fn refusal(shared: &Shared, role: Role, request: &Request) -> Option<Response> {
     let proof = request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|value| value.to_str().ok())
         .map(|value| proven(shared, value));
     match proof {
-        Some(Proof::Stale) => stale_challenge(),
+        Some(Proof::Stale) => Some(stale_challenge()),
         Some(Proof::Holds(holds)) => {
             trust(request.extensions());
             if holds == role {
-                next.run(request).await
+                None
             } else {
-                error_response(
+                Some(error_response(
                     StatusCode::FORBIDDEN,
                     "refused: this token cannot do that (the agents' token only asks; the \
                      people's token only makes links)",
-                )
+                ))
             }
         }
-        Some(Proof::Nothing) | None => error_response(StatusCode::UNAUTHORIZED, NO_PROOF),
+        Some(Proof::Nothing) | None => Some(error_response(StatusCode::UNAUTHORIZED, NO_PROOF)),
     }
 }
 
