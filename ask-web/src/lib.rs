@@ -16,7 +16,7 @@
 //! the page's own (every POST must send one). Responses carry a strict
 //! Content-Security-Policy with no inline script, and the page inserts agent text only as text.
 //! Agents and the inbox prove to each other that they hold the agents' token by an HMAC
-//! challenge-response ([`auth`]); the token never crosses the socket.
+//! challenge-response (`auth.rs`); the token never crosses the socket.
 //!
 //! Nothing is acknowledged that did not arrive: the person's answer is reported as sent only
 //! once the agent confirmed that it received it (`--via`), or once the process that waits for it

@@ -283,6 +283,10 @@ pub(crate) fn routes(shared: &Arc<Shared>) -> Router<Arc<Shared>> {
                 .fallback(use_post),
         )
         .route(
+            "/api/agent/",
+            post(|| async { no_such_address() }).fallback(use_post),
+        )
+        .route(
             "/api/agent/{*elsewhere}",
             post(|| async { no_such_address() }).fallback(use_post),
         )
