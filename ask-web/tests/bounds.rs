@@ -1,5 +1,5 @@
-//! The budget of request bodies held at once, in a process of its own (the budget is shared by
-//! every server of the process). Nothing here needs more than the Rust toolchain.
+//! The budget of request bodies one server holds at once. Nothing here needs more than the Rust
+//! toolchain.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
