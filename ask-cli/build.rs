@@ -4,7 +4,7 @@
 //! A position-independent executable (the toolchain's default) is relocated by the dynamic
 //! loader at every start: every pointer in its read-only data (tables of string slices, trait
 //! objects, clap's and serde's descriptions) is rewritten, about 21,000 of them, which reads the
-//! relocation table and copies each page it writes. That was a fifth of the CPU time of a
+//! relocation table and copies each page it writes: a fifth of the CPU time of a
 //! whole `ask-user validate`, a hundred page faults and up to 0.9 MiB of its memory. Linked at
 //! a fixed address, the executable has no relocations to apply and its read-only data stays
 //! shared with the page cache. The shared libraries, the stack and the heap are still placed at
@@ -21,13 +21,13 @@
 //!
 //! The C start-up files give the executable an `_init` and a `_fini` that do nothing (they
 //! would call a profiler's hook, which this program never has); the loader calls them at start
-//! and exit, and LLD puts them after all the code, so each command touched one more block of
-//! code for them. These builds name no such functions to the loader.
+//! and exit, and LLD puts them after all the code, so each command would touch one more block
+//! of code for them. These builds name no such functions to the loader.
 //!
 //! The same builds take the unwinder from GCC's static `libgcc_eh.a` instead of the shared
 //! `libgcc_s.so.1`: the same unwinder (with `panic = "abort"` it only walks the stack for a
-//! backtrace), linked in, so the loader no longer opens, maps and relocates a third library at
-//! every start, nor runs its constructor (which asks the CPU for its features, slow in a
+//! backtrace), linked in, so the loader does not open, map and relocate a third library at
+//! every start, nor run its constructor (which asks the CPU for its features, slow in a
 //! virtual machine): about a sixth of the CPU time of `fn main() {}`.
 
 // Build scripts read cargo's environment: that is their interface.

@@ -6,17 +6,19 @@ use std::sync::Arc;
 use ask_core::{AskCall, AskUserResult, Caller, Frontend, Limits, Presenter, ToolOutput};
 use ask_print::PrintFrontend;
 use ask_schema::OutputShape;
-use ask_session::{Ask, AskFailure, Finished, ReadFailure, SessionLog};
+use ask_session::{Ask, AskFailure, Finished, InputOptions, ReadFailure, SessionLog};
 
 use crate::cli::{AskArgs, ModeArg};
-use crate::deliver::{ask_path, deliver, failed, print_record, print_unasked, runtime, shape_of};
+use crate::deliver::{
+    Delivery, Unasked, ask_path, deliver, failed, print_record, print_unasked, runtime, shape_of,
+};
 use crate::exit::Exit;
 use crate::input::{read_call, say_no_input, stdin_input};
 use crate::output::{say, say_invalid};
 
 /// Where the person answers, once `auto` is resolved: the terminal UI when a terminal can be
 /// opened, else print mode, so that nothing ever waits for a person who cannot be reached.
-pub fn resolve_presenter(mode: ModeArg, via: bool) -> Presenter {
+pub(crate) fn resolve_presenter(mode: ModeArg, via: bool) -> Presenter {
     match mode {
         // `--via` replaces the local presenter (the terminal UI or print mode).
         ModeArg::Auto | ModeArg::Tui | ModeArg::Print if via => Presenter::Web,
@@ -31,20 +33,18 @@ pub fn resolve_presenter(mode: ModeArg, via: bool) -> Presenter {
 }
 
 /// Runs `ask-user [OPTIONS] [INPUT]`.
-pub fn run(args: &AskArgs) -> Exit {
+pub(crate) fn run(args: &AskArgs) -> Exit {
     // A sub-agent is refused before anything is read, shown or written, in every mode.
     let caller = Caller::of(args.sub_agent);
     let presenter = resolve_presenter(args.mode(), args.inbox.via.is_some());
     if let Err(refusal) = caller.check() {
         say(&refusal.to_string());
-        let result = AskUserResult::refused();
-        return print_unasked(
-            result,
-            ToolOutput::refused(),
-            presenter,
-            args,
-            Exit::Refused,
-        );
+        let unasked = Unasked {
+            result: AskUserResult::refused(),
+            tool: ToolOutput::refused(),
+            exit: Exit::Refused,
+        };
+        return print_unasked(unasked, presenter, args);
     }
     if let Some(how) = crate::print::pass_two_form(args) {
         return match how {
@@ -67,9 +67,12 @@ pub fn run(args: &AskArgs) -> Exit {
         return Exit::Invalid;
     }
     let limits = args.limits.limits();
-    let options = args.dialect.read_options();
-    let max_bytes = args.limits.max_input_bytes();
-    let read = match read_call(std::path::Path::new(input), &limits, max_bytes, options) {
+    let options = InputOptions {
+        limits: &limits,
+        max_bytes: args.limits.max_input_bytes(),
+        read: args.dialect.read_options(),
+    };
+    let read = match read_call(std::path::Path::new(input), &options) {
         Ok(read) => read,
         Err(failure) => return report_unreadable(failure, presenter, args),
     };
@@ -87,29 +90,55 @@ pub fn run(args: &AskArgs) -> Exit {
         );
         return Exit::Invalid;
     }
-    match ask_in(presenter, args, call, |ask| ask_path(args, ask)) {
-        Ok(Ok(finished)) => deliver(finished, args, presenter, &shape, &read.warnings),
+    let asking = Asking {
+        presenter,
+        args,
+        kept: true,
+    };
+    match ask_in(call, &asking) {
+        Ok(Ok(finished)) => {
+            let delivery = Delivery {
+                args,
+                presenter,
+                shape: &shape,
+                warnings: &read.warnings,
+            };
+            deliver(finished, &delivery)
+        }
         Ok(Err(failure)) => failed(failure, args.output),
         Err(exit) => exit,
     }
 }
 
-/// Asks `call` through the frontend of `presenter`, with the options `configure` gives the ask
-/// path: the terminal UI and print mode on this thread, the others on the runtime of one ask.
-fn ask_in(
+/// Where a call is asked: through the frontend of `presenter`, made from the flags, and
+/// whether the ask path keeps it in the session log and the events file the flags name (the
+/// demo keeps nothing).
+struct Asking<'a> {
     presenter: Presenter,
-    args: &AskArgs,
-    call: AskCall,
-    configure: impl FnOnce(Ask<AskCall>) -> Ask<AskCall>,
-) -> Result<Result<Finished, AskFailure>, Exit> {
+    args: &'a AskArgs,
+    kept: bool,
+}
+
+/// Asks `call` as `asking` says: the terminal UI and print mode on this thread, the others on
+/// the runtime of one ask.
+fn ask_in(call: AskCall, asking: &Asking<'_>) -> Result<Result<Finished, AskFailure>, Exit> {
+    let &Asking {
+        presenter,
+        args,
+        kept,
+    } = asking;
+    let ask = |call| {
+        let ask = Ask::new(call);
+        if kept { ask_path(args, ask) } else { ask }
+    };
     if matches!(presenter, Presenter::Tui | Presenter::File) {
         let frontend = frontend_for(presenter, args, &call)?;
-        let asked = configure(Ask::new(call)).run(frontend.as_ref());
+        let asked = ask(call).run(frontend.as_ref());
         return Ok(ask_session::block_on(asked));
     }
     let runtime = runtime(false)?;
     let frontend = runtime.block_on(async { frontend_for(presenter, args, &call) })?;
-    let asked = runtime.block_on(configure(Ask::new(call)).run(frontend.as_ref()));
+    let asked = runtime.block_on(ask(call).run(frontend.as_ref()));
     // The RPC reader may still be blocked on stdin; it is not waited for.
     runtime.shutdown_background();
     Ok(asked)
@@ -117,7 +146,7 @@ fn ask_in(
 
 /// Runs `ask-user demo`: the example questions (or, with `showcase`, one of every field) in the
 /// terminal UI, or on the web page with `--mode web` or `--via`.
-pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
+pub(crate) fn demo(args: &AskArgs, showcase: bool) -> Exit {
     let example = if showcase {
         ask_tui::showcase_input()
     } else {
@@ -147,7 +176,12 @@ pub fn demo(args: &AskArgs, showcase: bool) -> Exit {
         }
         _ => Presenter::Tui,
     };
-    match ask_in(presenter, args, AskCall::new(input), |ask| ask) {
+    let asking = Asking {
+        presenter,
+        args,
+        kept: false,
+    };
+    match ask_in(AskCall::new(input), &asking) {
         Ok(Ok(finished)) => print_record(finished.record, &OutputShape::plain(args.output.form())),
         Ok(Err(failure)) => failed(failure, args.output),
         Err(exit) => exit,
@@ -207,9 +241,12 @@ fn report_unreadable(failure: ReadFailure, presenter: Presenter, args: &AskArgs)
     match failure {
         ReadFailure::Invalid(problems) => {
             say_invalid(&problems);
-            let result = AskUserResult::invalid(&problems);
-            let tool = ToolOutput::invalid(&problems);
-            print_unasked(result, tool, presenter, args, Exit::Invalid)
+            let unasked = Unasked {
+                result: AskUserResult::invalid(&problems),
+                tool: ToolOutput::invalid(&problems),
+                exit: Exit::Invalid,
+            };
+            print_unasked(unasked, presenter, args)
         }
         other => crate::input::report(other),
     }

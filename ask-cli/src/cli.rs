@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use ask_core::{Limits, Presenter};
+use ask_core::{Limits, Presenter, RaisedWith};
 use ask_print::Host;
 use ask_tui::Lang;
 use clap::builder::FalseyValueParser;
@@ -51,11 +51,11 @@ Environment:
     subcommand_negates_reqs = true,
     disable_help_flag = true
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
-    pub command: Option<Command>,
+    pub(crate) command: Option<Command>,
     #[command(flatten)]
-    pub ask: AskArgs,
+    pub(crate) ask: AskArgs,
     /// Print help (-h and --help print the same).
     #[arg(short = 'h', long = "help", action = ArgAction::HelpLong, global = true)]
     help: Option<bool>,
@@ -63,7 +63,7 @@ pub struct Cli {
 
 /// How the questions are presented.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ModeArg {
+pub(crate) enum ModeArg {
     /// The terminal UI when a terminal can be opened, else print mode.
     Auto,
     /// The terminal UI on the controlling terminal.
@@ -81,7 +81,7 @@ pub enum ModeArg {
 
 /// What is printed on stdout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OutputArg {
+pub(crate) enum OutputArg {
     /// The structured result: `{answered, answers, …}`.
     Result,
     /// The answer map: `{"answers": {"question": "answer"}}`.
@@ -92,7 +92,7 @@ pub enum OutputArg {
 
 impl OutputArg {
     /// The document this form prints.
-    pub fn form(self) -> ask_schema::OutputForm {
+    pub(crate) fn form(self) -> ask_schema::OutputForm {
         match self {
             OutputArg::Result => ask_schema::OutputForm::Result,
             OutputArg::Answers => ask_schema::OutputForm::Answers,
@@ -111,31 +111,31 @@ fn one_of(names: Vec<(&'static str, String)>) -> clap::builder::PossibleValuesPa
 
 // The terminal UI's flags: the ask command, `demo` and `mcp` take them.
 #[derive(Debug, Clone, Copy, Args)]
-pub struct TuiArgs {
+pub(crate) struct TuiArgs {
     /// Do not ring the terminal bell or send a desktop notification when the questions appear.
     #[arg(long)]
-    pub no_notify: bool,
+    pub(crate) no_notify: bool,
     /// The language of the terminal UI: en, de, es, fr, ja or zh [default: from LC_ALL,
     /// LC_MESSAGES or LANG, else en]. Answers and results are the same in every language.
     #[arg(long, value_name = "LANG")]
-    pub lang: Option<Lang>,
+    pub(crate) lang: Option<Lang>,
 }
 
 // How a call is read: `--dialect` and `--strict`.
 #[derive(Debug, Clone, Args)]
-pub struct DialectArgs {
+pub(crate) struct DialectArgs {
     /// The agent's shape of the call; a named dialect is also the shape of the answer.
     #[arg(long, default_value = "auto", value_parser = one_of(ask_schema::dialect_choices()))]
-    pub dialect: String,
+    pub(crate) dialect: String,
     /// Accept only the canonical shape (no lenient forms, no detection) unless --dialect names
     /// another.
     #[arg(long)]
-    pub strict: bool,
+    pub(crate) strict: bool,
 }
 
 impl DialectArgs {
     /// The options of `ask_schema::read_call`.
-    pub fn read_options(&self) -> ask_schema::ReadOptions {
+    pub(crate) fn read_options(&self) -> ask_schema::ReadOptions {
         ask_schema::ReadOptions {
             dialect: ask_schema::Dialect::from_name(&self.dialect),
             strict: self.strict,
@@ -143,7 +143,7 @@ impl DialectArgs {
     }
 
     /// The dialect the answer is printed in: the one named, if not the canonical one.
-    pub fn answer_dialect(&self) -> Option<ask_schema::Dialect> {
+    pub(crate) fn answer_dialect(&self) -> Option<ask_schema::Dialect> {
         ask_schema::Dialect::from_name(&self.dialect)
             .filter(|d| *d != ask_schema::Dialect::Canonical)
     }
@@ -151,31 +151,31 @@ impl DialectArgs {
 
 /// The flags of the ask command (`ask-user [OPTIONS] [INPUT]`).
 #[derive(Debug, Clone, Args)]
-pub struct AskArgs {
+pub(crate) struct AskArgs {
     /// The call: a file with the tool input or a tool-call envelope, or - for stdin (the default
     /// when stdin is a pipe or a file, not a terminal).
     /// In print mode, `@PENDING TEXT` answers the pending questions in natural language.
     #[arg(value_name = "INPUT")]
-    pub input: Option<String>,
+    pub(crate) input: Option<String>,
     /// The natural-language reply that follows `@PENDING`.
     #[arg(value_name = "TEXT", requires = "input")]
-    pub reply: Option<String>,
+    pub(crate) reply: Option<String>,
     /// How the questions are presented.
     #[arg(long, value_enum, default_value = "auto")]
-    pub mode: ModeArg,
+    pub(crate) mode: ModeArg,
     /// Same as --mode print.
     #[arg(short = 'p', long, conflicts_with_all = ["mode", "rpc", "via"])]
-    pub print: bool,
+    pub(crate) print: bool,
     /// Same as --mode rpc (protocol on stdin/stdout).
     #[arg(long, conflicts_with_all = ["mode", "via"])]
-    pub rpc: bool,
+    pub(crate) rpc: bool,
     /// Print pass 2: take the answers from the edited pending file.
     #[arg(short = 'c', long = "continue")]
-    pub continue_: bool,
+    pub(crate) continue_: bool,
     /// Print pass 2: a JSON array of answers in question order (a string, or an array of
     /// strings for a multi-select question).
     #[arg(long, value_name = "JSON")]
-    pub answers: Option<String>,
+    pub(crate) answers: Option<String>,
     /// The pending-questions file.
     #[arg(
         long,
@@ -183,13 +183,13 @@ pub struct AskArgs {
         env = "ASK_USER_PENDING_FILE",
         default_value = ".pi/pending-questions.json"
     )]
-    pub pending_file: PathBuf,
+    pub(crate) pending_file: PathBuf,
     /// What is printed on stdout.
     #[arg(long, value_enum, default_value = "result")]
-    pub output: OutputArg,
+    pub(crate) output: OutputArg,
     /// The caller is a sub-agent: the call is refused (also ASK_USER_SUBAGENT=1).
     #[arg(long, env = "ASK_USER_SUBAGENT", value_parser = FalseyValueParser::new())]
-    pub sub_agent: bool,
+    pub(crate) sub_agent: bool,
     /// The agent host whose commands answer pending questions, named in print mode's
     /// instructions and pending file: ask-user or pi.
     #[arg(
@@ -199,52 +199,52 @@ pub struct AskArgs {
         default_value = "ask-user",
         value_parser = parse_host
     )]
-    pub host: Host,
+    pub(crate) host: Host,
     /// The session log (JSON lines): a call whose id has a record there replays it without
     /// asking; a finished call is recorded.
     #[arg(long, value_name = "FILE", env = "ASK_USER_SESSION")]
-    pub session: Option<PathBuf>,
+    pub(crate) session: Option<PathBuf>,
     /// The agent's tool-call id (taken from a tool-call envelope when not given).
     #[arg(long, value_name = "ID")]
-    pub call_id: Option<String>,
+    pub(crate) call_id: Option<String>,
     /// Append the state transitions of the ask to this file as JSON lines.
     #[arg(long, value_name = "PATH")]
-    pub events: Option<PathBuf>,
+    pub(crate) events: Option<PathBuf>,
     #[command(flatten)]
-    pub tui: TuiArgs,
+    pub(crate) tui: TuiArgs,
     #[command(flatten)]
-    pub dialect: DialectArgs,
+    pub(crate) dialect: DialectArgs,
     /// With --mode web: the address the page listens on. The default, 127.0.0.1:0 (any free
     /// port), reaches only this machine; another address exposes the page to the network
     /// (read SECURITY.md first).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
-    pub listen: std::net::SocketAddr,
+    pub(crate) listen: std::net::SocketAddr,
     #[command(flatten)]
-    pub inbox: ViaArgs,
+    pub(crate) inbox: ViaArgs,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 }
 
 // The inbox of `ask-user serve` that an agent's asks go to: the ask command and `mcp` take it.
 #[derive(Debug, Clone, Args)]
-pub struct ViaArgs {
+pub(crate) struct ViaArgs {
     /// Send the questions to the inbox of `ask-user serve` at URL (http://host:port) instead
     /// of a local page (for `mcp`, as its `web` presenter), and wait there for the answer
     /// (token: ASK_USER_VIA_TOKEN, else the inbox's token file).
     #[arg(long, value_name = "URL", env = "ASK_USER_VIA")]
-    pub via: Option<String>,
+    pub(crate) via: Option<String>,
     /// With --via: the agent's name shown in the inbox [default: the parent process's name].
     #[arg(long, value_name = "NAME")]
-    pub agent_name: Option<String>,
+    pub(crate) agent_name: Option<String>,
     /// With --via: the file holding the agent token (ASK_USER_VIA_TOKEN_FILE) [default: that
     /// of `ask-user serve`].
     #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
-    pub token_file: Option<PathBuf>,
+    pub(crate) token_file: Option<PathBuf>,
 }
 
 impl AskArgs {
     /// The mode asked for, folding `-p` and `--rpc` into it.
-    pub fn mode(&self) -> ModeArg {
+    pub(crate) fn mode(&self) -> ModeArg {
         if self.print || self.continue_ || self.answers.is_some() {
             ModeArg::Print
         } else if self.rpc {
@@ -256,7 +256,7 @@ impl AskArgs {
 }
 
 /// Reads `--host`.
-fn parse_host(text: &str) -> Result<Host, String> {
+fn parse_host(text: &str) -> Result<Host, ask_print::UnknownHost> {
     text.parse()
 }
 
@@ -264,7 +264,7 @@ fn parse_host(text: &str) -> Result<Host, String> {
 /// structs they flatten have `//` comments: a doc comment would replace its about line).
 #[derive(Debug, Subcommand)]
 #[command(defer = true)]
-pub enum Command {
+pub(crate) enum Command {
     /// Ask the example questions of the tool specification in the terminal UI.
     Demo(DemoArgs),
     /// Print the tool descriptor or a schema.
@@ -284,7 +284,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Subcommand)]
-pub enum SessionCommand {
+pub(crate) enum SessionCommand {
     /// The questions and answers of a session log, for people.
     Show {
         /// The session log.
@@ -309,7 +309,7 @@ pub enum SessionCommand {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Subcommand)]
-pub enum QuestionsAction {
+pub(crate) enum QuestionsAction {
     /// Show the pending questions (the default).
     Show,
     /// Remove the pending questions.
@@ -320,12 +320,12 @@ pub enum QuestionsAction {
 }
 
 #[derive(Debug, Args)]
-pub struct QuestionsArgs {
+pub(crate) struct QuestionsArgs {
     #[command(subcommand)]
-    pub action: Option<QuestionsAction>,
+    pub(crate) action: Option<QuestionsAction>,
     /// Print the pending file as JSON instead of text.
     #[arg(long, global = true)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// The pending-questions file.
     #[arg(
         long,
@@ -334,105 +334,113 @@ pub struct QuestionsArgs {
         default_value = ".pi/pending-questions.json",
         global = true
     )]
-    pub pending_file: PathBuf,
+    pub(crate) pending_file: PathBuf,
 }
+
+/// The flags that raise the counts, which a call past one is told about on every route (the
+/// command line, MCP, RPC, the inbox).
+pub(crate) const RAISED_WITH: RaisedWith = RaisedWith {
+    questions: "--max-questions",
+    options: "--max-options",
+};
 
 // The limits a call is checked against.
 #[derive(Debug, Clone, Copy, Args)]
-pub struct LimitArgs {
+pub(crate) struct LimitArgs {
     /// Allow up to N questions in one call (default 4).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub max_questions: Option<u16>,
+    pub(crate) max_questions: Option<u16>,
     /// Allow up to N options in one question (default 4).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(2..))]
-    pub max_options: Option<u16>,
+    pub(crate) max_options: Option<u16>,
     /// Refuse an INPUT file, stdin or MCP message longer than BYTES (default 16 MiB).
     #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_input_bytes: Option<u64>,
+    pub(crate) max_input_bytes: Option<u64>,
 }
 
 impl LimitArgs {
     /// The most bytes one input (a file, stdin, one MCP message) may hold.
-    pub fn max_input_bytes(&self) -> u64 {
+    pub(crate) fn max_input_bytes(&self) -> u64 {
         self.max_input_bytes
             .unwrap_or(ask_session::DEFAULT_MAX_INPUT_BYTES)
     }
 
     /// The limits in force.
-    pub fn limits(&self) -> Limits {
+    pub(crate) fn limits(&self) -> Limits {
         let limits = Limits::default();
         let questions = self.max_questions.map_or(limits.max_questions, usize::from);
         let options = self.max_options.map_or(limits.max_options, usize::from);
         limits
             .with_max_questions(questions)
             .with_max_options(options)
+            .raised_with(RAISED_WITH)
     }
 }
 
 #[derive(Debug, Args)]
-pub struct SchemaArgs {
+pub(crate) struct SchemaArgs {
     /// The shape to print.
     #[arg(
         long,
         default_value = "json-schema",
         value_parser = one_of(ask_schema::descriptor_formats())
     )]
-    pub format: String,
+    pub(crate) format: String,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 }
 
 // The flags of `serve`.
 #[derive(Debug, Args)]
-pub struct ServeArgs {
+pub(crate) struct ServeArgs {
     /// Where the inbox listens. The default reaches only this machine; another address exposes
     /// it to the network (read SECURITY.md first).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8765")]
-    pub listen: std::net::SocketAddr,
+    pub(crate) listen: std::net::SocketAddr,
     /// The file holding the agent token, written readable by this user only [default:
     /// $XDG_RUNTIME_DIR/ask-user/serve-token, else ~/.ask-user/serve-token].
     #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
-    pub token_file: Option<PathBuf>,
+    pub(crate) token_file: Option<PathBuf>,
     /// Print a fresh one-time link for people from the running inbox at --via (default
     /// http://127.0.0.1:8765), and exit.
     #[arg(long)]
-    pub link: bool,
+    pub(crate) link: bool,
     /// With --link: the running inbox.
     #[arg(long, value_name = "URL", default_value = "http://127.0.0.1:8765")]
-    pub via: String,
+    pub(crate) via: String,
     /// Keep the asks and answers in the store at PATH, so that a restarted inbox shows the same
     /// waiting asks and agents re-attach.
     #[arg(long, value_name = "PATH")]
-    pub store: Option<PathBuf>,
+    pub(crate) store: Option<PathBuf>,
     /// Make fresh tokens, not those of the token files (agents with the old one must restart).
     #[arg(long, conflicts_with = "link")]
-    pub rotate_token: bool,
+    pub(crate) rotate_token: bool,
     /// The language of the page: en, de, es, fr, ja or zh [default: each browser's].
     #[arg(long, value_name = "LANG")]
-    pub lang: Option<Lang>,
+    pub(crate) lang: Option<Lang>,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 }
 
 // The flags of `demo`, which may also come before the word `demo`.
 #[derive(Debug, Args)]
-pub struct DemoArgs {
+pub(crate) struct DemoArgs {
     /// What is printed on stdout [default: result].
     #[arg(long, value_enum)]
-    pub output: Option<OutputArg>,
+    pub(crate) output: Option<OutputArg>,
     /// Ask the showcase instead: every field of the call (previews, a yes/no question, a path
     /// with a placeholder, a secret, a multi-select with a recommended option).
     #[arg(long)]
-    pub showcase: bool,
+    pub(crate) showcase: bool,
     #[command(flatten)]
-    pub tui: TuiArgs,
+    pub(crate) tui: TuiArgs,
 }
 
 /// The flags of the ask command that `demo` takes too, given before the word `demo`
 /// (`ask-user --no-notify demo`, `ask-user --mode web demo`): the output, the terminal UI's,
 /// and where the person answers (the terminal UI, or the web page: `--mode web`, `--listen`,
 /// `--via` and its token and name).
-pub const DEMO_FLAGS: [&str; 8] = [
+pub(crate) const DEMO_FLAGS: [&str; 8] = [
     "output",
     "no_notify",
     "lang",
@@ -444,19 +452,19 @@ pub const DEMO_FLAGS: [&str; 8] = [
 ];
 
 #[derive(Debug, Args)]
-pub struct ValidateArgs {
+pub(crate) struct ValidateArgs {
     /// The call: a file with the tool input or a tool-call envelope, or - for stdin (the default
     /// when stdin is a pipe or a file).
     #[arg(value_name = "INPUT")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
     #[command(flatten)]
-    pub dialect: DialectArgs,
+    pub(crate) dialect: DialectArgs,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 }
 
 #[derive(Debug, Args)]
-pub struct McpArgs {
+pub(crate) struct McpArgs {
     /// The presenters to try, in order, comma-separated: elicitation (a form in the client, or
     /// the web page for a client that can only open a page), url (the web page, sent by URL
     /// elicitation), tui (the terminal UI, while ask-user is in the terminal's foreground and
@@ -469,7 +477,7 @@ pub struct McpArgs {
         default_value = "elicitation,tui,web,file",
         value_parser = PresenterList::parse
     )]
-    pub present: PresenterList,
+    pub(crate) present: PresenterList,
     /// The name the tool is served under (ASK_USER_TOOL_NAME), for a host that hides a tool
     /// whose name is one of its own built-ins: Gemini CLI hides `ask_user`, so give it another
     /// name there, such as ask_person.
@@ -479,7 +487,7 @@ pub struct McpArgs {
         env = "ASK_USER_TOOL_NAME",
         default_value = "ask_user"
     )]
-    pub tool_name: String,
+    pub(crate) tool_name: String,
     /// The pending-questions file, used by the `file` presenter.
     #[arg(
         long,
@@ -487,27 +495,29 @@ pub struct McpArgs {
         env = "ASK_USER_PENDING_FILE",
         default_value = ".pi/pending-questions.json"
     )]
-    pub pending_file: PathBuf,
+    pub(crate) pending_file: PathBuf,
     /// The client is a sub-agent: every call is refused (also ASK_USER_SUBAGENT=1).
     #[arg(long, env = "ASK_USER_SUBAGENT", value_parser = FalseyValueParser::new())]
-    pub sub_agent: bool,
+    pub(crate) sub_agent: bool,
     /// Do not open the web presenter's link in a browser (also ASK_USER_NO_OPEN=1).
     #[arg(long, env = "ASK_USER_NO_OPEN", value_parser = FalseyValueParser::new())]
-    pub no_open: bool,
+    pub(crate) no_open: bool,
     #[command(flatten)]
-    pub inbox: ViaArgs,
+    pub(crate) inbox: ViaArgs,
     #[command(flatten)]
-    pub tui: TuiArgs,
+    pub(crate) tui: TuiArgs,
     #[command(flatten)]
-    pub limits: LimitArgs,
+    pub(crate) limits: LimitArgs,
 }
 
 /// A comma-separated list of presenter names, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PresenterList(pub Vec<Presenter>);
+pub(crate) struct PresenterList(pub(crate) Vec<Presenter>);
 
 impl PresenterList {
     fn parse(text: &str) -> Result<PresenterList, String> {
-        Presenter::parse_list(text).map(PresenterList)
+        Presenter::parse_list(text)
+            .map(PresenterList)
+            .map_err(|error| error.to_string())
     }
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use ask_core::Limits;
-use ask_session::SessionLog;
+use ask_session::{InputOptions, SessionLog};
 
 use ask_schema::OutputShape;
 
@@ -14,20 +14,25 @@ use crate::input::{read_call, report, say_no_input, stdin_input};
 use crate::output::{self, emit, emit_pretty, finish, say};
 
 /// `ask-user validate [INPUT]`: INPUT, else stdin when it is a pipe or a file.
-pub fn validate(args: &ValidateArgs) -> Exit {
+pub(crate) fn validate(args: &ValidateArgs) -> Exit {
     let Some(input) = args.input.as_deref().or(stdin_input().map(Path::new)) else {
         say_no_input();
         return Exit::Invalid;
     };
-    let (limits, max_bytes) = (args.limits.limits(), args.limits.max_input_bytes());
-    match read_call(input, &limits, max_bytes, args.dialect.read_options()) {
+    let limits = args.limits.limits();
+    let options = InputOptions {
+        limits: &limits,
+        max_bytes: args.limits.max_input_bytes(),
+        read: args.dialect.read_options(),
+    };
+    match read_call(input, &options) {
         Ok(read) => finish(emit(&read.validate_report()), Exit::Ok),
         Err(failure) => report(failure),
     }
 }
 
 /// `ask-user schema --format NAME`: the descriptor or schema of that name.
-pub fn schema(format: &str, limits: &Limits) -> Exit {
+pub(crate) fn schema(format: &str, limits: &Limits) -> Exit {
     match ask_schema::descriptor_named(format, limits) {
         Some(descriptor) => finish(emit_pretty(&descriptor), Exit::Ok),
         None => {
@@ -38,7 +43,7 @@ pub fn schema(format: &str, limits: &Limits) -> Exit {
 }
 
 /// `ask-user session get FILE CALL_ID`: the record of one call in an output shape, or `null`.
-pub fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
+pub(crate) fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
     let (found, warnings) = match SessionLog::new(file).find(call_id) {
         Ok(found) => found,
         Err(error) => return unreadable(file, &error),
@@ -55,7 +60,7 @@ pub fn session_get(file: &Path, call_id: &str, output: cli::OutputArg) -> Exit {
 }
 
 /// `ask-user session show FILE`, or with `summary`, `session summary FILE`.
-pub fn history(file: &Path, summary: bool) -> Exit {
+pub(crate) fn history(file: &Path, summary: bool) -> Exit {
     let history = match SessionLog::new(file).read() {
         Ok(history) => history,
         Err(error) => return unreadable(file, &error),

@@ -15,7 +15,7 @@ use crate::output::{emit, finish, finish_ask, say, write_stdout};
 
 /// What stdout carries for a finished call, as the flags of `args` ask: the `--output` form,
 /// in the dialect `--dialect` names.
-pub fn shape_of(args: &AskArgs) -> OutputShape {
+pub(crate) fn shape_of(args: &AskArgs) -> OutputShape {
     OutputShape {
         form: args.output.form(),
         dialect: args.dialect.answer_dialect(),
@@ -25,21 +25,30 @@ pub fn shape_of(args: &AskArgs) -> OutputShape {
 
 /// The options of the one ask path the flags give: the session log, the events file, and
 /// stderr for what people should know.
-pub fn ask_path<S>(args: &AskArgs, ask: Ask<S>) -> Ask<S> {
+pub(crate) fn ask_path<S>(args: &AskArgs, ask: Ask<S>) -> Ask<S> {
     ask.session(args.session.as_ref().map(SessionLog::new))
         .events(args.events.clone())
         .warn(Arc::new(say))
 }
 
-/// Prints a finished call for `presenter` and gives its exit code; a record that could not be
-/// saved is still printed, so the answers reach the agent, and the exit code says so.
-pub fn deliver(
-    finished: Finished,
-    args: &AskArgs,
-    presenter: Presenter,
-    shape: &OutputShape,
-    warnings: &[ask_schema::Warning],
-) -> Exit {
+/// How a finished call is printed: the flags, where it was asked, the shape of the record on
+/// stdout, and the lenient forms the call was read with.
+pub(crate) struct Delivery<'a> {
+    pub(crate) args: &'a AskArgs,
+    pub(crate) presenter: Presenter,
+    pub(crate) shape: &'a OutputShape,
+    pub(crate) warnings: &'a [ask_schema::Warning],
+}
+
+/// Prints a finished call as `delivery` says and gives its exit code; a record that could not
+/// be saved is still printed, so the answers reach the agent, and the exit code says so.
+pub(crate) fn deliver(finished: Finished, delivery: &Delivery<'_>) -> Exit {
+    let &Delivery {
+        args,
+        presenter,
+        shape,
+        warnings,
+    } = delivery;
     let exit = match presenter {
         Presenter::Rpc | Presenter::Embedded => {
             let warnings = if finished.replayed { &[][..] } else { warnings };
@@ -52,7 +61,7 @@ pub fn deliver(
 
 /// Says why a call gave no record and gives the exit code; with `--output tool`, a host still
 /// gets an explicit error to hand to its agent.
-pub fn failed(failure: AskFailure, output: OutputArg) -> Exit {
+pub(crate) fn failed(failure: AskFailure, output: OutputArg) -> Exit {
     say(&failure.to_string());
     let exit = match &failure {
         AskFailure::Refused(_) => Exit::Refused,
@@ -81,7 +90,7 @@ pub fn failed(failure: AskFailure, output: OutputArg) -> Exit {
 
 /// Prints a finished call in the chosen output shape and gives its exit code. Pending
 /// questions come with the instructions their frontend wrote.
-pub fn print_record(record: Record, shape: &OutputShape) -> Exit {
+pub(crate) fn print_record(record: Record, shape: &OutputShape) -> Exit {
     match record.status {
         Status::Cancelled => say("the questions were cancelled"),
         Status::ConnectionLost => say("the client went away before an answer"),
@@ -93,7 +102,7 @@ pub fn print_record(record: Record, shape: &OutputShape) -> Exit {
 
 /// Prints a call in the chosen output shape on stdout, with no message on stderr, and gives its
 /// exit code.
-pub fn emit_record(record: Record, shape: &OutputShape) -> Exit {
+pub(crate) fn emit_record(record: Record, shape: &OutputShape) -> Exit {
     finish_ask(
         write_stdout(&shape.render(&record)),
         exit_for(record.status),
@@ -101,7 +110,7 @@ pub fn emit_record(record: Record, shape: &OutputShape) -> Exit {
 }
 
 /// The exit code of a final status.
-pub fn exit_for(status: Status) -> Exit {
+pub(crate) fn exit_for(status: Status) -> Exit {
     match status {
         Status::Answered => Exit::Ok,
         Status::Cancelled => Exit::Cancelled,
@@ -110,16 +119,19 @@ pub fn exit_for(status: Status) -> Exit {
     }
 }
 
+/// A call refused or invalid before anything was shown: its result, the tool output a host
+/// hands its agent, and the exit code.
+pub(crate) struct Unasked {
+    pub(crate) result: ask_core::AskUserResult,
+    pub(crate) tool: ToolOutput,
+    pub(crate) exit: Exit,
+}
+
 /// Prints a call that was refused or invalid before anything was shown: in RPC and embedded
-/// mode the protocol's last line, `ask_user_result` with `result` (and the tool output with
+/// mode the protocol's last line, `ask_user_result` with its result (and the tool output with
 /// `--output tool`); elsewhere the tool output for `--output tool`, nothing otherwise.
-pub fn print_unasked(
-    result: ask_core::AskUserResult,
-    tool: ToolOutput,
-    presenter: Presenter,
-    args: &AskArgs,
-    exit: Exit,
-) -> Exit {
+pub(crate) fn print_unasked(unasked: Unasked, presenter: Presenter, args: &AskArgs) -> Exit {
+    let Unasked { result, tool, exit } = unasked;
     if !matches!(presenter, Presenter::Rpc | Presenter::Embedded) {
         return print_error(tool, args.output, exit);
     }
@@ -129,7 +141,7 @@ pub fn print_unasked(
 }
 
 /// Prints an error outcome: the tool output for `--output tool`, nothing on stdout otherwise.
-pub fn print_error(output: ToolOutput, format: OutputArg, exit: Exit) -> Exit {
+pub(crate) fn print_error(output: ToolOutput, format: OutputArg, exit: Exit) -> Exit {
     match format {
         OutputArg::Tool => finish(emit(&output), exit),
         OutputArg::Result | OutputArg::Answers => exit,
@@ -137,7 +149,11 @@ pub fn print_error(output: ToolOutput, format: OutputArg, exit: Exit) -> Exit {
 }
 /// Prints the final `ask_user_result` line and gives the exit code of the outcome. With
 /// `--output tool` the line also carries the tool output.
-pub fn print_result(record: Record, output: OutputArg, warnings: &[ask_schema::Warning]) -> Exit {
+pub(crate) fn print_result(
+    record: Record,
+    output: OutputArg,
+    warnings: &[ask_schema::Warning],
+) -> Exit {
     let warnings = ask_schema::Warning::reports(warnings);
     let line = AskUserResultNotification::line_for(&record, output == OutputArg::Tool, &warnings);
     finish_ask(write_stdout(line.trim_end()), exit_for(record.status))

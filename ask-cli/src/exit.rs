@@ -2,7 +2,7 @@
 
 /// How the command ended, as an exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Exit {
+pub(crate) enum Exit {
     /// 0: answered, or the input is valid.
     Ok,
     /// 1: an unexpected failure (a terminal or file that could not be used).
@@ -24,12 +24,12 @@ pub enum Exit {
 
 impl Exit {
     /// The exit for a UI ended by signal `number`.
-    pub fn for_signal(number: i32) -> Exit {
+    pub(crate) fn for_signal(number: i32) -> Exit {
         Exit::Signal(u8::try_from(number).unwrap_or(0))
     }
 
     /// The numeric exit code.
-    pub fn code(self) -> u8 {
+    pub(crate) fn code(self) -> u8 {
         match self {
             Exit::Ok => 0,
             Exit::Failure => 1,

@@ -3,22 +3,19 @@
 
 use std::path::Path;
 
-use ask_core::Limits;
-use ask_schema::{DialectCall, ReadOptions};
-use ask_session::ReadFailure;
+use ask_schema::DialectCall;
+use ask_session::{InputOptions, ReadFailure};
 
 use crate::exit::Exit;
 use crate::output::{emit, finish, say, say_invalid};
 
 /// Reads and validates the call in `input` (a path, or `-` for stdin); each lenient form read
 /// is said on stderr.
-pub fn read_call(
+pub(crate) fn read_call(
     input: &Path,
-    limits: &Limits,
-    max_bytes: u64,
-    options: ReadOptions,
+    options: &InputOptions<'_>,
 ) -> Result<DialectCall, ReadFailure> {
-    let read = ask_session::read_call_from(input, limits, max_bytes, options)?;
+    let read = ask_session::read_call_from(input, options)?;
     for warning in &read.warnings {
         say(&format!("warning: {warning}"));
     }
@@ -27,7 +24,7 @@ pub fn read_call(
 
 /// Reports a call that could not be read (stdout: the problems as JSON; stderr: sentences) and
 /// gives the exit.
-pub fn report(failure: ReadFailure) -> Exit {
+pub(crate) fn report(failure: ReadFailure) -> Exit {
     match failure {
         ReadFailure::Invalid(problems) => {
             say_invalid(&problems);
@@ -48,12 +45,12 @@ pub fn report(failure: ReadFailure) -> Exit {
 }
 
 /// The INPUT to take when none is given: `-` (stdin) when stdin is a pipe, a socket or a file.
-pub fn stdin_input() -> Option<&'static str> {
+pub(crate) fn stdin_input() -> Option<&'static str> {
     ask_session::stdin_holds_input().then_some("-")
 }
 
 /// Says that no INPUT was given and stdin holds none.
-pub fn say_no_input() {
+pub(crate) fn say_no_input() {
     say(
         "no INPUT given, and stdin is not a pipe or a file; pass a file with the ask_user call \
          (ask-user call.json), or pipe it in (ask-user < call.json)",

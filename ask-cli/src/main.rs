@@ -5,6 +5,7 @@
 #![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
 mod ask;
+mod browser;
 mod cli;
 mod commands;
 mod deliver;
@@ -13,6 +14,8 @@ mod input;
 mod mcp;
 mod output;
 mod print;
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
+mod process;
 mod web;
 mod web_run;
 
@@ -31,7 +34,7 @@ extern "C" fn pow(x: f64, y: f64) -> f64 {
 #[allow(unsafe_code)]
 #[unsafe(no_mangle)]
 extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
-    ask_session::console::start_process();
+    process::start_process();
     // A panic exits with 101, and `process::exit` flushes stdout.
     std::process::exit(std::panic::catch_unwind(run).map_or(101, i32::from))
 }

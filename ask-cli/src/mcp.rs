@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use ask_core::Presenter;
-use ask_mcp::{Ended, McpServer, Page};
+use ask_mcp::{Ended, Fallback, McpServer, Page, PageError};
 use ask_print::{PrintFrontend, Relay};
 use ask_tui::{Access, TuiFrontend};
 
@@ -18,7 +18,7 @@ use crate::exit::Exit;
 use crate::output::say;
 
 /// Runs `ask-user mcp` until the client closes the connection.
-pub fn run(args: &McpArgs) -> Exit {
+pub(crate) fn run(args: &McpArgs) -> Exit {
     let server = match server(args) {
         Ok(server) => server,
         Err(error) => {
@@ -69,9 +69,10 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         .sub_agent(args.sub_agent)
         .max_message_bytes(args.limits.max_input_bytes())
         .log_to(say)
-        .fallback_when(Presenter::Tui, Box::new(tui), || {
-            Access::allowed().can_draw()
-        })
+        .with_fallback(
+            Fallback::new(Presenter::Tui, Box::new(tui))
+                .available_while(|| Access::allowed().can_draw()),
+        )
         .fallback(
             Presenter::File,
             Box::new(PrintFrontend::new(&args.pending_file).awaiting_call(true)),
@@ -79,10 +80,10 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         .pending_instructions(|client, file, n| Relay::for_client(client).instructions(file, n))
         .pages(
             Box::new(move || Box::pin(std::future::ready(page(&inbox)))),
-            move || via || ask_mcp::display_available() || Access::allowed().can_print(),
+            move || via || crate::browser::display_available() || Access::allowed().can_print(),
         )
         .announce_to(move |link| {
-            let _ = open && ask_mcp::open_in_browser(link);
+            let _ = open && crate::browser::open_in_browser(link);
             let _ = ask_tui::terminal_allowed()
                 && ask_tui::say_on_terminal(&ask_mcp::terminal_lines(link));
         }))
@@ -90,7 +91,7 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
 
 /// The page of one call (`web_run::page`): its link goes to the client, the browser and
 /// a canonical terminal, never to stdout or stderr.
-fn page(inbox: &ViaArgs) -> Result<Page, String> {
+fn page(inbox: &ViaArgs) -> Result<Page, PageError> {
     let (token_file, name) = (inbox.token_file.as_deref(), inbox.agent_name.clone());
     let (link, frontend) = crate::web_run::page(inbox.via.as_deref(), token_file, name)?;
     Ok(Page { link, frontend })

@@ -2,33 +2,60 @@
 
 use std::path::{Path, PathBuf};
 
-use ask_print::{PassTwo, PassTwoArgs, PassTwoStep, PrintError, notes};
+use ask_print::{PassTwo, PassTwoStep, PrintError, notes};
 
 use ask_core::{Caller, Presenter};
-use ask_session::{Ask, SessionLog, replay_of};
+use ask_session::{Ask, Replay, SessionLog, replay_of};
 
 use crate::cli::{AskArgs, QuestionsAction, QuestionsArgs};
-use crate::deliver::{ask_path, deliver, emit_record, failed, print_record, shape_of};
+use crate::deliver::{Delivery, ask_path, deliver, emit_record, failed, print_record, shape_of};
 use crate::exit::Exit;
 use crate::output::{finish, say, write_stdout};
 
-/// The pass-2 form the flags ask for, if any, and its pending file.
-pub fn pass_two_form(args: &AskArgs) -> Option<Result<(PassTwo, PathBuf), Exit>> {
-    let words = PassTwoArgs {
-        edited: args.continue_,
-        answers: args.answers.as_deref(),
-        input: args.input.as_deref(),
-        reply: args.reply.as_deref(),
-        pending_file: &args.pending_file,
+/// The pass-2 form the flags ask for, if any (`-c`, `--answers`, or INPUT `@PENDING` and a
+/// reply), and its pending file (`@PATH` when given, else `--pending-file`). `@PENDING`
+/// without a reply, or a reply after another INPUT, is a usage error, said with an example.
+pub(crate) fn pass_two_form(args: &AskArgs) -> Option<Result<(PassTwo, PathBuf), Exit>> {
+    let usage = |message: String| {
+        say(&message);
+        Some(Err(Exit::Invalid))
     };
-    Some(PassTwo::from_args(words)?.map_err(|usage| {
-        say(&usage);
-        Exit::Invalid
-    }))
+    let at = args
+        .input
+        .as_deref()
+        .and_then(|input| input.strip_prefix('@'));
+    if let (Some(reply), None) = (&args.reply, at) {
+        return usage(format!(
+            "unexpected argument `{reply}` after INPUT; only a reply to pending questions \
+             takes a second argument: ask-user -p @PENDING \"your answers\""
+        ));
+    }
+    let path = match at {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => args.pending_file.clone(),
+    };
+    let how = if args.continue_ {
+        PassTwo::Edited
+    } else if let Some(answers) = &args.answers {
+        PassTwo::Inline(answers.clone())
+    } else {
+        let at = at?;
+        match &args.reply {
+            Some(reply) => PassTwo::Reply(reply.clone()),
+            None => {
+                return usage(format!(
+                    "@{at} needs the reply after it, e.g. ask-user -p @{} \"use postgres, \
+                     call it order-processor\"",
+                    ask_core::shell_quote(at)
+                ));
+            }
+        }
+    };
+    Some(Ok((how, path)))
 }
 
 /// Runs pass 2 and prints the outcome.
-pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
+pub(crate) fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
     let inline = matches!(how, PassTwo::Inline(_));
     let reply = matches!(how, PassTwo::Reply(_));
     match ask_print::answer(path, how, args.host) {
@@ -48,9 +75,17 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
             if !reply && !answering.resumed() {
                 notes::custom_answers(&record).iter().for_each(|n| say(n));
             }
-            let ask = ask_path(args, Ask::settled(record, Caller::Parent));
-            let exit = match ask_session::block_on(ask.finish()) {
-                Ok(finished) => deliver(finished, args, Presenter::File, &shape_of(args), &[]),
+            let ask = ask_path(args, Ask::known(record, Caller::Parent));
+            let exit = match ask_session::block_on(ask.record()) {
+                Ok(finished) => {
+                    let delivery = Delivery {
+                        args,
+                        presenter: Presenter::File,
+                        shape: &shape_of(args),
+                        warnings: &[],
+                    };
+                    deliver(finished, &delivery)
+                }
                 Err(failure) => failed(failure, args.output),
             };
             if exit != Exit::Ok {
@@ -60,13 +95,17 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
             if answering.awaits_call() {
                 say(&notes::awaiting_call(path));
             }
-            match answering.finish() {
+            match answering.mark_delivered() {
                 Ok(_) => exit,
                 Err(error) => report(&error),
             }
         }
         Ok(PassTwoStep::Incomplete { record, unanswered }) => {
-            for note in notes::incomplete(&record, &unanswered, inline, args.host) {
+            let run = notes::Run {
+                inline,
+                host: args.host,
+            };
+            for note in notes::incomplete(&record, &unanswered, run) {
                 say(&note);
             }
             // Not the instructions of pass 1: the questions were not saved again.
@@ -87,7 +126,12 @@ pub fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
 /// answered by a run that was ended after recording it; its record is printed again.
 fn replay_finished(args: &AskArgs) -> Option<Exit> {
     let log = SessionLog::new(args.session.as_ref()?);
-    let record = replay_of(&log, args.call_id.as_deref()?, false, "not replayed", &say).ok()??;
+    let replay = Replay {
+        call_id: args.call_id.as_deref()?,
+        asks_secret: false,
+        instead: "not replayed",
+    };
+    let record = replay_of(&log, replay, &say).ok()??;
     Some(print_record(record, &shape_of(args)))
 }
 
@@ -101,7 +145,7 @@ fn report(error: &PrintError) -> Exit {
 }
 
 /// `ask-user questions [show|clear|state]`.
-pub fn questions(args: &QuestionsArgs) -> Exit {
+pub(crate) fn questions(args: &QuestionsArgs) -> Exit {
     let path = &args.pending_file;
     let text = match args.action.unwrap_or(QuestionsAction::Show) {
         QuestionsAction::Clear => ask_print::clear_and_say(path).map(|message| {

@@ -14,7 +14,7 @@ fn exit(failure: Failure) -> Exit {
 }
 
 /// The frontend of `--mode web` (a page of its own) or `--via URL` (an inbox's page).
-pub fn frontend(args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
+pub(crate) fn frontend(args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
     let inbox = &args.inbox;
     match &inbox.via {
         Some(url) => run::via(url, inbox.token_file.as_deref(), inbox.agent_name.clone())
@@ -25,7 +25,7 @@ pub fn frontend(args: &AskArgs) -> Result<Box<dyn Frontend>, Exit> {
 }
 
 /// Runs `ask-user serve`, or with `--link` prints a fresh link from the running inbox.
-pub fn serve(args: &ServeArgs) -> Exit {
+pub(crate) fn serve(args: &ServeArgs) -> Exit {
     let done = if args.link {
         run::print_fresh_link(&args.via, args.token_file.as_deref())
     } else {

@@ -6,9 +6,9 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::output::{say, say_link, show_on_terminal};
 use ask_core::Limits;
 use ask_core::lang::Lang;
-use ask_session::console::{say, say_link, show_on_terminal};
 
 use ask_web::{
     AgentWatch, AskStore, Asker, Bounds, FileStore, Inbox, InboxTokens, Links, NotKept, Stored,

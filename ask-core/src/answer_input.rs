@@ -30,25 +30,122 @@ pub struct AnswerInput {
     pub notes: Option<String>,
 }
 
+/// Why a client's answers do not fit the questions; each reads as a sentence the client can act
+/// on.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AnswerError {
+    /// Not one answer per question.
+    #[error(
+        "{given} {} given for {asked} {}; give one answer per question",
+        if *given == 1 { "answer" } else { "answers" },
+        if *asked == 1 { "question" } else { "questions" }
+    )]
+    WrongCount {
+        /// The answers given.
+        given: usize,
+        /// The questions asked.
+        asked: usize,
+    },
+    /// An answer names a question that was not asked.
+    #[error("answer {} is for \"{question}\", which was not asked", position + 1)]
+    NotAsked {
+        /// The answer's position among those given, from 0.
+        position: usize,
+        /// The question it names.
+        question: String,
+    },
+    /// Two answers for one question.
+    #[error("question {} (\"{question}\") is answered twice", index + 1)]
+    AnsweredTwice {
+        /// The question's index, from 0.
+        index: usize,
+        /// The question's text.
+        question: String,
+    },
+    /// A list of answers for a question that takes one.
+    #[error("question {} (\"{question}\") takes one answer, not a list", index + 1)]
+    NotAList {
+        /// The question's index, from 0.
+        index: usize,
+        /// The question's text.
+        question: String,
+    },
+    /// An empty answer, which is no answer.
+    #[error(
+        "question {} (\"{question}\") has an empty answer, which is no answer; give an option \
+         label or the person's text, or send ask_user_cancel",
+        index + 1
+    )]
+    Empty {
+        /// The question's index, from 0.
+        index: usize,
+        /// The question's text.
+        question: String,
+    },
+    /// A `selectedOption` that names no offered option or disagrees with the answer.
+    #[error("question {} (\"{question}\"): {problem}", index + 1)]
+    SelectedOption {
+        /// The question's index, from 0.
+        index: usize,
+        /// The question's text.
+        question: String,
+        /// What is wrong with it.
+        problem: SelectedOptionError,
+    },
+}
+
+/// What is wrong with an answer's `selectedOption`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum SelectedOptionError {
+    /// The question is free text and offers no options.
+    #[error(
+        "selectedOption is \"{named}\", but this free-text question offers no options; leave \
+         selectedOption out"
+    )]
+    NoOptions {
+        /// The option named.
+        named: String,
+    },
+    /// The option named is not offered.
+    #[error(
+        "selectedOption \"{named}\" is not one of the options offered; name an offered option or \
+         leave selectedOption out"
+    )]
+    NotOffered {
+        /// The option named.
+        named: String,
+    },
+    /// The option is named while `wasCustom` is true, for a single choice.
+    #[error("selectedOption \"{label}\" contradicts wasCustom true; send one or the other")]
+    ContradictsWasCustom {
+        /// The option's label.
+        label: String,
+    },
+    /// The option is not what the answer picks.
+    #[error(
+        "selectedOption \"{label}\" does not match the answer {}; send the option's label as the \
+         answer, or leave selectedOption out",
+        serde_json::to_string(answer).unwrap_or_default()
+    )]
+    DisagreesWithAnswer {
+        /// The option's label.
+        label: String,
+        /// The answer sent.
+        answer: AnswerValue,
+    },
+}
+
 /// Matches `given` to `questions` (by question text, or by position when texts are left out) and
-/// derives what the client left out. Returns a sentence naming the problem when they do not fit.
-pub fn to_answers(questions: &[Question], given: &[AnswerInput]) -> Result<Vec<Answer>, String> {
+/// derives what the client left out. The error names the problem when they do not fit.
+pub fn to_answers(
+    questions: &[Question],
+    given: &[AnswerInput],
+) -> Result<Vec<Answer>, AnswerError> {
     if given.len() != questions.len() {
-        return Err(format!(
-            "{} {} given for {} {}; give one answer per question",
-            given.len(),
-            if given.len() == 1 {
-                "answer"
-            } else {
-                "answers"
-            },
-            questions.len(),
-            if questions.len() == 1 {
-                "question"
-            } else {
-                "questions"
-            },
-        ));
+        return Err(AnswerError::WrongCount {
+            given: given.len(),
+            asked: questions.len(),
+        });
     }
     let mut slots: Vec<Option<Answer>> = vec![None; questions.len()];
     for (position, input) in given.iter().enumerate() {
@@ -57,84 +154,80 @@ pub fn to_answers(questions: &[Question], given: &[AnswerInput]) -> Result<Vec<A
             Some(text) => questions
                 .iter()
                 .position(|q| q.question == *text)
-                .ok_or_else(|| {
-                    format!(
-                        "answer {} is for \"{text}\", which was not asked",
-                        position + 1
-                    )
+                .ok_or_else(|| AnswerError::NotAsked {
+                    position,
+                    question: text.clone(),
                 })?,
         };
         if slots[index].is_some() {
-            return Err(format!(
-                "question {} (\"{}\") is answered twice",
-                index + 1,
-                questions[index].question
-            ));
+            return Err(AnswerError::AnsweredTwice {
+                index,
+                question: questions[index].question.clone(),
+            });
         }
         slots[index] = Some(to_answer(index, &questions[index], input)?);
     }
     Ok(slots.into_iter().flatten().collect())
 }
 
-fn to_answer(index: usize, question: &Question, input: &AnswerInput) -> Result<Answer, String> {
+fn to_answer(
+    index: usize,
+    question: &Question,
+    input: &AnswerInput,
+) -> Result<Answer, AnswerError> {
     if matches!(input.answer, AnswerValue::Choices(_)) && !question.multi_select {
-        return Err(format!(
-            "question {} (\"{}\") takes one answer, not a list",
-            index + 1,
-            question.question
-        ));
+        return Err(AnswerError::NotAList {
+            index,
+            question: question.question.clone(),
+        });
     }
     // An empty answer is no answer, in every mode (`AnswerValue::is_empty`).
     let Some(mut answer) = Answer::from_value(question, &input.answer) else {
-        return Err(format!(
-            "question {} (\"{}\") has an empty answer, which is no answer; give an option label \
-             or the person's text, or send ask_user_cancel",
-            index + 1,
-            question.question
-        ));
+        return Err(AnswerError::Empty {
+            index,
+            question: question.question.clone(),
+        });
     };
     // A client that knows the person typed an answer equal to a label says so.
     if input.was_custom == Some(true) && !answer.was_custom {
         answer.was_custom = true;
         answer.selected_option = None;
     }
-    if let Some(named) = &input.selected_option {
-        check_selected_option(index, question, input, &answer, named)?;
-    }
+    check_selected_option(question, input, &answer).map_err(|problem| {
+        AnswerError::SelectedOption {
+            index,
+            question: question.question.clone(),
+            problem,
+        }
+    })?;
     Ok(answer.with_notes(input.notes.clone()))
 }
 
-/// A `selectedOption` the client sends must name an offered option, and agree with the answer:
+/// A `selectedOption` the client sends (if any) must name an offered option, and agree with the answer:
 /// for a single choice, the option the answer's text picks; for a multi-select, one of the
 /// options chosen. A client that contradicts itself is told so, rather than one half of its
 /// message being taken silently.
 fn check_selected_option(
-    index: usize,
     question: &Question,
     input: &AnswerInput,
     answer: &Answer,
-    named: &str,
-) -> Result<(), String> {
-    let at = || format!("question {} (\"{}\")", index + 1, question.question);
+) -> Result<(), SelectedOptionError> {
+    let Some(named) = input.selected_option.as_deref() else {
+        return Ok(());
+    };
     let Some(option) = question.find_option(named) else {
+        let named = named.to_string();
         return Err(if question.options().is_empty() {
-            format!(
-                "{}: selectedOption is \"{named}\", but this free-text question offers no options; leave selectedOption out",
-                at()
-            )
+            SelectedOptionError::NoOptions { named }
         } else {
-            format!(
-                "{}: selectedOption \"{named}\" is not one of the options offered; name an offered option or leave selectedOption out",
-                at()
-            )
+            SelectedOptionError::NotOffered { named }
         });
     };
     let label = &question.options()[option].label;
     if input.was_custom == Some(true) && !question.multi_select {
-        return Err(format!(
-            "{}: selectedOption \"{label}\" contradicts wasCustom true; send one or the other",
-            at()
-        ));
+        return Err(SelectedOptionError::ContradictsWasCustom {
+            label: label.clone(),
+        });
     }
     let agrees = match &answer.answer {
         AnswerValue::Choices(chosen) => chosen.iter().any(|c| c == label),
@@ -143,11 +236,10 @@ fn check_selected_option(
     if agrees {
         Ok(())
     } else {
-        Err(format!(
-            "{}: selectedOption \"{label}\" does not match the answer {}; send the option's label as the answer, or leave selectedOption out",
-            at(),
-            serde_json::to_string(&input.answer).unwrap_or_default()
-        ))
+        Err(SelectedOptionError::DisagreesWithAnswer {
+            label: label.clone(),
+            answer: input.answer.clone(),
+        })
     }
 }
 
@@ -183,7 +275,7 @@ mod tests {
         let fixed = [input(None, list(&["Auth"]))];
         let check = |first: AnswerInput, expected: &str| {
             let given = [first, fixed[0].clone()];
-            assert_eq!(to_answers(&qs, &given).unwrap_err(), expected);
+            assert_eq!(to_answers(&qs, &given).unwrap_err().to_string(), expected);
         };
         check(
             named(text("SQLite"), "MongoDB"),
@@ -205,7 +297,7 @@ mod tests {
         );
         let given = [input(None, text("SQLite")), named(list(&["Auth"]), "API")];
         assert_eq!(
-            to_answers(&qs, &given).unwrap_err(),
+            to_answers(&qs, &given).unwrap_err().to_string(),
             "question 2 (\"Which features?\"): selectedOption \"API\" does not match the answer [\"Auth\"]; send the option's label as the answer, or leave selectedOption out"
         );
     }
@@ -256,7 +348,7 @@ mod tests {
         let qs = questions();
         let one = [input(None, AnswerValue::Text("x".into()))];
         assert_eq!(
-            to_answers(&qs, &one).unwrap_err(),
+            to_answers(&qs, &one).unwrap_err().to_string(),
             "1 answer given for 2 questions; give one answer per question"
         );
         let unknown = [
@@ -264,7 +356,7 @@ mod tests {
             input(None, AnswerValue::Text("y".into())),
         ];
         assert_eq!(
-            to_answers(&qs, &unknown).unwrap_err(),
+            to_answers(&qs, &unknown).unwrap_err().to_string(),
             "answer 1 is for \"Nope?\", which was not asked"
         );
         let list = [
@@ -272,7 +364,7 @@ mod tests {
             input(None, AnswerValue::Text("Auth".into())),
         ];
         assert_eq!(
-            to_answers(&qs, &list).unwrap_err(),
+            to_answers(&qs, &list).unwrap_err().to_string(),
             "question 1 (\"Which database?\") takes one answer, not a list"
         );
         for empty in [
@@ -284,7 +376,7 @@ mod tests {
                 input(None, AnswerValue::Text("Auth".into())),
             ];
             assert_eq!(
-                to_answers(&qs, &given).unwrap_err(),
+                to_answers(&qs, &given).unwrap_err().to_string(),
                 "question 1 (\"Which database?\") has an empty answer, which is no answer; give an option label or the person's text, or send ask_user_cancel"
             );
         }
@@ -297,7 +389,7 @@ mod tests {
                 input(None, empty),
             ];
             assert_eq!(
-                to_answers(&qs, &given).unwrap_err(),
+                to_answers(&qs, &given).unwrap_err().to_string(),
                 "question 2 (\"Which features?\") has an empty answer, which is no answer; give an option label or the person's text, or send ask_user_cancel"
             );
         }
@@ -306,7 +398,7 @@ mod tests {
             input(Some("Which database?"), AnswerValue::Text("y".into())),
         ];
         assert_eq!(
-            to_answers(&qs, &twice).unwrap_err(),
+            to_answers(&qs, &twice).unwrap_err().to_string(),
             "question 1 (\"Which database?\") is answered twice"
         );
     }

@@ -3,6 +3,11 @@
 //! The model's text is untrusted: a prompt-injected model may try to clear the screen, move the
 //! cursor over the help line, set the window title or reorder text with bidi overrides. Every
 //! frontend shows agent text only through [`sanitize_for_display`].
+//!
+//! Validation refuses control, bidi, default-ignorable and blank-looking characters in a call
+//! (a variation selector or joiner only where it applies), so sanitising is the second line of
+//! defence. [`classify`] and [`classify_in_context`] are the one definition of both; the pi
+//! package and the web page carry sanitisers generated from them by `cargo xtask schema`.
 
 use std::borrow::Cow;
 
@@ -253,8 +258,9 @@ pub fn is_recommended(label: &str) -> bool {
             .eq_ignore_ascii_case(RECOMMENDED_SUFFIX)
 }
 
-/// The label without its "(Recommended)" suffix, for frontends that mark it another way.
-pub fn strip_recommended(label: &str) -> &str {
+/// The label without its "(Recommended)" suffix.
+#[cfg(test)]
+fn strip_recommended(label: &str) -> &str {
     if is_recommended(label) {
         let trimmed = label.trim_end();
         trimmed[..trimmed.len() - RECOMMENDED_SUFFIX.len()].trim_end()

@@ -10,8 +10,11 @@ pub const FAILPOINT_VARIABLE: &str = "ASK_USER_FAILPOINT";
 /// this point, the process aborts on the spot, as abruptly as `kill -9` (no destructor runs, no
 /// buffer is flushed, no file is cleaned up).
 ///
-/// Release builds compile this to nothing.
+/// Release builds compile this to nothing. It is the one place a library of the workspace reads
+/// the environment (`clippy::disallowed_methods` is allowed here alone): the variable is a test
+/// hook of debug builds, not a setting, so no caller passes it in.
 #[cfg(debug_assertions)]
+#[allow(clippy::disallowed_methods)]
 pub fn failpoint(name: &str) {
     if std::env::var_os(FAILPOINT_VARIABLE).is_some_and(|chosen| chosen == name) {
         std::process::abort();

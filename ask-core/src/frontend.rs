@@ -49,6 +49,10 @@ pub struct Signal {
 
 /// Why a frontend gave no outcome. An outcome (answered, cancelled, connection lost, pending)
 /// is never an error; these are the ends that leave nothing to record.
+///
+/// A frontend fails only with one of these, and its callers match on the variant: nothing
+/// recovers a frontend's error by its type (no downcast of the boxed error of
+/// [`PresentError::Failed`]).
 #[derive(Debug, thiserror::Error)]
 pub enum PresentError {
     /// The person's session was interrupted: by a signal, or by Ctrl+C twice (`signal: None`).
@@ -143,7 +147,7 @@ pub trait Frontend: Send + Sync {
     /// lines) is written, so that what the host prints after the ask comes after them. The ask
     /// path calls it once the ask has ended, however it ended; a frontend that queues nothing
     /// returns at once.
-    async fn settle(&self) {}
+    async fn flush_queued_lines(&self) {}
 }
 
 /// A frontend shown with answers the person already gave elsewhere (an incomplete form): each
@@ -210,37 +214,5 @@ impl AskCall {
         self.call_id
             .clone()
             .unwrap_or_else(|| NO_CALL_ID.to_string())
-    }
-}
-
-impl crate::result::Record {
-    /// A record of `input` ending in `outcome` at `answered_at`.
-    pub fn new(
-        call_id: Option<String>,
-        input: crate::AskUserInput,
-        mode: crate::result::Mode,
-        outcome: Outcome,
-        answered_at: u64,
-    ) -> crate::result::Record {
-        let status = outcome.status();
-        let (answers, pending_file, pending_instructions) = match outcome {
-            Outcome::Answered(answers) => (answers, None, None),
-            Outcome::Pending { file, instructions } => (Vec::new(), Some(file), Some(instructions)),
-            Outcome::Cancelled | Outcome::ConnectionLost => (Vec::new(), None, None),
-        };
-        let previews = crate::ChosenPreview::of(&input.questions, &answers);
-        crate::result::Record {
-            call_id,
-            questions: input.questions,
-            answers,
-            answered_at,
-            mode,
-            metadata: input.metadata,
-            status,
-            pending_file,
-            reply: None,
-            previews,
-            pending_instructions,
-        }
     }
 }

@@ -83,6 +83,11 @@ pub enum QuestionKind {
     #[default]
     Choice,
     /// Yes or no: the options "Yes" and "No" are added.
+    ///
+    /// Validation gives such a question exactly these two options, and accepts a call that
+    /// already has them, so a stored or replayed call validates again unchanged. Every presenter
+    /// and answer reader therefore sees an ordinary two-option question; a UI may translate how
+    /// the two are drawn, never their labels.
     #[serde(rename = "yesno")]
     YesNo,
     /// A file or folder path typed by the person, with completion; never checked against the
@@ -111,7 +116,7 @@ fn is_false(value: &bool) -> bool {
 }
 
 /// The labels of a yes/no question's options, whatever the language of the UI.
-pub const YES_NO_LABELS: [&str; 2] = ["Yes", "No"];
+pub(crate) const YES_NO_LABELS: [&str; 2] = ["Yes", "No"];
 
 /// One suggested answer to a question.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -329,6 +334,21 @@ pub struct Limits {
     pub max_placeholder_chars: usize,
     /// Largest metadata object, in bytes of compact JSON.
     pub max_metadata_bytes: usize,
+    /// How the host raises the counts, named in the problem a model reads when a call passes
+    /// one; `None` names nothing.
+    pub raised_with: Option<RaisedWith>,
+}
+
+/// The host's own names for what raises the most questions and the most options of a call: a
+/// command-line flag, or a setting. A call past a count is told, for example, "a host that wants
+/// more raises the limit with `--max-options 5`": the name comes from here and the number from
+/// the call, so the library names no flag of any program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RaisedWith {
+    /// What raises [`Limits::max_questions`], such as `--max-questions`.
+    pub questions: &'static str,
+    /// What raises [`Limits::max_options`], such as `--max-options`.
+    pub options: &'static str,
 }
 
 impl Limits {
@@ -350,6 +370,13 @@ impl Limits {
         self.max_options = max.max(self.min_options);
         self
     }
+
+    /// Returns these limits with the host's names for what raises the counts.
+    #[must_use]
+    pub fn raised_with(mut self, names: RaisedWith) -> Limits {
+        self.raised_with = Some(names);
+        self
+    }
 }
 
 impl Default for Limits {
@@ -365,6 +392,7 @@ impl Default for Limits {
             max_preview_chars: 4000,
             max_placeholder_chars: 200,
             max_metadata_bytes: 16 * 1024,
+            raised_with: None,
         }
     }
 }

@@ -18,7 +18,7 @@
 //!
 //! // A frontend collects the answer...
 //! let answer = Answer::from_text(&input.questions[0], "SQLite");
-//! let record = Record::new(None, input.into_inner(), Mode::Interactive, Outcome::Answered(vec![answer]), 0);
+//! let record = Record::new(input.into_inner(), Mode::Interactive, Outcome::Answered(vec![answer]));
 //!
 //! // ...and the agent gets the tool output.
 //! let output = ToolOutput::from_record(record);
@@ -42,32 +42,36 @@ mod summary;
 mod time;
 mod validate;
 
-pub use answer_input::{AnswerInput, to_answers};
+pub use answer_input::{AnswerError, AnswerInput, SelectedOptionError, to_answers};
 pub use caller::{Caller, Refusal};
 pub use display::{
     CharClass, RECOMMENDED_SUFFIX, classify, classify_in_context, describe_char, is_recommended,
-    sanitize_for_display, shell_quote, strip_recommended,
+    sanitize_for_display, shell_quote,
 };
 pub use failpoint::{FAILPOINT_VARIABLE, failpoint};
 pub use frontend::{
-    AskCall, AskRequest, BoxError, Capabilities, Frontend, Given, NO_CALL_ID, PresentError, Signal,
+    AskCall, AskRequest, BoxError, Capabilities, Frontend, Given, PresentError, Signal,
 };
-pub use input::{
-    AskUserInput, Limits, Question, QuestionKind, QuestionOption, YES_NO_LABELS, normalize_label,
-};
+pub use input::{AskUserInput, Limits, Question, QuestionKind, QuestionOption, RaisedWith};
 pub use json::{duplicate_key, unique_value};
 pub use prefill::Prefill;
-pub use presenter::Presenter;
+pub use presenter::{Presenter, PresenterError};
 pub use result::{
     Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, ProblemReport,
     Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, answer_mask, any_secret,
     interrupted_text,
 };
-pub use screen::{EmbeddedScreen, ScreenStep};
+pub use screen::{EmbeddedScreen, ScreenStep, ThemeError};
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver, WireState};
-pub use summary::summary_sentence;
 pub use time::{now_ms, rfc3339};
 pub use validate::{
-    JsonType, MAX_PROBLEMS, Problem, ProblemKind, Problems, TextField, ValidatedInput, check_input,
+    JsonType, MAX_PROBLEMS, Problem, ProblemKind, Problems, TextField, ValidatedInput,
     check_metadata, check_questions, validate,
 };
+
+/// Items the integration tests of the workspace reach; not part of the API.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::frontend::NO_CALL_ID;
+    pub use crate::input::normalize_label;
+}

@@ -70,9 +70,9 @@ impl Presenter {
     /// use ask_core::Presenter;
     /// assert_eq!(Presenter::parse_list("elicitation, tui,file"),
     ///            Ok(vec![Presenter::Elicitation, Presenter::Tui, Presenter::File]));
-    /// assert!(Presenter::parse_list("form").unwrap_err().contains("`form`"));
+    /// assert!(Presenter::parse_list("form").unwrap_err().to_string().contains("`form`"));
     /// ```
-    pub fn parse_list(text: &str) -> Result<Vec<Presenter>, String> {
+    pub fn parse_list(text: &str) -> Result<Vec<Presenter>, PresenterError> {
         let mut list = Vec::new();
         for name in text.split(',').map(str::trim) {
             let presenter: Presenter = name.parse()?;
@@ -90,25 +90,40 @@ impl fmt::Display for Presenter {
     }
 }
 
-impl FromStr for Presenter {
-    type Err = String;
+/// A presenter name that names no presenter.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PresenterError {
+    /// An empty name, as between two commas.
+    #[error("an empty presenter name; the names are {}", presenter_names())]
+    Empty,
+    /// A name that is not one of [`Presenter::ALL`].
+    #[error("unknown presenter `{name}`; the names are {}", presenter_names())]
+    Unknown {
+        /// The name given.
+        name: String,
+    },
+}
 
-    fn from_str(name: &str) -> Result<Presenter, String> {
+/// The presenters' names, comma-separated.
+fn presenter_names() -> String {
+    let names: Vec<&str> = Presenter::ALL.iter().map(|p| p.as_str()).collect();
+    names.join(", ")
+}
+
+impl FromStr for Presenter {
+    type Err = PresenterError;
+
+    fn from_str(name: &str) -> Result<Presenter, PresenterError> {
         Presenter::ALL
             .into_iter()
             .find(|presenter| presenter.as_str() == name)
             .ok_or_else(|| {
-                let names: Vec<&str> = Presenter::ALL.iter().map(|p| p.as_str()).collect();
                 if name.is_empty() {
-                    format!(
-                        "an empty presenter name; the names are {}",
-                        names.join(", ")
-                    )
+                    PresenterError::Empty
                 } else {
-                    format!(
-                        "unknown presenter `{name}`; the names are {}",
-                        names.join(", ")
-                    )
+                    PresenterError::Unknown {
+                        name: name.to_string(),
+                    }
                 }
             })
     }
@@ -137,7 +152,7 @@ mod tests {
             Ok(vec![Presenter::File, Presenter::Elicitation])
         );
         assert_eq!(
-            Presenter::parse_list("elicitation,,file"),
+            Presenter::parse_list("elicitation,,file").map_err(|e| e.to_string()),
             Err(
                 "an empty presenter name; the names are elicitation, url, web, tui, file, rpc, \
                  embedded"

@@ -4,13 +4,36 @@
 
 use crate::result::Outcome;
 
+/// Why a host's theme was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ThemeError {
+    /// A role the screen does not have.
+    #[error(
+        "unknown theme role `{}`; the roles are {}",
+        crate::display::sanitize_for_display(role),
+        roles.join(", ")
+    )]
+    UnknownRole {
+        /// The role given.
+        role: String,
+        /// The roles the screen has.
+        roles: &'static [&'static str],
+    },
+    /// Parameters that are not SGR parameters (digits and `;`, at most 40 characters).
+    #[error("theme role `{role}`: give SGR parameters such as \"38;5;39\" (digits and ;)")]
+    NotSgr {
+        /// The role given.
+        role: String,
+    },
+}
+
 /// What one input did to an embedded screen.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ScreenStep {
     /// The questions are still open; draw the next frame.
     Continue,
     /// The ask ended with this outcome.
-    Finish(Outcome),
+    Ended(Outcome),
     /// The person abandoned the call (Ctrl+C twice): nothing is answered or recorded.
     Abort,
 }
@@ -23,9 +46,9 @@ pub trait EmbeddedScreen: Send {
     /// The room the host gives the questions.
     fn resize(&mut self, width: u16, max_height: u16);
 
-    /// The host's colours, as SGR parameters by role; a sentence naming the problem when a role
-    /// or its parameters are not valid.
-    fn set_theme(&mut self, roles: &[(&str, &str)]) -> Result<(), String>;
+    /// The host's colours, as SGR parameters by role; an error naming the role when a role or
+    /// its parameters are not valid.
+    fn set_theme(&mut self, roles: &[(&str, &str)]) -> Result<(), ThemeError>;
 
     /// Bytes the host's terminal sent.
     fn input(&mut self, bytes: &[u8]) -> ScreenStep;

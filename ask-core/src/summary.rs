@@ -17,17 +17,7 @@ fn one_line(text: &str) -> Cow<'_, str> {
 
 /// One sentence per question and answer of a record, for a compacted transcript. Line breaks
 /// in the question or the answer show as `⏎`: the sentence is one line.
-///
-/// ```
-/// use ask_core::{Answer, Question, summary_sentence};
-/// let q = Question::choice("Which database should we use?", ["PostgreSQL (Recommended)", "SQLite"]);
-/// let a = Answer::from_text(&q, "PostgreSQL (Recommended)");
-/// assert_eq!(
-///     summary_sentence(&a),
-///     "User was asked \"Which database should we use?\" and chose PostgreSQL (Recommended)."
-/// );
-/// ```
-pub fn summary_sentence(answer: &Answer) -> String {
+pub(crate) fn summary_sentence(answer: &Answer) -> String {
     let asked = format!("User was asked \"{}\"", one_line(&answer.question));
     match &answer.answer {
         AnswerValue::Text(text) if answer.was_custom => {
@@ -138,6 +128,18 @@ mod tests {
     }
 
     #[test]
+    fn a_chosen_label_reads_as_chosen() {
+        let q = Question::choice(
+            "Which database should we use?",
+            ["PostgreSQL (Recommended)", "SQLite"],
+        );
+        check(
+            Answer::from_text(&q, "PostgreSQL (Recommended)"),
+            "User was asked \"Which database should we use?\" and chose PostgreSQL (Recommended).",
+        );
+    }
+
+    #[test]
     fn sentences() {
         check(
             Answer::selected("Q?", "SQLite"),
@@ -194,14 +196,12 @@ mod tests {
             Answer::from_text(&key, "new"),
         ];
         let record = Record::new(
-            None,
             crate::AskUserInput {
                 questions: vec![token, key],
                 metadata: None,
             },
             Mode::Interactive,
             crate::Outcome::Answered(answers),
-            0,
         );
         assert_eq!(
             record.summary(),

@@ -14,7 +14,8 @@ use ask_core::{
     Answer, AskRequest, Capabilities, Frontend, Limits, Outcome, PresentError, Presenter, Signal,
     ToolOutput,
 };
-use ask_mcp::{Ended, MAX_INCOMPLETE_ROUNDS, McpError, McpServer};
+use ask_mcp::testing::MAX_INCOMPLETE_ROUNDS;
+use ask_mcp::{Ended, Fallback, McpError, McpServer};
 use async_trait::async_trait;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientRequest, ElicitRequestParams,
@@ -1249,7 +1250,7 @@ async fn progress_keeps_a_slow_answer_alive_when_the_client_resets_its_timeout()
         // interval.
         let timeout = Duration::from_secs(3);
         let tui = Scripted::new(Presenter::Tui, first_options).taking(2 * timeout);
-        assert!(ask_mcp::PROGRESS_EVERY < timeout);
+        assert!(ask_mcp::testing::PROGRESS_EVERY < timeout);
         let session = connect(server(&[Presenter::Tui], vec![tui]), person, Era::Handshake).await;
         let mut options = PeerRequestOptions::with_timeout(timeout);
         if reset {
@@ -1417,7 +1418,7 @@ async fn without_a_presenter_that_can_reach_the_person_the_call_is_a_tool_error(
         .unwrap()
         .presenters(&[Presenter::Elicitation, Presenter::Tui])
         .unwrap()
-        .fallback_when(Presenter::Tui, Box::new(tui), || false);
+        .with_fallback(Fallback::new(Presenter::Tui, Box::new(tui)).available_while(|| false));
     let session = connect(server, Person::without_forms(), Era::Handshake).await;
     let result = session.call(questions(&[database()])).await;
     assert!(is_error(&result), "{result}");

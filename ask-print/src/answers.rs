@@ -35,7 +35,7 @@ impl Progress {
 /// [`AnswerValue::is_empty`]) mean "not answered yet". A string matching an option label (see
 /// [`Question::find_option`]) selects that option; any other string is the person's own answer.
 /// A multi-select question also takes a list of strings, or the labels joined with commas.
-pub fn read_answer(
+pub(crate) fn read_answer(
     index: usize,
     question: &Question,
     value: &Value,

@@ -1,5 +1,8 @@
 //! What can go wrong in print mode.
 //!
+//! Each way print mode fails leaves the pending file as it was: an error, like an incomplete
+//! pass 2, never changes it.
+//!
 //! A message that names a command names its path shell-quoted, so the command runs as printed.
 
 use std::path::{Path, PathBuf};

@@ -168,22 +168,31 @@ impl fmt::Display for Host {
     }
 }
 
+/// A host name that names no [`Host`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown host `{name}`; known: {}", known_hosts())]
+pub struct UnknownHost {
+    /// The name as given, without surrounding spaces.
+    pub name: String,
+}
+
+/// The names of every host, as [`UnknownHost`] lists them.
+fn known_hosts() -> String {
+    let known: Vec<_> = Host::ALL.iter().map(|h| h.as_str()).collect();
+    known.join(", ")
+}
+
 impl FromStr for Host {
-    type Err = String;
+    type Err = UnknownHost;
 
     /// Reads a host name: `ask-user` or `pi` (case and surrounding spaces ignored).
-    fn from_str(text: &str) -> Result<Host, String> {
+    fn from_str(text: &str) -> Result<Host, UnknownHost> {
         let name = text.trim().to_ascii_lowercase();
         Host::ALL
             .into_iter()
             .find(|host| host.as_str() == name)
-            .ok_or_else(|| {
-                let known: Vec<_> = Host::ALL.iter().map(|h| h.as_str()).collect();
-                format!(
-                    "unknown host `{}`; known: {}",
-                    text.trim(),
-                    known.join(", ")
-                )
+            .ok_or_else(|| UnknownHost {
+                name: text.trim().to_string(),
             })
     }
 }
@@ -205,6 +214,7 @@ mod tests {
     use super::*;
 
     #[track_caller]
+    #[allow(clippy::too_many_arguments)]
     fn check(host: Host, reply: &str, edited: &str, inline: &str) {
         assert_eq!(host.reply_command("/w/p.json"), reply);
         assert_eq!(host.edited_command("/w/p.json"), edited);
@@ -246,6 +256,7 @@ mod tests {
     }
 
     #[track_caller]
+    #[allow(clippy::too_many_arguments)]
     fn check_quoted(host: Host, file: &str, reply: &str, edited: &str) {
         assert_eq!(host.reply_command(file), reply);
         assert_eq!(host.edited_command(file), edited);
@@ -294,9 +305,10 @@ mod tests {
             assert_eq!(host.as_str().parse::<Host>(), Ok(host));
         }
         assert_eq!(" PI ".parse::<Host>(), Ok(Host::Pi));
+        let unknown = "claude".parse::<Host>().unwrap_err();
         assert_eq!(
-            "claude".parse::<Host>(),
-            Err("unknown host `claude`; known: ask-user, pi".to_string())
+            unknown.to_string(),
+            "unknown host `claude`; known: ask-user, pi"
         );
     }
 }

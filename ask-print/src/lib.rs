@@ -9,7 +9,7 @@
 //!
 //! The host that runs `ask-user` ([`Host`]) names the commands of pass 2, and print mode writes
 //! them into its instructions ([`Outcome::Pending`]), the pending file's `howToAnswer` and its
-//! messages ([`render`], [`PrintError`]), every path in them shell-quoted.
+//! messages ([`show_text`], [`PrintError`]), every path in them shell-quoted.
 //!
 //! ```no_run
 //! use ask_print::{Host, PassTwo, PassTwoOutcome, pass_two};
@@ -37,13 +37,20 @@ use ask_core::{
     Presenter, Record, ValidatedInput, now_ms, rfc3339,
 };
 
-pub use answers::{Progress, parse_inline, read_answer, read_file_answers};
-pub use ask_core::{FAILPOINT_VARIABLE, failpoint};
+use answers::{Progress, parse_inline, read_file_answers};
 pub use error::PrintError;
-pub use host::{Host, Relay};
+pub use host::{Host, Relay, UnknownHost};
 pub use pending::{Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion};
-pub use render::render;
-pub use store::{Loaded, Lock, Store, parse, write_atomic};
+use render::render;
+use store::{Loaded, Lock, Store};
+
+/// The pending file's store and parsers, for tests that edit the file between a read and a
+/// write and for the fuzz targets.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::answers::{Progress, parse_inline, read_file_answers};
+    pub use crate::store::{Loaded, Lock, Store, parse};
+}
 
 /// The default pending file, relative to the working folder.
 pub const DEFAULT_PENDING_FILE: &str = ".pi/pending-questions.json";
@@ -207,12 +214,10 @@ fn pass_one(
             });
         }
     }
-    let mut file = PendingFile::new(
-        input,
-        call_id.clone(),
-        session_id.clone(),
-        rfc3339(now_ms()),
-    );
+    let mut file = PendingFile::new(input);
+    file.call_id.clone_from(call_id);
+    file.session_id.clone_from(session_id);
+    file.timestamp = rfc3339(now_ms());
     file.how_to_answer = Some(host.how_to_answer(&shown));
     file.awaits_call = *awaits_call;
     for (question, answer) in file.questions.iter_mut().zip(given) {
@@ -312,58 +317,6 @@ pub enum PassTwo {
     Reply(String),
 }
 
-/// The words of a command line that ask for pass 2.
-#[derive(Debug, Clone, Copy)]
-pub struct PassTwoArgs<'a> {
-    /// `-c`: the answers are in the edited pending file.
-    pub edited: bool,
-    /// `--answers JSON`.
-    pub answers: Option<&'a str>,
-    /// INPUT: `@PENDING` names the pending file of a natural-language reply.
-    pub input: Option<&'a str>,
-    /// The reply that follows `@PENDING`.
-    pub reply: Option<&'a str>,
-    /// `--pending-file`.
-    pub pending_file: &'a Path,
-}
-
-impl PassTwo {
-    /// The pass-2 form `args` ask for, if any, and its pending file (`@PATH` when given, else
-    /// `--pending-file`). `@PENDING` without a reply, or a reply after another INPUT, is a
-    /// usage error, said with an example.
-    pub fn from_args(args: PassTwoArgs<'_>) -> Option<Result<(PassTwo, PathBuf), String>> {
-        let at = args.input.and_then(|input| input.strip_prefix('@'));
-        if let (Some(reply), None) = (args.reply, at) {
-            return Some(Err(format!(
-                "unexpected argument `{reply}` after INPUT; only a reply to pending questions \
-                 takes a second argument: ask-user -p @PENDING \"your answers\""
-            )));
-        }
-        let path = match at {
-            Some(path) if !path.is_empty() => PathBuf::from(path),
-            _ => args.pending_file.to_path_buf(),
-        };
-        let how = if args.edited {
-            PassTwo::Edited
-        } else if let Some(answers) = args.answers {
-            PassTwo::Inline(answers.to_string())
-        } else {
-            let at = at?;
-            match args.reply {
-                Some(reply) => PassTwo::Reply(reply.to_string()),
-                None => {
-                    return Some(Err(format!(
-                        "@{at} needs the reply after it, e.g. ask-user -p @{} \"use postgres, \
-                         call it order-processor\"",
-                        ask_core::shell_quote(at)
-                    )));
-                }
-            }
-        };
-        Some(Ok((how, path)))
-    }
-}
-
 /// What pass 2 achieved.
 #[derive(Debug, Clone)]
 pub enum PassTwoOutcome {
@@ -382,7 +335,7 @@ pub enum PassTwoOutcome {
 #[derive(Debug)]
 pub enum PassTwoStep {
     /// The answers are complete and safe in the pending file (its `answered` state); deliver
-    /// them, then call [`Answering::finish`].
+    /// them, then call [`Answering::mark_delivered`].
     Answered(Box<Answering>),
     /// Some questions are still unanswered; the pending file is left as it was.
     Incomplete {
@@ -394,8 +347,9 @@ pub enum PassTwoStep {
 }
 
 /// A pass 2 whose complete answers are in the pending file, in its `answered` state, and not
-/// yet delivered. It holds the pending file's lock until it is finished or dropped; dropped
-/// without [`Answering::finish`] (the answers could not be recorded or printed), it leaves the
+/// yet delivered. It holds the pending file's lock until it is marked delivered or dropped;
+/// dropped without [`Answering::mark_delivered`] (the answers could not be recorded or
+/// printed), it leaves the
 /// file in the `answered` state, and the next pass-2 command delivers the same record.
 #[derive(Debug)]
 pub struct Answering {
@@ -420,7 +374,7 @@ impl Answering {
     }
 
     /// True when the answers go back to the model through its next call of the same questions
-    /// (the file's `awaitsCall`): [`Answering::finish`] keeps the file in its `answered` state
+    /// (the file's `awaitsCall`): [`Answering::mark_delivered`] keeps the file in its `answered` state
     /// for that call.
     pub fn awaits_call(&self) -> bool {
         self.written.file.awaits_call
@@ -436,7 +390,7 @@ impl Answering {
     /// Removes the pending file, once the answers are recorded and delivered, unless it was
     /// edited since it was put in the `answered` state, or its answers wait for the model's
     /// next call ([`Answering::awaits_call`]), which removes it.
-    pub fn finish(self) -> Result<Record, PrintError> {
+    pub fn mark_delivered(self) -> Result<Record, PrintError> {
         if self.awaits_call() && self.kept {
             return Ok(self.record);
         }
@@ -456,11 +410,13 @@ impl Answering {
 /// incomplete one, like any error, leaves the file as it was. In [`PassTwo::Inline`], a `null`
 /// answer takes the answer written in the file for that question, if any.
 ///
-/// This is [`answer`] and [`Answering::finish`] in one step, for a caller that has nothing to
+/// This is [`answer`] and [`Answering::mark_delivered`] in one step, for a caller that has nothing to
 /// do with the answers before the file is removed.
 pub fn pass_two(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoOutcome, PrintError> {
     match answer(path, how, host)? {
-        PassTwoStep::Answered(answering) => Ok(PassTwoOutcome::Answered(answering.finish()?)),
+        PassTwoStep::Answered(answering) => {
+            Ok(PassTwoOutcome::Answered(answering.mark_delivered()?))
+        }
         PassTwoStep::Incomplete { record, unanswered } => Ok(PassTwoOutcome::Incomplete {
             record: *record,
             unanswered,
@@ -471,7 +427,7 @@ pub fn pass_two(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoOutcome,
 /// The first step of a crash-safe pass 2: takes the answers in `how` and, when they are
 /// complete, writes them into the pending file as its `answered` state (atomically) before
 /// anything else happens. The caller then records and prints the record and calls
-/// [`Answering::finish`], which removes the file: a crash at any moment leaves the answers in
+/// [`Answering::mark_delivered`], which removes the file: a crash at any moment leaves the answers in
 /// the file or delivered.
 ///
 /// A file already in the `answered` state (an earlier pass 2 was ended before it finished) is
@@ -533,13 +489,9 @@ pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, Prin
     let call_id = loaded.file.call_id.clone();
     match progress.complete() {
         Some(answers) => {
-            let mut record = Record::new(
-                call_id,
-                input,
-                Mode::Print,
-                Outcome::Answered(answers),
-                now_ms(),
-            );
+            let mut record = Record::new(input, Mode::Print, Outcome::Answered(answers))
+                .with_call_id(call_id)
+                .with_answered_at(now_ms());
             record.reply = reply;
             let answered = loaded.file.clone().into_answered(record.clone());
             // A disk that cannot take the answered state (full, read-only) must not keep the
@@ -570,7 +522,9 @@ pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, Prin
                 instructions: host.instructions(&file, input.questions.len()),
                 file,
             };
-            let record = Record::new(call_id, input, Mode::Print, outcome, now_ms());
+            let record = Record::new(input, Mode::Print, outcome)
+                .with_call_id(call_id)
+                .with_answered_at(now_ms());
             Ok(PassTwoStep::Incomplete {
                 record: Box::new(record),
                 unanswered,

@@ -31,15 +31,19 @@ pub fn custom_answers(record: &Record) -> Vec<String> {
     notes
 }
 
+/// How an incomplete pass 2 was run, which says what the person runs next.
+#[derive(Debug, Clone, Copy)]
+pub struct Run {
+    /// True when the answers were given by `--answers`.
+    pub inline: bool,
+    /// The host whose command takes the answers once they are written.
+    pub host: Host,
+}
+
 /// What an incomplete pass 2 tells the person: which questions are still open, that nothing
-/// was recorded, and the command of `host` that takes the answers once they are written. With
-/// `inline`, the answers were given by `--answers`.
-pub fn incomplete(
-    record: &Record,
-    unanswered: &[(usize, String)],
-    inline: bool,
-    host: Host,
-) -> Vec<String> {
+/// was recorded, and the command of `run.host` that takes the answers once they are written.
+pub fn incomplete(record: &Record, unanswered: &[(usize, String)], run: Run) -> Vec<String> {
+    let Run { inline, host } = run;
     let mut notes = vec![format!(
         "{} of {} questions still {} no answer:",
         unanswered.len(),

@@ -196,14 +196,10 @@ impl PendingFile {
             .map(Edited::Question)
     }
 
-    /// The pending file for a call, without its `howToAnswer` note, which names the commands
-    /// of the host that writes it.
-    pub fn new(
-        input: &AskUserInput,
-        call_id: Option<String>,
-        session_id: String,
-        timestamp: String,
-    ) -> PendingFile {
+    /// The pending file for a call, without the call id, the session id, the time or the
+    /// `howToAnswer` note (which names the commands of the host that writes it): its writer
+    /// fills them in.
+    pub(crate) fn new(input: &AskUserInput) -> PendingFile {
         let questions: Vec<PendingQuestion> = input
             .questions
             .iter()
@@ -237,10 +233,10 @@ impl PendingFile {
         let fingerprints = questions.iter().map(PendingQuestion::fingerprint).collect();
         PendingFile {
             version: FORMAT_VERSION,
-            session_id,
-            call_id,
+            session_id: String::new(),
+            call_id: None,
             revision: 1,
-            timestamp,
+            timestamp: String::new(),
             how_to_answer: None,
             questions,
             metadata: input.metadata.clone(),
@@ -253,7 +249,7 @@ impl PendingFile {
     /// True when `input` asks exactly the questions of this file (their fingerprints), whatever
     /// answers the file holds.
     pub fn asks(&self, input: &AskUserInput) -> bool {
-        let asked = PendingFile::new(input, None, String::new(), String::new());
+        let asked = PendingFile::new(input);
         !self.fingerprints.is_empty() && self.fingerprints == asked.fingerprints
     }
 
@@ -325,7 +321,10 @@ mod tests {
                 "metadata": {"source": "project-setup"}}"#,
         )
         .unwrap();
-        let file = PendingFile::new(&input, Some("toolu_1".into()), "s1".into(), "t".into());
+        let mut file = PendingFile::new(&input);
+        file.call_id = Some("toolu_1".into());
+        file.session_id = "s1".into();
+        file.timestamp = "t".into();
         let text = file.to_text();
         let back: PendingFile = serde_json::from_str(&text).unwrap();
         assert_eq!(back.to_input(), input);
@@ -340,7 +339,7 @@ mod tests {
                 {"label": "Mu", "description": "middle"}]}]}"#,
         )
         .unwrap();
-        let file = PendingFile::new(&input, None, "s".into(), "t".into());
+        let file = PendingFile::new(&input);
         let text = file.to_text();
         let zeta = text.find("\"Zeta\": \"last letter\"").unwrap();
         let mu = text.find("\"Mu\": \"middle\"").unwrap();
@@ -356,7 +355,7 @@ mod tests {
                               {"question": "Name?"}]}"#,
         )
         .unwrap();
-        let file = PendingFile::new(&input, None, "s".into(), "t".into());
+        let file = PendingFile::new(&input);
         let mut answered = file;
         answered.questions[0].answer = Value::String("A".into());
         answered.questions[1].answer = Value::String("Falcon".into());
@@ -386,7 +385,9 @@ mod tests {
                               {"question": "Name?"}]}"#,
         )
         .unwrap();
-        let file = PendingFile::new(&input, None, "abc123".into(), "2026-02-04T22:16:32Z".into());
+        let mut file = PendingFile::new(&input);
+        file.session_id = "abc123".into();
+        file.timestamp = "2026-02-04T22:16:32Z".into();
         let value: Value = serde_json::from_str(&file.to_text()).unwrap();
         assert_eq!(value["sessionId"], "abc123");
         assert_eq!(value["timestamp"], "2026-02-04T22:16:32Z");

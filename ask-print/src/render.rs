@@ -11,7 +11,7 @@ use crate::pending::PendingFile;
 /// its options and the answer written so far, then the commands that answer or clear them, in
 /// `ask-user`'s words (the person runs `ask-user questions` itself), the path shell-quoted so
 /// that each command runs as printed. Agent text is sanitised: this goes to a terminal.
-pub fn render(file: &PendingFile, path: &Path) -> String {
+pub(crate) fn render(file: &PendingFile, path: &Path) -> String {
     let clean = |text: &str| sanitize_for_display(text).into_owned();
     let mut out = format!(
         "{} pending {} in {} (asked {}):\n",
@@ -83,7 +83,8 @@ mod tests {
     fn every_command_names_the_path_shell_quoted() {
         let input: ask_core::AskUserInput =
             serde_json::from_str(r#"{"questions": [{"question": "Name?"}]}"#).unwrap();
-        let file = PendingFile::new(&input, None, "s".into(), "t".into());
+        let mut file = PendingFile::new(&input);
+        file.timestamp = "t".into();
         let text = render(&file, Path::new("/w/my dir/it's.json"));
         assert!(
             text.starts_with("1 pending question in /w/my dir/it's.json (asked t):"),

@@ -200,7 +200,7 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<PendingFile, PrintError> {
 ///
 /// `before_rename` runs after the temporary file is complete; tests use it to stand in for a
 /// crash at that moment.
-pub fn write_atomic(
+pub(crate) fn write_atomic(
     path: &Path,
     bytes: &[u8],
     before_rename: &dyn Fn(&Path) -> io::Result<()>,

@@ -5,7 +5,8 @@
 use std::sync::{Arc, Barrier};
 
 use ask_core::{Answer, AskUserInput, Limits, ValidatedInput};
-use ask_print::{Host, PassTwo, PassTwoOutcome, PrintError, PrintFrontend, Store, pass_two};
+use ask_print::testing::Store;
+use ask_print::{Host, PassTwo, PassTwoOutcome, PrintError, PrintFrontend, pass_two};
 use proptest::prelude::*;
 
 /// Pass 1 of the call to `path`, by the print frontend of `ask-user`.
@@ -131,7 +132,7 @@ proptest! {
             panic!("complete");
         };
         let first = &record.answers[0];
-        let is_label = ["postgresql", "sqlite"].contains(&ask_core::normalize_label(&text).as_str());
+        let is_label = ["postgresql", "sqlite"].contains(&ask_core::testing::normalize_label(&text).as_str());
         prop_assert_eq!(first.was_custom, !is_label);
         prop_assert_eq!(record.answers[1].answer.joined(), text);
     }

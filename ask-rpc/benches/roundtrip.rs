@@ -2,6 +2,8 @@
 //! and the memory an ask in flight holds. Run with `cargo bench -p ask-rpc`.
 
 #![allow(clippy::expect_used, clippy::print_stdout)]
+// `#[global_allocator]` expands to the allocator's `realloc` shim, which takes four arguments.
+#![allow(clippy::too_many_arguments)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicIsize, AtomicU64, Ordering};

@@ -90,7 +90,7 @@ impl Frontend for EmbeddedFrontend {
 
 /// Runs one ask on `screen` until it ends: a frame first, then one frame after every line the
 /// host sends that changed something. The end of the host's input is a lost connection.
-pub async fn drive(
+async fn drive(
     screen: &mut dyn EmbeddedScreen,
     input: impl AsyncBufRead + Unpin,
     mut output: impl AsyncWrite + Unpin,
@@ -123,14 +123,14 @@ pub async fn drive(
                     .iter()
                     .map(|(r, p)| (r.as_str(), p.as_str()))
                     .collect();
-                if let Err(message) = screen.set_theme(&roles) {
-                    send(&mut output, &error_line(message)).await?;
+                if let Err(error) = screen.set_theme(&roles) {
+                    send(&mut output, &error_line(error.to_string())).await?;
                     continue;
                 }
             }
             HostMessage::Input { data } => match screen.input(data.as_bytes()) {
                 ScreenStep::Continue => {}
-                ScreenStep::Finish(outcome) => return Ok(outcome),
+                ScreenStep::Ended(outcome) => return Ok(outcome),
                 ScreenStep::Abort => return Err(PresentError::Interrupted { signal: None }),
             },
         }

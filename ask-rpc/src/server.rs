@@ -2,6 +2,8 @@
 //! owns the output, one reader task reads the client's lines.
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::convert::Infallible;
+use std::fmt::Display;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use ask_core::{
@@ -26,7 +28,7 @@ const REMEMBERED: usize = 4096;
 /// How many replies to the client's lines may wait to be written. When they all wait, the
 /// reader stops reading until the writer catches up: a flood of bad lines is answered line by
 /// line, every reply is written, and memory stays bounded however fast the client writes.
-pub const MAX_QUEUED_REPLIES: usize = 64;
+const MAX_QUEUED_REPLIES: usize = 64;
 
 /// One connection to a client.
 #[derive(Debug, Clone)]
@@ -54,6 +56,29 @@ struct Table {
 struct Pending {
     questions: Vec<Question>,
     reply: oneshot::Sender<Outcome>,
+}
+
+/// How a pending ask ends: its outcome, and for an end that answers a client's line, the permit
+/// that line's reply holds until it is written.
+struct Ending {
+    pending: Pending,
+    outcome: Outcome,
+    permit: Option<OwnedSemaphorePermit>,
+}
+
+/// A client's line about the ask `request_id`, whose reply holds `permit` until it is written.
+struct About<'a> {
+    request_id: &'a str,
+    permit: OwnedSemaphorePermit,
+}
+
+/// One ask to send: its requestId, its questions and the answers already given elsewhere (in
+/// question order, `None` for an open question), which the request carries for the client to
+/// show pre-filled.
+struct Asking<'a> {
+    request_id: &'a str,
+    input: &'a AskUserInput,
+    given: &'a [Option<Answer>],
 }
 
 #[derive(Debug)]
@@ -88,18 +113,22 @@ impl Connection {
     /// The client sees `ask_user_request`, then `ask_user_state` `waiting_for_user` with the
     /// questions, and, at the end, `ask_user_state` with the final state.
     pub async fn ask(&self, request_id: &str, input: &AskUserInput) -> Result<Outcome, RpcError> {
-        self.ask_given(request_id, input, &[]).await
+        let asking = Asking {
+            request_id,
+            input,
+            given: &[],
+        };
+        self.ask_given(asking).await
     }
 
-    /// [`Connection::ask`], with answers the person already gave elsewhere (in question order,
-    /// `None` for an open question) sent in the request's `given`, for the client to show
-    /// pre-filled.
-    pub async fn ask_given(
-        &self,
-        request_id: &str,
-        input: &AskUserInput,
-        given: &[Option<Answer>],
-    ) -> Result<Outcome, RpcError> {
+    /// [`Connection::ask`], with the answers the person already gave elsewhere sent in the
+    /// request's `given`.
+    async fn ask_given(&self, asking: Asking<'_>) -> Result<Outcome, RpcError> {
+        let Asking {
+            request_id,
+            input,
+            given,
+        } = asking;
         let (reply, answer) = oneshot::channel();
         // The lines are built before the table's lock is taken, so the reader waits for the
         // lock no longer than it takes to queue them.
@@ -166,15 +195,14 @@ impl Shared {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Ends a pending ask with `outcome` and queues its final state (holding `permit` when it
-    /// answers a client's line). The caller holds the table's lock.
-    fn end(
-        &self,
-        request_id: &str,
-        pending: Pending,
-        outcome: Outcome,
-        permit: Option<OwnedSemaphorePermit>,
-    ) {
+    /// Ends a pending ask as `ending` says and queues its final state. The caller holds the
+    /// table's lock.
+    fn end(&self, request_id: &str, ending: Ending) {
+        let Ending {
+            pending,
+            outcome,
+            permit,
+        } = ending;
         let state = WireState::of(&outcome);
         // The state line is queued before the ask is woken, so that nothing the woken ask
         // sends (such as a result line) can go out ahead of it.
@@ -184,20 +212,13 @@ impl Shared {
         let _ = pending.reply.send(outcome);
     }
 
-    /// Queues an `error` line answering a client's line; it holds `permit` until written. The
-    /// message often quotes the client's bytes (a request id, a parser's description), and
-    /// clients show it to people: it is sanitised like all text for people.
-    fn error(
-        &self,
-        code: ErrorCode,
-        message: String,
-        request_id: Option<String>,
-        permit: OwnedSemaphorePermit,
-    ) {
+    /// Queues the `error` line `error` answering a client's line; it holds `permit` until
+    /// written. The message often quotes the client's bytes (a request id, a parser's
+    /// description), and clients show it to people: it is sanitised like all text for people.
+    fn error(&self, error: ErrorNotification, permit: OwnedSemaphorePermit) {
         let line = ServerMessage::Error(ErrorNotification {
-            code,
-            message: ask_core::sanitize_for_display(&message).into_owned(),
-            request_id,
+            message: ask_core::sanitize_for_display(&error.message).into_owned(),
+            ..error
         })
         .to_line();
         let _ = self.out.send(Outgoing::Line(line, Some(permit)));
@@ -208,18 +229,23 @@ impl Shared {
         let mut table = self.lock();
         table.closed = true;
         for (request_id, pending) in std::mem::take(&mut table.pending) {
-            self.end(&request_id, pending, Outcome::ConnectionLost, None);
+            let ending = Ending {
+                pending,
+                outcome: Outcome::ConnectionLost,
+                permit: None,
+            };
+            self.end(&request_id, ending);
         }
     }
 
-    /// Ends the ask `request_id` with `outcome`, computed from its questions; an error from
-    /// `outcome` is reported and leaves the ask open.
-    fn resolve(
+    /// Ends the ask the line is `about` with `outcome`, computed from its questions; an error
+    /// from `outcome` is reported and leaves the ask open.
+    fn resolve<E: Display>(
         &self,
-        request_id: &str,
-        outcome: impl FnOnce(&[Question]) -> Result<Outcome, String>,
-        permit: OwnedSemaphorePermit,
+        about: About<'_>,
+        outcome: impl FnOnce(&[Question]) -> Result<Outcome, E>,
     ) {
+        let About { request_id, permit } = about;
         let mut table = self.lock();
         let Some(pending) = table.pending.get(request_id) else {
             let (code, message) = if table.ended.contains(request_id) {
@@ -234,13 +260,23 @@ impl Shared {
                 )
             };
             drop(table);
-            self.error(code, message, Some(request_id.to_string()), permit);
+            let error = ErrorNotification {
+                code,
+                message,
+                request_id: Some(request_id.to_string()),
+            };
+            self.error(error, permit);
             return;
         };
         match outcome(&pending.questions) {
             Ok(outcome) => {
                 if let Some(pending) = table.pending.remove(request_id) {
-                    self.end(request_id, pending, outcome, Some(permit));
+                    let ending = Ending {
+                        pending,
+                        outcome,
+                        permit: Some(permit),
+                    };
+                    self.end(request_id, ending);
                 }
                 table.ended.insert(request_id.to_string());
                 table.ended_order.push_back(request_id.to_string());
@@ -250,14 +286,14 @@ impl Shared {
                     table.ended.remove(&old);
                 }
             }
-            Err(message) => {
+            Err(error) => {
                 drop(table);
-                self.error(
-                    ErrorCode::InvalidAnswers,
-                    message,
-                    Some(request_id.to_string()),
-                    permit,
-                );
+                let error = ErrorNotification {
+                    code: ErrorCode::InvalidAnswers,
+                    message: error.to_string(),
+                    request_id: Some(request_id.to_string()),
+                };
+                self.error(error, permit);
             }
         }
     }
@@ -267,12 +303,12 @@ impl Shared {
         let value: Value = match serde_json::from_str(line) {
             Ok(value) => value,
             Err(error) => {
-                self.error(
-                    ErrorCode::InvalidJson,
-                    format!("the line is not JSON: {error}"),
-                    None,
-                    permit,
-                );
+                let error = ErrorNotification {
+                    code: ErrorCode::InvalidJson,
+                    message: format!("the line is not JSON: {error}"),
+                    request_id: None,
+                };
+                self.error(error, permit);
                 return;
             }
         };
@@ -285,7 +321,12 @@ impl Shared {
         if let Some((path, key)) = ask_core::duplicate_key(line) {
             let at = if path.is_empty() { "(root)" } else { &path };
             let message = format!("the key `{key}` appears twice in {at}; give each field once");
-            self.error(ErrorCode::InvalidMessage, message, request_id, permit);
+            let error = ErrorNotification {
+                code: ErrorCode::InvalidMessage,
+                message,
+                request_id,
+            };
+            self.error(error, permit);
             return;
         }
         match value.get("type").and_then(Value::as_str) {
@@ -294,38 +335,49 @@ impl Shared {
                 let message = format!(
                     "unknown message type `{other}`; a client sends ask_user_response or ask_user_cancel"
                 );
-                self.error(ErrorCode::UnknownType, message, request_id, permit);
+                let error = ErrorNotification {
+                    code: ErrorCode::UnknownType,
+                    message,
+                    request_id,
+                };
+                self.error(error, permit);
                 return;
             }
             None => {
                 let message = "the message has no `type`; a client sends ask_user_response or ask_user_cancel";
-                self.error(
-                    ErrorCode::UnknownType,
-                    message.to_string(),
+                let error = ErrorNotification {
+                    code: ErrorCode::UnknownType,
+                    message: message.to_string(),
                     request_id,
-                    permit,
-                );
+                };
+                self.error(error, permit);
                 return;
             }
         }
         match serde_json::from_value::<ClientMessage>(value) {
             Ok(ClientMessage::AskUserResponse(response)) => {
-                self.resolve(
-                    &response.request_id,
-                    |questions| to_answers(questions, &response.answers).map(Outcome::Answered),
+                let about = About {
+                    request_id: &response.request_id,
                     permit,
-                );
+                };
+                self.resolve(about, |questions| {
+                    to_answers(questions, &response.answers).map(Outcome::Answered)
+                });
             }
             Ok(ClientMessage::AskUserCancel(cancel)) => {
-                self.resolve(&cancel.request_id, |_| Ok(Outcome::Cancelled), permit);
+                let about = About {
+                    request_id: &cancel.request_id,
+                    permit,
+                };
+                self.resolve(about, |_| Ok::<_, Infallible>(Outcome::Cancelled));
             }
             Err(error) => {
-                self.error(
-                    ErrorCode::InvalidMessage,
-                    format!("the message is malformed: {error}"),
+                let error = ErrorNotification {
+                    code: ErrorCode::InvalidMessage,
+                    message: format!("the message is malformed: {error}"),
                     request_id,
-                    permit,
-                );
+                };
+                self.error(error, permit);
             }
         }
     }
@@ -355,7 +407,12 @@ async fn read_loop<R: AsyncRead + Unpin>(reader: R, shared: Arc<Shared>) {
                     FrameError::TooLong { .. } => ErrorCode::LineTooLong,
                     FrameError::NotUtf8 { .. } => ErrorCode::InvalidUtf8,
                 };
-                shared.error(code, frame.to_string(), None, permit);
+                let error = ErrorNotification {
+                    code,
+                    message: frame.to_string(),
+                    request_id: None,
+                };
+                shared.error(error, permit);
             }
             Ok(Some(Ok(line))) if line.trim().is_empty() => {}
             Ok(Some(Ok(line))) => shared.handle(&line, permit),
@@ -420,13 +477,18 @@ impl Frontend for RpcFrontend {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
+        let asking = Asking {
+            request_id: &request.request_id,
+            input: request.input.input(),
+            given: &request.given,
+        };
         self.connection
-            .ask_given(&request.request_id, request.input.input(), &request.given)
+            .ask_given(asking)
             .await
             .map_err(PresentError::failed)
     }
 
-    async fn settle(&self) {
+    async fn flush_queued_lines(&self) {
         self.connection.flush().await;
     }
 }

@@ -129,7 +129,7 @@ fn parse_dialect_4x4(bencher: divan::Bencher<'_, '_>, name: &str) {
 fn parse_invalid_after_warm_up(bencher: divan::Bencher<'_, '_>) {
     let text = four_by_four().replace("\"header\"", "\"heading\"");
     let limits = Limits::default();
-    ask_schema::warm_up(&limits);
+    ask_schema::testing::warm_up(&limits);
     bencher.bench(|| ask_schema::parse(divan::black_box(text.as_str()), &limits));
 }
 

@@ -9,18 +9,19 @@ use serde_json::{Map, Value, json};
 use crate::dialect::Dialect;
 
 /// Claude Code's words for a refused tool use, which its agent loop knows.
-pub const CLAUDE_REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool \
+pub(crate) const CLAUDE_REJECTED: &str = "The user doesn't want to proceed with this tool use. The tool \
 use was rejected (eg. if it was a file edit, the new_string was NOT written to the file). STOP \
 what you are doing and wait for the user to tell you how to proceed.";
 
 /// Codex's words for a `request_user_input` that ended without a response.
-pub const CODEX_CANCELLED: &str = "request_user_input was cancelled before receiving a response";
+pub(crate) const CODEX_CANCELLED: &str =
+    "request_user_input was cancelled before receiving a response";
 
 /// Gemini CLI's words for a dismissed `ask_user` dialog.
-pub const GEMINI_DISMISSED: &str = "User dismissed ask_user dialog without answering.";
+pub(crate) const GEMINI_DISMISSED: &str = "User dismissed ask_user dialog without answering.";
 
 /// OpenCode's words for a dismissed question.
-pub const OPENCODE_DISMISSED: &str = "The user dismissed this question";
+pub(crate) const OPENCODE_DISMISSED: &str = "The user dismissed this question";
 
 /// The answers of `record`, one per question (a question left without one reads as `None`).
 fn answers(record: &Record) -> Vec<Option<&Answer>> {
@@ -84,7 +85,7 @@ fn unanswered_message(dialect: Dialect, record: &Record) -> Option<String> {
 ///
 /// Not answered: the same shape with no answers, plus `cancelled`, `connectionLost` or
 /// `pendingFile`, and `message` in the agent's own words where it has them.
-pub fn result_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) -> Value {
+pub(crate) fn result_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) -> Value {
     let answered = record.status == Status::Answered;
     let each = answers(record);
     let mut out = match dialect {
@@ -214,7 +215,7 @@ pub fn result_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) ->
 ///
 /// Not answered: the dialect's own cancel words where it has them, else the canonical guidance
 /// (the pending instructions for a pending call).
-pub fn tool_text_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) -> String {
+pub(crate) fn tool_text_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) -> String {
     if let Some(message) = unanswered_message(dialect, record) {
         return message;
     }
@@ -255,7 +256,7 @@ pub fn tool_text_in(dialect: Dialect, record: &Record, modes: &[Option<String>])
 
 /// The tool output `{content, details, isError}` in `dialect`'s words: `content` is
 /// [`tool_text_in`], `details` is [`result_in`].
-pub fn tool_output_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) -> Value {
+pub(crate) fn tool_output_in(dialect: Dialect, record: &Record, modes: &[Option<String>]) -> Value {
     json!({
         "content": tool_text_in(dialect, record, modes),
         "details": result_in(dialect, record, modes),
@@ -465,7 +466,7 @@ mod tests {
             questions: vec![database, features],
             metadata: None,
         };
-        Record::new(None, input, Mode::Print, outcome, 0)
+        Record::new(input, Mode::Print, outcome)
     }
 
     fn answered() -> Record {
@@ -542,7 +543,7 @@ mod tests {
             questions: vec![question],
             metadata: None,
         };
-        let r = Record::new(None, input, Mode::Print, Outcome::Answered(vec![answer]), 0);
+        let r = Record::new(input, Mode::Print, Outcome::Answered(vec![answer]));
         let modes = [Some("code".to_string()), Some("architect".to_string())];
         assert_eq!(
             result_in(Dialect::Roo, &r, &modes),

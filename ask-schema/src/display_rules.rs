@@ -13,6 +13,44 @@ pub use ask_core::{CharClass, RECOMMENDED_SUFFIX, SECRET_PLACEHOLDER};
 
 const ZWJ: char = '\u{200d}';
 
+/// A display rule of `ask-core` that the generated tables cannot express.
+#[derive(Debug, thiserror::Error)]
+pub enum DisplayRulesError {
+    /// A character takes one of the emoji and text forms but not the other.
+    #[error("U+{code_point:04X} takes only one of U+FE0E and U+FE0F; display.ts assumes both")]
+    OneEmojiForm {
+        /// The character's code point.
+        code_point: u32,
+    },
+    /// A character takes the plain variation selectors but not the ideographic ones, or the
+    /// other way round.
+    #[error(
+        "U+{code_point:04X} takes only one kind of variation selector; display.ts assumes both"
+    )]
+    OneSelectorKind {
+        /// The character's code point.
+        code_point: u32,
+    },
+    /// A zero-width joiner joins other characters before it than after it.
+    #[error(
+        "a zero-width joiner joins different characters before and after it; display.ts assumes \
+         one set"
+    )]
+    JoinerSides,
+    /// No character takes a joiner or a selector.
+    #[error("classify_in_context allows no joiner or selector anywhere")]
+    NoContext,
+    /// An answer could not be written as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// A redacted multi-select answer is not a list holding the placeholder.
+    #[error("a redacted multi-select answer is no longer [placeholder]")]
+    MultiSelectShape,
+    /// `Record::redacted` replaces no field of a secret answer.
+    #[error("Record::redacted replaces no field of a secret answer")]
+    NothingRedacted,
+}
+
 /// The display rules of `ask-core`, read by calling its functions: the tables are what
 /// `classify` and `classify_in_context` answer, so a change there changes the generated files.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +75,7 @@ impl DisplayRules {
     /// Reads the rules by calling `ask-core`: every code point through `classify`, the
     /// joiner and selector contexts through `classify_in_context`, and a secret call through
     /// `Record::redacted`; an error names a rule the generated tables cannot express.
-    pub fn probe() -> Result<DisplayRules, String> {
+    pub fn probe() -> Result<DisplayRules, DisplayRulesError> {
         let mut classes: Vec<(u32, u32, CharClass)> = Vec::new();
         let mut pictographs = Ranges::default();
         let mut pictographs_after = Ranges::default();
@@ -60,31 +98,25 @@ impl DisplayRules {
             let fe0e = plain_at(&[c, '\u{fe0e}'], 1);
             let fe0f = plain_at(&[c, '\u{fe0f}'], 1);
             if fe0e != fe0f {
-                return Err(format!(
-                    "U+{:04X} takes only one of U+FE0E and U+FE0F; display.ts assumes both",
-                    c as u32
-                ));
+                return Err(DisplayRulesError::OneEmojiForm {
+                    code_point: c as u32,
+                });
             }
             emoji_forms.add(c, fe0f);
             let fe00 = plain_at(&[c, '\u{fe00}'], 1);
             let ivs = plain_at(&[c, '\u{e0100}'], 1);
             if fe00 != ivs {
-                return Err(format!(
-                    "U+{:04X} takes only one kind of variation selector; display.ts assumes both",
-                    c as u32
-                ));
+                return Err(DisplayRulesError::OneSelectorKind {
+                    code_point: c as u32,
+                });
             }
             ideographs.add(c, fe00);
         }
         if pictographs.0 != pictographs_after.0 {
-            return Err(
-                "a zero-width joiner joins different characters before and after it; \
-                 display.ts assumes one set"
-                    .into(),
-            );
+            return Err(DisplayRulesError::JoinerSides);
         }
         if pictographs.0.is_empty() || emoji_forms.0.is_empty() || ideographs.0.is_empty() {
-            return Err("classify_in_context allows no joiner or selector anywhere".into());
+            return Err(DisplayRulesError::NoContext);
         }
         // JavaScript strings may hold lone surrogates, which no Rust string can: they are shown
         // as escapes, like the other characters that draw nothing.
@@ -124,7 +156,7 @@ impl Ranges {
 /// What `Record::redacted` hides of a call with a secret question: the answer fields it
 /// replaces by the placeholder, whether it drops the chosen option's preview, and whether it
 /// replaces a whole-call reply.
-fn probe_secrets() -> Result<(Vec<String>, bool, bool), String> {
+fn probe_secrets() -> Result<(Vec<String>, bool, bool), DisplayRulesError> {
     let question = Question::choice("Which key?", ["old", "new"]).secret();
     let answer = Answer::selected("Which key?", "new").with_notes(Some("a note"));
     let record = Record {
@@ -145,8 +177,8 @@ fn probe_secrets() -> Result<(Vec<String>, bool, bool), String> {
         pending_instructions: None,
     };
     let redacted = record.redacted();
-    let before = serde_json::to_value(&record.answers[0]).map_err(|e| e.to_string())?;
-    let after = serde_json::to_value(&redacted.answers[0]).map_err(|e| e.to_string())?;
+    let before = serde_json::to_value(&record.answers[0])?;
+    let after = serde_json::to_value(&redacted.answers[0])?;
     let placeholder = Value::String(SECRET_PLACEHOLDER.into());
     let mut fields = Vec::new();
     if let (Value::Object(before), Value::Object(after)) = (&before, &after) {
@@ -159,10 +191,10 @@ fn probe_secrets() -> Result<(Vec<String>, bool, bool), String> {
     // A multi-select answer keeps its shape: a list holding the placeholder.
     let multi = Answer::multi("Which key?", vec!["old".into()], None).redacted();
     if multi.answer != AnswerValue::Choices(vec![SECRET_PLACEHOLDER.into()]) {
-        return Err("a redacted multi-select answer is no longer [placeholder]".into());
+        return Err(DisplayRulesError::MultiSelectShape);
     }
     if fields.is_empty() {
-        return Err("Record::redacted replaces no field of a secret answer".into());
+        return Err(DisplayRulesError::NothingRedacted);
     }
     Ok((
         fields,

@@ -15,7 +15,7 @@
 //! let input = ask_schema::parse(raw, &Limits::default()).expect("a valid call");
 //!
 //! let answer = Answer::from_text(&input.questions[0], "PostgreSQL (Recommended)");
-//! let record = Record::new(None, input.into_inner(), Mode::Interactive, Outcome::Answered(vec![answer]), 0);
+//! let record = Record::new(input.into_inner(), Mode::Interactive, Outcome::Answered(vec![answer]));
 //! let output = ToolOutput::from_record(record);
 //! assert_eq!(output.content, r#"{"answers":{"Which database should we use?":"PostgreSQL (Recommended)"}}"#);
 //!
@@ -34,19 +34,22 @@ mod output;
 mod parse;
 mod schema;
 
-pub use dialect::{
-    Dialect, DialectCall, ReadOptions, Warning, read_call, read_call_bytes, read_value,
-};
-pub use dialect_output::{
-    CLAUDE_REJECTED, CODEX_CANCELLED, GEMINI_DISMISSED, OPENCODE_DISMISSED, dialect_descriptor,
-    result_in, tool_output_in, tool_text_in,
-};
+pub use dialect::{Dialect, DialectCall, ReadOptions, Warning, read_call, read_call_bytes};
+use dialect_output::dialect_descriptor;
 pub use output::{OutputForm, OutputShape};
-pub use parse::{JsonSource, ParsedCall, parse, parse_call, warm_up};
+pub use parse::{JsonSource, ParsedCall, parse, parse_call};
 pub use schema::{
-    TOOL_NAME, TOOL_TITLE, ToolFormat, UnknownFormat, input_schema, render, result_schema,
-    tool_description, tool_descriptor, tool_output_schema,
+    ToolFormat, UnknownFormat, input_schema, render, result_schema, tool_descriptor,
+    tool_output_schema,
 };
+
+/// Items the integration tests reach; not part of the API.
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::dialect::read_value;
+    pub use crate::dialect_output::dialect_descriptor;
+    pub use crate::parse::warm_up;
+}
 
 /// Every name `ask-user schema --format` takes, with a line of help: the tool formats, then
 /// each agent dialect's descriptor.

@@ -47,7 +47,7 @@ impl OutputShape {
     /// let q = Question::choice("Which database?", ["PostgreSQL", "SQLite"]);
     /// let answer = Answer::from_text(&q, "sqlite");
     /// let input = AskUserInput { questions: vec![q], metadata: None };
-    /// let record = Record::new(None, input, Mode::Interactive, Outcome::Answered(vec![answer]), 0);
+    /// let record = Record::new(input, Mode::Interactive, Outcome::Answered(vec![answer]));
     /// assert_eq!(OutputShape::plain(OutputForm::Answers).render(&record),
     ///            r#"{"answers":{"Which database?":"SQLite"}}"#);
     /// ```
@@ -55,9 +55,11 @@ impl OutputShape {
         if let Some(dialect) = self.dialect {
             let value = match self.form {
                 OutputForm::Result | OutputForm::Answers => {
-                    crate::result_in(dialect, record, &self.modes)
+                    crate::dialect_output::result_in(dialect, record, &self.modes)
                 }
-                OutputForm::Tool => crate::tool_output_in(dialect, record, &self.modes),
+                OutputForm::Tool => {
+                    crate::dialect_output::tool_output_in(dialect, record, &self.modes)
+                }
             };
             return value.to_string();
         }

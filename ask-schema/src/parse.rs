@@ -2,7 +2,8 @@
 //!
 //! A valid call takes the fast path: serde reads the typed input and `ask-core` checks it; the
 //! JSON Schema validator is not built. Only when serde refuses the document is the validator
-//! built (once per process and limits) to name every structural problem with its path.
+//! built (once per process and limits) to name every structural problem with its path. A
+//! property test (`tests/roundtrip.rs`) keeps the two paths in agreement.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -10,6 +11,7 @@ use ask_core::{
     AskUserInput, JsonType, Limits, Problem, ProblemKind, Problems, Question, TextField,
     ValidatedInput, check_metadata, check_questions, validate,
 };
+use jsonschema::ValidationError;
 use jsonschema::Validator;
 use jsonschema::error::ValidationErrorKind;
 use serde::Deserialize;
@@ -31,7 +33,7 @@ impl JsonSource for &str {
             Ok(input) => validate(input, limits),
             Err(typed_error) => {
                 let value = parse_json(self)?;
-                Err(structural_problems(&value, limits, "", Some(&typed_error)))
+                Err(structural_problems((&value, ""), &typed_error, limits))
             }
         }
     }
@@ -54,7 +56,7 @@ impl JsonSource for &str {
             value.parse_call(limits)
         } else {
             // Not an envelope: report against the text, which still knows about repeated keys.
-            Err(structural_problems(&value, limits, "", Some(&typed_error)))
+            Err(structural_problems((&value, ""), &typed_error, limits))
         }
     }
 }
@@ -188,12 +190,7 @@ pub(crate) fn parse_value_at(
 ) -> Result<ValidatedInput, Problems> {
     match AskUserInput::deserialize(value) {
         Ok(input) => validate(input, limits).map_err(|problems| prefixed(problems, prefix)),
-        Err(typed_error) => Err(structural_problems(
-            value,
-            limits,
-            prefix,
-            Some(&typed_error),
-        )),
+        Err(typed_error) => Err(structural_problems((value, prefix), &typed_error, limits)),
     }
 }
 
@@ -271,26 +268,18 @@ pub fn warm_up(limits: &Limits) {
     let _ = validator(limits);
 }
 
-/// Every problem of a document that serde refused: the schema's structural problems plus the
-/// semantic problems of each question that could be read.
+/// Every problem of a document that serde refused with `typed_error`: the schema's structural
+/// problems plus the semantic problems of each question that could be read. The document is
+/// `value` at the JSON pointer `prefix` of what was read.
 fn structural_problems(
-    value: &Value,
+    (value, prefix): (&Value, &str),
+    typed_error: &serde_json::Error,
     limits: &Limits,
-    prefix: &str,
-    typed_error: Option<&serde_json::Error>,
 ) -> Problems {
     let mut problems = Vec::new();
     if let Some(validator) = validator(limits) {
         for error in validator.iter_errors(value) {
-            let path = error.instance_path().as_str().to_string();
-            let detail = error.to_string();
-            problems.extend(map_schema_error(
-                &path,
-                error.kind(),
-                error.instance(),
-                limits,
-                detail,
-            ));
+            problems.extend(map_schema_error(&error, limits));
         }
     }
     // Semantic checks on whatever parts could be read.
@@ -310,10 +299,8 @@ fn structural_problems(
     }
     if problems.is_empty() {
         // The schema accepted what serde refused: a duplicate key is the one such case.
-        let reason = typed_error.map(ToString::to_string).unwrap_or_default();
-        let (line, column) = typed_error
-            .map(|e| (e.line(), e.column()))
-            .unwrap_or((0, 0));
+        let reason = typed_error.to_string();
+        let (line, column) = (typed_error.line(), typed_error.column());
         let kind = match duplicate_field(&reason) {
             Some(key) => ProblemKind::DuplicateKey {
                 key: key.to_string(),
@@ -421,13 +408,9 @@ fn text_field(path: &str) -> Option<TextField> {
     })
 }
 
-fn map_schema_error(
-    path: &str,
-    kind: &ValidationErrorKind,
-    instance: &Value,
-    limits: &Limits,
-    detail: String,
-) -> Vec<Problem> {
+fn map_schema_error(error: &ValidationError<'_>, limits: &Limits) -> Vec<Problem> {
+    let path = error.instance_path().as_str();
+    let (kind, instance, detail) = (error.kind(), error.instance(), error.to_string());
     let schema_problem = |keyword: &str| ProblemKind::Schema {
         keyword: keyword.to_string(),
         detail,
@@ -476,12 +459,18 @@ fn map_schema_error(
                     one(ProblemKind::TooManyQuestions {
                         given,
                         max: limits.max_questions,
+                        raised_with: limits.raised_with.map(|names| names.questions),
                     })
                 }
             } else if given < min {
                 one(ProblemKind::TooFewOptions { given, min, max })
             } else {
-                one(ProblemKind::TooManyOptions { given, min, max })
+                one(ProblemKind::TooManyOptions {
+                    given,
+                    min,
+                    max,
+                    raised_with: limits.raised_with.map(|names| names.options),
+                })
             }
         }
         ValidationErrorKind::MinLength { .. } => match text_field(path) {
@@ -532,15 +521,23 @@ mod tests {
 
     /// Parses `input` with the default limits and compares the rendered problems.
     #[track_caller]
+    /// The limits of these tests: the defaults, with the names a host raises them with.
+    fn limits() -> Limits {
+        Limits::default().raised_with(ask_core::RaisedWith {
+            questions: "--max-questions",
+            options: "--max-options",
+        })
+    }
+
     fn check(input: &str, expected: &[&str]) {
-        let got: Vec<String> = match parse(input, &Limits::default()) {
+        let got: Vec<String> = match parse(input, &limits()) {
             Ok(_) => Vec::new(),
             Err(problems) => problems.iter().map(ToString::to_string).collect(),
         };
         assert_eq!(got, expected, "input: {input}");
         // The value path reports the same problems as the text path.
         if let Ok(value) = serde_json::from_str::<Value>(input) {
-            let from_value: Vec<String> = match parse(&value, &Limits::default()) {
+            let from_value: Vec<String> = match parse(&value, &limits()) {
                 Ok(_) => Vec::new(),
                 Err(problems) => problems.iter().map(ToString::to_string).collect(),
             };

@@ -8,13 +8,13 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Value, json};
 
 /// The name of the tool.
-pub const TOOL_NAME: &str = "ask_user";
+pub(crate) const TOOL_NAME: &str = "ask_user";
 
 /// The title of the tool, for clients that show one.
-pub const TOOL_TITLE: &str = "Ask User";
+pub(crate) const TOOL_TITLE: &str = "Ask User";
 
 /// The tool description the model reads, for the given limits.
-pub fn tool_description(limits: &Limits) -> String {
+pub(crate) fn tool_description(limits: &Limits) -> String {
     let questions = if limits.max_questions == 1 {
         "Ask 1 question per call".to_string()
     } else {

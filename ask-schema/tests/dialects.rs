@@ -13,7 +13,8 @@
 use std::path::Path;
 
 use ask_core::{AnswerValue, Limits};
-use ask_schema::{Dialect, ReadOptions, dialect_descriptor, read_call, read_value};
+use ask_schema::testing::{dialect_descriptor, read_value};
+use ask_schema::{Dialect, ReadOptions, read_call};
 use serde_json::{Value, json};
 
 fn outcome(case: &Value, dialect: Dialect) -> Value {
@@ -26,13 +27,7 @@ fn outcome(case: &Value, dialect: Dialect) -> Value {
     if !options.strict {
         // The value path (which names problems, and reads RPC and MCP values) agrees with the
         // text path, whose valid agent calls take a typed fast path.
-        let only_canonical = options.dialect == Some(Dialect::Canonical);
-        let by_value = read_value(
-            &case["input"],
-            options.dialect,
-            only_canonical,
-            &Limits::default(),
-        );
+        let by_value = read_value(&case["input"], options, &Limits::default());
         assert_eq!(
             summary(by_value),
             summary(read_call(&text, options, &Limits::default())),

@@ -1,4 +1,4 @@
-//! The one ask path: [`Ask::run`] and [`Ask::finish`].
+//! The one ask path: [`Ask::run`] and [`Ask::record`].
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,8 +15,13 @@ use crate::log::{Appended, CallLock, Kept, SessionLog, is_final};
 /// One call on its way to a person and back: who asks, where it is recorded, who watches.
 ///
 /// `S` is where the outcome comes from: an [`AskCall`] that a frontend presents
-/// ([`Ask::run`]), or a [`Record`] whose outcome is already known ([`Ask::finish`]: print
+/// ([`Ask::run`]), or a [`Record`] whose outcome is already known ([`Ask::record`]: print
 /// mode's pass 2, an MCP form's last round).
+///
+/// Every way of answering reaches a record through this type, so the sub-agent refusal,
+/// replay, the `--events` lines and the record are the same in every form. A call is recorded
+/// only once its outcome is final (answered or cancelled): a pending or interrupted
+/// call leaves no record and is asked again.
 pub struct Ask<S = AskCall> {
     source: S,
     caller: Caller,
@@ -120,7 +125,7 @@ impl Ask<AskCall> {
     /// frontend is settled ([`Frontend::settle`]) before this returns.
     pub async fn run(self, frontend: &dyn Frontend) -> Result<Finished, AskFailure> {
         let asked = self.ask(frontend).await;
-        frontend.settle().await;
+        frontend.flush_queued_lines().await;
         asked
     }
 
@@ -164,27 +169,31 @@ impl Ask<AskCall> {
             }
         };
         let record = Record::new(
-            call.call_id,
             request.input.into_inner(),
             frontend.presenter().record_mode(),
             outcome,
-            now_ms(),
-        );
+        )
+        .with_call_id(call.call_id)
+        .with_answered_at(now_ms());
         machine.transition(AskState::after(&record.outcome()))?;
-        Ok(finished(self.session.as_ref(), record, &self.warn, lock))
+        let keeping = Keeping {
+            session: self.session.as_ref(),
+            warn: &self.warn,
+        };
+        Ok(keeping.finished(record, lock))
     }
 }
 
 impl Ask<Record> {
     /// The path of a call whose outcome `record` already holds.
-    pub fn settled(record: Record, caller: Caller) -> Ask<Record> {
+    pub fn known(record: Record, caller: Caller) -> Ask<Record> {
         Ask::with_source(record, caller)
     }
 
-    /// Finishes the call: the same refusal, state transitions, events and recording as
-    /// [`Ask::run`], without presenting anything. A call id the log already has a record of
-    /// keeps that record, which is returned.
-    pub async fn finish(mut self) -> Result<Finished, AskFailure> {
+    /// Records the call whose outcome is known: the same refusal, state transitions, events and
+    /// recording as [`Ask::run`], without presenting anything. A call id the log already has a
+    /// record of keeps that record, which is returned.
+    pub async fn record(mut self) -> Result<Finished, AskFailure> {
         self.caller.check()?;
         let lock = match (&self.session, self.source.call_id.as_deref()) {
             (Some(_), None) => return Err(AskFailure::NoCallId),
@@ -197,7 +206,11 @@ impl Ask<Record> {
             questions: record.questions.clone(),
         })?;
         machine.transition(AskState::after(&record.outcome()))?;
-        Ok(finished(self.session.as_ref(), record, &self.warn, lock))
+        let keeping = Keeping {
+            session: self.session.as_ref(),
+            warn: &self.warn,
+        };
+        Ok(keeping.finished(record, lock))
     }
 }
 
@@ -268,47 +281,68 @@ fn lock_call(log: &SessionLog, call_id: &str) -> Result<CallLock, AskFailure> {
     })
 }
 
-/// The end of an ask: `record` kept in the session log when there is one.
-fn finished(
-    session: Option<&SessionLog>,
-    record: Record,
-    warn: &Warn,
-    lock: Option<CallLock>,
-) -> Finished {
-    let (record, saved) = match session {
-        Some(log) => keep(log, record, warn),
-        None => (record, true),
-    };
-    Finished {
-        record,
-        replayed: false,
-        saved,
-        _lock: lock,
+/// Where an ask's record is kept, and where sentences about it go.
+struct Keeping<'a> {
+    session: Option<&'a SessionLog>,
+    warn: &'a Warn,
+}
+
+impl Keeping<'_> {
+    /// The end of an ask: `record` kept in the session log when there is one.
+    fn finished(&self, record: Record, lock: Option<CallLock>) -> Finished {
+        let (record, saved) = match self.session {
+            Some(log) => keep(log, record, self.warn),
+            None => (record, true),
+        };
+        Finished {
+            record,
+            replayed: false,
+            saved,
+            _lock: lock,
+        }
     }
 }
 
 /// The record of `call` in `log` to replay instead of asking, if there is one.
 fn replayable(log: &SessionLog, call: &AskCall, warn: &Warn) -> Result<Option<Record>, AskFailure> {
-    let call_id = call.call_id.as_deref().unwrap_or_default();
-    let secret = ask_core::any_secret(&call.input.questions);
-    replay_of(log, call_id, secret, "asking again", &**warn).map_err(|error| AskFailure::Session {
+    let replay = Replay {
+        call_id: call.call_id.as_deref().unwrap_or_default(),
+        asks_secret: ask_core::any_secret(&call.input.questions),
+        instead: "asking again",
+    };
+    replay_of(log, replay, &**warn).map_err(|error| AskFailure::Session {
         action: "read",
         path: log.path().to_path_buf(),
         error,
     })
 }
 
-/// The record of the call `call_id` in `log` to give again instead of an answer, if there is
-/// one; what happens is said through `warn`. A call that asks a secret question (`asks_secret`)
-/// or whose record holds a secret answer has none, since a secret answer is never kept: `warn`
-/// then says so and what is done `instead`.
+/// A call whose record may be given again instead of an answer ([`replay_of`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Replay<'a> {
+    /// The call's id.
+    pub call_id: &'a str,
+    /// True when the call asks a secret question, whose answer is never kept.
+    pub asks_secret: bool,
+    /// What is done instead when there is no record to give again, as the warning says it
+    /// (`"asking again"`).
+    pub instead: &'a str,
+}
+
+/// The record of the call `replay.call_id` in `log` to give again instead of an answer, if
+/// there is one; what happens is said through `warn`. A call that asks a secret question or
+/// whose record holds a secret answer has none, since a secret answer is never kept: `warn`
+/// then says so and what is done instead.
 pub fn replay_of(
     log: &SessionLog,
-    call_id: &str,
-    asks_secret: bool,
-    instead: &str,
+    replay: Replay<'_>,
     warn: &dyn Fn(&str),
 ) -> std::io::Result<Option<Record>> {
+    let Replay {
+        call_id,
+        asks_secret,
+        instead,
+    } = replay;
     let (found, warnings) = log.find(call_id)?;
     warnings.iter().for_each(|w| warn(w));
     let Some(record) = found else {
@@ -534,22 +568,22 @@ mod tests {
     }
 
     #[test]
-    fn a_settled_record_passes_the_same_states_events_and_log() {
+    fn a_known_record_passes_the_same_states_events_and_log() {
         let dir = tempfile::tempdir().unwrap();
         let log = SessionLog::new(dir.path().join("session.jsonl"));
         let events = dir.path().join("events.jsonl");
         let record = Record::new(
-            Some("c3".into()),
             input(false).into_inner(),
             Mode::Print,
             Outcome::Answered(vec![Answer::selected("Which?", "A")]),
-            7,
-        );
+        )
+        .with_call_id(Some("c3".into()))
+        .with_answered_at(7);
         let finished = block_on(
-            Ask::settled(record.clone(), Caller::Parent)
+            Ask::known(record.clone(), Caller::Parent)
                 .session(Some(log.clone()))
                 .events(Some(events.clone()))
-                .finish(),
+                .record(),
         )
         .unwrap();
         assert_eq!(finished.record, record);

@@ -12,8 +12,9 @@ use serde_json::json;
 
 use crate::Warn;
 
-/// Appends one line per transition to a file.
-pub struct EventLog {
+/// Appends one line per transition to a file. The lines name states and questions, never
+/// answers, so nothing secret reaches the file.
+pub(crate) struct EventLog {
     file: Mutex<File>,
     call_id: Option<String>,
     failed: AtomicBool,
@@ -31,7 +32,11 @@ impl std::fmt::Debug for EventLog {
 impl EventLog {
     /// Opens (creating it if needed) the events file at `path` for appending; the first write
     /// that fails is told to `warn`.
-    pub fn open(path: &Path, call_id: Option<String>, warn: Warn) -> std::io::Result<EventLog> {
+    pub(crate) fn open(
+        path: &Path,
+        call_id: Option<String>,
+        warn: Warn,
+    ) -> std::io::Result<EventLog> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
@@ -45,8 +50,26 @@ impl EventLog {
     }
 }
 
-/// The event line for entering `to`.
-pub fn event_line(call_id: Option<&str>, from: &AskState, to: &AskState, at: u64) -> String {
+/// One transition of an ask, as the events file says it.
+struct Event<'a> {
+    /// The call's id, when it has one.
+    call_id: Option<&'a str>,
+    /// The state left.
+    from: &'a AskState,
+    /// The state entered.
+    to: &'a AskState,
+    /// When, in milliseconds since the Unix epoch.
+    at: u64,
+}
+
+/// The event line for entering `event.to`.
+fn event_line(event: &Event<'_>) -> String {
+    let Event {
+        call_id,
+        from,
+        to,
+        at,
+    } = *event;
     let mut event = json!({
         "type": "ask_user_state",
         "state": to.name(),
@@ -66,7 +89,12 @@ pub fn event_line(call_id: Option<&str>, from: &AskState, to: &AskState, at: u64
 
 impl StateObserver for EventLog {
     fn on_transition(&self, from: &AskState, to: &AskState) {
-        let line = event_line(self.call_id.as_deref(), from, to, now_ms());
+        let line = event_line(&Event {
+            call_id: self.call_id.as_deref(),
+            from,
+            to,
+            at: now_ms(),
+        });
         let mut file = self
             .file
             .lock()
@@ -87,14 +115,14 @@ mod tests {
 
     #[test]
     fn waiting_carries_the_questions() {
-        let line = event_line(
-            Some("toolu_1"),
-            &AskState::Idle,
-            &AskState::WaitingForUser {
+        let line = event_line(&Event {
+            call_id: Some("toolu_1"),
+            from: &AskState::Idle,
+            to: &AskState::WaitingForUser {
                 questions: vec![Question::text("Name?")],
             },
-            5,
-        );
+            at: 5,
+        });
         let value: serde_json::Value = serde_json::from_str(&line).unwrap();
         assert_eq!(
             value,

@@ -33,15 +33,29 @@ pub enum ReadFailure {
     Invalid(Problems),
 }
 
-/// Reads and validates the call in `input` (a path, or `-` for stdin) in the dialect `options`
-/// name or show, refusing more than `max_bytes` as soon as the cap is passed: one byte past the
-/// cap ends the read.
+/// How [`read_call_from`] reads a call.
+#[derive(Debug, Clone, Copy)]
+pub struct InputOptions<'a> {
+    /// The limits the call is validated against.
+    pub limits: &'a Limits,
+    /// The most bytes the input may hold ([`DEFAULT_MAX_INPUT_BYTES`] unless the person says).
+    pub max_bytes: u64,
+    /// The dialect the call is read in, named or shown by the call.
+    pub read: ReadOptions,
+}
+
+/// Reads and validates the call in `input` (a path, or `-` for stdin) in the dialect
+/// `options.read` names or the call shows, refusing more than `options.max_bytes` as soon as
+/// the cap is passed: one byte past the cap ends the read.
 pub fn read_call_from(
     input: &Path,
-    limits: &Limits,
-    max_bytes: u64,
-    options: ReadOptions,
+    options: &InputOptions<'_>,
 ) -> Result<DialectCall, ReadFailure> {
+    let &InputOptions {
+        limits,
+        max_bytes,
+        read: options,
+    } = options;
     let (what, reader): (String, Box<dyn Read>) = if input == Path::new("-") {
         ("stdin".into(), Box::new(std::io::stdin().lock()))
     } else {
@@ -93,21 +107,26 @@ mod tests {
         let call = r#"{"questions":[{"question":"Which?","header":"H","options":[{"label":"a","description":"x"},{"label":"b","description":"y"}]}]}"#;
         std::fs::write(&path, call).unwrap();
         let len = call.len() as u64;
-        let read = read_call_from(&path, &Limits::default(), len, ReadOptions::default());
+        let limits = Limits::default();
+        let options = |max_bytes| InputOptions {
+            limits: &limits,
+            max_bytes,
+            read: ReadOptions::default(),
+        };
+        let read = read_call_from(&path, &options(len));
         assert_eq!(read.unwrap().call.input.questions.len(), 1);
-        let refused = read_call_from(&path, &Limits::default(), len - 1, ReadOptions::default());
+        let refused = read_call_from(&path, &options(len - 1));
         assert!(matches!(refused, Err(ReadFailure::TooLarge { max, .. }) if max == len - 1));
     }
 
     #[test]
     fn a_missing_file_is_named_in_the_failure() {
-        let failure = read_call_from(
-            Path::new("/no/such/call.json"),
-            &Limits::default(),
-            DEFAULT_MAX_INPUT_BYTES,
-            ReadOptions::default(),
-        )
-        .unwrap_err();
+        let options = InputOptions {
+            limits: &Limits::default(),
+            max_bytes: DEFAULT_MAX_INPUT_BYTES,
+            read: ReadOptions::default(),
+        };
+        let failure = read_call_from(Path::new("/no/such/call.json"), &options).unwrap_err();
         assert!(
             failure
                 .to_string()

@@ -11,22 +11,24 @@
 //! anything and never talks a protocol.
 
 mod ask;
+#[doc(hidden)]
 pub mod console;
 mod events;
 mod input;
 mod log;
 mod show;
 
-pub use ask::{Ask, AskFailure, Finished, replay_of};
-pub use events::{EventLog, event_line};
-pub use input::{DEFAULT_MAX_INPUT_BYTES, ReadFailure, read_call_from, stdin_holds_input};
-pub use log::{Appended, CallLock, History, Kept, SessionLog, is_final, parse_history};
+pub use ask::{Ask, AskFailure, Finished, Replay, replay_of};
+pub use input::{
+    DEFAULT_MAX_INPUT_BYTES, InputOptions, ReadFailure, read_call_from, stdin_holds_input,
+};
+pub use log::{History, SessionLog};
 pub use show::{render, summarize};
 
 /// Runs `future` to its end on the calling thread, which sleeps whenever the future waits.
 ///
 /// For the ask path of a frontend that needs no async runtime (the terminal UI on the calling
-/// thread, print mode) and for [`Ask::finish`]: a command that asks through one of them starts
+/// thread, print mode) and for [`Ask::record`]: a command that asks through one of them starts
 /// no runtime and no thread. A future that needs tokio's reactor, timers or tasks must run on
 /// a tokio runtime instead.
 pub fn block_on<F: std::future::Future>(future: F) -> F::Output {

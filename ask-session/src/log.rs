@@ -106,7 +106,7 @@ impl SessionLog {
     /// process holds it: concurrent asks of one call wait for the first one, which then has a
     /// record to replay. This is not the log's own lock, which is held only for the moment of
     /// an append.
-    pub fn lock_call(&self, call_id: &str) -> io::Result<CallLock> {
+    pub(crate) fn lock_call(&self, call_id: &str) -> io::Result<CallLock> {
         let path = self.call_lock_path(call_id);
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir)?;
@@ -122,7 +122,7 @@ impl SessionLog {
 
     /// Removes the lock file of a call that has its record: whoever still waits on it finds the
     /// record and replays it, and a later ask of the call creates a new one.
-    pub fn forget_call_lock(&self, call_id: &str) {
+    pub(crate) fn forget_call_lock(&self, call_id: &str) {
         let _ = fs::remove_file(self.call_lock_path(call_id));
     }
 
@@ -137,7 +137,7 @@ impl SessionLog {
     /// so no secret answer reaches the log. The lookup and the append happen under
     /// one exclusive lock, so a call id never gets two records; a torn last line left by a crash
     /// is cut off first, and the line is synced to disk before this returns.
-    pub fn append_once(&self, record: &Kept) -> io::Result<Appended> {
+    pub(crate) fn append_once(&self, record: &Kept) -> io::Result<Appended> {
         let record = &record.0;
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             fs::create_dir_all(dir)?;
@@ -184,23 +184,23 @@ impl SessionLog {
 /// preview replaced by `"[secret]"` ([`Record::redacted`]). The only way to make one is
 /// [`Kept::of`], so a record cannot reach the log unredacted by a forgotten call.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Kept(Record);
+pub(crate) struct Kept(Record);
 
 impl Kept {
     /// `record` as the log keeps it.
-    pub fn of(record: &Record) -> Kept {
+    pub(crate) fn of(record: &Record) -> Kept {
         Kept(record.redacted())
     }
 
     /// The kept record.
-    pub fn record(&self) -> &Record {
+    pub(crate) fn record(&self) -> &Record {
         &self.0
     }
 }
 
 /// What [`SessionLog::append_once`] did.
 #[derive(Debug)]
-pub enum Appended {
+pub(crate) enum Appended {
     /// The record was appended.
     Written,
     /// The log already held a record of the call, which stands; nothing was written.
@@ -209,7 +209,7 @@ pub enum Appended {
 
 /// The lock of one call id, held until dropped.
 #[derive(Debug)]
-pub struct CallLock {
+pub(crate) struct CallLock {
     _file: File,
 }
 
@@ -286,7 +286,7 @@ fn repair_torn_tail(file: &mut File) -> io::Result<()> {
 }
 
 /// Parses the lines of a log.
-pub fn parse_history(bytes: &[u8], path: &Path) -> History {
+fn parse_history(bytes: &[u8], path: &Path) -> History {
     let mut history = History::default();
     let text = String::from_utf8_lossy(bytes);
     let complete = text.ends_with('\n');
@@ -315,7 +315,7 @@ pub fn parse_history(bytes: &[u8], path: &Path) -> History {
 
 /// True when a record is final and belongs in the log: answered or cancelled. A call whose client
 /// went away, or whose questions wait in a pending file, is not finished, and asks again.
-pub fn is_final(record: &Record) -> bool {
+pub(crate) fn is_final(record: &Record) -> bool {
     matches!(record.status, Status::Answered | Status::Cancelled)
 }
 
@@ -330,13 +330,9 @@ mod tests {
             metadata: None,
         };
         let answers = vec![Answer::custom("Name?", id)];
-        Record::new(
-            Some(id.into()),
-            input,
-            Mode::Print,
-            Outcome::Answered(answers),
-            1,
-        )
+        Record::new(input, Mode::Print, Outcome::Answered(answers))
+            .with_call_id(Some(id.into()))
+            .with_answered_at(1)
     }
 
     #[test]
@@ -348,15 +344,15 @@ mod tests {
             log.append_once(&Kept::of(&record(id))).unwrap();
         }
         let other = Record::new(
-            Some("other".into()),
             AskUserInput {
                 questions: vec![Question::text("Port?")],
                 metadata: None,
             },
             Mode::Print,
             Outcome::Answered(vec![Answer::custom("Port?", "8080")]),
-            1,
-        );
+        )
+        .with_call_id(Some("other".into()))
+        .with_answered_at(1);
         log.append_once(&Kept::of(&other)).unwrap();
         // "alpha" was appended once only (one record per call id), and "[secret]" is a mask.
         assert_eq!(

@@ -39,23 +39,24 @@ pub struct Theme {
 impl Theme {
     /// Reads a host's theme; refuses a role that is not one of [`THEME_ROLES`] and a value that
     /// is not SGR parameters (digits and `;`, at most 40 characters), naming the role.
-    pub fn new<'a>(roles: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Theme, String> {
+    pub fn new<'a>(
+        roles: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Theme, ask_core::ThemeError> {
         let mut theme = Theme::default();
         for (role, params) in roles {
             if !THEME_ROLES.contains(&role) {
-                return Err(format!(
-                    "unknown theme role `{}`; the roles are {}",
-                    ask_core::sanitize_for_display(role),
-                    THEME_ROLES.join(", ")
-                ));
+                return Err(ask_core::ThemeError::UnknownRole {
+                    role: role.to_string(),
+                    roles: &THEME_ROLES,
+                });
             }
             let valid = !params.is_empty()
                 && params.len() <= 40
                 && params.chars().all(|c| c.is_ascii_digit() || c == ';');
             if !valid {
-                return Err(format!(
-                    "theme role `{role}`: give SGR parameters such as \"38;5;39\" (digits and ;)"
-                ));
+                return Err(ask_core::ThemeError::NotSgr {
+                    role: role.to_string(),
+                });
             }
             theme.roles.push((role.to_string(), params.to_string()));
         }
@@ -143,7 +144,7 @@ impl Embedded {
             }
             match effect {
                 Effect::Continue | Effect::Load(_) => {}
-                Effect::Finish(outcome) => return Step::Finish(outcome),
+                Effect::Finish(outcome) => return Step::Ended(outcome),
                 Effect::Abort => return Step::Abort,
             }
         }
@@ -368,7 +369,7 @@ impl ask_core::EmbeddedScreen for Embedded {
         Embedded::resize(self, width, max_height);
     }
 
-    fn set_theme(&mut self, roles: &[(&str, &str)]) -> Result<(), String> {
+    fn set_theme(&mut self, roles: &[(&str, &str)]) -> Result<(), ask_core::ThemeError> {
         Embedded::set_theme(self, Theme::new(roles.iter().copied())?);
         Ok(())
     }

@@ -4,6 +4,14 @@
 //! The UI is drawn on the controlling terminal, never on stdout, which carries only the result.
 //! Nothing here asks the terminal a question (such as the cursor position) and waits for the
 //! answer, so a terminal that never answers still gets its first frame at once.
+//!
+//! The terminal is restored on every exit path: a normal end, an error, a panic (the hook
+//! restores before the previous hook runs), every catchable signal whose default ends the
+//! process (SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGALRM and the like; the process then
+//! exits with 128 + N), a terminal that reads end of file (a hang-up: 129), and a withdrawn ask.
+//! [`restore`] may run any number of times. Ctrl+Z (a key in raw mode) and SIGTSTP restore the
+//! terminal and stop the process; on SIGCONT the UI takes the terminal back in raw mode and
+//! draws the next frame whole.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufWriter, Write};

@@ -18,7 +18,7 @@ fn shown(embedded: &Embedded) -> String {
 #[track_caller]
 fn answered(step: Step) -> Vec<AnswerValue> {
     match step {
-        Step::Finish(Outcome::Answered(answers)) => answers.into_iter().map(|a| a.answer).collect(),
+        Step::Ended(Outcome::Answered(answers)) => answers.into_iter().map(|a| a.answer).collect(),
         other => panic!("not answered: {other:?}"),
     }
 }
@@ -113,7 +113,7 @@ fn ctrl_c_twice_aborts_and_esc_cancels() {
     assert_eq!(embedded.input(b"\x03"), Step::Abort);
 
     let mut embedded = Embedded::new(&single(0));
-    assert_eq!(embedded.input(b"\x1b"), Step::Finish(Outcome::Cancelled));
+    assert_eq!(embedded.input(b"\x1b"), Step::Ended(Outcome::Cancelled));
 }
 
 #[test]
@@ -142,12 +142,13 @@ fn a_host_theme_restyles_each_role_and_bad_values_are_refused() {
     assert!(!frame.contains("\x1b[2m"), "no default dim left: {frame:?}");
 
     assert_eq!(
-        Theme::new([("accent", "31m\x1b[2J")]),
+        Theme::new([("accent", "31m\x1b[2J")]).map_err(|e| e.to_string()),
         Err("theme role `accent`: give SGR parameters such as \"38;5;39\" (digits and ;)".into())
     );
     assert!(
         Theme::new([("border", "31")])
             .unwrap_err()
+            .to_string()
             .starts_with("unknown theme role `border`")
     );
 }

@@ -227,7 +227,7 @@ async fn round(inbox: &Inbox, credential: &str, options: &Options) -> Duration {
         .unwrap();
         // No call id: the inbox numbers the asks `ask-1`, `ask-2`, … as the people answer them.
         let request = AskRequest {
-            request_id: ask_core::NO_CALL_ID.to_string(),
+            request_id: ask_core::testing::NO_CALL_ID.to_string(),
             input: input.clone(),
             given: Vec::new(),
         };

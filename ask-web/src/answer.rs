@@ -80,7 +80,7 @@ pub(crate) async fn answer(shared: &Arc<Shared>, request_id: &str, body: AnswerB
             };
             send_outcome(shared, request_id, given).await
         }
-        Err(problem) => error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem),
+        Err(problem) => error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem.to_string()),
     }
 }
 

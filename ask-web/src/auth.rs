@@ -9,10 +9,11 @@
 //! `Authorization: AskUser nc ns HMAC(token, "ask-user client\n" nc "\n" ns)`; the inbox accepts
 //! each `ns` once, within [`CHALLENGE_LIFETIME`].
 
-use std::io::Read;
 use std::time::Duration;
 
+use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
 
 /// How long a nonce of the inbox may be answered.
 pub const CHALLENGE_LIFETIME: Duration = Duration::from_secs(30);
@@ -25,20 +26,16 @@ const INBOX_LABEL: &str = "ask-user inbox";
 /// What a client signs in its `Authorization`.
 const CLIENT_LABEL: &str = "ask-user client";
 
-/// 32 random bytes from the kernel, as 64 hex digits (256 bits).
+/// 32 random bytes from the operating system's generator, as 64 hex digits (256 bits).
 pub fn random_token() -> std::io::Result<String> {
     let mut bytes = [0u8; 32];
-    std::fs::File::open("/dev/urandom").and_then(|mut file| file.read_exact(&mut bytes))?;
+    getrandom::fill(&mut bytes).map_err(std::io::Error::other)?;
     Ok(hex(&bytes))
 }
 
 /// Compares two secrets in time that depends only on their lengths.
 pub fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    bool::from(a.as_bytes().ct_eq(b.as_bytes()))
 }
 
 /// The SHA-256 of `parts`, each followed by a NUL byte, in lowercase hex: what the inbox keeps
@@ -58,50 +55,28 @@ fn hex(bytes: &[u8]) -> String {
 
 /// HMAC-SHA-256 of `message` under `key` (RFC 2104).
 fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
-    const BLOCK: usize = 64;
-    let mut block = [0u8; BLOCK];
-    if key.len() > BLOCK {
-        block[..32].copy_from_slice(&Sha256::digest(key));
-    } else {
-        block[..key.len()].copy_from_slice(key);
-    }
-    let mut inner = Sha256::new();
-    inner.update(block.map(|b| b ^ 0x36));
-    inner.update(message);
-    let mut outer = Sha256::new();
-    outer.update(block.map(|b| b ^ 0x5c));
-    outer.update(inner.finalize());
-    outer.finalize().into()
+    // HMAC takes a key of any length, so this never fails.
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(key) else {
+        unreachable!("HMAC accepts keys of every length")
+    };
+    mac.update(message);
+    mac.finalize().into_bytes().into()
 }
 
-/// The two nonces of one exchange.
-struct Nonces<'a> {
-    client: &'a str,
-    inbox: &'a str,
-}
-
-fn proof(label: &str, token: &str, nonces: Nonces<'_>) -> String {
-    let Nonces { client, inbox } = nonces;
-    let message = format!("{label}\n{client}\n{inbox}");
+/// The proof under `label` that its maker holds `token`, for the client's and the inbox's nonce.
+fn proof(label: &str, token: &str, [client_nonce, inbox_nonce]: [&str; 2]) -> String {
+    let message = format!("{label}\n{client_nonce}\n{inbox_nonce}");
     hex(&hmac_sha256(token.as_bytes(), message.as_bytes()))
 }
 
 /// The inbox's answer to a client's nonce: it proves that the inbox holds `token`.
 pub fn inbox_proof(token: &str, client_nonce: &str, inbox_nonce: &str) -> String {
-    let nonces = Nonces {
-        client: client_nonce,
-        inbox: inbox_nonce,
-    };
-    proof(INBOX_LABEL, token, nonces)
+    proof(INBOX_LABEL, token, [client_nonce, inbox_nonce])
 }
 
 /// A client's proof that it holds `token`, for the `Authorization` header.
 pub fn client_proof(token: &str, client_nonce: &str, inbox_nonce: &str) -> String {
-    let nonces = Nonces {
-        client: client_nonce,
-        inbox: inbox_nonce,
-    };
-    proof(CLIENT_LABEL, token, nonces)
+    proof(CLIENT_LABEL, token, [client_nonce, inbox_nonce])
 }
 
 /// The `Authorization` header a client sends after `hello`.

@@ -599,7 +599,7 @@ async fn a_restarted_inbox_shows_the_same_waiting_ask_and_its_agent_attaches_aga
     let agent = served.agent("builder");
     let (page, credential) = served.person().await;
     // No call id: the agent attaches again with its capability.
-    let waiting = asking(&agent, ask_core::NO_CALL_ID, call());
+    let waiting = asking(&agent, ask_core::testing::NO_CALL_ID, call());
     let before = asks_until(&page, &credential, one_waiting).await;
     let id = waiting_id(&before);
     served.stop().await;
@@ -629,7 +629,7 @@ async fn a_restarted_inbox_shows_the_same_waiting_ask_and_its_agent_attaches_aga
         .unwrap();
     assert_eq!(outcome, Outcome::Answered(answered("after")));
     // A new ask after the restart is numbered after the kept ones.
-    let next = asking(&agent, ask_core::NO_CALL_ID, call());
+    let next = asking(&agent, ask_core::testing::NO_CALL_ID, call());
     let snapshot = asks_until(&page, &credential, one_waiting).await;
     assert_eq!(waiting_id(&snapshot), "ask-2");
     next.abort();

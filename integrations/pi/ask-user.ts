@@ -1,5 +1,8 @@
 /**
  * Running the ask-user binary: finding it, the flags every call shares, and reading its output.
+ *
+ * Every child the package starts (here and in `index.ts`) has an `error` handler and a handler on
+ * its stdin's `error`, and settles once (`once`), so nothing the binary does can throw in pi.
  */
 
 import { spawn } from "node:child_process";

@@ -12,7 +12,11 @@
  *   recorded returns its record without asking;
  * - a pi started by another pi (a sub-agent) is refused;
  * - the model's and the person's text is drawn only through ask-core's display rules
- *   (`display.ts`), and a call the binary refuses hands the model its reason on every route.
+ *   (`display.ts`), and a call the binary refuses hands the model its reason on every route;
+ * - it keeps no state of its own and asks the binary what happened (`session get`,
+ *   `questions state`); from pi it reads only which `ask_user` results of the branch were
+ *   pending and which answers it already injected (`ask-user-answers` messages carry their
+ *   call ids).
  */
 
 import { spawn } from "node:child_process";

@@ -20,7 +20,7 @@ const OUT: &str = "target/packages";
 const PROFILE: &str = "dist";
 
 /// `cargo xtask dist [--target TRIPLE]`.
-pub fn dist(root: &Path, args: &[&str]) -> Result<(), String> {
+pub(crate) fn dist(root: &Path, args: &[&str]) -> Result<(), String> {
     let target = match args {
         [] => host_target()?,
         ["--target", target] => (*target).to_string(),
@@ -42,15 +42,21 @@ pub fn dist(root: &Path, args: &[&str]) -> Result<(), String> {
     }
     std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
 
-    let tools = Tools::find(root)?;
-    let binary = build(root, &tools, &platform, &out)?;
-    npm_platform_package(root, &platform, &version, &binary, &out)?;
-    npm_pack(root, &root.join("integrations/npm/ask-user"), &out)?;
-    npm_pack(root, &root.join("integrations/pi"), &out)?;
-    claude_plugin(root, &tools, &version, &out)?;
-    mcpb(root, &tools, &platform, &version, &binary, &out)?;
-    let sums = checksums(&out)?;
-    println!("\n{} (under {OUT}/):", platform.target);
+    let dist = Dist {
+        root,
+        tools: Tools::find(root)?,
+        platform,
+        version,
+        out,
+    };
+    let binary = dist.build()?;
+    dist.npm_platform_package(&binary)?;
+    npm_pack(root, &root.join("integrations/npm/ask-user"), &dist.out)?;
+    npm_pack(root, &root.join("integrations/pi"), &dist.out)?;
+    dist.claude_plugin()?;
+    dist.mcpb(&binary)?;
+    let sums = checksums(&dist.out)?;
+    println!("\n{} (under {OUT}/):", dist.platform.target);
     for (name, size) in sums {
         println!("  {size:>10}  {name}");
     }
@@ -120,7 +126,7 @@ fn host_target() -> Result<String, String> {
 }
 
 /// The `version` of `[workspace.package]` in the root `Cargo.toml`.
-pub fn workspace_version(root: &Path) -> Result<String, String> {
+pub(crate) fn workspace_version(root: &Path) -> Result<String, String> {
     let manifest = read(&root.join("Cargo.toml"))?;
     let mut in_package = false;
     for line in manifest.lines() {
@@ -198,7 +204,7 @@ fn versions(root: &Path) -> Result<Vec<(String, String)>, String> {
 
 /// The versions pinned in a text: what follows `ask-user@` or `ask-user==` (this covers
 /// `pi-ask-user@`), up to the first character that is not part of a version.
-pub fn pinned_versions(text: &str) -> Vec<String> {
+pub(crate) fn pinned_versions(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for marker in ["ask-user@", "ask-user=="] {
         for (at, _) in text.match_indices(marker) {
@@ -216,7 +222,7 @@ pub fn pinned_versions(text: &str) -> Vec<String> {
 }
 
 /// Each place whose version is not `version`, as `place: found`.
-pub fn check_versions(root: &Path, version: &str) -> Result<Vec<String>, String> {
+pub(crate) fn check_versions(root: &Path, version: &str) -> Result<Vec<String>, String> {
     Ok(versions(root)?
         .into_iter()
         .filter(|(_, found)| found != version)
@@ -274,84 +280,147 @@ fn which(name: &str) -> Option<PathBuf> {
         .find(|path| path.is_file())
 }
 
-/// Builds the binary and the wheel in one maturin run; returns the binary cargo left in
-/// `target/<triple>/<profile>/`, which every other artifact reuses.
-fn build(root: &Path, tools: &Tools, platform: &Platform, out: &Path) -> Result<PathBuf, String> {
-    let out_arg = out.display().to_string();
-    let mut args = vec![
-        "build",
-        "--target",
-        &platform.target,
-        "--profile",
-        PROFILE,
-        "--out",
-        &out_arg,
-    ];
-    if platform.linux() {
-        args.extend(["--zig", "--compatibility", "manylinux2014"]);
-    }
-    let status = Command::new(&tools.maturin)
-        .args(&args)
-        .current_dir(root.join("integrations/python"))
-        .env("PATH", tools.path())
-        .status()
-        .map_err(|e| format!("cannot run {}: {e}", tools.maturin.display()))?;
-    if !status.success() {
-        return Err(format!("`maturin {}` failed ({status})", args.join(" ")));
-    }
-    let binary = root
-        .join("target")
-        .join(&platform.target)
-        .join(PROFILE)
-        .join(&platform.binary);
-    if binary.is_file() {
-        Ok(binary)
-    } else {
-        Err(format!("maturin left no binary at {}", binary.display()))
-    }
+/// What every artifact of one `dist` run shares: the repository, the tools, the platform, the
+/// workspace's version and the folder the artifacts go to.
+struct Dist<'a> {
+    root: &'a Path,
+    tools: Tools,
+    platform: Platform,
+    version: String,
+    out: PathBuf,
 }
 
-/// The npm package `@ask-user/cli-<os>-<cpu>`: the binary in `bin/`, and `os`, `cpu` and `libc`
-/// fields so that npm installs it only where it runs.
-fn npm_platform_package(
-    root: &Path,
-    platform: &Platform,
-    version: &str,
-    binary: &Path,
-    out: &Path,
-) -> Result<(), String> {
-    let launcher = read_json(&root.join("integrations/npm/ask-user/package.json"))?;
-    let dir = out.join("npm").join(format!("cli-{}", platform.name()));
-    std::fs::create_dir_all(dir.join("bin")).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let floor = if platform.linux() {
-        ", glibc 2.17 or newer"
-    } else {
-        ""
-    };
-    let mut manifest = json!({
-        "name": platform.package,
-        "version": version,
-        "description": format!(
-            "The ask-user binary for {} {}{floor}; install ask-user, whose launcher runs it.",
-            platform.os, platform.cpu
-        ),
-        "license": launcher["license"],
-        "os": [platform.os],
-        "cpu": [platform.cpu],
-        "files": [format!("bin/{}", platform.binary), "README.md"],
-        "preferUnplugged": true,
-        "publishConfig": {"access": "public"},
-    });
-    if let Some(libc) = &platform.libc {
-        manifest["libc"] = json!([libc]);
+impl Dist<'_> {
+    /// Builds the binary and the wheel in one maturin run; returns the binary cargo left in
+    /// `target/<triple>/<profile>/`, which every other artifact reuses.
+    fn build(&self) -> Result<PathBuf, String> {
+        let Dist {
+            root,
+            tools,
+            platform,
+            out,
+            ..
+        } = self;
+        let out_arg = out.display().to_string();
+        let mut args = vec![
+            "build",
+            "--target",
+            &platform.target,
+            "--profile",
+            PROFILE,
+            "--out",
+            &out_arg,
+        ];
+        if platform.linux() {
+            args.extend(["--zig", "--compatibility", "manylinux2014"]);
+        }
+        let status = Command::new(&tools.maturin)
+            .args(&args)
+            .current_dir(root.join("integrations/python"))
+            .env("PATH", tools.path())
+            .status()
+            .map_err(|e| format!("cannot run {}: {e}", tools.maturin.display()))?;
+        if !status.success() {
+            return Err(format!("`maturin {}` failed ({status})", args.join(" ")));
+        }
+        let binary = root
+            .join("target")
+            .join(&platform.target)
+            .join(PROFILE)
+            .join(&platform.binary);
+        if binary.is_file() {
+            Ok(binary)
+        } else {
+            Err(format!("maturin left no binary at {}", binary.display()))
+        }
     }
-    write(&dir.join("package.json"), &pretty(&manifest))?;
-    copy(
-        &root.join("integrations/npm/platform/README.md"),
-        &dir.join("README.md"),
-    )?;
-    copy(binary, &dir.join("bin").join(&platform.binary))?;
-    npm_pack(root, &dir, out)
+
+    /// The npm package `@ask-user/cli-<os>-<cpu>`: the binary in `bin/`, and `os`, `cpu` and `libc`
+    /// fields so that npm installs it only where it runs.
+    fn npm_platform_package(&self, binary: &Path) -> Result<(), String> {
+        let Dist {
+            root,
+            platform,
+            version,
+            out,
+            ..
+        } = self;
+        let launcher = read_json(&root.join("integrations/npm/ask-user/package.json"))?;
+        let dir = out.join("npm").join(format!("cli-{}", platform.name()));
+        std::fs::create_dir_all(dir.join("bin")).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let floor = if platform.linux() {
+            ", glibc 2.17 or newer"
+        } else {
+            ""
+        };
+        let mut manifest = json!({
+            "name": platform.package,
+            "version": version,
+            "description": format!(
+                "The ask-user binary for {} {}{floor}; install ask-user, whose launcher runs it.",
+                platform.os, platform.cpu
+            ),
+            "license": launcher["license"],
+            "os": [platform.os],
+            "cpu": [platform.cpu],
+            "files": [format!("bin/{}", platform.binary), "README.md"],
+            "preferUnplugged": true,
+            "publishConfig": {"access": "public"},
+        });
+        if let Some(libc) = &platform.libc {
+            manifest["libc"] = json!([libc]);
+        }
+        write(&dir.join("package.json"), &pretty(&manifest))?;
+        copy(
+            &root.join("integrations/npm/platform/README.md"),
+            &dir.join("README.md"),
+        )?;
+        copy(binary, &dir.join("bin").join(&platform.binary))?;
+        npm_pack(root, &dir, out)
+    }
+
+    /// The Claude Code plugin: its folder under `target/packages/claude-plugin/`, and the same as
+    /// a zip (`claude --plugin-dir ask-user-claude-plugin-X.Y.Z.zip`).
+    fn claude_plugin(&self) -> Result<(), String> {
+        let Dist {
+            root,
+            tools,
+            version,
+            out,
+            ..
+        } = self;
+        let dir = out.join("claude-plugin");
+        copy_dir(&root.join("integrations/claude-code"), &dir)?;
+        zip(
+            tools,
+            &dir,
+            &out.join(format!("ask-user-claude-plugin-{version}.zip")),
+        )
+    }
+
+    /// The Claude Desktop bundle: the manifest (with this platform as its only one) and the binary
+    /// under `server/`, zipped as `ask-user-X.Y.Z-<os>-<cpu>.mcpb`.
+    fn mcpb(&self, binary: &Path) -> Result<(), String> {
+        let Dist {
+            root,
+            tools,
+            platform,
+            version,
+            out,
+        } = self;
+        let dir = out.join(format!("mcpb-{}", platform.name()));
+        let mut manifest = read_json(&root.join("integrations/mcpb/manifest.json"))?;
+        manifest["compatibility"] = json!({"platforms": [platform.os]});
+        std::fs::create_dir_all(dir.join("server"))
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        write(&dir.join("manifest.json"), &pretty(&manifest))?;
+        copy(binary, &dir.join("server").join(&platform.binary))?;
+        zip(
+            tools,
+            &dir,
+            &out.join(format!("ask-user-{version}-{}.mcpb", platform.name())),
+        )
+    }
 }
 
 /// `npm pack` of the package in `dir`, into `out`.
@@ -373,41 +442,6 @@ fn npm_pack(root: &Path, dir: &Path, out: &Path) -> Result<(), String> {
             String::from_utf8_lossy(&output.stderr)
         ))
     }
-}
-
-/// The Claude Code plugin: its folder under `target/packages/claude-plugin/`, and the same as
-/// a zip (`claude --plugin-dir ask-user-claude-plugin-X.Y.Z.zip`).
-fn claude_plugin(root: &Path, tools: &Tools, version: &str, out: &Path) -> Result<(), String> {
-    let dir = out.join("claude-plugin");
-    copy_dir(&root.join("integrations/claude-code"), &dir)?;
-    zip(
-        tools,
-        &dir,
-        &out.join(format!("ask-user-claude-plugin-{version}.zip")),
-    )
-}
-
-/// The Claude Desktop bundle: the manifest (with this platform as its only one) and the binary
-/// under `server/`, zipped as `ask-user-X.Y.Z-<os>-<cpu>.mcpb`.
-fn mcpb(
-    root: &Path,
-    tools: &Tools,
-    platform: &Platform,
-    version: &str,
-    binary: &Path,
-    out: &Path,
-) -> Result<(), String> {
-    let dir = out.join(format!("mcpb-{}", platform.name()));
-    let mut manifest = read_json(&root.join("integrations/mcpb/manifest.json"))?;
-    manifest["compatibility"] = json!({"platforms": [platform.os]});
-    std::fs::create_dir_all(dir.join("server")).map_err(|e| format!("{}: {e}", dir.display()))?;
-    write(&dir.join("manifest.json"), &pretty(&manifest))?;
-    copy(binary, &dir.join("server").join(&platform.binary))?;
-    zip(
-        tools,
-        &dir,
-        &out.join(format!("ask-user-{version}-{}.mcpb", platform.name())),
-    )
 }
 
 /// Zips the files under `dir` (deflated, each with its mode, at a fixed date so that the same

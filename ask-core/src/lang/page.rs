@@ -2,7 +2,8 @@
 
 use serde::Serialize;
 
-use super::{Counted, counted, same};
+use super::Counted;
+use super::text::{counted, same};
 
 /// Every string the web page shows, in one language; the page receives it as JSON (camelCase
 /// field names). Placeholders: `{n}` a count, `{agent}` an agent's name, `{cwd}` a folder,

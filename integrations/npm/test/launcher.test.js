@@ -58,31 +58,88 @@ test("the optional dependencies are exactly the platform packages, at the launch
 	assert.equal(manifest.scripts, undefined, "no install scripts");
 });
 
-/** A folder with `node_modules/PACKAGE/package.json` and `bin/BINARY` for each entry. */
-function fakeInstall(entries) {
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), "ask-user-launcher-"));
-	for (const { name, binary, script } of entries) {
-		const dir = path.join(root, "node_modules", ...name.split("/"));
+/**
+ * `node_modules/PACKAGE/package.json` and `bin/BINARY` for each entry, under `root` (default: a
+ * new temporary folder); `version` defaults to the launcher's. Returns `root`.
+ */
+function fakeInstall(entries, root = fs.mkdtempSync(path.join(os.tmpdir(), "ask-user-launcher-"))) {
+	for (const { name, binary, script, version, under = "" } of entries) {
+		const dir = path.join(root, under, "node_modules", ...name.split("/"));
 		fs.mkdirSync(path.join(dir, "bin"), { recursive: true });
-		fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, version: manifest.version }));
+		fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, version: version ?? manifest.version }));
 		if (binary) fs.writeFileSync(path.join(dir, "bin", binary), script ?? "", { mode: 0o755 });
 	}
 	return root;
 }
 
+/** A copy of the launcher at `folder` (its package folder); returns `folder`. */
+function copyLauncher(folder) {
+	fs.cpSync(PACKAGE, folder, { recursive: true });
+	return folder;
+}
+
 test("the binary is found in the platform package installed beside the launcher", () => {
 	const machine = host("darwin", "arm64");
 	const root = fakeInstall([{ name: "@ask-user/cli-darwin-arm64", binary: "ask-user" }]);
-	const found = launcher.binaryPath(machine, path.join(root, "node_modules", "ask-user", "lib"));
-	assert.equal(found, path.join(root, "node_modules", "@ask-user", "cli-darwin-arm64", "bin", "ask-user"));
+	const own = copyLauncher(path.join(root, "node_modules", "ask-user"));
+	const found = launcher.binaryPath(machine, own);
+	assert.equal(found, path.join(fs.realpathSync(root), "node_modules", "@ask-user", "cli-darwin-arm64", "bin", "ask-user"));
+});
+
+test("the binary is found in the launcher's own nested node_modules", () => {
+	const machine = host("linux", "arm64", "glibc");
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), "ask-user-launcher-"));
+	const own = copyLauncher(path.join(root, "lib", "node_modules", "ask-user"));
+	fakeInstall([{ name: "@ask-user/cli-linux-arm64", binary: "ask-user" }], own);
+	const found = launcher.binaryPath(machine, own);
+	assert.equal(found, path.join(fs.realpathSync(own), "node_modules", "@ask-user", "cli-linux-arm64", "bin", "ask-user"));
 });
 
 test("a platform package left out of the install is named, with the fix", () => {
 	const root = fakeInstall([{ name: "@ask-user/cli-linux-arm64", binary: "ask-user" }]);
+	const own = copyLauncher(path.join(root, "node_modules", "ask-user"));
 	assert.throws(
-		() => launcher.binaryPath(host("linux", "x64", "glibc"), root),
-		/needs the package @ask-user\/cli-linux-x64 for linux-x64 \(glibc\), and it is not installed.*--omit=optional/,
+		() => launcher.binaryPath(host("linux", "x64", "glibc"), own),
+		/needs the package @ask-user\/cli-linux-x64 for linux-x64 \(glibc\), and it is not installed beside it \(looked in .*\).*--omit=optional/,
 	);
+});
+
+test("a platform package planted in an ancestor folder's node_modules is never used", () => {
+	// A project under a folder another user can write: /tmp/node_modules is theirs to fill.
+	const machine = host("linux", "x64", "glibc");
+	const shared = fakeInstall([{ name: "@ask-user/cli-linux-x64", binary: "ask-user" }]);
+	const own = copyLauncher(path.join(shared, "project", "node_modules", "ask-user"));
+	assert.throws(() => launcher.binaryPath(machine, own), /and it is not installed beside it/);
+});
+
+test("a package of another name or version at the launcher's place is refused, and named", () => {
+	const machine = host("darwin", "x64");
+	const root = fakeInstall([{ name: "@ask-user/cli-darwin-x64", binary: "ask-user", version: "9.9.9" }]);
+	const own = copyLauncher(path.join(root, "node_modules", "ask-user"));
+	assert.throws(
+		() => launcher.binaryPath(machine, own),
+		new RegExp(`expected the package @ask-user/cli-darwin-x64@${manifest.version.replace(/\./g, "\\.")} at .*, and found @ask-user/cli-darwin-x64@9\\.9\\.9 there`),
+	);
+	const other = fs.mkdtempSync(path.join(os.tmpdir(), "ask-user-launcher-"));
+	const ownOther = copyLauncher(path.join(other, "node_modules", "ask-user"));
+	const dir = path.join(ownOther, "node_modules", "@ask-user", "cli-darwin-x64");
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "evil", version: manifest.version }));
+	assert.throws(() => launcher.binaryPath(machine, ownOther), /and found evil@/);
+});
+
+test("pnpm's layout, where the sibling is a symlink into the store, is followed", { skip: process.platform === "win32" }, () => {
+	const machine = host("linux", "x64", "glibc");
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), "ask-user-launcher-"));
+	const store = path.join(root, "node_modules", ".pnpm");
+	const own = copyLauncher(path.join(store, `ask-user@${manifest.version}`, "node_modules", "ask-user"));
+	const platformUnder = path.join(store, `@ask-user+cli-linux-x64@${manifest.version}`);
+	fakeInstall([{ name: "@ask-user/cli-linux-x64", binary: "ask-user" }], platformUnder);
+	const sibling = path.join(store, `ask-user@${manifest.version}`, "node_modules", "@ask-user", "cli-linux-x64");
+	fs.mkdirSync(path.dirname(sibling), { recursive: true });
+	fs.symlinkSync(path.join(platformUnder, "node_modules", "@ask-user", "cli-linux-x64"), sibling);
+	const found = launcher.binaryPath(machine, own);
+	assert.equal(found, path.join(fs.realpathSync(platformUnder), "node_modules", "@ask-user", "cli-linux-x64", "bin", "ask-user"));
 });
 
 test("detectLibc is null off Linux", () => {
@@ -97,9 +154,7 @@ test("detectLibc is null off Linux", () => {
 function installedLauncher(script) {
 	const entry = launcher.platformPackage();
 	const root = fakeInstall([{ name: entry.package, binary: entry.binary, script }]);
-	const copy = path.join(root, "node_modules", "ask-user");
-	fs.cpSync(PACKAGE, copy, { recursive: true });
-	return path.join(copy, "bin", "ask-user");
+	return path.join(copyLauncher(path.join(root, "node_modules", "ask-user")), "bin", "ask-user");
 }
 
 test("the command runs the binary with the caller's arguments, stdin, stdout and exit code", { skip: process.platform === "win32" }, () => {
@@ -134,9 +189,42 @@ test("a binary that ends by a signal ends the command by the same signal", { ski
 
 test("without its platform package the command says which package is missing", () => {
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), "ask-user-launcher-"));
-	const copy = path.join(root, "node_modules", "ask-user");
-	fs.cpSync(PACKAGE, copy, { recursive: true });
+	const copy = copyLauncher(path.join(root, "node_modules", "ask-user"));
 	const result = spawnSync(process.execPath, [path.join(copy, "bin", "ask-user"), "--version"], { encoding: "utf8" });
 	assert.equal(result.status, 1);
 	assert.match(result.stderr, /^ask-user: ask-user needs the package @ask-user\/cli-[a-z0-9-]+ for .*, and it is not installed/);
+});
+
+test("the command never runs a platform package found through NODE_PATH or an ancestor folder", { skip: process.platform === "win32" }, () => {
+	const entry = launcher.platformPackage();
+	const planted = fs.mkdtempSync(path.join(os.tmpdir(), "ask-user-launcher-"));
+	const marker = path.join(planted, "ran");
+	const script = `#!/bin/sh\ntouch '${marker}'\n`;
+	fakeInstall([{ name: entry.package, binary: entry.binary, script }], planted);
+	fakeInstall([{ name: entry.package, binary: entry.binary, script, under: "elsewhere" }], planted);
+	const own = copyLauncher(path.join(planted, "project", "node_modules", "ask-user"));
+	const result = spawnSync(process.execPath, [path.join(own, "bin", "ask-user"), "--version"], {
+		encoding: "utf8",
+		env: { ...process.env, NODE_PATH: path.join(planted, "elsewhere", "node_modules") },
+	});
+	assert.equal(result.status, 1);
+	assert.match(result.stderr, /and it is not installed beside it/);
+	assert.equal(fs.existsSync(marker), false, "a planted binary ran");
+});
+
+test("the command runs its binary through pnpm's symlinks", { skip: process.platform === "win32" }, () => {
+	const entry = launcher.platformPackage();
+	const root = fs.mkdtempSync(path.join(os.tmpdir(), "ask-user-launcher-"));
+	const store = path.join(root, "node_modules", ".pnpm");
+	const real = copyLauncher(path.join(store, `ask-user@${manifest.version}`, "node_modules", "ask-user"));
+	const platformUnder = path.join(store, `platform@${manifest.version}`);
+	fakeInstall([{ name: entry.package, binary: entry.binary, script: "#!/bin/sh\necho pnpm-binary\n" }], platformUnder);
+	const sibling = path.join(path.dirname(real), ...entry.package.split("/"));
+	fs.mkdirSync(path.dirname(sibling), { recursive: true });
+	fs.symlinkSync(path.join(platformUnder, "node_modules", ...entry.package.split("/")), sibling);
+	fs.symlinkSync(real, path.join(root, "node_modules", "ask-user"));
+	const result = spawnSync(path.join(root, "node_modules", "ask-user", "bin", "ask-user"), [], { encoding: "utf8" });
+	assert.equal(result.stderr, "");
+	assert.equal(result.stdout, "pnpm-binary\n");
+	assert.equal(result.status, 0);
 });

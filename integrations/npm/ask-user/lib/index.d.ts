@@ -23,8 +23,14 @@ export interface Host {
 
 /** Every platform package, in the order of the launcher's optional dependencies. */
 export const PLATFORMS: Platform[];
-/** The path of the ask-user binary for `host` (default: this machine); throws a sentence naming the fix. */
-export function binaryPath(host?: Host, from?: string): string;
+/**
+ * The path of the ask-user binary for `host` (default: this machine), from the platform package
+ * beside the launcher whose folder is `own` (default: this package) or in its nested
+ * `node_modules`, never elsewhere; throws a sentence naming what was found and the fix.
+ */
+export function binaryPath(host?: Host, own?: string): string;
+/** The only two places the platform package `entry` may be for the launcher at `own`. */
+export function candidatePaths(entry: Platform, own: string): string[];
 /** This machine. */
 export function currentHost(): Host;
 /** A short name for a machine: `linux-x64 (glibc)`, `darwin-arm64`. */

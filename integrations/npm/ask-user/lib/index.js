@@ -7,6 +7,7 @@
  * the one that fits. Nothing is downloaded at install or run time.
  */
 
+const fs = require("node:fs");
 const path = require("node:path");
 
 /** The platform packages: `{package, os, cpu, libc?, target, binary}` each. */
@@ -56,23 +57,74 @@ function platformPackage(host = currentHost()) {
 	);
 }
 
+/** This package's own folder: the one that holds `package.json`, `bin/` and `lib/`. */
+const OWN_FOLDER = path.join(__dirname, "..");
+
 /**
- * The path of the ask-user binary for `host`, found from `from` (this package's folder) the way
- * `require` finds a package. Throws a sentence naming the package when it is missing.
+ * The two places the platform package may be, for the launcher installed at `own`, and no
+ * others: beside the launcher, in the `node_modules` folder that holds it (npm's and pnpm's
+ * layouts; pnpm's entry is a symlink, which is followed), and in the launcher's own nested
+ * `node_modules` (npm's layout when the sibling's place is taken). Node's module resolution is
+ * not used: it would also search every ancestor folder's `node_modules`, `NODE_PATH` and
+ * `~/.node_modules`, where any other user of a shared folder such as `/tmp` could plant a
+ * package of that name.
  */
-function binaryPath(host = currentHost(), from = __dirname) {
-	const entry = platformPackage(host);
-	let manifest;
-	try {
-		manifest = require.resolve(`${entry.package}/package.json`, { paths: [from] });
-	} catch {
-		throw new Error(
-			`ask-user needs the package ${entry.package} for ${describe(host)}, and it is not ` +
-				"installed. It is an optional dependency of ask-user: install again without " +
-				"--omit=optional (or --no-optional), and with the same platform as this machine.",
-		);
-	}
-	return path.join(path.dirname(manifest), "bin", entry.binary);
+function candidatePaths(entry, own) {
+	const parts = entry.package.split("/");
+	const places = [];
+	const holder = path.dirname(own);
+	if (path.basename(holder) === "node_modules") places.push(path.join(holder, ...parts));
+	places.push(path.join(own, "node_modules", ...parts));
+	return places;
 }
 
-module.exports = { PLATFORMS, binaryPath, currentHost, describe, detectLibc, platformPackage };
+/** The `package.json` at `folder`, parsed; null when there is none. */
+function readManifest(folder) {
+	let text;
+	try {
+		text = fs.readFileSync(path.join(folder, "package.json"), "utf8");
+	} catch (error) {
+		if (error.code === "ENOENT" || error.code === "ENOTDIR") return null;
+		throw error;
+	}
+	try {
+		return JSON.parse(text);
+	} catch {
+		return { name: undefined, version: undefined };
+	}
+}
+
+/**
+ * The path of the ask-user binary for `host` (default: this machine), from the platform package
+ * of the launcher whose folder is `own` (default: this package). The platform package must be at
+ * one of the two places `candidatePaths` names, and its `name` and `version` must be the ones
+ * the launcher expects; anything else throws a sentence naming what was found and the fix.
+ */
+function binaryPath(host = currentHost(), own = OWN_FOLDER) {
+	const entry = platformPackage(host);
+	const { version } = readManifest(own) ?? {};
+	const places = candidatePaths(entry, own);
+	for (const place of places) {
+		const found = readManifest(place);
+		if (found === null) continue;
+		if (found.name !== entry.package || found.version !== version) {
+			const what = `${found.name ?? "a package without a name"}@${found.version ?? "no version"}`;
+			throw new Error(
+				`ask-user expected the package ${entry.package}@${version} at ${place}, and found ` +
+					`${what} there. Install ask-user again, so that npm puts its own platform package there.`,
+			);
+		}
+		return path.join(fs.realpathSync(place), "bin", entry.binary);
+	}
+	const pnp = process.versions.pnp
+		? " Yarn Plug'n'Play is not supported: install with nodeLinker: node-modules."
+		: "";
+	throw new Error(
+		`ask-user needs the package ${entry.package} for ${describe(host)}, and it is not ` +
+			`installed beside it (looked in ${places.join(" and ")}). It is an optional dependency of ` +
+			"ask-user: install again without --omit=optional (or --no-optional), and with the same " +
+			`platform as this machine.${pnp}`,
+	);
+}
+
+module.exports = { PLATFORMS, binaryPath, candidatePaths, currentHost, describe, detectLibc, platformPackage };
