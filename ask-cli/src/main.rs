@@ -18,6 +18,7 @@ mod print;
 mod process;
 mod tui;
 mod web;
+mod web_run;
 
 use crate::cli::{Cli, Command};
 

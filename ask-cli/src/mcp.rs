@@ -89,10 +89,10 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
         }))
 }
 
-/// The page of one call (`ask_web::run::page`): its link goes to the client, the browser and
+/// The page of one call (`web_run::page`): its link goes to the client, the browser and
 /// a canonical terminal, never to stdout or stderr.
 fn page(inbox: &ViaArgs) -> Result<Page, PageError> {
     let (token_file, name) = (inbox.token_file.as_deref(), inbox.agent_name.clone());
-    let (link, frontend) = ask_web::run::page(inbox.via.as_deref(), token_file, name)?;
+    let (link, frontend) = crate::web_run::page(inbox.via.as_deref(), token_file, name)?;
     Ok(Page { link, frontend })
 }

@@ -4,7 +4,7 @@
 //! often quote the model's text (a label, an unknown field's name) and stderr is usually a
 //! terminal.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
 use ask_core::sanitize_for_display;
 use serde::Serialize;
@@ -75,5 +75,31 @@ fn say_lines(prefix: &str, message: &str) {
     let mut stderr = io::stderr().lock();
     for line in message.lines() {
         let _ = writeln!(stderr, "{prefix}{}", sanitize_for_display(line));
+    }
+}
+
+/// Writes `text` and a link to stderr, with the `ask-user: ` prefix. On a terminal the link is
+/// also an OSC 8 hyperlink; elsewhere (a log file) it is plain text. `url` must be the
+/// program's own text, never the model's: it goes into an escape sequence.
+pub(crate) fn say_link(text: &str, url: &str) {
+    let mut stderr = io::stderr().lock();
+    let shown = if stderr.is_terminal() {
+        format!("\x1b]8;;{url}\x1b\\{url}\x1b]8;;\x1b\\")
+    } else {
+        url.to_string()
+    };
+    let _ = writeln!(stderr, "ask-user: {}{shown}", sanitize_for_display(text));
+}
+
+/// Writes `block` to stderr as it is when stderr is a terminal; nothing otherwise. For the
+/// program's own drawings (a link's QR code), never the model's text: it may hold escape
+/// sequences.
+pub(crate) fn show_on_terminal(block: &str) {
+    let mut stderr = io::stderr().lock();
+    if !stderr.is_terminal() {
+        return;
+    }
+    for line in block.lines() {
+        let _ = writeln!(stderr, "{line}");
     }
 }

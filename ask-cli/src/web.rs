@@ -1,7 +1,7 @@
-//! `--mode web`, `--via URL` and `serve`: `ask_web::run` does the work; this maps its failures.
+//! `--mode web`, `--via URL` and `serve`: `web_run` does the work; this maps its failures.
 
+use crate::web_run::{self as run, Failure, ServeOptions};
 use ask_core::Frontend;
-use ask_web::run::{self, Failure, ServeOptions};
 
 use crate::cli::{AskArgs, ServeArgs};
 use crate::exit::Exit;

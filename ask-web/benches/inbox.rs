@@ -16,7 +16,14 @@
 //! every ask and answer waits for the disk; cargo runs benches in `ask-web/`, so give an absolute
 //! PATH). Prints one line per round and the memory line.
 
-#![allow(clippy::expect_used, clippy::print_stdout, clippy::unwrap_used)]
+// A bench is test code: it reads its own command line, and its helpers take what they need.
+#![allow(
+    clippy::disallowed_methods,
+    clippy::expect_used,
+    clippy::print_stdout,
+    clippy::too_many_arguments,
+    clippy::unwrap_used
+)]
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -277,7 +284,7 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
-    let descriptors = ask_web::run::raise_descriptor_limit().unwrap_or(u64::MAX);
+    let descriptors = ask_web::raise_descriptor_limit().unwrap_or(u64::MAX);
     let inbox = {
         let _entered = server.enter();
         let addr = "127.0.0.1:0".parse().unwrap();
@@ -289,9 +296,11 @@ fn main() {
                 Inbox::bind_stored(
                     addr,
                     Limits::default(),
-                    tokens,
-                    Arc::new(store),
-                    Default::default(),
+                    ask_web::Stored {
+                        tokens,
+                        store: Arc::new(store),
+                        kept: Default::default(),
+                    },
                 )
                 .unwrap()
             }
@@ -339,7 +348,7 @@ fn main() {
                  closed to make room so far {}",
                 sent as f64 / 1e6,
                 page_streams.load(Ordering::Relaxed),
-                ask_web::evicted(),
+                ask_web::testing::evicted(),
             );
             rates.push(rate);
         }

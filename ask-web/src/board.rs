@@ -32,7 +32,7 @@ pub struct Asker {
 /// One ask as the page sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct AskView {
+pub(crate) struct AskView {
     /// The id the page answers with.
     pub request_id: String,
     /// The state of the ask.
@@ -57,7 +57,7 @@ pub struct AskView {
 /// Everything the page is told: the asks, in the order they arrived.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Snapshot {
+pub(crate) struct Snapshot {
     /// Every ask this server has shown, waiting or finished.
     pub asks: Vec<AskView>,
     /// True once the server is about to stop: no more changes follow.
@@ -67,11 +67,10 @@ pub struct Snapshot {
 impl AskView {
     /// The view of a new ask of `questions`, waiting for the person, with the answers `given`
     /// before it reached the page (in question order; empty when none were).
-    pub fn waiting(
+    pub(crate) fn waiting(
         request_id: String,
         questions: Vec<Question>,
         given: &[Option<Answer>],
-        asker: Asker,
     ) -> AskView {
         let masks = questions.iter().map(ask_core::answer_mask).collect();
         let given = if given.iter().all(Option::is_none) {
@@ -93,9 +92,15 @@ impl AskView {
             questions,
             masks,
             given,
-            asker,
+            asker: Asker::default(),
             since: ask_core::now_ms(),
         }
+    }
+
+    /// The view with `asker` as who asks.
+    pub(crate) fn asked_by(mut self, asker: Asker) -> AskView {
+        self.asker = asker;
+        self
     }
 }
 
@@ -312,7 +317,6 @@ mod tests {
             format!("ask-{n}"),
             vec![Question::choice(text, ["yes", "no"])],
             &[],
-            Asker::default(),
         )
     }
 

@@ -31,17 +31,6 @@ pub fn qr_text(link: &str) -> Option<String> {
     Some(text)
 }
 
-/// The default file of the agent token: `$XDG_RUNTIME_DIR/ask-user/serve-token`, else
-/// `~/.ask-user/serve-token`.
-pub fn default_token_file() -> Option<PathBuf> {
-    if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
-        return Some(PathBuf::from(dir).join("ask-user/serve-token"));
-    }
-    std::env::var_os("HOME")
-        .filter(|d| !d.is_empty())
-        .map(|home| PathBuf::from(home).join(".ask-user/serve-token"))
-}
-
 /// The file of the people's token, which mints links (`ask-user serve --link`), beside the
 /// agents' token file: `serve-token` gives `serve-token-link`.
 pub fn link_token_file(token_file: &Path) -> PathBuf {

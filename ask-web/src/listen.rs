@@ -107,15 +107,28 @@ impl Registry {
     }
 }
 
-/// Serves `router` on `listener` until `stop` resolves, then lets the open connections finish
-/// their responses (at most `linger`).
+/// What a listener serves, and how.
+pub(crate) struct Served {
+    /// Every address.
+    pub(crate) router: axum::Router,
+    /// The limits of the connections.
+    pub(crate) bounds: Bounds,
+    /// How long the open connections may take to finish their responses once the server stops.
+    pub(crate) linger: Duration,
+}
+
+/// Serves on `listener` until `stop` resolves, then lets the open connections finish their
+/// responses (at most [`Served::linger`]).
 pub(crate) async fn serve(
     listener: TcpListener,
-    router: axum::Router,
-    bounds: Bounds,
+    served: Served,
     stop: impl std::future::Future<Output = ()>,
-    linger: Duration,
 ) -> std::io::Result<()> {
+    let Served {
+        router,
+        bounds,
+        linger,
+    } = served;
     let registry = Arc::new(Registry::default());
     let (closing, closed) = watch::channel(false);
     let mut tasks = tokio::task::JoinSet::new();
@@ -145,12 +158,14 @@ pub(crate) async fn serve(
         let trusted = Trusted::default();
         let abort = tasks.spawn(connection(
             stream,
-            router.clone(),
-            bounds,
-            trusted.clone(),
-            closed.clone(),
-            Arc::clone(&registry),
-            id,
+            Connection {
+                router: router.clone(),
+                bounds,
+                trusted: trusted.clone(),
+                closed: closed.clone(),
+                registry: Arc::clone(&registry),
+                id,
+            },
         ));
         list.push_back(Open { id, trusted, abort });
     }
@@ -160,16 +175,28 @@ pub(crate) async fn serve(
     Ok(())
 }
 
-/// Serves one connection until it ends or the server closes.
-async fn connection(
-    stream: tokio::net::TcpStream,
+/// One accepted connection: what serves it, and its place among the open ones.
+struct Connection {
     router: axum::Router,
     bounds: Bounds,
+    /// Marked once it carried an authenticated request.
     trusted: Trusted,
-    mut closed: watch::Receiver<bool>,
+    /// Turns true when the server closes.
+    closed: watch::Receiver<bool>,
     registry: Arc<Registry>,
     id: u64,
-) {
+}
+
+/// Serves one connection until it ends or the server closes.
+async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
+    let Connection {
+        router,
+        bounds,
+        trusted,
+        mut closed,
+        registry,
+        id,
+    } = connection;
     let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
         request.extensions_mut().insert(trusted.clone());
         router.clone().oneshot(request.map(axum::body::Body::new))
@@ -192,4 +219,21 @@ async fn connection(
         }
     }
     registry.lock().retain(|open| open.id != id);
+}
+
+/// Raises this process's soft limit on open descriptors to its hard limit, so that many
+/// agents and pages fit; gives the soft limit now in force (`None`: unlimited).
+pub fn raise_descriptor_limit() -> Option<u64> {
+    use rustix::process::{Resource, getrlimit, setrlimit};
+    let mut limit = getrlimit(Resource::Nofile);
+    let below = match (limit.current, limit.maximum) {
+        (Some(current), Some(maximum)) => current < maximum,
+        (Some(_), None) => true,
+        (None, _) => false,
+    };
+    if below {
+        limit.current = limit.maximum;
+        let _ = setrlimit(Resource::Nofile, limit);
+    }
+    getrlimit(Resource::Nofile).current
 }

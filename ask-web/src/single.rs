@@ -3,11 +3,14 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use ask_core::{BoxError, Frontend, Limits, Outcome, PresentError, Presenter};
+use ask_core::{BoxError, Frontend, Outcome, PresentError, Presenter};
 use async_trait::async_trait;
 use tokio::sync::oneshot;
 
-use crate::{AbortOnDrop, AgentWatch, AskView, Asker, LINGER, Shared, WebError, router};
+use crate::board::AskView;
+use crate::listen::{self, Bounds, Served};
+use crate::shared::{Setup, Shared};
+use crate::{AbortOnDrop, AgentWatch, LINGER, Links, WebError};
 
 /// The web presenter: one local page that shows each ask it is given.
 #[derive(Debug)]
@@ -23,13 +26,7 @@ impl WebFrontend {
     /// Binds `addr` (use port 0 for any free port) and makes the one-time link.
     pub fn bind(addr: SocketAddr) -> Result<WebFrontend, WebError> {
         let (listener, bound) = crate::bind_listener(addr)?;
-        let shared = Shared::new(
-            bound,
-            None,
-            Limits::default(),
-            crate::inbox::agent_api,
-            None,
-        )?;
+        let shared = Shared::new(bound, Setup::default())?;
         let link = shared.link();
         Ok(WebFrontend {
             listener,
@@ -60,8 +57,8 @@ impl WebFrontend {
     }
 
     /// What makes fresh one-time links for this page.
-    pub fn links(&self) -> crate::Links {
-        crate::Links(Arc::clone(&self.shared))
+    pub fn links(&self) -> Links {
+        Links(Arc::clone(&self.shared))
     }
 
     /// The address the page listens on.
@@ -73,7 +70,7 @@ impl WebFrontend {
     /// every check: what [`Frontend::present`] serves, for a host that serves it on a listener
     /// of its own or drives it in process.
     pub fn router(&self) -> axum::Router {
-        router(&self.shared)
+        crate::router(&self.shared)
     }
 }
 
@@ -103,22 +100,20 @@ impl WebFrontend {
                     request_id.clone(),
                     request.input.questions.clone(),
                     &request.given,
-                    Asker::default(),
                 ),
                 None,
             )
             .map_err(|_| "the questions are larger than the page can hold")?;
         let app = self.router();
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
-        let mut server = tokio::spawn(crate::listen::serve(
-            listener,
-            app,
-            crate::Bounds::default(),
-            async move {
-                let _ = stop_rx.await;
-            },
-            LINGER,
-        ));
+        let served = Served {
+            router: app,
+            bounds: Bounds::default(),
+            linger: LINGER,
+        };
+        let mut server = tokio::spawn(listen::serve(listener, served, async move {
+            let _ = stop_rx.await;
+        }));
         // Stops the server when this future ends or is dropped.
         let _guard = AbortOnDrop(server.abort_handle());
         let gone = async {

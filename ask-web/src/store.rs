@@ -65,12 +65,65 @@ pub enum KeptState {
 
 /// A store that could not be read or written.
 #[derive(Debug, thiserror::Error)]
-#[error("the store of the inbox at `{path}`: {message}")]
+#[error("the store of the inbox at `{path}`: {fault}")]
 pub struct StoreError {
     /// The store's place.
     pub path: String,
     /// What went wrong.
-    pub message: String,
+    pub fault: StoreFault,
+}
+
+/// What went wrong with a store.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreFault {
+    /// Its folder could not be made.
+    #[error("cannot create its folder: {0}")]
+    CreateFolder(#[source] std::io::Error),
+    /// It could not be opened.
+    #[error("cannot open it: {0}")]
+    Open(#[source] std::io::Error),
+    /// Another process holds its lock.
+    #[error("another process has it open: one inbox per store")]
+    Locked,
+    /// Its lock could not be taken.
+    #[error("cannot lock it: {0}")]
+    Lock(#[source] rustix::io::Errno),
+    /// It could not be read.
+    #[error("cannot read it: {0}")]
+    Read(#[source] std::io::Error),
+    /// It could not be written.
+    #[error("cannot write it: {0}")]
+    Write(#[source] std::io::Error),
+    /// Its first line is not the store's.
+    #[error(
+        "it is not a store of ask-user: its first line is not `{}`",
+        String::from_utf8_lossy(&HEADER[..HEADER.len() - 1])
+    )]
+    NotAStore,
+    /// A line before its last is damaged.
+    #[error("cannot read it as a store: line {line} is damaged")]
+    Damaged {
+        /// The line's number, from 1.
+        line: usize,
+    },
+    /// A line read again is not what was written.
+    #[error("cannot read it: a line changed under it")]
+    Changed,
+    /// A write failed earlier and its part could not be taken back.
+    #[error("an earlier write failed and could not be taken back")]
+    Broken,
+    /// An ask could not be written as JSON.
+    #[error("{0}")]
+    Json(#[source] serde_json::Error),
+    /// Its thread could not be started.
+    #[error("cannot start its thread: {0}")]
+    Thread(#[source] std::io::Error),
+    /// Its thread has ended.
+    #[error("its thread has ended")]
+    Ended,
+    /// A change failed before it ended.
+    #[error("the change failed before it ended")]
+    Interrupted,
 }
 
 /// What a store gives an inbox that starts.
@@ -110,7 +163,7 @@ pub trait AskStore: Send + Sync + std::fmt::Debug {
     /// The first outcome wins: sets the state of the ask `id` to `state` only while it is
     /// [`KeptState::Waiting`]. True when it was (and now is `state`); false when it had
     /// already ended or is not kept.
-    async fn settle(&self, id: &str, state: KeptState) -> Result<bool, StoreError>;
+    async fn record_first_outcome(&self, id: &str, state: KeptState) -> Result<bool, StoreError>;
 }
 
 impl KeptState {
@@ -155,7 +208,7 @@ pub(crate) fn kept_state(questions: &[Question], outcome: &ask_core::Outcome) ->
 
 /// The answers given before an ask arrived, one per question, with those of secret questions
 /// left out (`None`), as every store keeps them.
-pub fn given_without_secrets(
+pub(crate) fn given_without_secrets(
     questions: &[Question],
     given: &[Option<Answer>],
 ) -> Vec<Option<Answer>> {
@@ -167,7 +220,7 @@ pub fn given_without_secrets(
 }
 
 /// `answers` with those of secret questions left out, as every store keeps them.
-pub fn without_secrets(questions: &[Question], answers: &[Answer]) -> Vec<Answer> {
+pub(crate) fn without_secrets(questions: &[Question], answers: &[Answer]) -> Vec<Answer> {
     answers
         .iter()
         .filter(|answer| {
@@ -258,8 +311,8 @@ fn digest_hex(json: &[u8]) -> [u8; 16] {
 }
 
 /// One line of the journal for `ask`.
-fn journal_line(ask: &StoredAsk) -> Result<Vec<u8>, String> {
-    let json = serde_json::to_vec(ask).map_err(|error| error.to_string())?;
+fn journal_line(ask: &StoredAsk) -> Result<Vec<u8>, StoreFault> {
+    let json = serde_json::to_vec(ask).map_err(StoreFault::Json)?;
     let mut line = Vec::with_capacity(json.len() + 18);
     line.extend_from_slice(&digest_hex(&json));
     line.push(b' ');
@@ -279,13 +332,13 @@ fn read_line(line: &[u8]) -> Option<StoredAsk> {
 }
 
 /// Takes the only lock on `file`, or says that another process holds it.
-fn lock(file: &std::fs::File) -> Result<(), String> {
+fn lock(file: &std::fs::File) -> Result<(), StoreFault> {
     use rustix::fs::{FlockOperation, flock};
     flock(file, FlockOperation::NonBlockingLockExclusive).map_err(|error| {
         if error == rustix::io::Errno::WOULDBLOCK {
-            "another process has it open: one inbox per store".to_string()
+            StoreFault::Locked
         } else {
-            format!("cannot lock it: {error}")
+            StoreFault::Lock(error)
         }
     })
 }
@@ -324,17 +377,16 @@ impl FileStore {
     pub fn open(path: &Path) -> Result<FileStore, StoreError> {
         use std::io::{BufRead, Read};
         use std::os::unix::fs::FileExt;
-        let failed = |message: String| StoreError {
+        let failed = |fault: StoreFault| StoreError {
             path: path.display().to_string(),
-            message,
+            fault,
         };
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
-                .map_err(|error| failed(format!("cannot create its folder: {error}")))?;
+                .map_err(|error| failed(StoreFault::CreateFolder(error)))?;
         }
         // The answers are the person's: the file is this user's alone from its first byte.
-        let file = open_private(path, false)
-            .map_err(|error| failed(format!("cannot open it: {error}")))?;
+        let file = open_private(path, false).map_err(|error| failed(StoreFault::Open(error)))?;
         lock(&file).map_err(failed)?;
         // What a crash left of writing the journal anew: the journal itself is whole.
         let _ = std::fs::remove_file(new_journal_path(path));
@@ -345,7 +397,7 @@ impl FileStore {
                 .read_to_end(&mut header)
                 .map(|_| header)
         };
-        let header = header_read.map_err(|error| failed(format!("cannot read it: {error}")))?;
+        let header = header_read.map_err(|error| failed(StoreFault::Read(error)))?;
         let mut journal = Journal {
             file,
             asks: Vec::new(),
@@ -362,17 +414,14 @@ impl FileStore {
                 .and_then(|()| journal.file.write_all_at(HEADER, 0))
                 .and_then(|()| journal.file.sync_all())
                 .and_then(|()| sync_folder(path));
-            created.map_err(|error| failed(format!("cannot write it: {error}")))?;
+            created.map_err(|error| failed(StoreFault::Write(error)))?;
             journal.len = HEADER.len() as u64;
         } else {
             if header != HEADER {
-                return Err(failed(format!(
-                    "it is not a store of ask-user: its first line is not `{}`",
-                    String::from_utf8_lossy(&HEADER[..HEADER.len() - 1])
-                )));
+                return Err(failed(StoreFault::NotAStore));
             }
             // Read a line at a time: a large journal is never held whole.
-            let cannot_read = |error: std::io::Error| failed(format!("cannot read it: {error}"));
+            let cannot_read = |error: std::io::Error| failed(StoreFault::Read(error));
             let reading = journal.file.try_clone().map_err(cannot_read)?;
             let mut lines = std::io::BufReader::with_capacity(1 << 16, reading);
             let mut at = HEADER.len() as u64;
@@ -387,13 +436,11 @@ impl FileStore {
                 number += 1;
                 let whole = line.last() == Some(&b'\n');
                 match read_line(&line[..line.len() - usize::from(whole)]).filter(|_| whole) {
-                    Some(ask) => journal.keep(ask, at, read as u64),
+                    Some(ask) => journal.keep(ask, (at, read as u64)),
                     // The last line, cut short by a crash before it was acknowledged.
                     None if !whole || lines.fill_buf().map_err(cannot_read)?.is_empty() => break,
                     None => {
-                        return Err(failed(format!(
-                            "cannot read it as a store: line {number} is damaged"
-                        )));
+                        return Err(failed(StoreFault::Damaged { line: number }));
                     }
                 }
                 at += read as u64;
@@ -402,14 +449,14 @@ impl FileStore {
             let file_len = journal
                 .file
                 .metadata()
-                .map_err(|error| failed(format!("cannot read it: {error}")))?
+                .map_err(|error| failed(StoreFault::Read(error)))?
                 .len();
             if at < file_len {
                 let dropped = journal
                     .file
                     .set_len(at)
                     .and_then(|()| journal.file.sync_all());
-                dropped.map_err(|error| failed(format!("cannot write it: {error}")))?;
+                dropped.map_err(|error| failed(StoreFault::Write(error)))?;
             }
             journal.len = at;
         }
@@ -423,7 +470,7 @@ impl FileStore {
                     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
                 }
             })
-            .map_err(|error| failed(format!("cannot start its thread: {error}")))?;
+            .map_err(|error| failed(StoreFault::Thread(error)))?;
         Ok(FileStore {
             journal: Arc::new(std::sync::Mutex::new(journal)),
             worker: Arc::new(worker),
@@ -444,10 +491,10 @@ impl FileStore {
         }
     }
 
-    fn failed(&self, error: impl std::fmt::Display) -> StoreError {
+    fn failed(&self, fault: StoreFault) -> StoreError {
         StoreError {
             path: self.path.display().to_string(),
-            message: error.to_string(),
+            fault,
         }
     }
 
@@ -514,17 +561,17 @@ impl FileStore {
             .send(Box::new(move || {
                 let _ = done.send(work(store));
             }))
-            .map_err(|_| self.failed("its thread has ended"))?;
+            .map_err(|_| self.failed(StoreFault::Ended))?;
         result
             .await
-            .map_err(|_| self.failed("the change failed before it ended"))?
+            .map_err(|_| self.failed(StoreFault::Interrupted))?
     }
 }
 
 impl Journal {
-    /// Holds `ask`, whose last line is the `len` bytes at `at`, in place of its last state;
+    /// Holds `ask`, whose last line is the `len` bytes at `at` (`(at, len)`), in place of its last state;
     /// in memory only while it may still need the inbox.
-    fn keep(&mut self, ask: StoredAsk, at: u64, len: u64) {
+    fn keep(&mut self, ask: StoredAsk, (at, len): (u64, u64)) {
         let known = self.index.get(ask.id.as_str()).copied();
         if known.is_none() {
             self.index.insert(ask.id.as_str().into(), self.asks.len());
@@ -544,7 +591,7 @@ impl Journal {
     }
 
     /// The ask at `slot` as its last line left it.
-    fn current(&self, slot: usize) -> Result<StoredAsk, String> {
+    fn current(&self, slot: usize) -> Result<StoredAsk, StoreFault> {
         use std::os::unix::fs::FileExt;
         let Slot { at, len, open } = &self.asks[slot];
         if let Some(ask) = open {
@@ -553,16 +600,16 @@ impl Journal {
         let mut line = vec![0; *len as usize];
         self.file
             .read_exact_at(&mut line, *at)
-            .map_err(|error| format!("cannot read it: {error}"))?;
+            .map_err(StoreFault::Read)?;
         line.pop();
-        read_line(&line).ok_or_else(|| "cannot read it: a line changed under it".to_string())
+        read_line(&line).ok_or(StoreFault::Changed)
     }
 
     /// Writes `ask` as the journal's next line, through to the disk, then holds it.
-    fn append(&mut self, ask: StoredAsk, path: &Path) -> Result<(), String> {
+    fn append(&mut self, ask: StoredAsk, path: &Path) -> Result<(), StoreFault> {
         use std::io::{Seek, SeekFrom, Write};
         if self.broken {
-            return Err("an earlier write failed and could not be taken back".to_string());
+            return Err(StoreFault::Broken);
         }
         let line = journal_line(&ask)?;
         let written = self
@@ -578,9 +625,9 @@ impl Journal {
                 .set_len(self.len)
                 .and_then(|()| self.file.sync_data());
             self.broken = undone.is_err();
-            return Err(format!("cannot write it: {error}"));
+            return Err(StoreFault::Write(error));
         }
-        self.keep(ask, self.len, line.len() as u64);
+        self.keep(ask, (self.len, line.len() as u64));
         self.len += line.len() as u64;
         if self.len > COMPACT_OVER && self.len > 2 * self.live {
             // A failure leaves the journal as it was, longer than it needs to be.
@@ -679,7 +726,7 @@ impl AskStore for FileStore {
         .await
     }
 
-    async fn settle(&self, id: &str, state: KeptState) -> Result<bool, StoreError> {
+    async fn record_first_outcome(&self, id: &str, state: KeptState) -> Result<bool, StoreError> {
         let id = id.to_string();
         self.off_thread(move |store| {
             store.change_now(&id, |ask| {

@@ -6,8 +6,8 @@ use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::net::TcpStream;
 
 use crate::auth;
-use crate::inbox::{CAPABILITY_HEADER, KEPT_HEADER};
-use crate::{AgentOutcome, Asker, WebError};
+use crate::inbox::{AgentOutcome, CAPABILITY_HEADER, KEPT_HEADER, STALE_CHALLENGE};
+use crate::{Asker, WebError};
 
 /// How many times `--via` tries to reach a crowded inbox: 7 tries wait 3.15 s in all.
 pub const CONNECT_TRIES: usize = 7;
@@ -18,6 +18,22 @@ pub const REATTACH_PATIENCE: std::time::Duration = std::time::Duration::from_sec
 
 /// The longest line `--via` reads from the inbox: far above four answers at the limits.
 pub const MAX_LINE: usize = 8 * 1024 * 1024;
+
+/// What one POST to the inbox sends besides its path.
+struct Sent<'a> {
+    /// The `Authorization` header, when one is sent.
+    authorization: Option<&'a str>,
+    /// The JSON body.
+    body: &'a str,
+}
+
+/// A held response as the agent reads it: the capability of its ask, and whether the inbox
+/// keeps its asks.
+#[derive(Clone, Copy)]
+struct Holding<'a> {
+    capability: Option<&'a str>,
+    kept: bool,
+}
 
 /// Which token a [`ViaFrontend`] holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,7 +138,13 @@ impl ViaFrontend {
     pub async fn fresh_link(&self) -> Result<String, BoxError> {
         let authorization = self.challenge().await?;
         let reply = self
-            .post("/api/agent/link", Some(&authorization), "{}")
+            .post(
+                "/api/agent/link",
+                Sent {
+                    authorization: Some(&authorization),
+                    body: "{}",
+                },
+            )
             .await?;
         let status = reply.status;
         let reply = reply.json().await?;
@@ -151,7 +173,15 @@ impl ViaFrontend {
             Holds::People => "people",
         };
         let body = serde_json::json!({ "nonce": nonce, "as": role }).to_string();
-        let reply = self.post("/api/agent/hello", None, &body).await?;
+        let reply = self
+            .post(
+                "/api/agent/hello",
+                Sent {
+                    authorization: None,
+                    body: &body,
+                },
+            )
+            .await?;
         let status = reply.status;
         let reply = reply.json().await?;
         let impostor = || {
@@ -174,12 +204,11 @@ impl ViaFrontend {
 
     /// Sends one HTTP/1.0 POST (the answer is then delimited by the end of the connection) and
     /// gives the status, the headers and the body's reader.
-    async fn post(
-        &self,
-        path: &str,
-        authorization: Option<&str>,
-        body: &str,
-    ) -> Result<Reply, BoxError> {
+    async fn post(&self, path: &str, sent: Sent<'_>) -> Result<Reply, BoxError> {
+        let Sent {
+            authorization,
+            body,
+        } = sent;
         let mut stream =
             TcpStream::connect(&self.addr)
                 .await
@@ -252,7 +281,13 @@ impl Drop for Withdraw {
         runtime.spawn(async move {
             let authorization = format!("Bearer {capability}");
             let _ = via
-                .post("/api/agent/cancel", Some(&authorization), "{}")
+                .post(
+                    "/api/agent/cancel",
+                    Sent {
+                        authorization: Some(&authorization),
+                        body: "{}",
+                    },
+                )
                 .await;
         });
     }
@@ -280,22 +315,34 @@ impl ViaFrontend {
         for _ in 1..CONNECT_TRIES {
             let attempt = async {
                 let authorization = self.challenge().await?;
-                self.post("/api/agent/asks", Some(&authorization), body)
-                    .await
+                self.post(
+                    "/api/agent/asks",
+                    Sent {
+                        authorization: Some(&authorization),
+                        body,
+                    },
+                )
+                .await
             };
             match attempt.await {
                 Err(error) if error.downcast_ref::<std::io::Error>().is_some() => {}
                 Ok(reply)
                     if reply.status == 401
-                        && reply.header("www-authenticate") == Some(crate::STALE_CHALLENGE) => {}
+                        && reply.header("www-authenticate") == Some(STALE_CHALLENGE) => {}
                 done => return done,
             }
             tokio::time::sleep(pause).await;
             pause *= 2;
         }
         let authorization = self.challenge().await?;
-        self.post("/api/agent/asks", Some(&authorization), body)
-            .await
+        self.post(
+            "/api/agent/asks",
+            Sent {
+                authorization: Some(&authorization),
+                body,
+            },
+        )
+        .await
     }
 
     /// Posts the ask of `request` to the inbox and waits for its outcome. When the inbox keeps
@@ -333,7 +380,11 @@ impl ViaFrontend {
             }
             let kept = reply.header(KEPT_HEADER).is_some();
             let capability = withdraw.capability.clone();
-            match self.outcome(&mut reply, capability.as_deref(), kept).await {
+            let holding = Holding {
+                capability: capability.as_deref(),
+                kept,
+            };
+            match self.outcome(&mut reply, holding).await {
                 Held::Done(outcome) => {
                     withdraw.capability = None;
                     return Ok(outcome);
@@ -364,7 +415,8 @@ impl ViaFrontend {
     /// arrived once this confirmation does). An inbox that keeps its asks (`kept`) and did not
     /// answer the confirmation (it went away, or came back without this outcome in flight)
     /// still has the outcome saved for this ask: attaching again takes it once more.
-    async fn outcome(&self, reply: &mut Reply, capability: Option<&str>, kept: bool) -> Held {
+    async fn outcome(&self, reply: &mut Reply, holding: Holding<'_>) -> Held {
+        let Holding { capability, kept } = holding;
         // Blank lines keep the request alive; the one JSON line is the outcome.
         let line = loop {
             match reply.line().await {
@@ -387,8 +439,10 @@ impl ViaFrontend {
             let confirmed = self
                 .post(
                     "/api/agent/received",
-                    Some(&format!("Bearer {capability}")),
-                    "{}",
+                    Sent {
+                        authorization: Some(&format!("Bearer {capability}")),
+                        body: "{}",
+                    },
                 )
                 .await;
             match confirmed.map(|reply| reply.status) {
@@ -410,8 +464,14 @@ impl ViaFrontend {
         loop {
             let attempt = async {
                 let authorization = self.challenge().await?;
-                self.post("/api/agent/wait", Some(&authorization), &body)
-                    .await
+                self.post(
+                    "/api/agent/wait",
+                    Sent {
+                        authorization: Some(&authorization),
+                        body: &body,
+                    },
+                )
+                .await
             };
             match attempt.await {
                 Ok(reply) if reply.status == 404 => return Ok(None),

@@ -1227,7 +1227,7 @@ impl Serve {
 
     /// The challenge-response of an agent holding `token`: the `Authorization` of one request.
     fn prove(&self, token: &str) -> String {
-        let nonce = ask_web::auth::random_token().unwrap();
+        let nonce = ask_web::testing::auth::random_token().unwrap();
         let hello = http(
             &self.host,
             "POST",
@@ -1240,9 +1240,9 @@ impl Serve {
         let inbox_nonce = hello["nonce"].as_str().unwrap();
         assert_eq!(
             hello["proof"],
-            ask_web::auth::inbox_proof(token, &nonce, inbox_nonce)
+            ask_web::testing::auth::inbox_proof(token, &nonce, inbox_nonce)
         );
-        ask_web::auth::authorization(token, &nonce, inbox_nonce)
+        ask_web::testing::auth::authorization(token, &nonce, inbox_nonce)
     }
 
     /// `ask-user --via BASE --agent-name NAME CALL` with the call of these tests.

@@ -12,7 +12,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ask_core::{Answer, Frontend, Limits, Outcome};
-use ask_web::{Asker, Inbox, ViaFrontend, auth};
+use ask_web::testing::auth;
+use ask_web::{Asker, Inbox, ViaFrontend};
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{Value, json};
@@ -203,9 +204,12 @@ async fn via_gives_up_on_a_lasting_crowd_after_a_bounded_number_of_tries_and_say
         error.contains("(401): refused: this challenge is unknown or expired"),
         "{error}"
     );
-    assert_eq!(crowded.asks.load(Ordering::SeqCst), ask_web::CONNECT_TRIES);
+    assert_eq!(
+        crowded.asks.load(Ordering::SeqCst),
+        ask_web::testing::CONNECT_TRIES
+    );
     // The pauses between the tries double from 50 ms.
-    let paused = Duration::from_millis(50 * ((1 << (ask_web::CONNECT_TRIES - 1)) - 1));
+    let paused = Duration::from_millis(50 * ((1 << (ask_web::testing::CONNECT_TRIES - 1)) - 1));
     assert!(started.elapsed() >= paused, "{:?}", started.elapsed());
 }
 

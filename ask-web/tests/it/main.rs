@@ -7,6 +7,7 @@
     clippy::too_many_arguments
 )]
 
+mod bounds;
 mod common;
 mod crowding;
 mod page;

@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ask_core::{Answer, Frontend, Outcome};
-use ask_web::{Asker, ViaFrontend, auth};
+use ask_web::testing::auth;
+use ask_web::{Asker, ViaFrontend};
 use serde_json::{Value, json};
 
 /// How long the test waits for the agent before it fails: a bound, never a pace.

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use ask_core::{Answer, AskRequest, Frontend, Limits, Outcome, PresentError};
-use ask_web::{CSP, Inbox, MAX_BODY, WebFrontend};
+use ask_web::testing::{CSP, MAX_BODY};
+use ask_web::{Inbox, WebFrontend};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, Method, Request, StatusCode, header};
@@ -871,7 +872,7 @@ impl Served {
     /// The challenge-response: checks the inbox's proof and gives the `Authorization` of one
     /// request.
     async fn prove(&self, token: &str, role: &str) -> String {
-        let nonce = ask_web::auth::random_token().unwrap();
+        let nonce = ask_web::testing::auth::random_token().unwrap();
         let reply = self
             .page
             .send(post("/api/agent/hello").json(&json!({"nonce": nonce, "as": role})))
@@ -881,10 +882,10 @@ impl Served {
         let inbox_nonce = hello["nonce"].as_str().unwrap();
         assert_eq!(
             hello["proof"],
-            ask_web::auth::inbox_proof(token, &nonce, inbox_nonce),
+            ask_web::testing::auth::inbox_proof(token, &nonce, inbox_nonce),
             "the inbox proves it holds the token"
         );
-        ask_web::auth::authorization(token, &nonce, inbox_nonce)
+        ask_web::testing::auth::authorization(token, &nonce, inbox_nonce)
     }
 
     /// An agent's ask of [`call`]: the held response.
@@ -1039,7 +1040,7 @@ async fn a_held_ask_gets_a_blank_line_every_heartbeat_while_it_waits() {
         let chunk = held.stream.next().await.unwrap().unwrap();
         assert_eq!(chunk, "\n");
     }
-    assert_eq!(started.elapsed(), 3 * ask_web::HEARTBEAT);
+    assert_eq!(started.elapsed(), 3 * ask_web::testing::HEARTBEAT);
     let body = answers("late");
     let (reply, outcome) = tokio::join!(
         served
@@ -1059,7 +1060,7 @@ async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
     let token = served.inbox.agent_token().to_string();
     let bearer = format!("Bearer {token}");
     let nonce = "0123456789abcdef";
-    let unknown = ask_web::auth::authorization(&token, nonce, &"1".repeat(64));
+    let unknown = ask_web::testing::auth::authorization(&token, nonce, &"1".repeat(64));
     let spent = served.prove(&token, "agent").await;
     let reply = served
         .page
@@ -1082,7 +1083,7 @@ async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
             .await;
         assert_eq!(
             reply.headers.get(header::WWW_AUTHENTICATE).unwrap(),
-            ask_web::STALE_CHALLENGE
+            ask_web::testing::STALE_CHALLENGE
         );
         let text = reply.refusal_text(StatusCode::UNAUTHORIZED).await;
         assert!(
@@ -1226,7 +1227,7 @@ async fn an_answer_is_sent_only_once_its_agent_confirms_it() {
         reply.json().await,
         json!({"error": NOT_DELIVERED, "kept": true})
     );
-    assert_eq!(started.elapsed(), ask_web::DELIVERY_PATIENCE);
+    assert_eq!(started.elapsed(), ask_web::testing::DELIVERY_PATIENCE);
     events.until(|s| state(s, 0) == "connection_lost").await;
     // A second answer finds no ask waiting.
     let reply = served
@@ -1385,7 +1386,7 @@ async fn an_agent_name_or_folder_too_long_or_hiding_text_is_refused() {
     let served = Served::start(Limits::default()).await;
     for (asker, expected) in [
         (
-            json!({"agent": "a".repeat(ask_web::MAX_AGENT_NAME + 1)}),
+            json!({"agent": "a".repeat(ask_web::testing::MAX_AGENT_NAME + 1)}),
             "/agent: 101 characters; give at most 100",
         ),
         (
@@ -1414,12 +1415,12 @@ async fn an_agent_name_or_folder_too_long_or_hiding_text_is_refused() {
     let asks = served.page.asks(&served.credential).await;
     assert_eq!(asks["asks"], json!([]), "nothing was asked");
     // `--via` fits who asks to the caps before it sends, so a strange folder costs no ask.
-    let fitted = ask_web::fit_asker(ask_web::Asker {
+    let fitted = ask_web::testing::fit_asker(ask_web::Asker {
         agent: Some("x".repeat(500)),
         cwd: Some("/a\u{1b}b\u{202e}c".to_string()),
     });
     let agent = fitted.agent.unwrap();
-    assert_eq!(agent.chars().count(), ask_web::MAX_AGENT_NAME);
+    assert_eq!(agent.chars().count(), ask_web::testing::MAX_AGENT_NAME);
     assert!(agent.ends_with('…'));
     assert_eq!(fitted.cwd.unwrap(), "/a^[b\\u{202e}c");
 }

@@ -13,7 +13,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ask_core::{Answer, AskRequest, Frontend, Limits, Outcome, Question, ValidatedInput};
-use ask_web::{AskStore, Asker, FileStore, Inbox, InboxTokens, KeptState, StoredAsk, ViaFrontend};
+use ask_web::{
+    AskStore, Asker, FileStore, Inbox, InboxTokens, KeptState, Stored, StoredAsk, ViaFrontend,
+};
 use common::{http, visit};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -77,7 +79,16 @@ impl Served {
         };
         let kept = store.load().await.unwrap();
         let inbox = Arc::new(
-            Inbox::bind_stored(addr, Limits::default(), tokens, Arc::new(store), kept).unwrap(),
+            Inbox::bind_stored(
+                addr,
+                Limits::default(),
+                Stored {
+                    tokens,
+                    store: Arc::new(store),
+                    kept,
+                },
+            )
+            .unwrap(),
         );
         let (stop, stopped) = oneshot::channel::<()>();
         let serving = tokio::spawn({
@@ -257,7 +268,7 @@ fn free_addr() -> SocketAddr {
 fn kept_ask(id: &str) -> StoredAsk {
     StoredAsk {
         id: id.to_string(),
-        capability: ask_web::auth::digest(&["capability"]),
+        capability: ask_web::testing::auth::digest(&["capability"]),
         asker: Asker::default(),
         questions: call().questions.clone(),
         given: Vec::new(),
@@ -288,16 +299,26 @@ async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
         answers: answered("first"),
         delivered: false,
     };
-    assert!(store.settle("ask-2", answered_state.clone()).await.unwrap());
+    assert!(
+        store
+            .record_first_outcome("ask-2", answered_state.clone())
+            .await
+            .unwrap()
+    );
     // A later outcome loses, whichever it is.
     let later = KeptState::Answered {
         answers: answered("second"),
         delivered: false,
     };
-    assert!(!store.settle("ask-2", later).await.unwrap());
+    assert!(!store.record_first_outcome("ask-2", later).await.unwrap());
     let cancel = KeptState::Cancelled { delivered: false };
-    assert!(!store.settle("ask-2", cancel).await.unwrap());
-    assert!(!store.settle("ask-9", KeptState::Withdrawn).await.unwrap());
+    assert!(!store.record_first_outcome("ask-2", cancel).await.unwrap());
+    assert!(
+        !store
+            .record_first_outcome("ask-9", KeptState::Withdrawn)
+            .await
+            .unwrap()
+    );
     drop(store);
     let store = FileStore::open(&path).unwrap();
     let kept = store.load().await.unwrap().open;
@@ -411,7 +432,12 @@ async fn a_change_cut_short_by_a_crash_is_dropped_and_the_store_goes_on() {
     assert_eq!(std::fs::read(&path).unwrap(), whole);
     // The store goes on after the dropped line.
     let settled = KeptState::Cancelled { delivered: false };
-    assert!(store.settle("ask-2", settled.clone()).await.unwrap());
+    assert!(
+        store
+            .record_first_outcome("ask-2", settled.clone())
+            .await
+            .unwrap()
+    );
     drop(store);
     assert_eq!(
         reopened(&path).await,
@@ -477,7 +503,12 @@ async fn a_journal_mostly_of_replaced_lines_is_written_anew_with_one_line_per_as
     // Still the only process with the store, and the same asks in the same order.
     let second = FileStore::open(&path).unwrap_err().to_string();
     assert!(second.contains("another process has it open"), "{second}");
-    assert!(store.settle("ask-3", KeptState::Withdrawn).await.unwrap());
+    assert!(
+        store
+            .record_first_outcome("ask-3", KeptState::Withdrawn)
+            .await
+            .unwrap()
+    );
     drop(store);
     let store = FileStore::open(&path).unwrap();
     let kept = store.load().await.unwrap();
@@ -695,7 +726,12 @@ async fn asks_that_ended_for_good_are_read_back_from_the_journal_after_it_is_wri
             answers: answered(&format!("answer {n}")),
             delivered: false,
         };
-        assert!(store.settle(&ask.id, state.clone()).await.unwrap());
+        assert!(
+            store
+                .record_first_outcome(&ask.id, state.clone())
+                .await
+                .unwrap()
+        );
         if n.is_multiple_of(2) {
             // Its agent took the outcome: nothing more to do for it.
             ask.state = state.delivered();
@@ -721,7 +757,12 @@ async fn asks_that_ended_for_good_are_read_back_from_the_journal_after_it_is_wri
         check(store.get(&format!("ask-{n}")).await.unwrap().unwrap(), n);
     }
     // An ended ask keeps its outcome: a later one loses.
-    assert!(!store.settle("ask-2", KeptState::Withdrawn).await.unwrap());
+    assert!(
+        !store
+            .record_first_outcome("ask-2", KeptState::Withdrawn)
+            .await
+            .unwrap()
+    );
     drop(store);
     let store = FileStore::open(&path).unwrap();
     let kept = store.load().await.unwrap();
@@ -772,8 +813,12 @@ impl AskStore for HeldWrites {
     async fn mark_delivered(&self, id: &str, s: KeptState) -> Result<bool, ask_web::StoreError> {
         self.store.mark_delivered(id, s).await
     }
-    async fn settle(&self, id: &str, state: KeptState) -> Result<bool, ask_web::StoreError> {
-        self.store.settle(id, state).await
+    async fn record_first_outcome(
+        &self,
+        id: &str,
+        state: KeptState,
+    ) -> Result<bool, ask_web::StoreError> {
+        self.store.record_first_outcome(id, state).await
     }
 }
 
@@ -789,9 +834,11 @@ async fn an_ask_whose_agent_left_while_it_was_written_is_withdrawn_not_left_wait
     let inbox = Inbox::bind_stored(
         free_addr(),
         Limits::default(),
-        InboxTokens::fresh().unwrap(),
-        Arc::clone(&store) as Arc<dyn AskStore>,
-        ask_web::Kept::default(),
+        Stored {
+            tokens: InboxTokens::fresh().unwrap(),
+            store: Arc::clone(&store) as Arc<dyn AskStore>,
+            kept: ask_web::Kept::default(),
+        },
     )
     .unwrap();
     let (stop, stopped) = oneshot::channel::<()>();

@@ -4,7 +4,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use ask_core::lang::Lang;
-use ask_web::{CSP, WebFrontend};
+use ask_web::WebFrontend;
+use ask_web::testing::CSP;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use serde_json::Value;

@@ -1,21 +1,14 @@
-//! A process of its own: this binary fills the body budget that every server of the process shares.
-//!
-//! The budget of request bodies held at once, through the inbox's own router
+//! The budget of request bodies one server holds at once, through the inbox's own router
 //! (`tower::ServiceExt::oneshot`) on tokio's paused clock: the runtime skips ahead to the next
 //! timer whenever every task waits, so the test takes no time and proves the order of the
 //! timeouts, not a pace. Nothing here needs more than the Rust toolchain.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::disallowed_methods,
-    clippy::too_many_arguments
-)]
 
 use std::time::Duration;
 
 use ask_core::Limits;
-use ask_web::{BODY_BUDGET, BODY_TIMEOUT, Inbox, MAX_BODY};
+use ask_web::Inbox;
+use ask_web::testing::{BODY_BUDGET, BODY_TIMEOUT, MAX_BODY};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::{Request, StatusCode};

@@ -1,33 +1,36 @@
-//! What the command line needs around the page and the inbox: the messages on stderr, the
-//! agent token, the frontends of `--mode web` and `--via URL`, and `ask-user serve` itself.
-//! The binary only maps a [`Failure`] to its exit code.
+//! What the command line needs around `ask_web`'s page and inbox: the messages on stderr, the
+//! tokens from their variables and files, the frontends of `--mode web` and `--via URL`, and
+//! `ask-user serve` itself. `web.rs` maps a [`Failure`] to its exit code.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::output::{say, say_link, show_on_terminal};
 use ask_core::Limits;
 use ask_core::lang::Lang;
-use ask_session::console::{say, say_link, show_on_terminal};
 
-use crate::{AgentWatch, Asker, Bounds, Inbox, InboxTokens, Links, ViaFrontend, WebFrontend};
+use ask_web::{
+    AgentWatch, AskStore, Asker, Bounds, FileStore, Inbox, InboxTokens, Links, NotKept, Stored,
+    ViaFrontend, WebFrontend,
+};
 
 /// Why a command of the page or the inbox could not run; the reason was already said on
 /// stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Failure {
+pub(crate) enum Failure {
     /// The usage or the input is wrong (exit 2).
     Invalid,
     /// Something failed (exit 1).
     Failed,
 }
 
-/// Draws `link` as a QR code on stderr when [`crate::shows_qr`] says so.
+/// Draws `link` as a QR code on stderr when [`ask_web::shows_qr`] says so.
 fn show_qr(listen: SocketAddr, link: &str) {
-    if !crate::shows_qr(listen, std::io::IsTerminal::is_terminal(&std::io::stderr())) {
+    if !ask_web::shows_qr(listen, std::io::IsTerminal::is_terminal(&std::io::stderr())) {
         return;
     }
-    if let Some(code) = crate::qr_text(link) {
+    if let Some(code) = ask_web::qr_text(link) {
         show_on_terminal(&code);
     }
 }
@@ -61,7 +64,7 @@ fn fresh_link_on_enter(links: Links, listen: SocketAddr) {
 }
 
 /// Says `error` and fails with `failure`.
-fn failed(failure: Failure) -> impl FnOnce(crate::WebError) -> Failure {
+fn failed(failure: Failure) -> impl FnOnce(ask_web::WebError) -> Failure {
     move |error| {
         say(&error.to_string());
         failure
@@ -71,7 +74,7 @@ fn failed(failure: Failure) -> impl FnOnce(crate::WebError) -> Failure {
 /// The frontend of `--mode web`: a page of its own, on `listen`, whose link is printed (again,
 /// fresh, on Enter when stdin is a terminal); the ask ends as connection lost when the agent
 /// that waits for it goes away. The page speaks `lang` when given, else each browser's language.
-pub fn web(listen: SocketAddr, lang: Option<Lang>) -> Result<WebFrontend, Failure> {
+pub(crate) fn web(listen: SocketAddr, lang: Option<Lang>) -> Result<WebFrontend, Failure> {
     let web = WebFrontend::bind(listen)
         .map_err(failed(Failure::Failed))?
         .watching(AgentWatch::this_process())
@@ -89,8 +92,19 @@ pub fn web(listen: SocketAddr, lang: Option<Lang>) -> Result<WebFrontend, Failur
     Ok(web)
 }
 
+/// The default file of the agent token: `$XDG_RUNTIME_DIR/ask-user/serve-token`, else
+/// `~/.ask-user/serve-token`.
+pub(crate) fn default_token_file() -> Option<PathBuf> {
+    if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        return Some(PathBuf::from(dir).join("ask-user/serve-token"));
+    }
+    std::env::var_os("HOME")
+        .filter(|d| !d.is_empty())
+        .map(|home| PathBuf::from(home).join(".ask-user/serve-token"))
+}
+
 /// A token: `variable` when set, else the first line of `file` (by default
-/// [`crate::default_token_file`], or the people's file beside it).
+/// [`default_token_file`], or the people's file beside it).
 fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Failure> {
     if let Some(token) = std::env::var(variable)
         .ok()
@@ -98,17 +112,14 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Fa
     {
         return Ok(token.trim().to_string());
     }
-    let Some(path) = file
-        .map(Path::to_path_buf)
-        .or_else(crate::default_token_file)
-    else {
+    let Some(path) = file.map(Path::to_path_buf).or_else(default_token_file) else {
         say(&format!(
             "--via needs the agent token: set {variable} or --token-file"
         ));
         return Err(Failure::Invalid);
     };
     let path = if people {
-        crate::link_token_file(&path)
+        ask_web::link_token_file(&path)
     } else {
         path
     };
@@ -126,14 +137,14 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Fa
 
 /// The frontend of `--via URL`: the agent token from `ASK_USER_VIA_TOKEN` or `token_file`, and
 /// who asks (`agent_name`, else the parent process's name, and the working folder).
-pub fn via(
+pub(crate) fn via(
     url: &str,
     token_file: Option<&Path>,
     agent_name: Option<String>,
 ) -> Result<ViaFrontend, Failure> {
     let token = token("ASK_USER_VIA_TOKEN", token_file, false)?;
     let asker = Asker {
-        agent: agent_name.or_else(crate::parent_name),
+        agent: agent_name.or_else(ask_web::parent_name),
         cwd: std::env::current_dir()
             .ok()
             .map(|dir| dir.display().to_string()),
@@ -144,7 +155,7 @@ pub fn via(
 /// The page of one call of `ask-user mcp`, as its link and frontend: the inbox at `via` when
 /// one is given (the person answers on the inbox's page; its token from `token_file`, the
 /// agent named `agent_name`), else a page of its own on 127.0.0.1 with a fresh one-time link.
-pub fn page(
+pub(crate) fn page(
     via: Option<&str>,
     token_file: Option<&Path>,
     agent_name: Option<String>,
@@ -164,24 +175,24 @@ pub fn page(
 
 /// The settings of `ask-user serve`.
 #[derive(Debug, Clone)]
-pub struct ServeOptions {
+pub(crate) struct ServeOptions {
     /// Where the inbox listens.
-    pub listen: SocketAddr,
+    pub(crate) listen: SocketAddr,
     /// The agents' token file (the people's is beside it), or the default.
-    pub token_file: Option<PathBuf>,
+    pub(crate) token_file: Option<PathBuf>,
     /// The limits of the agents' calls.
-    pub limits: Limits,
+    pub(crate) limits: Limits,
     /// The store the asks and answers are kept in (`--store`); with one, a graceful stop keeps
     /// the token files, so that agents holding the token re-attach to the restarted inbox.
-    pub store: Option<PathBuf>,
+    pub(crate) store: Option<PathBuf>,
     /// Fresh tokens even when the files hold usable ones (`--rotate-token`).
-    pub rotate_token: bool,
+    pub(crate) rotate_token: bool,
     /// The page's language when one was given (`--lang`); else each browser's.
-    pub lang: Option<Lang>,
+    pub(crate) lang: Option<Lang>,
 }
 
 /// The tokens of a start: fresh ones with `rotate`, else each one kept from its file when
-/// [`crate::kept_token`] allows it, else fresh; and the line on stderr that says which.
+/// [`ask_web::kept_token`] allows it, else fresh; and the line on stderr that says which.
 fn start_tokens(
     token_file: &Path,
     link_file: &Path,
@@ -193,9 +204,9 @@ fn start_tokens(
                     be started again, and `serve --link` reads the new people's token";
         return Ok((fresh, said.to_string()));
     }
-    let agent = crate::kept_token(token_file);
-    let people = crate::kept_token(link_file);
-    let said = |name: &str, path: &Path, kept: &Result<String, crate::NotKept>| match kept {
+    let agent = ask_web::kept_token(token_file);
+    let people = ask_web::kept_token(link_file);
+    let said = |name: &str, path: &Path, kept: &Result<String, NotKept>| match kept {
         Ok(_) => format!("the {name} token is kept from `{}`", path.display()),
         Err(why) => format!("a fresh {name} token (`{}`: {why})", path.display()),
     };
@@ -209,23 +220,6 @@ fn start_tokens(
         people: people.unwrap_or(fresh.people),
     };
     Ok((tokens, said))
-}
-
-/// Raises this process's soft limit on open descriptors to its hard limit, so that many
-/// agents and pages fit; gives the soft limit now in force (`None`: unlimited).
-pub fn raise_descriptor_limit() -> Option<u64> {
-    use rustix::process::{Resource, getrlimit, setrlimit};
-    let mut limit = getrlimit(Resource::Nofile);
-    let below = match (limit.current, limit.maximum) {
-        (Some(current), Some(maximum)) => current < maximum,
-        (Some(_), None) => true,
-        (None, _) => false,
-    };
-    if below {
-        limit.current = limit.maximum;
-        let _ = setrlimit(Resource::Nofile, limit);
-    }
-    getrlimit(Resource::Nofile).current
 }
 
 /// A current-thread runtime with every driver.
@@ -264,55 +258,49 @@ fn stop_signal() -> impl std::future::Future<Output = ()> {
 
 /// Runs `ask-user serve` until SIGINT or SIGTERM, then stops in order (see
 /// [`Inbox::serve_until`]) and removes the token files, unless the asks are kept in a store.
-pub fn serve(options: &ServeOptions) -> Result<(), Failure> {
+pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     let runtime = runtime()?;
     let stop = {
         let _entered = runtime.enter();
         stop_signal()
     };
-    let descriptors = raise_descriptor_limit().unwrap_or(u64::MAX);
-    let Some(token_file) = options
-        .token_file
-        .clone()
-        .or_else(crate::default_token_file)
-    else {
+    let descriptors = ask_web::raise_descriptor_limit().unwrap_or(u64::MAX);
+    let Some(token_file) = options.token_file.clone().or_else(default_token_file) else {
         say("no place for the agent token: give --token-file PATH");
         return Err(Failure::Invalid);
     };
-    let link_file = crate::link_token_file(&token_file);
+    let link_file = ask_web::link_token_file(&token_file);
     let (tokens, which) = start_tokens(&token_file, &link_file, options.rotate_token)?;
     let mut kept_in = None;
     let inbox = match &options.store {
         Some(path) => {
-            let store = crate::FileStore::open(path).map_err(|error| {
+            let store = FileStore::open(path).map_err(|error| {
                 say(&error.to_string());
                 Failure::Failed
             })?;
             kept_in = Some(store.clone());
-            let kept = runtime
-                .block_on(crate::AskStore::load(&store))
-                .map_err(|error| {
-                    say(&error.to_string());
-                    Failure::Failed
-                })?;
-            Inbox::bind_stored(
-                options.listen,
-                options.limits,
+            let kept = runtime.block_on(AskStore::load(&store)).map_err(|error| {
+                say(&error.to_string());
+                Failure::Failed
+            })?;
+            let stored = Stored {
                 tokens,
-                Arc::new(store),
+                store: Arc::new(store),
                 kept,
-            )
+            };
+            Inbox::bind_stored(options.listen, options.limits, stored)
         }
         None => Inbox::bind_with(options.listen, options.limits, tokens),
     }
     .map_err(failed(Failure::Failed))?
     .with_bounds(Bounds::for_descriptors(descriptors))
-    .speaking(options.lang);
+    .speaking(options.lang)
+    .warning_of_store_errors(|error| say(&error.to_string()));
     for (path, token) in [
         (&token_file, inbox.agent_token()),
         (&link_file, inbox.people_token()),
     ] {
-        if let Err(error) = crate::write_token(path, token) {
+        if let Err(error) = ask_web::write_token(path, token) {
             say(&format!(
                 "cannot write the token to `{}`: {error}",
                 path.display()
@@ -373,7 +361,7 @@ impl Drop for RemoveOnDrop {
 
 /// `ask-user serve --link`: a fresh link from the running inbox at `url`, made with the
 /// people's token (`ASK_USER_LINK_TOKEN`, else the file beside the agents' token file).
-pub fn print_fresh_link(url: &str, token_file: Option<&Path>) -> Result<(), Failure> {
+pub(crate) fn print_fresh_link(url: &str, token_file: Option<&Path>) -> Result<(), Failure> {
     let token = token("ASK_USER_LINK_TOKEN", token_file, true)?;
     let via = ViaFrontend::for_people(url, token).map_err(failed(Failure::Invalid))?;
     match runtime()?.block_on(via.fresh_link()) {

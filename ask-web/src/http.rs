@@ -1,0 +1,375 @@
+//! What every route shares: the replies and the headers every response carries, the refusals,
+//! and the middleware in front of the routes: the `Host` check, the `Origin` check, the
+//! person's session, the JSON content type, and the cap on request bodies.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{Extensions, HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::auth::same_secret;
+use crate::listen::Trusted;
+use crate::shared::Shared;
+use crate::{BODY_TIMEOUT, CSP, MAX_BODY};
+
+/// Why a request was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    Host,
+    Origin,
+    NoSession,
+    SpentLink,
+}
+
+impl Refusal {
+    pub(crate) fn response(self) -> Response {
+        let (status, text) = match self {
+            Refusal::Host => (
+                StatusCode::MISDIRECTED_REQUEST,
+                "refused: the Host header must be an IP address or localhost (see SECURITY.md)",
+            ),
+            Refusal::Origin => (
+                StatusCode::FORBIDDEN,
+                "refused: the request comes from another origin",
+            ),
+            Refusal::NoSession => (
+                StatusCode::UNAUTHORIZED,
+                "refused: open the link that ask-user printed; this browser has no session",
+            ),
+            Refusal::SpentLink => (
+                StatusCode::FORBIDDEN,
+                "refused: this link was already used; ask for a fresh link where ask-user runs",
+            ),
+        };
+        (status, text).into_response()
+    }
+}
+
+/// The `Host` of a request when it names this machine by an IP address or `localhost`; a
+/// name that DNS could point anywhere (rebinding) is refused.
+pub(crate) fn checked_host(headers: &HeaderMap) -> Result<&str, Refusal> {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .ok_or(Refusal::Host)?;
+    let name = match host.strip_prefix('[') {
+        // [v6]:port
+        Some(rest) => rest.split(']').next().unwrap_or_default(),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    if name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok() {
+        Ok(host)
+    } else {
+        Err(Refusal::Host)
+    }
+}
+
+/// Checks `Origin` (and `Sec-Fetch-Site`): when sent, the page's own origin; a POST must send
+/// it.
+pub(crate) fn check_origin(
+    method: &Method,
+    headers: &HeaderMap,
+    host: &str,
+) -> Result<(), Refusal> {
+    if let Some(site) = headers.get("sec-fetch-site")
+        && !matches!(site.as_bytes(), b"same-origin" | b"none")
+    {
+        return Err(Refusal::Origin);
+    }
+    match headers.get(header::ORIGIN) {
+        Some(origin) if origin.as_bytes() == format!("http://{host}").as_bytes() => Ok(()),
+        Some(_) => Err(Refusal::Origin),
+        None if method == Method::GET => Ok(()),
+        None => Err(Refusal::Origin),
+    }
+}
+
+/// The person's credential, `Authorization: Bearer SESSION`, if the request carries one.
+pub(crate) fn session_credential(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "))
+}
+
+/// The headers every response carries: the layer over every route, refusals included.
+pub(crate) async fn with_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+pub(crate) fn json_response<T: Serialize>(status: StatusCode, value: &T) -> Response {
+    let body = serde_json::to_string(value).unwrap_or_else(|_| "{}".to_string());
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
+pub(crate) fn error_response(status: StatusCode, message: &str) -> Response {
+    json_response(status, &serde_json::json!({ "error": message }))
+}
+
+/// `404` for an address that serves nothing.
+pub(crate) fn no_such_address() -> Response {
+    error_response(StatusCode::NOT_FOUND, "no such address")
+}
+
+/// Marks the connection of a request as one that carried an authenticated request, which the
+/// cap on unauthenticated connections never closes.
+pub(crate) fn trust(extensions: &Extensions) {
+    if let Some(trusted) = extensions.get::<Trusted>() {
+        trusted.mark();
+    }
+}
+
+/// Refuses a request whose `Host` is not an IP address or `localhost`: in front of every
+/// address, the fallback included.
+pub(crate) async fn host_middleware(request: Request, next: Next) -> Response {
+    match checked_host(request.headers()) {
+        Ok(_) => next.run(request).await,
+        Err(refusal) => refusal.response(),
+    }
+}
+
+/// Refuses a request of the page from another origin (see [`check_origin`]).
+pub(crate) async fn origin_middleware(request: Request, next: Next) -> Response {
+    match same_origin(&request) {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => refusal.response(),
+    }
+}
+
+fn same_origin(request: &Request) -> Result<(), Refusal> {
+    let host = checked_host(request.headers())?;
+    check_origin(request.method(), request.headers(), host)
+}
+
+/// Whether the request carries the credential of one of the people's sessions; marks its
+/// connection trusted when it does.
+fn in_session(shared: &Shared, headers: &HeaderMap, extensions: &Extensions) -> bool {
+    let session = session_credential(headers)
+        .is_some_and(|sent| shared.lock().sessions.iter().any(|s| same_secret(s, sent)));
+    if session {
+        // The person's connection: never closed to make room for unauthenticated ones.
+        trust(extensions);
+    }
+    session
+}
+
+/// Serves the page's data only to a request with the credential of a session.
+pub(crate) async fn session_middleware(
+    State(shared): State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if in_session(&shared, request.headers(), request.extensions()) {
+        next.run(request).await
+    } else {
+        Refusal::NoSession.response()
+    }
+}
+
+/// Every address that serves nothing, and every method an address does not take: from the
+/// page's side, as any request that is not the page itself, checked for its origin and its
+/// session first.
+pub(crate) async fn elsewhere(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    if let Err(refusal) = same_origin(&request) {
+        return refusal.response();
+    }
+    if !in_session(&shared, request.headers(), request.extensions()) {
+        return Refusal::NoSession.response();
+    }
+    no_such_address()
+}
+
+/// Refuses a body not sent as `application/json`, before it is read.
+pub(crate) async fn json_middleware(request: Request, next: Next) -> Response {
+    let json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
+    if json {
+        next.run(request).await
+    } else {
+        error_response(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "send the body as application/json",
+        )
+    }
+}
+
+/// Reads the request body of at most [`MAX_BODY`] bytes within [`BODY_TIMEOUT`], once there
+/// is room for it (its `Content-Length`, else [`MAX_BODY`]) in the server's share of
+/// [`crate::BODY_BUDGET`], and holds that room until the route answered.
+pub(crate) async fn body_middleware(
+    State(shared): State<Arc<Shared>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    use axum::body::HttpBody as _;
+    let (parts, body) = request.into_parts();
+    let size = body
+        .size_hint()
+        .upper()
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(MAX_BODY)
+        .min(MAX_BODY);
+    let kib = u32::try_from(size.div_ceil(1024).max(1)).unwrap_or(u32::MAX);
+    let busy = || {
+        error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "ask-user is busy reading other requests; try again",
+        )
+    };
+    let room = match tokio::time::timeout(BODY_TIMEOUT, shared.body_room.acquire_many(kib)).await {
+        Ok(Ok(room)) => room,
+        _ => return busy(),
+    };
+    let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY)).await
+    {
+        Ok(Ok(bytes)) => bytes,
+        Err(_) => {
+            return error_response(
+                StatusCode::REQUEST_TIMEOUT,
+                "the request body did not arrive in time",
+            );
+        }
+        Ok(Err(_)) => {
+            return error_response(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is larger than 4 MiB",
+            );
+        }
+    };
+    let response = next
+        .run(Request::from_parts(parts, Body::from(bytes)))
+        .await;
+    drop(room);
+    response
+}
+
+/// What a JSON body is called in the sentence that refuses it: "the body is not an ask".
+pub(crate) trait Named {
+    /// "an ask", "a hello", ….
+    const NAME: &'static str;
+}
+
+/// A JSON body, read by [`body_middleware`] and parsed; one that does not parse is refused
+/// with `400` and the parser's sentence.
+#[derive(Debug)]
+pub(crate) struct JsonBody<T>(pub(crate) T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Named> FromRequest<S> for JsonBody<T> {
+    type Rejection = Response;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Response> {
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        serde_json::from_slice(&bytes)
+            .map(JsonBody)
+            .map_err(|error| {
+                error_response(
+                    StatusCode::BAD_REQUEST,
+                    &format!("the body is not {}: {error}", T::NAME),
+                )
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::{HeaderMap, HeaderValue, Method};
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.append(*name, HeaderValue::from_str(value).unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn host_must_be_an_ip_address_or_localhost() {
+        for ok in [
+            "127.0.0.1:8080",
+            "localhost:1",
+            "LOCALHOST",
+            "[::1]:99",
+            "10.0.0.2",
+        ] {
+            assert_eq!(checked_host(&headers(&[("host", ok)])), Ok(ok), "{ok}");
+        }
+        for bad in [
+            "evil.example:8080",
+            "127.0.0.1.nip.io",
+            "",
+            "localhost.evil:1",
+        ] {
+            assert_eq!(
+                checked_host(&headers(&[("host", bad)])),
+                Err(Refusal::Host),
+                "{bad}"
+            );
+        }
+        assert_eq!(checked_host(&HeaderMap::new()), Err(Refusal::Host));
+    }
+
+    #[test]
+    fn origin_must_be_the_page_itself_and_posts_must_send_it() {
+        let host = "127.0.0.1:8080";
+        let own = headers(&[("origin", "http://127.0.0.1:8080")]);
+        assert_eq!(check_origin(&Method::POST, &own, host), Ok(()));
+        let foreign = headers(&[("origin", "http://evil.example")]);
+        assert_eq!(
+            check_origin(&Method::GET, &foreign, host),
+            Err(Refusal::Origin)
+        );
+        assert_eq!(
+            check_origin(&Method::POST, &HeaderMap::new(), host),
+            Err(Refusal::Origin)
+        );
+        assert_eq!(check_origin(&Method::GET, &HeaderMap::new(), host), Ok(()));
+        let cross = headers(&[("sec-fetch-site", "cross-site")]);
+        assert_eq!(
+            check_origin(&Method::GET, &cross, host),
+            Err(Refusal::Origin)
+        );
+    }
+
+    #[test]
+    fn the_credential_is_a_bearer_authorization_and_never_a_cookie() {
+        let map = headers(&[("authorization", "Bearer abc")]);
+        assert_eq!(session_credential(&map), Some("abc"));
+        let cookie = headers(&[("cookie", "ask_user_session=abc")]);
+        assert_eq!(session_credential(&cookie), None);
+        assert_eq!(
+            session_credential(&headers(&[("authorization", "Basic abc")])),
+            None
+        );
+    }
+}

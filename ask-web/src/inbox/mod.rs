@@ -1,0 +1,365 @@
+//! The inbox of `ask-user serve`: one page for the asks of many agents, and the agents' API.
+
+mod asks;
+mod checks;
+mod held;
+mod proof;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use ask_core::{Limits, Outcome, WireState};
+use axum::Router;
+use axum::middleware::from_fn_with_state;
+use axum::routing::post;
+
+use crate::board::AskView;
+use crate::http::{body_middleware, no_such_address};
+use crate::listen::{self, Bounds, Served};
+use crate::shared::{Setup, Shared, StoreWarning, Waiting};
+use crate::store::{AskStore, Kept, KeptState, StoreError};
+use crate::{LINGER, Links, WebError, random_token};
+
+pub use checks::{MAX_AGENT_NAME, MAX_CALL_ID, MAX_FOLDER, fit_asker};
+pub(crate) use held::AgentOutcome;
+pub use proof::STALE_CHALLENGE;
+
+/// The header that carries the capability of a new ask, on the held response that creates it.
+pub(crate) const CAPABILITY_HEADER: &str = "x-ask-capability";
+
+/// The header of a held response from an inbox that keeps its asks in a store: an agent whose
+/// connection ends without an outcome attaches again (`POST /api/agent/wait`).
+pub(crate) const KEPT_HEADER: &str = "x-ask-kept";
+
+/// The two tokens of an inbox: the agents' (which only creates asks) and the people's (which
+/// alone mints links for people).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InboxTokens {
+    /// What agents prove they hold.
+    pub agent: String,
+    /// What `ask-user serve --link` proves it holds.
+    pub people: String,
+}
+
+impl InboxTokens {
+    /// Two fresh 256-bit tokens.
+    pub fn fresh() -> Result<InboxTokens, WebError> {
+        Ok(InboxTokens {
+            agent: random_token()?,
+            people: random_token()?,
+        })
+    }
+}
+
+/// The inbox of `ask-user serve`: one page for the asks of many agents, which send them with
+/// [`crate::ViaFrontend`].
+#[derive(Debug)]
+pub struct Inbox {
+    listener: std::net::TcpListener,
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    bounds: Bounds,
+}
+
+/// What an inbox that keeps its asks starts with: its tokens, its store, and what the store
+/// gave when it was loaded ([`AskStore::load`]).
+#[derive(Debug)]
+pub struct Stored {
+    /// The tokens, kept from an earlier run or fresh.
+    pub tokens: InboxTokens,
+    /// Where every ask and outcome is kept.
+    pub store: Arc<dyn AskStore>,
+    /// The asks the store gave back.
+    pub kept: Kept,
+}
+
+impl Inbox {
+    /// Binds `addr` with fresh tokens and the first one-time link; the agents' calls are
+    /// checked against `limits`.
+    pub fn bind(addr: SocketAddr, limits: Limits) -> Result<Inbox, WebError> {
+        Inbox::bind_with(addr, limits, InboxTokens::fresh()?)
+    }
+
+    /// Binds `addr` with `tokens` (kept from an earlier run) and a fresh one-time link.
+    pub fn bind_with(
+        addr: SocketAddr,
+        limits: Limits,
+        tokens: InboxTokens,
+    ) -> Result<Inbox, WebError> {
+        Inbox::bind_inner(
+            addr,
+            Setup {
+                tokens: Some(tokens),
+                limits,
+                store: None,
+            },
+        )
+    }
+
+    /// Binds `addr` with the tokens of `stored`, keeping every ask and outcome in its store,
+    /// and shows again the asks kept there that still wait for the person or for their agent:
+    /// their agents attach again with their call id or their capability.
+    pub fn bind_stored(
+        addr: SocketAddr,
+        limits: Limits,
+        stored: Stored,
+    ) -> Result<Inbox, WebError> {
+        let Stored {
+            tokens,
+            store,
+            kept,
+        } = stored;
+        let setup = Setup {
+            tokens: Some(tokens),
+            limits,
+            store: Some(store),
+        };
+        let inbox = Inbox::bind_inner(addr, setup)?;
+        restore(&inbox.shared, kept);
+        Ok(inbox)
+    }
+
+    fn bind_inner(addr: SocketAddr, setup: Setup) -> Result<Inbox, WebError> {
+        let (listener, bound) = crate::bind_listener(addr)?;
+        let shared = Shared::new(bound, setup)?;
+        Ok(Inbox {
+            listener,
+            addr: bound,
+            shared: Arc::new(shared),
+            bounds: Bounds::default(),
+        })
+    }
+
+    /// Serves its connections within `bounds` instead of [`Bounds::default`].
+    pub fn with_bounds(mut self, bounds: Bounds) -> Inbox {
+        self.bounds = bounds;
+        self
+    }
+
+    /// Speaks `lang` on the page whatever the browser prefers; `None` (the default) follows each
+    /// browser's `Accept-Language`.
+    pub fn speaking(self, lang: Option<ask_core::lang::Lang>) -> Inbox {
+        self.shared.lock().lang = lang;
+        self
+    }
+
+    /// Tells `warn` of each change its store could not record after the person or the agent
+    /// was told of it: an answer saved for its agent, or an outcome its agent confirmed (which
+    /// is then offered to the agent again after a restart).
+    pub fn warning_of_store_errors(
+        self,
+        warn: impl Fn(&StoreError) + Send + Sync + 'static,
+    ) -> Inbox {
+        *self
+            .shared
+            .store_warning
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(StoreWarning(Arc::new(warn)));
+        self
+    }
+
+    /// How many asks wait, for the person or for their agent to take an outcome saved for it.
+    pub fn waiting(&self) -> usize {
+        self.shared.lock().waiting.len()
+    }
+
+    /// The address the inbox listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://host:port`, the address agents give to `--via`.
+    pub fn base_url(&self) -> &str {
+        &self.shared.base
+    }
+
+    /// The token agents prove they hold.
+    pub fn agent_token(&self) -> &str {
+        self.shared.agent_token.as_deref().unwrap_or_default()
+    }
+
+    /// The token that mints links for people.
+    pub fn people_token(&self) -> &str {
+        self.shared.people_token.as_deref().unwrap_or_default()
+    }
+
+    /// The current one-time link for people.
+    pub fn link(&self) -> String {
+        self.shared.link()
+    }
+
+    /// A fresh one-time link; the earlier one stops working if it was not used.
+    pub fn fresh_link(&self) -> Result<String, WebError> {
+        self.shared.fresh_link()
+    }
+
+    /// What makes fresh one-time links for this inbox.
+    pub fn links(&self) -> Links {
+        Links(Arc::clone(&self.shared))
+    }
+
+    /// Every address of the inbox (the page, its API, the agents' API) on its state, with every
+    /// check: what [`Inbox::serve`] serves, for a host that serves it on a listener of its own
+    /// or drives it in process.
+    pub fn router(&self) -> Router {
+        crate::router(&self.shared)
+    }
+
+    /// Serves until the process ends.
+    pub async fn serve(&self) -> Result<(), WebError> {
+        self.serve_until(std::future::pending()).await
+    }
+
+    /// Serves until `stop` resolves, then stops in order: answers given from then on are
+    /// refused and stay on their pages, the answers in flight reach their agents or fail, the
+    /// pages are told that the inbox closes, the held agent requests end as connection lost,
+    /// and no connection is accepted any more.
+    pub async fn serve_until(
+        &self,
+        stop: impl std::future::Future<Output = ()>,
+    ) -> Result<(), WebError> {
+        let listener = self
+            .listener
+            .try_clone()
+            .and_then(tokio::net::TcpListener::from_std)
+            .map_err(WebError::Serve)?;
+        let shared = Arc::clone(&self.shared);
+        let served = Served {
+            router: self.router(),
+            bounds: self.bounds,
+            linger: LINGER,
+        };
+        listen::serve(listener, served, async move {
+            stop.await;
+            shared.stop().await;
+        })
+        .await
+        .map_err(WebError::Serve)
+    }
+}
+
+/// The agents' API (`/api/agent/…`) over `shared`: never for a browser, and for `POST` only.
+pub(crate) fn routes(shared: &Arc<Shared>) -> Router<Arc<Shared>> {
+    let state = || Arc::clone(shared);
+    let body = || from_fn_with_state(state(), body_middleware);
+    let agents = || from_fn_with_state(state(), proof::agents_only);
+    let capability = || from_fn_with_state(state(), proof::capability_middleware);
+    Router::new()
+        .route(
+            "/api/agent/hello",
+            post(proof::hello).route_layer(body()).fallback(use_post),
+        )
+        .route(
+            "/api/agent/asks",
+            post(asks::create)
+                .route_layer(body())
+                .route_layer(agents())
+                .fallback(use_post),
+        )
+        .route(
+            "/api/agent/wait",
+            post(asks::wait_again)
+                .route_layer(body())
+                .route_layer(agents())
+                .fallback(use_post),
+        )
+        .route(
+            "/api/agent/link",
+            post(proof::fresh_link)
+                .route_layer(from_fn_with_state(state(), proof::people_only))
+                .fallback(use_post),
+        )
+        .route(
+            "/api/agent/received",
+            post(asks::received)
+                .route_layer(capability())
+                .fallback(use_post),
+        )
+        .route(
+            "/api/agent/cancel",
+            post(asks::withdrawn)
+                .route_layer(capability())
+                .fallback(use_post),
+        )
+        .route(
+            "/api/agent/",
+            post(|| async { no_such_address() }).fallback(use_post),
+        )
+        .route(
+            "/api/agent/{*elsewhere}",
+            post(|| async { no_such_address() }).fallback(use_post),
+        )
+        .route_layer(axum::middleware::from_fn(proof::no_browsers))
+}
+
+/// `405` for an agents' address asked with another method than `POST`.
+async fn use_post() -> axum::response::Response {
+    crate::http::error_response(axum::http::StatusCode::METHOD_NOT_ALLOWED, "use POST")
+}
+
+/// Shows again the asks kept in the store that still wait for the person or for their agent,
+/// and numbers new asks after the highest kept.
+fn restore(shared: &Shared, kept: Kept) {
+    let numbered = |id: &str| id.strip_prefix("ask-").and_then(|n| n.parse::<u64>().ok());
+    let highest = (kept.open.iter().map(|ask| ask.id.as_str()))
+        .chain(kept.ended.iter().map(String::as_str))
+        .filter_map(numbered)
+        .max()
+        .unwrap_or(0);
+    for ask in kept.open {
+        let secret = ask_core::any_secret(&ask.questions);
+        let (saved, given) = match ask.state {
+            KeptState::Waiting => (None, ask.given),
+            // The secret was never kept: the ask waits again, with the other answers given.
+            KeptState::Answered {
+                answers,
+                delivered: false,
+            } if secret => {
+                let given = ask
+                    .questions
+                    .iter()
+                    .enumerate()
+                    .map(|(at, question)| {
+                        answers
+                            .iter()
+                            .find(|answer| answer.question == question.question)
+                            .cloned()
+                            .or_else(|| ask.given.get(at).cloned().flatten())
+                    })
+                    .collect();
+                (None, given)
+            }
+            KeptState::Answered {
+                answers,
+                delivered: false,
+            } => (Some(Outcome::Answered(answers)), ask.given),
+            KeptState::Cancelled { delivered: false } => (Some(Outcome::Cancelled), ask.given),
+            KeptState::Answered { .. } | KeptState::Cancelled { .. } | KeptState::Withdrawn => {
+                continue;
+            }
+        };
+        let mut view = AskView::waiting(ask.id.clone(), ask.questions, &given).asked_by(ask.asker);
+        view.since = ask.since;
+        let questions = view.questions.clone();
+        if shared.board.push(view).is_err() {
+            // Beyond the budget of waiting asks: it stays in the store for a later start.
+            continue;
+        }
+        let state = saved.as_ref().map(WireState::of);
+        shared.lock().waiting.push(Waiting {
+            request_id: ask.id.clone(),
+            questions,
+            capability: Some(ask.capability),
+            agent: None,
+            attached: 0,
+            saved,
+            delivering: false,
+            receipt: None,
+        });
+        if let Some(state) = state {
+            shared.set_state(&ask.id, state);
+        }
+    }
+    shared.lock().taken = highest;
+}

@@ -1,0 +1,178 @@
+//! The page's side of a server: the page itself and its words, the exchange of the link's token
+//! for a session, and, with that session, the list of asks, their event stream, and the person's
+//! answers ([`crate::answer`]).
+//!
+//! The page itself holds no data: it is served to anyone who may reach it, and asks for
+//! everything else with the credential its link was exchanged for.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Path, State};
+use axum::handler::Handler;
+use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{from_fn, from_fn_with_state};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, get, post};
+use serde::Deserialize;
+
+use crate::answer::{self, AnswerBody};
+use crate::auth::same_secret;
+use crate::http::{
+    JsonBody, Refusal, body_middleware, elsewhere, error_response, json_middleware, json_response,
+    origin_middleware, session_middleware, trust,
+};
+use crate::shared::Shared;
+use crate::{board, random_token, words};
+
+const INDEX_HTML: &str = include_str!("../assets/index.html");
+const APP_JS: &str = include_str!("../assets/app.js");
+const APP_CSS: &str = include_str!("../assets/app.css");
+
+/// How often an event stream with no change gets a comment line: a page that went away is
+/// found at the next one.
+pub const EVENTS_HEARTBEAT: Duration = Duration::from_secs(15);
+
+/// The page's addresses over `shared`: the page and its words and `POST /api/session` for
+/// anyone, the rest for a session; every one of them for the page's own origin only.
+pub(crate) fn routes(shared: &Arc<Shared>) -> Router<Arc<Shared>> {
+    let state = || Arc::clone(shared);
+    let body = || from_fn_with_state(state(), body_middleware);
+    let public = Router::new()
+        .route("/", get(index).fallback(elsewhere))
+        .route("/app.js", get(app_js).fallback(elsewhere))
+        .route("/app.css", get(app_css).fallback(elsewhere))
+        .route("/text.json", get(text).fallback(elsewhere))
+        .route(
+            "/api/session",
+            post(exchange).route_layer(body()).fallback(elsewhere),
+        );
+    let private = Router::new()
+        .route("/api/asks", get(list).fallback(elsewhere))
+        .route("/api/events", get(events).fallback(elsewhere))
+        .route(
+            "/api/asks/{request_id}/answer",
+            outcome(shared, answer_route),
+        )
+        .route(
+            "/api/asks/{request_id}/cancel",
+            outcome(shared, cancel_route),
+        )
+        .route_layer(from_fn_with_state(state(), session_middleware));
+    public
+        .merge(private)
+        .route_layer(from_fn(origin_middleware))
+}
+
+/// A route of the person's outcome: `POST` only, a JSON body within the cap.
+fn outcome<H, T>(shared: &Arc<Shared>, handler: H) -> MethodRouter<Arc<Shared>>
+where
+    H: Handler<T, Arc<Shared>>,
+    T: 'static,
+{
+    post(handler)
+        .route_layer(from_fn_with_state(Arc::clone(shared), body_middleware))
+        .route_layer(from_fn(json_middleware))
+        .fallback(elsewhere)
+}
+
+fn page(text: &'static str, content_type: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], text).into_response()
+}
+
+async fn index() -> Response {
+    page(INDEX_HTML, "text/html; charset=utf-8")
+}
+
+async fn app_js() -> Response {
+    page(APP_JS, "text/javascript; charset=utf-8")
+}
+
+async fn app_css() -> Response {
+    page(APP_CSS, "text/css; charset=utf-8")
+}
+
+/// `GET /text.json`: the page's words in its language.
+async fn text(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let words = words::words(shared.lock().lang, &headers);
+    let mut response = json_response(StatusCode::OK, &words);
+    let vary = HeaderValue::from_static("accept-language");
+    response.headers_mut().insert(header::VARY, vary);
+    response
+}
+
+/// `GET /api/asks`: every ask shown.
+async fn list(State(shared): State<Arc<Shared>>) -> Response {
+    json_response(StatusCode::OK, &shared.board.snapshot())
+}
+
+/// `GET /api/events`: the list now, then each change, as server-sent events, until the server
+/// closes ([`board`]).
+async fn events(State(shared): State<Arc<Shared>>) -> Response {
+    (
+        [(header::CONTENT_TYPE, "text/event-stream")],
+        Body::from_stream(board::stream(&shared.board, EVENTS_HEARTBEAT)),
+    )
+        .into_response()
+}
+
+/// `POST /api/asks/{requestId}/answer`.
+async fn answer_route(
+    State(shared): State<Arc<Shared>>,
+    Path(request_id): Path<String>,
+    JsonBody(body): JsonBody<AnswerBody>,
+) -> Response {
+    answer::answer(&shared, &request_id, body).await
+}
+
+/// `POST /api/asks/{requestId}/cancel`.
+async fn cancel_route(
+    State(shared): State<Arc<Shared>>,
+    Path(request_id): Path<String>,
+) -> Response {
+    answer::cancel(&shared, &request_id).await
+}
+
+/// The body of `POST /api/session`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SessionBody {
+    token: String,
+}
+
+/// `POST /api/session {"token": …}`: the page spends the link's token (from the link's
+/// fragment, which no request carries) for a credential of its own, which it keeps in
+/// `sessionStorage` and sends as `Authorization: Bearer …`. No cookie is ever set: the
+/// credential reaches no other server of this machine, and two pages in one browser keep
+/// theirs apart.
+async fn exchange(
+    State(shared): State<Arc<Shared>>,
+    extensions: Extensions,
+    body: Bytes,
+) -> Response {
+    let Ok(SessionBody { token }) = serde_json::from_slice::<SessionBody>(&body) else {
+        return error_response(StatusCode::BAD_REQUEST, "send {\"token\": …}");
+    };
+    let mut inner = shared.lock();
+    let valid = inner
+        .token
+        .as_deref()
+        .is_some_and(|expected| same_secret(expected, &token));
+    if !valid {
+        drop(inner);
+        return Refusal::SpentLink.response();
+    }
+    let session = match random_token() {
+        Ok(session) => session,
+        Err(error) => {
+            return error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string());
+        }
+    };
+    inner.token = None;
+    inner.sessions.insert(session.clone());
+    drop(inner);
+    trust(&extensions);
+    json_response(StatusCode::OK, &serde_json::json!({ "session": session }))
+}

@@ -1,0 +1,408 @@
+//! The state of one server (the single-ask page or the inbox): the link token, the people's
+//! sessions, the asks waiting for the person and where each one's outcome goes, and the orderly
+//! stop. Nothing here reads a request: the routes of `page` and `inbox` change this state.
+
+use std::collections::{HashSet, VecDeque};
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use ask_core::{Outcome, WireState};
+use tokio::sync::{Semaphore, oneshot, watch};
+
+use crate::board::{self, AskView};
+use crate::store::{self, AskStore, StoreError};
+use crate::{BODY_BUDGET, DELIVERY_PATIENCE, InboxTokens, WebError, random_token};
+
+/// An outcome on its way to the agent, with the receipt the agent's side fires once it has it.
+#[derive(Debug)]
+pub(crate) struct Delivery {
+    pub(crate) outcome: Outcome,
+    pub(crate) receipt: oneshot::Sender<()>,
+}
+
+/// One ask still waiting for the person.
+#[derive(Debug)]
+pub(crate) struct Waiting {
+    pub(crate) request_id: String,
+    /// The questions, as the agent asked them.
+    pub(crate) questions: Vec<ask_core::Question>,
+    /// The SHA-256 ([`auth::digest`]) of the 256-bit capability of this ask alone, given to the
+    /// agent that created it (the single-ask page has none).
+    pub(crate) capability: Option<String>,
+    /// Where the outcome goes: the agent's held connection, or the waiting `present`; `None`
+    /// while no agent is attached (its connection ended and the inbox keeps its asks).
+    pub(crate) agent: Option<oneshot::Sender<Delivery>>,
+    /// Which attachment of an agent holds `agent`: a held connection that ends detaches only
+    /// its own.
+    pub(crate) attached: u64,
+    /// The outcome the person gave while no agent could take it, saved in the store for the
+    /// agent that comes back.
+    pub(crate) saved: Option<Outcome>,
+    /// True while an answer is on its way: a second one is refused.
+    pub(crate) delivering: bool,
+    /// The receipt of an outcome the held connection carried, fired when the agent confirms.
+    pub(crate) receipt: Option<oneshot::Sender<()>>,
+}
+
+/// The mutable half of the server: the link token, the sessions, the asks in flight.
+#[derive(Debug, Default)]
+pub(crate) struct Inner {
+    /// The link's token, until the first visit spends it.
+    pub(crate) token: Option<String>,
+    /// The people's credentials handed out for spent links.
+    pub(crate) sessions: HashSet<String>,
+    /// The asks waiting for the person.
+    pub(crate) waiting: Vec<Waiting>,
+    /// The number of asks shown so far, for their request ids.
+    pub(crate) taken: u64,
+    /// The nonces of the inbox handed out by `hello`, each answerable once, oldest first.
+    pub(crate) challenges: VecDeque<(String, Instant)>,
+    /// True once the server stops: new answers are refused and kept on the page.
+    pub(crate) stopping: bool,
+    /// The answers on their way to their agents now.
+    pub(crate) in_flight: usize,
+    /// The page's language when one was given (`--lang`); else each browser's.
+    pub(crate) lang: Option<ask_core::lang::Lang>,
+    /// The number of agent attachments so far, for [`Waiting::attached`].
+    pub(crate) attachments: u64,
+}
+
+impl Inner {
+    /// The waiting ask `request_id`.
+    pub(crate) fn waiting_mut(&mut self, request_id: &str) -> Option<&mut Waiting> {
+        self.waiting
+            .iter_mut()
+            .find(|waiting| waiting.request_id == request_id)
+    }
+}
+
+#[derive(Debug)]
+pub(crate) struct Shared {
+    pub(crate) inner: Mutex<Inner>,
+    /// What the pages are told.
+    pub(crate) board: Arc<board::Board>,
+    /// The token agents prove they hold; `None` for the single-ask page.
+    pub(crate) agent_token: Option<String>,
+    /// The token that alone mints links for people (`ask-user serve --link`); `None` for the
+    /// single-ask page.
+    pub(crate) people_token: Option<String>,
+    /// The limits an agent's call is checked against.
+    pub(crate) limits: ask_core::Limits,
+    /// `http://host:port` of the links.
+    pub(crate) base: String,
+    /// Turns true when the server stops: held agent requests end as connection lost.
+    pub(crate) stopped: watch::Sender<bool>,
+    /// Told when the last answer in flight arrived or failed.
+    pub(crate) settled: tokio::sync::Notify,
+    /// Where the inbox keeps its asks (`ask-user serve --store`): then an agent whose
+    /// connection ends stays attached to nothing, and its ask waits for it to come back.
+    pub(crate) store: Option<Arc<dyn AskStore>>,
+    /// Told of a change the store could not record after the person or the agent was told.
+    pub(crate) store_warning: Mutex<Option<StoreWarning>>,
+    /// The room of [`BODY_BUDGET`] for the request bodies of this server, in KiB.
+    pub(crate) body_room: Semaphore,
+}
+
+/// An outcome its agent confirmed: which ask, which attachment of it, its questions.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Confirmed<'a> {
+    pub(crate) request_id: &'a str,
+    pub(crate) attached: u64,
+    pub(crate) questions: &'a [ask_core::Question],
+    pub(crate) outcome: &'a Outcome,
+}
+
+/// What a server is made with besides its address.
+#[derive(Debug, Default)]
+pub(crate) struct Setup {
+    /// The inbox's tokens; `None` for the single-ask page.
+    pub(crate) tokens: Option<InboxTokens>,
+    /// The limits an agent's call is checked against.
+    pub(crate) limits: ask_core::Limits,
+    /// Where the inbox keeps its asks.
+    pub(crate) store: Option<Arc<dyn AskStore>>,
+}
+
+impl Shared {
+    pub(crate) fn new(bound: SocketAddr, setup: Setup) -> Result<Shared, WebError> {
+        let Setup {
+            tokens,
+            limits,
+            store,
+        } = setup;
+        let host = if bound.ip().is_unspecified() {
+            // Listening on every address: the link names this machine's loopback, which works
+            // here; people elsewhere put this machine's address in its place.
+            SocketAddr::new(IpAddr::from([127, 0, 0, 1]), bound.port())
+        } else {
+            bound
+        };
+        let (stopped, _) = watch::channel(false);
+        let (agent_token, people_token) = match tokens {
+            Some(tokens) => (Some(tokens.agent), Some(tokens.people)),
+            None => (None, None),
+        };
+        Ok(Shared {
+            inner: Mutex::new(Inner {
+                token: Some(random_token()?),
+                ..Inner::default()
+            }),
+            board: Arc::new(board::Board::new()),
+            agent_token,
+            people_token,
+            limits,
+            base: format!("http://{host}"),
+            stopped,
+            settled: tokio::sync::Notify::new(),
+            store,
+            store_warning: Mutex::new(None),
+            body_room: Semaphore::new(BODY_BUDGET / 1024),
+        })
+    }
+
+    /// The link of the current token.
+    pub(crate) fn link(&self) -> String {
+        let token = self.lock().token.clone().unwrap_or_default();
+        format!("{}/#token={token}", self.base)
+    }
+
+    /// A fresh one-time link; any earlier link that was not used stops working.
+    pub(crate) fn fresh_link(&self) -> Result<String, WebError> {
+        let token = random_token()?;
+        self.lock().token = Some(token.clone());
+        Ok(format!("{}/#token={token}", self.base))
+    }
+
+    /// Shows an ask on the page and gives the receiver of its outcome, with the number of this
+    /// attachment; `Err` when the asks waiting already fill [`WAITING_BUDGET`]. `capability`
+    /// is the digest of the ask's capability.
+    pub(crate) fn open(
+        &self,
+        view: AskView,
+        capability: Option<String>,
+    ) -> Result<(oneshot::Receiver<Delivery>, u64), board::Full> {
+        let (agent, delivered) = oneshot::channel();
+        let request_id = view.request_id.clone();
+        let questions = view.questions.clone();
+        self.board.push(view)?;
+        let mut inner = self.lock();
+        inner.attachments += 1;
+        let attached = inner.attachments;
+        inner.waiting.push(Waiting {
+            request_id,
+            questions,
+            capability,
+            agent: Some(agent),
+            attached,
+            saved: None,
+            delivering: false,
+            receipt: None,
+        });
+        Ok((delivered, attached))
+    }
+
+    /// The held connection of attachment `attached` to the ask `request_id` ended before it
+    /// carried an outcome: with a store, the ask waits for its agent to come back; without
+    /// one, it ends as connection lost.
+    pub(crate) fn detach(&self, request_id: &str, attached: u64) {
+        if self.store.is_none() {
+            self.lost(request_id);
+            return;
+        }
+        let mut inner = self.lock();
+        if let Some(waiting) = inner
+            .waiting
+            .iter_mut()
+            .find(|w| w.request_id == request_id && w.attached == attached)
+        {
+            waiting.agent = None;
+        }
+    }
+
+    /// An outcome did not go out: the ask `request_id` waits again, held by `agent` when it
+    /// is still attached.
+    pub(crate) fn undeliver(&self, request_id: &str, agent: Option<oneshot::Sender<Delivery>>) {
+        let mut inner = self.lock();
+        if let Some(waiting) = inner.waiting_mut(request_id) {
+            waiting.delivering = false;
+            waiting.agent = agent.or(waiting.agent.take());
+        }
+    }
+
+    /// Keeps `outcome` for the agent of `request_id`, which is not attached now: it was written
+    /// to the store, and the pages show the ask as ended.
+    pub(crate) fn save(self: &Arc<Shared>, request_id: &str, outcome: Outcome) {
+        let state = WireState::of(&outcome);
+        let attached = {
+            let mut inner = self.lock();
+            inner.waiting_mut(request_id).is_some_and(|waiting| {
+                waiting.delivering = false;
+                waiting.saved = Some(outcome.clone());
+                // The agent attached again while the outcome was on its way to the connection
+                // before: the new one takes it.
+                waiting.agent.is_some()
+            })
+        };
+        self.set_state(request_id, state);
+        if attached {
+            self.hand_saved(request_id, outcome);
+        }
+    }
+
+    /// Hands the outcome saved for the ask `request_id` to its agent, attached again: the ask
+    /// ends once the agent confirms it, or stays saved for the next attachment.
+    pub(crate) fn hand_saved(self: &Arc<Shared>, request_id: &str, outcome: Outcome) {
+        let agent = {
+            let mut inner = self.lock();
+            inner
+                .waiting_mut(request_id)
+                .and_then(|w| Some((w.agent.take()?, w.attached, w.questions.clone())))
+        };
+        let Some((agent, attached, questions)) = agent else {
+            return;
+        };
+        let (receipt, received) = oneshot::channel();
+        let delivery = Delivery {
+            outcome: outcome.clone(),
+            receipt,
+        };
+        if agent.send(delivery).is_err() {
+            return;
+        }
+        let shared = Arc::clone(self);
+        let request_id = request_id.to_string();
+        tokio::spawn(async move {
+            if let Ok(Ok(())) = tokio::time::timeout(DELIVERY_PATIENCE, received).await {
+                shared
+                    .delivered(Confirmed {
+                        request_id: &request_id,
+                        attached,
+                        questions: &questions,
+                        outcome: &outcome,
+                    })
+                    .await;
+            }
+        });
+    }
+
+    /// The agent of `request_id`, attached as `attached`, confirmed that it has `outcome`: the
+    /// store (if any) records that it was delivered, and the ask ends, unless the agent attached
+    /// again meanwhile (then the newer attachment, which is handed the same outcome, ends it).
+    pub(crate) async fn delivered(&self, confirmed: Confirmed<'_>) {
+        let Confirmed {
+            request_id,
+            attached,
+            questions,
+            outcome,
+        } = confirmed;
+        // The store first: until the ask leaves the list, the same call attaching again gets
+        // the outcome from memory, and once it left, from the store.
+        if let Some(store) = &self.store {
+            let state = store::kept_state(questions, outcome).delivered();
+            // An ask not marked is offered to its agent again after a restart: at least once.
+            if let Err(error) = store.mark_delivered(request_id, state).await {
+                self.warn(&error);
+            }
+        }
+        let newer = self
+            .lock()
+            .waiting_mut(request_id)
+            .is_some_and(|waiting| waiting.attached != attached);
+        if !newer {
+            self.remove(request_id);
+            self.set_state(request_id, WireState::of(outcome));
+        }
+    }
+
+    /// The id of the next ask: `ask-1`, `ask-2`, ….
+    pub(crate) fn next_id(&self) -> String {
+        let mut inner = self.lock();
+        inner.taken += 1;
+        format!("ask-{}", inner.taken)
+    }
+
+    /// Ends a waiting ask as connection lost: its agent went away.
+    pub(crate) fn lost(&self, request_id: &str) {
+        if self.remove(request_id).is_some() {
+            self.set_state(request_id, WireState::ConnectionLost);
+        }
+    }
+
+    /// Takes a waiting ask off the list.
+    pub(crate) fn remove(&self, request_id: &str) -> Option<Waiting> {
+        let mut inner = self.lock();
+        let at = inner
+            .waiting
+            .iter()
+            .position(|w| w.request_id == request_id);
+        at.map(|at| inner.waiting.swap_remove(at))
+    }
+
+    /// Tells whoever made the server of a change the store could not record.
+    pub(crate) fn warn(&self, error: &StoreError) {
+        let warning = self
+            .store_warning
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        if let Some(StoreWarning(warning)) = warning {
+            warning(error);
+        }
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic while the lock is held leaves data that is still consistent (every change is
+        // one assignment), so a poisoned lock is taken as it is.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Sets the state of one ask and tells every open page.
+    pub(crate) fn set_state(&self, request_id: &str, state: WireState) {
+        self.board.set_state(request_id, state);
+    }
+
+    /// Stops the server in order: new answers are refused (and kept on their pages), the
+    /// answers in flight reach their agents or fail (at most [`DELIVERY_PATIENCE`]), then the
+    /// pages are told that the server closes and the held agent requests end.
+    pub(crate) async fn stop(&self) {
+        self.lock().stopping = true;
+        let _ = tokio::time::timeout(DELIVERY_PATIENCE + Duration::from_secs(1), async {
+            loop {
+                let settled = self.settled.notified();
+                if self.lock().in_flight == 0 {
+                    return;
+                }
+                settled.await;
+            }
+        })
+        .await;
+        self.board.close();
+        self.stopped.send_replace(true);
+    }
+}
+
+/// What is told of a store that failed to record a change the person or an agent already
+/// made (an ask not marked delivered is offered to its agent again after a restart).
+#[derive(Clone)]
+pub(crate) struct StoreWarning(pub(crate) Arc<dyn Fn(&StoreError) + Send + Sync>);
+
+impl std::fmt::Debug for StoreWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StoreWarning")
+    }
+}
+
+/// Makes fresh one-time links for a running page or inbox, from another thread (Enter on the
+/// terminal).
+#[derive(Debug, Clone)]
+pub struct Links(pub(crate) Arc<Shared>);
+
+impl Links {
+    /// A fresh one-time link; the earlier one stops working if it was not used.
+    pub fn fresh(&self) -> Result<String, WebError> {
+        self.0.fresh_link()
+    }
+}
