@@ -11,8 +11,6 @@
 //! anything and never talks a protocol.
 
 mod ask;
-#[doc(hidden)]
-pub mod console;
 mod events;
 mod input;
 mod log;

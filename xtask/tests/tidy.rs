@@ -538,7 +538,6 @@ fn source_files(packages: &[Package]) -> BTreeMap<String, String> {
 }
 
 #[test]
-#[ignore = "turned on once the splits land"]
 fn long_files_say_why() {
     let files = source_files(&workspace());
     assert!(
@@ -720,7 +719,6 @@ fn string_errors(text: &str) -> Vec<(usize, String)> {
 }
 
 #[test]
-#[ignore = "turned on once the libraries' errors are typed"]
 fn libraries_return_typed_errors() {
     let libraries: Vec<Package> = workspace()
         .into_iter()

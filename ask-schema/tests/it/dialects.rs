@@ -12,10 +12,19 @@
 
 use std::path::Path;
 
-use ask_core::{AnswerValue, Limits};
+use ask_core::{AnswerValue, Limits, RaisedWith};
 use ask_schema::testing::{dialect_descriptor, read_value};
 use ask_schema::{Dialect, ReadOptions, read_call};
 use serde_json::{Value, json};
+
+/// The limits a call is read with: the defaults, raised with the binary's flags, whose names the
+/// expected problems carry.
+fn limits() -> Limits {
+    Limits::default().raised_with(RaisedWith {
+        questions: "--max-questions",
+        options: "--max-options",
+    })
+}
 
 fn outcome(case: &Value, dialect: Dialect) -> Value {
     let options = ReadOptions {
@@ -23,14 +32,14 @@ fn outcome(case: &Value, dialect: Dialect) -> Value {
         strict: case["strict"].as_bool().unwrap_or(false),
     };
     let text = serde_json::to_string(&case["input"]).unwrap();
-    let read = read_call(&text, options, &Limits::default());
+    let read = read_call(&text, options, &limits());
     if !options.strict {
         // The value path (which names problems, and reads RPC and MCP values) agrees with the
         // text path, whose valid agent calls take a typed fast path.
-        let by_value = read_value(&case["input"], options, &Limits::default());
+        let by_value = read_value(&case["input"], options, &limits());
         assert_eq!(
             summary(by_value),
-            summary(read_call(&text, options, &Limits::default())),
+            summary(read_call(&text, options, &limits())),
             "{text}"
         );
     }

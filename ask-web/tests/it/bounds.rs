@@ -3,7 +3,6 @@
 //! timer whenever every task waits, so the test takes no time and proves the order of the
 //! timeouts, not a pace. Nothing here needs more than the Rust toolchain.
 
-
 use std::time::Duration;
 
 use ask_core::Limits;
