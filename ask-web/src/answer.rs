@@ -64,6 +64,12 @@ fn questions_of(shared: &Shared, request_id: &str) -> Option<Vec<ask_core::Quest
 
 /// Answers one ask (see [`send_outcome`]); answers that do not fit its questions are refused,
 /// and the ask keeps waiting.
+///
+/// The person is answered `200` only after the outcome's delivery receipt fired (the `--via`
+/// agent's `received`, or `present` taking it while its agent is still there); every other end
+/// of an outcome that went out is `202` with `"saved": true` when a store keeps the outcome,
+/// else `503` with `"kept": true`, and the ask waits again or ends as connection lost, but for
+/// an ask that the store finds already ended (`409`).
 pub(crate) async fn answer(shared: &Arc<Shared>, request_id: &str, body: AnswerBody) -> Response {
     let Some(questions) = questions_of(shared, request_id) else {
         return if shared.board.knows(request_id) {
@@ -104,6 +110,12 @@ struct Given {
 /// When the inbox keeps its asks in a store, an outcome that its agent cannot take now is
 /// written there first and waits for the agent to come back: the reply is `202` with
 /// `"saved": true`. Otherwise it is `503` with `"kept": true`, and the answers stay on the page.
+///
+/// An ask is answered at most once: under the lock, its sender is taken out of the table and
+/// the ask marked as delivering (also when no agent is attached and the outcome goes to the
+/// store), so a second outcome is refused while the first is on its way or saved; in the store,
+/// [`AskStore::record_first_outcome`](crate::AskStore::record_first_outcome) keeps only the
+/// first.
 async fn send_outcome(shared: &Arc<Shared>, request_id: &str, given: Given) -> Response {
     let Given { questions, outcome } = given;
     let questions = questions.unwrap_or_default();

@@ -186,6 +186,13 @@ fn random_token() -> Result<String, WebError> {
 /// Every address of one server over `shared`: the page's ([`page::routes`]) and the agents'
 /// ([`inbox::routes`]), behind the `Host` check, every response with the headers that keep the
 /// page to itself, and a plain `404` (after the page's checks) for every other address.
+///
+/// Every request passes the Host check (an IP literal or `localhost`). Every request of the
+/// page's side passes the Origin check (the page's own origin; a POST must send one) and, but
+/// for the page, its script, its style, its words and the link's one-time exchange, the
+/// person's credential in `Authorization`, never a cookie; the agents' API refuses any request
+/// that sends `Origin` or `Sec-Fetch-Site`, and asks for its own proof instead. Every response
+/// carries [`CSP`].
 fn router(shared: &Arc<Shared>) -> Router {
     Router::new()
         .merge(page::routes(shared))

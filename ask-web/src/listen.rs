@@ -4,7 +4,7 @@
 //! kept for a client when the process runs out of descriptors.
 //!
 //! A held agent request and a page's event stream are authenticated and write a line at least
-//! every [`crate::HEARTBEAT`] and [`crate::EVENTS_HEARTBEAT`]: no timeout ends them.
+//! every [`crate::HEARTBEAT`] and [`crate::page::EVENTS_HEARTBEAT`]: no timeout ends them.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -27,8 +27,8 @@ pub(crate) struct Waiting {
     pub(crate) request_id: String,
     /// The questions, as the agent asked them.
     pub(crate) questions: Vec<ask_core::Question>,
-    /// The SHA-256 ([`auth::digest`]) of the 256-bit capability of this ask alone, given to the
-    /// agent that created it (the single-ask page has none).
+    /// The SHA-256 ([`crate::auth::digest`]) of the 256-bit capability of this ask alone, given
+    /// to the agent that created it (the single-ask page has none).
     pub(crate) capability: Option<String>,
     /// Where the outcome goes: the agent's held connection, or the waiting `present`; `None`
     /// while no agent is attached (its connection ended and the inbox keeps its asks).
@@ -175,8 +175,8 @@ impl Shared {
     }
 
     /// Shows an ask on the page and gives the receiver of its outcome, with the number of this
-    /// attachment; `Err` when the asks waiting already fill [`WAITING_BUDGET`]. `capability`
-    /// is the digest of the ask's capability.
+    /// attachment; `Err` when the asks waiting already fill [`board::WAITING_BUDGET`].
+    /// `capability` is the digest of the ask's capability.
     pub(crate) fn open(
         &self,
         view: AskView,

@@ -53,6 +53,11 @@ impl InboxTokens {
 
 /// The inbox of `ask-user serve`: one page for the asks of many agents, which send them with
 /// [`crate::ViaFrontend`].
+///
+/// Writing and showing a new ask, and delivering an outcome, run on tasks of their own that
+/// finish even when the request that started them is given up (its connection closed): the
+/// store, the list and the agent's connection never disagree half-way. An outcome saved while
+/// its agent attached again is handed to that agent.
 #[derive(Debug)]
 pub struct Inbox {
     listener: std::net::TcpListener,
