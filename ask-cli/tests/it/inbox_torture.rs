@@ -311,13 +311,19 @@ fn serve_killed_at_random_instants_loses_no_acknowledged_answer() {
                     agent.name
                 ),
                 None => {
-                    let ask = listed(&asks, &agent.name).unwrap_or_else(|| {
-                        panic!(
-                            "{at}: the ask of {}, waiting at the kill, is not listed after \
-                             the restart: {asks:?}",
+                    let Some(ask) = listed(&asks, &agent.name) else {
+                        // An answer delivered just before the kill ends the ask for good, so
+                        // the restarted inbox lists it no more, while the agent may not have
+                        // exited yet: it must have been answered in the burst, and the check
+                        // below proves it got an answer the person gave.
+                        assert!(
+                            !agent.given.is_empty(),
+                            "{at}: the ask of {}, waiting at the kill and never answered, is \
+                             not listed after the restart: {asks:?}",
                             agent.name
-                        )
-                    });
+                        );
+                        continue;
+                    };
                     let state = ask["state"].as_str().unwrap();
                     assert!(
                         state == "waiting_for_user" || state == "answered",
