@@ -144,7 +144,7 @@ impl Embedded {
             }
             match effect {
                 Effect::Continue | Effect::Load(_) => {}
-                Effect::Finish(outcome) => return Step::Ended(outcome),
+                Effect::Ended(outcome) => return Step::Ended(outcome),
                 Effect::Abort => return Step::Abort,
             }
         }

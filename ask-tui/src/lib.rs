@@ -27,7 +27,7 @@
 //! };
 //! let mut state = State::new(&input);
 //! update(&mut state, Msg::Down);
-//! let Effect::Finish(Outcome::Answered(answers)) = update(&mut state, Msg::Enter) else {
+//! let Effect::Ended(Outcome::Answered(answers)) = update(&mut state, Msg::Enter) else {
 //!     panic!("Enter answers a single question");
 //! };
 //! assert_eq!(answers[0].selected_option.as_deref(), Some("SQLite"));

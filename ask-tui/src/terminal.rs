@@ -424,7 +424,7 @@ fn event_loop(mut state: State, mut guard: Guard, watch: &Watch<'_>) -> Result<O
         }
         match effect {
             Effect::Continue | Effect::Load(_) => {}
-            Effect::Finish(outcome) => return Ok(outcome),
+            Effect::Ended(outcome) => return Ok(outcome),
             Effect::Abort => return Err(TuiError::Aborted),
         }
     }

@@ -221,7 +221,7 @@ impl State {
                 Some(page) => with_note(answer, page),
                 None => answer,
             };
-            return Effect::Finish(Outcome::Answered(vec![answer]));
+            return Effect::Ended(Outcome::Answered(vec![answer]));
         }
         let Some(page) = self.page_mut() else {
             return Effect::Continue;
@@ -387,7 +387,7 @@ impl State {
             });
             Effect::Continue
         } else {
-            Effect::Finish(Outcome::Cancelled)
+            Effect::Ended(Outcome::Cancelled)
         }
     }
 
@@ -405,7 +405,7 @@ impl State {
             .iter()
             .filter_map(|p| p.answer.clone().map(|answer| with_note(answer, p)))
             .collect();
-        Effect::Finish(Outcome::Answered(answers))
+        Effect::Ended(Outcome::Answered(answers))
     }
 }
 

@@ -90,7 +90,7 @@ pub enum Effect {
     /// Draw the next frame and wait for the next key.
     Continue,
     /// The ask is over.
-    Finish(Outcome),
+    Ended(Outcome),
     /// The person pressed Ctrl+C at the discard confirmation: the ask is abandoned as if the
     /// process had been interrupted, so nothing is answered or saved and the call is asked
     /// again from the beginning next time.

@@ -311,7 +311,7 @@ fn update_filter(state: &mut State, msg: &Msg) -> Option<Effect> {
 
 fn update_dialog(state: &mut State, dialog: Dialog, msg: Msg) -> Effect {
     match (dialog, msg) {
-        (Dialog::Discard { .. }, Msg::Yes) => Effect::Finish(Outcome::Cancelled),
+        (Dialog::Discard { .. }, Msg::Yes) => Effect::Ended(Outcome::Cancelled),
         (Dialog::Discard { .. }, Msg::Interrupt) => Effect::Abort,
         (Dialog::Discard { .. }, Msg::No | Msg::Cancel | Msg::Enter) => {
             state.dialog = None;

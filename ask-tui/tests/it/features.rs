@@ -11,7 +11,7 @@ use crossterm::event::KeyCode;
 
 fn answered(effect: Effect) -> Vec<Answer> {
     match effect {
-        Effect::Finish(Outcome::Answered(answers)) => answers,
+        Effect::Ended(Outcome::Answered(answers)) => answers,
         other => panic!("expected answers, got {other:?}"),
     }
 }
@@ -82,7 +82,7 @@ fn esc_closes_the_filter_and_a_second_esc_cancels() {
     assert_eq!(state.visible_rows().len(), 9, "the whole list is back");
     assert_eq!(
         keys(&mut state, &[KeyCode::Esc]),
-        Effect::Finish(Outcome::Cancelled)
+        Effect::Ended(Outcome::Cancelled)
     );
 }
 

@@ -12,7 +12,7 @@ use crossterm::event::{KeyCode, KeyEventKind};
 
 fn answered(effect: Effect) -> Vec<Answer> {
     match effect {
-        Effect::Finish(Outcome::Answered(answers)) => answers,
+        Effect::Ended(Outcome::Answered(answers)) => answers,
         other => panic!("expected answers, got {other:?}"),
     }
 }
@@ -390,12 +390,12 @@ fn single_question_esc_cancels_at_once() {
         let mut state = State::new(&input);
         assert_eq!(
             keys(&mut state, &[KeyCode::Esc]),
-            Effect::Finish(Outcome::Cancelled)
+            Effect::Ended(Outcome::Cancelled)
         );
         let mut state = State::new(&input);
         assert_eq!(
             press(&mut state, ctrl('c')),
-            Effect::Finish(Outcome::Cancelled)
+            Effect::Ended(Outcome::Cancelled)
         );
     }
 }
@@ -406,7 +406,7 @@ fn multi_question_with_nothing_answered_cancels_at_once() {
     keys(&mut state, &[KeyCode::Tab]);
     assert_eq!(
         keys(&mut state, &[KeyCode::Esc]),
-        Effect::Finish(Outcome::Cancelled)
+        Effect::Ended(Outcome::Cancelled)
     );
 }
 
@@ -423,7 +423,7 @@ fn multi_question_with_answers_asks_first_and_yes_cancels() {
     );
     assert_eq!(
         keys(&mut state, &[KeyCode::Char('y')]),
-        Effect::Finish(Outcome::Cancelled)
+        Effect::Ended(Outcome::Cancelled)
     );
 }
 
@@ -630,7 +630,7 @@ fn esc_with_typed_free_text_asks_before_discarding_it() {
     keys(&mut state, &[KeyCode::Esc]);
     assert_eq!(
         keys(&mut state, &[KeyCode::Char('y')]),
-        Effect::Finish(Outcome::Cancelled)
+        Effect::Ended(Outcome::Cancelled)
     );
 }
 

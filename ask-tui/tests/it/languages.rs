@@ -138,7 +138,7 @@ fn the_language_yes_key_and_y_both_confirm() {
             assert!(state.dialog().is_some(), "{lang}: the confirmation opens");
             assert_eq!(
                 keys(&mut state, &[KeyCode::Char(key_char)]),
-                Effect::Finish(Outcome::Cancelled),
+                Effect::Ended(Outcome::Cancelled),
                 "{lang}: {key_char:?} confirms the discard"
             );
         }
@@ -164,7 +164,7 @@ fn answers_do_not_depend_on_the_language() {
         type_text(&mut state, "Metrics");
         keys(&mut state, &[KeyCode::Enter, KeyCode::Enter]);
         match keys(&mut state, &[KeyCode::Enter]) {
-            Effect::Finish(Outcome::Answered(answers)) => answers,
+            Effect::Ended(Outcome::Answered(answers)) => answers,
             other => panic!("{lang}: {other:?}"),
         }
     };
@@ -222,7 +222,7 @@ fn yes_no_answers_are_yes_or_no_in_every_language() {
         for (key, expected) in [(KeyCode::Char('1'), "Yes"), (KeyCode::Char('2'), "No")] {
             let mut state = state(&input, lang);
             match keys(&mut state, &[key]) {
-                Effect::Finish(Outcome::Answered(answers)) => {
+                Effect::Ended(Outcome::Answered(answers)) => {
                     assert_eq!(answers[0].answer.joined(), expected, "{lang}");
                     assert_eq!(
                         answers[0].selected_option.as_deref(),
