@@ -122,7 +122,8 @@ impl Ask<AskCall> {
     /// a call whose id has a record in the session log (unless it asks a secret question, whose
     /// answer is never kept), otherwise presents the questions while the state machine tells
     /// every observer, and records a final outcome once per call id. However it ends, the
-    /// frontend is settled ([`Frontend::settle`]) before this returns.
+    /// frontend's queued lines are written ([`Frontend::flush_queued_lines`]) before this
+    /// returns.
     pub async fn run(self, frontend: &dyn Frontend) -> Result<Finished, AskFailure> {
         let asked = self.ask(frontend).await;
         frontend.flush_queued_lines().await;
