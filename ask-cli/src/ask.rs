@@ -119,26 +119,18 @@ struct Asking<'a> {
     kept: bool,
 }
 
-/// Asks `call` as `asking` says: the terminal UI and print mode on this thread, the others on
-/// the runtime of one ask.
+/// Asks `call` as `asking` says, on the current-thread runtime of one ask.
 fn ask_in(call: AskCall, asking: &Asking<'_>) -> Result<Result<Finished, AskFailure>, Exit> {
     let &Asking {
         presenter,
         args,
         kept,
     } = asking;
-    let ask = |call| {
-        let ask = Ask::new(call);
-        if kept { ask_path(args, ask) } else { ask }
-    };
-    if matches!(presenter, Presenter::Tui | Presenter::File) {
-        let frontend = frontend_for(presenter, args, &call)?;
-        let asked = ask(call).run(frontend.as_ref());
-        return Ok(ask_session::block_on(asked));
-    }
     let runtime = runtime(false)?;
     let frontend = runtime.block_on(async { frontend_for(presenter, args, &call) })?;
-    let asked = runtime.block_on(ask(call).run(frontend.as_ref()));
+    let ask = Ask::new(call);
+    let ask = if kept { ask_path(args, ask) } else { ask };
+    let asked = runtime.block_on(ask.run(frontend.as_ref()));
     // The RPC reader may still be blocked on stdin; it is not waited for.
     runtime.shutdown_background();
     Ok(asked)
@@ -189,7 +181,7 @@ pub(crate) fn demo(args: &AskArgs, showcase: bool) -> Exit {
 }
 
 /// The frontend of `presenter` for the call; RPC and the web page must be made inside the
-/// runtime (they start tasks on it).
+/// runtime (they start tasks on it), and the terminal UI runs on its blocking pool.
 fn frontend_for(
     presenter: Presenter,
     args: &AskArgs,
@@ -203,7 +195,6 @@ fn frontend_for(
         ),
         Presenter::Tui => {
             let mut tui = ask_tui::TuiFrontend::new()
-                .on_calling_thread()
                 .with_notify(!args.tui.no_notify)
                 .with_lang(crate::tui::chosen_lang(args.tui.lang));
             // ↑ in a text field recalls earlier answers to the same question from this

@@ -159,7 +159,8 @@ pub(crate) fn print_result(
     finish_ask(write_stdout(line.trim_end()), exit_for(record.status))
 }
 
-/// The runtime a command runs on: the current thread for an ask; two worker threads for
+/// The runtime a command runs on: the current thread for an ask in every mode (the terminal
+/// UI's loop on its blocking pool) and for print mode's second pass; two worker threads for
 /// `ask-user mcp` (`multi`), so that a presenter waiting on one does not hold up the protocol.
 pub(crate) fn runtime(multi: bool) -> Result<Runtime, Exit> {
     let mut builder = if multi {

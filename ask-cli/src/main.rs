@@ -2,7 +2,6 @@
 //! the behaviour lives in the library crates.
 // The binary is where the process's environment, arguments, output streams and exit live.
 #![allow(clippy::print_stderr, clippy::disallowed_methods)]
-#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
 mod ask;
 mod browser;
@@ -14,33 +13,15 @@ mod input;
 mod mcp;
 mod output;
 mod print;
-#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
-mod process;
 mod tui;
 mod web;
 mod web_run;
 
 use crate::cli::{Cli, Command};
 
-/// `pow`, the one libm function called (by tokio's scheduler): defined here, libm is not loaded.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-#[allow(unsafe_code)]
-#[unsafe(no_mangle)]
-extern "C" fn pow(x: f64, y: f64) -> f64 {
-    libm::pow(x, y)
-}
-
-/// The entry point on Linux with glibc, without the standard library's start-up (0.37 MiB).
-#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
-#[allow(unsafe_code)]
-#[unsafe(no_mangle)]
-extern "C" fn main(_argc: i32, _argv: *const *const u8) -> i32 {
-    process::start_process();
-    // A panic exits with 101, and `process::exit` flushes stdout.
-    std::process::exit(std::panic::catch_unwind(run).map_or(101, i32::from))
-}
-
-#[cfg(not(all(target_os = "linux", target_env = "gnu", not(test))))]
+/// The standard library's start-up has already opened each closed standard stream on
+/// `/dev/null` and set SIGPIPE to be ignored, so a write to a reader that went away fails with
+/// EPIPE, which each command reports, instead of killing the process.
 fn main() -> std::process::ExitCode {
     run().into()
 }

@@ -76,7 +76,11 @@ pub(crate) fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
                 notes::custom_answers(&record).iter().for_each(|n| say(n));
             }
             let ask = ask_path(args, Ask::known(record, Caller::Parent));
-            let exit = match ask_session::block_on(ask.record()) {
+            let recorded = match crate::deliver::runtime(false) {
+                Ok(runtime) => runtime.block_on(ask.record()),
+                Err(exit) => return exit,
+            };
+            let exit = match recorded {
                 Ok(finished) => {
                     let delivery = Delivery {
                         args,

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread::JoinHandle;
+use std::sync::mpsc;
 
 use ask_core::{AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter};
 use async_trait::async_trait;
@@ -12,12 +12,12 @@ use ask_core::lang::Lang;
 
 /// Presents questions in the terminal UI on the controlling terminal.
 ///
-/// The UI runs on a thread of its own, so `present` never blocks the async executor, and
-/// dropping its future (the caller went away, a `select!` chose another branch) withdraws the
-/// questions: the future's drop waits the tenth of a second or so that the UI takes to notice,
-/// so the terminal is already restored when the drop returns. A caller that has nothing else to
-/// run while the person answers can keep the UI on its own thread instead
-/// ([`TuiFrontend::on_calling_thread`]).
+/// The UI's loop blocks on the terminal, so `present` runs it on tokio's blocking pool
+/// (`spawn_blocking`) and awaits it: `present` must be polled within a tokio runtime, of
+/// either flavour, and it never blocks the runtime's own thread. Dropping its future (the
+/// caller went away, a `select!` chose another branch) withdraws the questions: the future's
+/// drop waits the tenth of a second or so that the UI takes to notice, so the terminal is
+/// already restored when the drop returns.
 ///
 /// When the questions appear it rings the terminal bell and sends a desktop notification, so
 /// that a person working in another window knows the agent waits for them; turn that off with
@@ -28,7 +28,6 @@ pub struct TuiFrontend {
     notify: bool,
     lang: Lang,
     history: Option<HistoryProvider>,
-    calling_thread: bool,
 }
 
 impl std::fmt::Debug for TuiFrontend {
@@ -37,7 +36,6 @@ impl std::fmt::Debug for TuiFrontend {
             .field("notify", &self.notify)
             .field("lang", &self.lang)
             .field("history", &self.history.is_some())
-            .field("calling_thread", &self.calling_thread)
             .finish()
     }
 }
@@ -48,7 +46,6 @@ impl Default for TuiFrontend {
             notify: true,
             lang: Lang::default(),
             history: None,
-            calling_thread: false,
         }
     }
 }
@@ -69,19 +66,6 @@ impl TuiFrontend {
     #[must_use]
     pub fn with_lang(self, lang: Lang) -> TuiFrontend {
         TuiFrontend { lang, ..self }
-    }
-
-    /// Runs the UI in `present` itself, on the thread that polls it, instead of on a thread of
-    /// its own: for a caller that waits for the outcome and runs nothing else meanwhile (a
-    /// command-line ask on a single-threaded executor). `present` then returns only when the UI
-    /// has ended, so the questions cannot be withdrawn by dropping its future; the process
-    /// starts no thread and its memory stays in one malloc arena.
-    #[must_use]
-    pub fn on_calling_thread(self) -> TuiFrontend {
-        TuiFrontend {
-            calling_thread: true,
-            ..self
-        }
     }
 
     /// Where ↑ in a text field finds earlier answers to the same question (a host passes the
@@ -109,42 +93,28 @@ impl Frontend for TuiFrontend {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
+        let runtime = tokio::runtime::Handle::try_current().map_err(PresentError::failed)?;
         let (notify, lang) = (self.notify, self.lang);
-        if self.calling_thread {
-            let options = RunOptions {
-                given: &request.given,
-                notify,
-                lang,
-                withdrawn: None,
-                history: self.history.as_ref(),
-            };
-            return run(request.input.input(), &options).map_err(PresentError::from);
-        }
         let input = request.input.input().clone();
         let given = request.given.clone();
         let history = self.history.clone();
         let withdrawn = Arc::new(AtomicBool::new(false));
-        let (send, receive) = tokio::sync::oneshot::channel();
         let flag = Arc::clone(&withdrawn);
-        let thread = std::thread::Builder::new()
-            .name("ask-tui".to_string())
-            .spawn(move || {
-                // The receiver is gone only when the ask was withdrawn; nobody wants the outcome.
-                let options = RunOptions {
-                    given: &given,
-                    notify,
-                    lang,
-                    withdrawn: Some(&flag),
-                    history: history.as_ref(),
-                };
-                let _ = send.send(run(&input, &options));
-            })
-            .map_err(PresentError::from)?;
-        let _ui = WithdrawOnDrop {
-            withdrawn,
-            thread: Some(thread),
-        };
-        match receive.await {
+        // Dropped when the UI has returned and the terminal is restored.
+        let (running, ended) = mpsc::channel::<()>();
+        let ui = runtime.spawn_blocking(move || {
+            let _running = running;
+            let options = RunOptions {
+                given: &given,
+                notify,
+                lang,
+                withdrawn: Some(&flag),
+                history: history.as_ref(),
+            };
+            run(&input, &options)
+        });
+        let _ui = WithdrawOnDrop { withdrawn, ended };
+        match ui.await {
             Ok(outcome) => outcome.map_err(PresentError::from),
             Err(_) => Err(PresentError::failed(TuiError::Io(std::io::Error::other(
                 "the terminal UI stopped without an outcome",
@@ -153,18 +123,17 @@ impl Frontend for TuiFrontend {
     }
 }
 
-/// The UI's thread, told to stop and waited for when the ask's future is dropped, whether the
-/// ask is over (the thread has returned) or withdrawn.
+/// The UI, told to stop and waited for when the ask's future is dropped, whether the ask is
+/// over (the UI has returned) or withdrawn.
 struct WithdrawOnDrop {
     withdrawn: Arc<AtomicBool>,
-    thread: Option<JoinHandle<()>>,
+    ended: mpsc::Receiver<()>,
 }
 
 impl Drop for WithdrawOnDrop {
     fn drop(&mut self) {
         self.withdrawn.store(true, Ordering::SeqCst);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
+        // Nothing is ever sent: this returns once the UI's end of the channel is dropped.
+        let _ = self.ended.recv();
     }
 }

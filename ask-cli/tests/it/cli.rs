@@ -142,14 +142,15 @@ fn short_and_long_help_are_the_same_and_list_exit_codes_and_environment() {
 }
 
 /// A standard stream that is closed is /dev/null to the command, never the next file or socket
-/// it opens: `serve`, started with stderr closed, says its messages to nothing rather than into
-/// its store or a connection.
+/// it opens (the standard library's start-up sees to it): `serve`, started with stdin, stdout and
+/// stderr closed, reads and says its messages to nothing rather than into its store or a
+/// connection.
 #[test]
-fn a_closed_stderr_is_dev_null_never_a_file_the_command_opens() {
+fn closed_standard_streams_are_dev_null_never_a_file_the_command_opens() {
     let dir = tempfile::tempdir().unwrap();
     let store = dir.path().join("asks.db");
     let mut wrapper = std::process::Command::new("sh");
-    let closing = r#"exec 2>&-; exec "$0" "$@""#;
+    let closing = r#"exec 0<&- 1>&- 2>&-; exec "$0" "$@""#;
     wrapper.args(["-c", closing, env!("CARGO_BIN_EXE_ask-user")]);
     let mut child = common::serve_in(wrapper, "127.0.0.1:0", dir.path())
         .arg("--store")
@@ -157,20 +158,27 @@ fn a_closed_stderr_is_dev_null_never_a_file_the_command_opens() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let stderr = format!("/proc/{}/fd/2", child.id());
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
     while !store.exists() && std::time::Instant::now() < deadline {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let target = std::fs::read_link(&stderr);
+    let streams: Vec<_> = (0..3)
+        .map(|fd| std::fs::read_link(format!("/proc/{}/fd/{fd}", child.id())))
+        .collect();
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(store.exists(), "serve never opened its store");
-    assert_eq!(target.unwrap(), std::path::Path::new("/dev/null"));
+    for (fd, target) in streams.into_iter().enumerate() {
+        assert_eq!(
+            target.unwrap(),
+            std::path::Path::new("/dev/null"),
+            "fd {fd}"
+        );
+    }
 }
 
 /// A reader that goes away before the result is written ends the command with its own exit
-/// code, never by SIGPIPE.
+/// code, never by SIGPIPE, which the standard library's start-up set to be ignored.
 #[test]
 fn a_reader_that_went_away_ends_no_command_by_sigpipe() {
     use std::os::unix::process::ExitStatusExt;

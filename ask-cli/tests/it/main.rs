@@ -15,6 +15,8 @@ mod disk;
 mod docs;
 mod durability;
 mod embedded;
+#[cfg(target_os = "linux")]
+mod hardening;
 mod host;
 mod hosts;
 mod inbox_torture;
