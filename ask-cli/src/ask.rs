@@ -127,7 +127,11 @@ fn ask_in(call: AskCall, asking: &Asking<'_>) -> Result<Result<Finished, AskFail
         kept,
     } = asking;
     let runtime = runtime(false)?;
-    let frontend = runtime.block_on(async { frontend_for(presenter, args, &call) })?;
+    // The frontends that open sockets or spawn tasks do it on this runtime.
+    let frontend = {
+        let _entered = runtime.enter();
+        frontend_for(presenter, args, &call)?
+    };
     let ask = Ask::new(call);
     let ask = if kept { ask_path(args, ask) } else { ask };
     let asked = runtime.block_on(ask.run(frontend.as_ref()));
