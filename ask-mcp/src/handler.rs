@@ -105,7 +105,7 @@ impl McpServer {
             return error_result(ToolOutput::refused().content).into();
         }
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        let parsed = match self.repeated_key(&context.id) {
+        let parsed = match self.repeated_keys.take(&context.id) {
             Some((path, key)) => Err(Problem::new(path, ProblemKind::DuplicateKey { key }).into()),
             None => ask_schema::parse(&arguments, &self.limits),
         };

@@ -20,15 +20,18 @@
 //! environment or start programs: whether a page can reach the person and how its link is
 //! announced (a browser, a terminal) are the host's, given as values.
 //!
-//! The modules, in the order a call passes them: `transport` (the input, watched, and the
-//! session), `handler` (a `tools/call` in, a tool result out), `route` (the presenter chain),
+//! The modules, in the order a call passes them: `transport` (the session, whose input `input`
+//! watches), `handler` (a `tools/call` in, a tool result out), `route` (the presenter chain),
 //! `elicit` (the client's form on the wire), `rounds` (the one form stepper and its two drivers)
-//! and `form` (the form's fields, schema and answers); `server` holds the settings.
+//! and `form` (the form's fields, schema and answers); `server` holds the settings, and
+//! `repeated_keys` what `input` noted for the handler.
 
 mod announce;
 mod elicit;
 mod form;
 mod handler;
+mod input;
+mod repeated_keys;
 mod rounds;
 mod route;
 mod server;
