@@ -2,21 +2,27 @@
 //! sends elicitation requests to the client, the stateless driver's input-required results, and
 //! the one handover past the form when it cannot finish the call (the client declined the first
 //! form at once, or left questions open too often).
+//!
+//! The handler builds [`ElicitationFrontend`] with all that the form needs from the call, so
+//! that nothing here calls back into the handler: the stateless driver gives the handler what to
+//! do with the call ([`InRounds`]) rather than running the ask itself.
 
 use ask_core::{
-    Answer, AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter, ValidatedInput,
+    Answer, AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter, Question,
 };
 use async_trait::async_trait;
+use rmcp::Peer;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ElicitRequest, InputRequest, InputRequests,
-    InputRequiredResult,
+    CallToolRequestParams, ElicitRequest, InputRequest, InputRequests, InputRequiredResult,
 };
-use rmcp::service::ServiceError;
+use rmcp::service::{RoleServer, ServiceError};
 
 use crate::form::Form;
-use crate::handler::{Call, error_result};
-use crate::rounds::{self, FormEnd, Handover, MAX_INCOMPLETE_ROUNDS, Round, Stepper};
-use crate::route::Chosen;
+use crate::rounds::{
+    self, FormEnd, Handover, InOneCall, MAX_INCOMPLETE_ROUNDS, Next, Round, Stepper,
+};
+use crate::route::{Chosen, WebRoute};
+use crate::server::McpServer;
 
 /// The key of the form in the input requests of a stateless round.
 const FORM_REQUEST: &str = "ask_user";
@@ -33,72 +39,38 @@ fn gave_up_text() -> String {
 const CANNOT_ASK: &str = "the client declined the form at once, so it cannot ask; the next \
                           presenter takes the call";
 
-impl<'a> Call<'a> {
-    /// Takes the call past the client's form: logs why, and gives the next presenter of the list
-    /// (the first after `elicitation` that can reach the person) with the answers it starts
-    /// from, or the tool error when no presenter follows.
-    pub(crate) fn past_form(
-        &self,
-        handover: Handover,
-    ) -> Result<(Chosen<'a>, Vec<Option<Answer>>), String> {
-        match &handover {
-            Handover::CannotAsk => self.server.say(CANNOT_ASK),
-            Handover::GaveUp(_) => self.server.say(&format!(
-                "the form came back with questions left open {MAX_INCOMPLETE_ROUNDS} times"
-            )),
-        }
-        let next = self.server.after_form(|| self.web());
-        match (next, handover) {
-            (Some(next), Handover::CannotAsk) => Ok((next, Vec::new())),
-            (Some(next), Handover::GaveUp(given)) => Ok((next, given)),
-            (None, Handover::CannotAsk) => Err(self.server.unreachable()),
-            (None, Handover::GaveUp(_)) => Err(gave_up_text()),
-        }
+/// Takes the call past the client's form: logs why, and gives the next presenter of the list
+/// (the first after `elicitation` that can reach the person; `web` is the call's `web` route)
+/// with the answers it starts from, or the tool error when no presenter follows.
+fn past_form<'a>(
+    server: &'a McpServer,
+    handover: Handover,
+    web: WebRoute<'a>,
+) -> Result<(Chosen<'a>, Vec<Option<Answer>>), String> {
+    match &handover {
+        Handover::CannotAsk => server.say(CANNOT_ASK),
+        Handover::GaveUp(_) => server.say(&format!(
+            "the form came back with questions left open {MAX_INCOMPLETE_ROUNDS} times"
+        )),
     }
+    match (server.after_form(web), handover) {
+        (Some(next), Handover::CannotAsk) => Ok((next, Vec::new())),
+        (Some(next), Handover::GaveUp(given)) => Ok((next, given)),
+        (None, Handover::CannotAsk) => Err(server.unreachable()),
+        (None, Handover::GaveUp(_)) => Err(gave_up_text()),
+    }
+}
 
-    /// Asks through the client's form on a protocol where the server sends no requests of its
-    /// own (2026-07-28 and later): the result asks the client for input, and the client calls
-    /// again with the person's reply and the echoed state.
-    pub(crate) async fn in_rounds(
-        &self,
-        input: ValidatedInput,
-        request: &CallToolRequestParams,
-    ) -> CallToolResponse {
-        let questions = input.questions.clone();
-        let client = self.client();
-        let form = Form::for_client(&questions, client.as_deref());
-        let stepper = Stepper::new(form, self.server.quick_decline);
-        let reply = request
-            .input_responses
-            .as_ref()
-            .and_then(|responses| responses.get(FORM_REQUEST));
-        match rounds::next_round(&stepper, request.request_state.as_deref(), reply) {
-            Round::Ask { form, state } => {
-                let request = InputRequest::Elicitation(ElicitRequest::new(form));
-                let requests = InputRequests::from([(FORM_REQUEST.to_string(), request)]);
-                InputRequiredResult::new(Some(requests), Some(state)).into()
-            }
-            Round::End(FormEnd::Done(outcome)) => self.run(&Replied(outcome), input).await.into(),
-            Round::End(FormEnd::PastForm(handover)) => match self.past_form(handover) {
-                Err(text) => error_result(text).into(),
-                Ok((next, given)) => {
-                    let next = ask_core::Given {
-                        inner: &next,
-                        given,
-                    };
-                    self.run(&self.until_disconnect(&next), input).await.into()
-                }
-            },
-            Round::UnreadableReply(error) => error_result(format!(
-                "The client's reply to the questions form could not be read: {error}"
-            ))
-            .into(),
-            Round::UnbuildableForm(error) => error_result(format!(
-                "The questions form could not be built for the client: {error}"
-            ))
-            .into(),
-        }
-    }
+/// What the handler does with a `tools/call` answered in rounds on the stateless protocol.
+pub(crate) enum InRounds<'a> {
+    /// Ask the client for input: the next form, and the state it echoes.
+    Ask(InputRequiredResult),
+    /// The form's reply ends the ask: run it through this frontend, whose outcome is known.
+    Replied(Replied),
+    /// The next presenter of the list takes the call, starting from these answers.
+    PastForm(Chosen<'a>, Vec<Option<Answer>>),
+    /// End the call with this tool error.
+    Failed(String),
 }
 
 /// A frontend whose outcome is already known: the reply to a form sent in an earlier round.
@@ -117,13 +89,86 @@ impl Frontend for Replied {
 
 /// Shows the questions as a form in the MCP client (elicitation in form mode), round after
 /// round, through the stateful driver of the form stepper; a form the client cannot show, or
-/// one left incomplete too often, hands the call to the next presenter of the list.
-pub(crate) struct ElicitationFrontend<'c, 'a> {
-    pub(crate) call: &'c Call<'a>,
+/// one left incomplete too often, hands the call to the next presenter of the list. It holds
+/// what the form needs from its call, given by the handler; [`ElicitationFrontend::in_rounds`]
+/// is the stateless driver of the same call.
+pub(crate) struct ElicitationFrontend<'a> {
+    pub(crate) server: &'a McpServer,
+    /// The client's `clientInfo.name`.
+    pub(crate) client: Option<String>,
+    /// The client, which the stateful driver sends its forms to.
+    pub(crate) peer: Peer<RoleServer>,
+    /// The call's `web` route, for a handover to `web`.
+    pub(crate) web: WebRoute<'a>,
+}
+
+impl<'a> ElicitationFrontend<'a> {
+    /// The one form stepper for `questions`, as this client is shown them.
+    fn stepper<'q>(&self, questions: &'q [Question]) -> Stepper<'q> {
+        let form = Form::for_client(questions, self.client.as_deref());
+        Stepper::new(form, self.server.quick_decline)
+    }
+
+    /// Asks through the client's form on a protocol where the server sends no requests of its
+    /// own (2026-07-28 and later): the result asks the client for input, and the client calls
+    /// again with the person's reply and the echoed state.
+    pub(crate) fn in_rounds(
+        &self,
+        questions: &[Question],
+        request: &CallToolRequestParams,
+    ) -> InRounds<'a> {
+        let stepper = self.stepper(questions);
+        let reply = request
+            .input_responses
+            .as_ref()
+            .and_then(|responses| responses.get(FORM_REQUEST));
+        match rounds::next_round(&stepper, request.request_state.as_deref(), reply) {
+            Round::Ask { form, state } => {
+                let request = InputRequest::Elicitation(ElicitRequest::new(form));
+                let requests = InputRequests::from([(FORM_REQUEST.to_string(), request)]);
+                InRounds::Ask(InputRequiredResult::new(Some(requests), Some(state)))
+            }
+            Round::End(FormEnd::Done(outcome)) => InRounds::Replied(Replied(outcome)),
+            Round::End(FormEnd::PastForm(handover)) => {
+                match past_form(self.server, handover, self.web.clone()) {
+                    Ok((next, given)) => InRounds::PastForm(next, given),
+                    Err(text) => InRounds::Failed(text),
+                }
+            }
+            Round::UnreadableReply(error) => InRounds::Failed(format!(
+                "The client's reply to the questions form could not be read: {error}"
+            )),
+            Round::UnbuildableForm(error) => InRounds::Failed(format!(
+                "The questions form could not be built for the client: {error}"
+            )),
+        }
+    }
+
+    /// The stateful driver's rounds: sends each form the stepper gives as an elicitation request
+    /// and hands it the reply, until the call's part in the form is over; a client that went
+    /// away ends the ask as connection lost.
+    async fn in_one_call(&self, stepper: &Stepper<'_>) -> Result<FormEnd, PresentError> {
+        let mut rounds = InOneCall::new(stepper);
+        let mut reply = None;
+        loop {
+            match rounds.step(reply.take()).map_err(PresentError::failed)? {
+                Next::End(end) => return Ok(end),
+                Next::Show(params) => match self.peer.create_elicitation(params).await {
+                    Ok(result) => reply = Some(result),
+                    Err(
+                        ServiceError::TransportClosed
+                        | ServiceError::TransportSend(_)
+                        | ServiceError::Cancelled { .. },
+                    ) => return Ok(FormEnd::Done(Outcome::ConnectionLost)),
+                    Err(error) => return Err(PresentError::failed(error)),
+                },
+            }
+        }
+    }
 }
 
 #[async_trait]
-impl Frontend for ElicitationFrontend<'_, '_> {
+impl Frontend for ElicitationFrontend<'_> {
     fn presenter(&self) -> Presenter {
         Presenter::Elicitation
     }
@@ -140,28 +185,11 @@ impl Frontend for ElicitationFrontend<'_, '_> {
     }
 
     async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
-        let client = self.call.client();
-        let form = Form::for_client(&request.input.questions, client.as_deref());
-        let stepper = Stepper::new(form, self.call.server.quick_decline);
-        let peer = &self.call.context.peer;
-        let end = rounds::in_one_call(&stepper, |params| async move {
-            match peer.create_elicitation(params).await {
-                Ok(reply) => Ok(Some(reply)),
-                Err(
-                    ServiceError::TransportClosed
-                    | ServiceError::TransportSend(_)
-                    | ServiceError::Cancelled { .. },
-                ) => Ok(None),
-                Err(error) => Err(PresentError::failed(error)),
-            }
-        })
-        .await?;
-        match end {
+        let stepper = self.stepper(&request.input.questions);
+        match self.in_one_call(&stepper).await? {
             FormEnd::Done(outcome) => Ok(outcome),
             FormEnd::PastForm(handover) => {
-                let (next, given) = self
-                    .call
-                    .past_form(handover)
+                let (next, given) = past_form(self.server, handover, self.web.clone())
                     .map_err(PresentError::Unasked)?;
                 let mut request = request.clone();
                 request.given = given;

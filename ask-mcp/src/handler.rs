@@ -4,7 +4,7 @@
 //! record becomes the tool result. A call answered by the client's form goes through the one form
 //! stepper (`rounds`), wired to the client in `elicit`.
 
-use std::sync::{Arc, Mutex as StdMutex, PoisonError};
+use std::sync::PoisonError;
 
 use ask_core::{
     AskCall, Frontend, PresentError, Problem, ProblemKind, Record, Status, ToolOutput,
@@ -20,10 +20,11 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::Value;
 
-use crate::elicit::ElicitationFrontend;
+use crate::disconnect::UntilDisconnect;
+use crate::elicit::{ElicitationFrontend, InRounds};
 use crate::route::{
-    Reach, Route, UntilDisconnect, UrlFrontend, WebRoute, form_elicitation, page_failed,
-    url_elicitation,
+    Link, Reach, Route, UrlFrontend, WebRoute, form_elicitation, page_failed, url_elicitation,
+    waiting_message,
 };
 use crate::server::McpServer;
 
@@ -83,7 +84,7 @@ fn tool_result(record: Record) -> CallToolResult {
 }
 
 /// A tool error whose text the model reads.
-pub(crate) fn error_result(text: String) -> CallToolResult {
+fn error_result(text: String) -> CallToolResult {
     CallToolResult::error(vec![ContentBlock::text(text)])
 }
 
@@ -105,7 +106,7 @@ impl McpServer {
             return error_result(ToolOutput::refused().content).into();
         }
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
-        let parsed = match self.repeated_key(&context.id) {
+        let parsed = match self.repeated_keys.take(&context.id) {
             Some((path, key)) => Err(Problem::new(path, ProblemKind::DuplicateKey { key }).into()),
             None => ask_schema::parse(&arguments, &self.limits),
         };
@@ -156,7 +157,7 @@ impl McpServer {
             Some(Route::Fallback(fallback)) => fallback,
             Some(Route::Form) if stateless => return call.in_rounds(input, &request).await,
             Some(Route::Form) => {
-                elicitation = ElicitationFrontend { call: &call };
+                elicitation = call.form();
                 &elicitation
             }
             Some(Route::Url) => {
@@ -180,69 +181,70 @@ impl McpServer {
             .await
             .into()
     }
-
-    /// The tool error when a call with a secret question finds no presenter that may ask it.
-    fn unreachable_secret(&self) -> String {
-        let names: Vec<&str> = self.presenters.iter().map(|p| p.as_str()).collect();
-        self.say(&format!(
-            "refused a call with a secret question: none of `{}` may ask it (a form or the \
-             pending file cannot carry a secret; list tui, and have a terminal)",
-            names.join(",")
-        ));
-        format!(
-            "The questions were not shown to the user: a question is secret, and a secret cannot \
-             go through an MCP form (the MCP specification forbids sensitive data there) or a \
-             pending file; only the terminal UI can ask it, and this server ({}) has none that \
-             can reach the user. Proceed without these answers; do not ask for the secret in a \
-             question that is not secret.",
-            names.join(", ")
-        )
-    }
-
-    /// The tool error when no listed presenter can reach the person.
-    pub(crate) fn unreachable(&self) -> String {
-        let names: Vec<&str> = self.presenters.iter().map(|p| p.as_str()).collect();
-        self.say(&format!(
-            "no presenter of `{}` can reach the user (no form elicitation in the client, no \
-             terminal)",
-            names.join(",")
-        ));
-        format!(
-            "The questions could not be shown to the user: none of the presenters this server \
-             was given ({}) can reach the user here. Proceed without these answers.",
-            names.join(", ")
-        )
-    }
 }
 
-/// One `tools/call` being answered: what each of its steps needs.
-pub(crate) struct Call<'a> {
-    pub(crate) server: &'a McpServer,
-    pub(crate) context: &'a RequestContext<RoleServer>,
+/// One `tools/call` being answered: what each of its steps needs. The presenters of the call get
+/// what they need of it as values when they are built, so that none calls back into the handler.
+struct Call<'a> {
+    server: &'a McpServer,
+    context: &'a RequestContext<RoleServer>,
     /// The client's progress token, when it gave one.
-    pub(crate) progress: Option<ProgressToken>,
+    progress: Option<ProgressToken>,
     /// The link of the page the call waits on, once one was announced.
-    pub(crate) link: Link,
+    link: Link,
 }
 
 impl<'a> Call<'a> {
     /// The client's `clientInfo.name`.
-    pub(crate) fn client(&self) -> Option<String> {
+    fn client(&self) -> Option<String> {
         self.context.client_info().map(|info| info.name)
     }
 
     /// The `web` presenter of this call.
-    pub(crate) fn web(&self) -> WebRoute<'a> {
+    fn web(&self) -> WebRoute<'a> {
         WebRoute {
             server: self.server,
             peer: self.context.peer.clone(),
             progress: self.progress.clone(),
-            link: Arc::clone(&self.link),
+            link: self.link.clone(),
+        }
+    }
+
+    /// The client's form for this call, with all it needs of the call.
+    fn form(&self) -> ElicitationFrontend<'a> {
+        ElicitationFrontend {
+            server: self.server,
+            client: self.client(),
+            peer: self.context.peer.clone(),
+            web: self.web(),
+        }
+    }
+
+    /// Answers a call through the client's form on a protocol where the server sends no
+    /// requests of its own (2026-07-28 and later): the form's stateless driver says whether
+    /// the client is asked for input again or the ask ends, and how.
+    async fn in_rounds(
+        &self,
+        input: ValidatedInput,
+        request: &CallToolRequestParams,
+    ) -> CallToolResponse {
+        let form = self.form();
+        match form.in_rounds(&input.input().questions, request) {
+            InRounds::Ask(result) => result.into(),
+            InRounds::Replied(replied) => self.run(&replied, input).await.into(),
+            InRounds::PastForm(next, given) => {
+                let next = ask_core::Given {
+                    inner: &next,
+                    given,
+                };
+                self.run(&self.until_disconnect(&next), input).await.into()
+            }
+            InRounds::Failed(text) => error_result(text).into(),
         }
     }
 
     /// `inner`, ending as connection lost when the client withdraws the call or goes away.
-    pub(crate) fn until_disconnect<'f>(&self, inner: &'f dyn Frontend) -> UntilDisconnect<'f> {
+    fn until_disconnect<'f>(&self, inner: &'f dyn Frontend) -> UntilDisconnect<'f> {
         UntilDisconnect {
             inner,
             withdrawn: self.context.ct.clone(),
@@ -252,11 +254,7 @@ impl<'a> Call<'a> {
 
     /// Runs one ask through `frontend`, sending progress every few seconds while it waits when
     /// the client gave a progress token.
-    pub(crate) async fn run(
-        &self,
-        frontend: &dyn Frontend,
-        input: ValidatedInput,
-    ) -> CallToolResult {
+    async fn run(&self, frontend: &dyn Frontend, input: ValidatedInput) -> CallToolResult {
         let ask = self.result_of(frontend, input);
         let Some(token) = &self.progress else {
             return ask.await;
@@ -271,7 +269,7 @@ impl<'a> Call<'a> {
                 result = &mut ask => return result,
                 _ = ticks.tick() => {
                     sent = sent.saturating_add(1);
-                    let message = waiting_message(lock(&self.link).as_deref());
+                    let message = waiting_message(self.link.get().as_deref());
                     let note = ProgressNotificationParam::new(token.clone(), f64::from(sent))
                         .with_message(message);
                     // A client that cannot take the notification still gets its result.
@@ -340,20 +338,4 @@ impl<'a> Call<'a> {
             }
         }
     }
-}
-
-/// The message of a progress notification while the person has not answered; it carries the
-/// link of the page that waits for them, if one does.
-pub(crate) fn waiting_message(link: Option<&str>) -> String {
-    match link {
-        Some(link) => format!("Waiting for the user to answer on the page {link}"),
-        None => "Waiting for the user to answer".to_string(),
-    }
-}
-
-/// The link of the page a call waits on, once one was announced.
-pub(crate) type Link = Arc<StdMutex<Option<String>>>;
-
-pub(crate) fn lock<T>(mutex: &StdMutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }

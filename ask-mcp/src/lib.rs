@@ -20,15 +20,24 @@
 //! environment or start programs: whether a page can reach the person and how its link is
 //! announced (a browser, a terminal) are the host's, given as values.
 //!
-//! The modules, in the order a call passes them: `transport` (the input, watched, and the
-//! session), `handler` (a `tools/call` in, a tool result out), `route` (the presenter chain),
-//! `elicit` (the client's form on the wire), `rounds` (the one form stepper and its two drivers)
-//! and `form` (the form's fields, schema and answers); `server` holds the settings.
+//! The modules, in the order a call answered by the client's form passes them: `transport` (the
+//! session, whose input `input` watches), `handler` (a `tools/call` in, a tool result out),
+//! `disconnect` (the presenter, ended when the client goes away), `elicit` (the client's form on
+//! the wire), `rounds` (the one form stepper and its two drivers) and `form` (the form's fields,
+//! schema and answers). `route` is the presenter chain: the handler asks it where a call goes,
+//! `elicit` what takes a call past the form, and its `web` and `url` pages are presenters of
+//! their own. `server` holds the settings, and `repeated_keys` what `input` noted for the
+//! handler. No module calls back into one below it on the stack: a presenter gets what it needs
+//! of its call as values when the handler builds it, and the form's drivers are stepped by their
+//! caller, which does the sending.
 
 mod announce;
+mod disconnect;
 mod elicit;
 mod form;
 mod handler;
+mod input;
+mod repeated_keys;
 mod rounds;
 mod route;
 mod server;

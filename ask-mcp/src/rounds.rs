@@ -3,15 +3,15 @@
 //! A call answered by the client's form goes round after round: each reply joins the answers
 //! given so far, and the stepper says what comes next: another form, the end of the call, or the
 //! next presenter of the list (the client declined the first form at once, or the form came back
-//! with questions left open [`MAX_INCOMPLETE_ROUNDS`] times). The stateful driver
-//! ([`in_one_call`]) sends each form as a request of the server's own and waits for the reply; the
-//! stateless driver ([`next_round`]) answers each `tools/call` with the next form and carries the
-//! rounds in its `requestState`. Both follow the same rules because both ask the one stepper.
+//! with questions left open [`MAX_INCOMPLETE_ROUNDS`] times). Both drivers are stepped by their
+//! caller, which does the sending: the stateful driver ([`InOneCall`]) gives each form to send as
+//! a request of the server's own and takes the reply; the stateless driver ([`next_round`])
+//! answers each `tools/call` with the next form and carries the rounds in its `requestState`.
+//! Both follow the same rules because both ask the one stepper.
 
-use std::future::Future;
 use std::time::Duration;
 
-use ask_core::{Answer, Outcome, PresentError, now_ms};
+use ask_core::{Answer, Outcome, now_ms};
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -153,35 +153,49 @@ impl<'a> Stepper<'a> {
     }
 }
 
-/// The stateful driver: sends the form through `send` (an elicitation request of the server's
-/// own) round after round until the stepper ends the call's part in the form. `send` gives the
-/// client's reply, or `None` when the client went away.
-pub(crate) async fn in_one_call<S, F>(
-    stepper: &Stepper<'_>,
-    mut send: S,
-) -> Result<FormEnd, PresentError>
-where
-    S: FnMut(ElicitRequestParams) -> F,
-    F: Future<Output = Result<Option<ElicitResult>, PresentError>>,
-{
-    let mut rounds = RoundState::default();
-    let mut reply = None;
-    loop {
-        match stepper.turn(&mut rounds, reply.take()) {
-            Turn::End(end) => return Ok(end),
+/// What the stateful driver says comes next.
+#[derive(Debug)]
+pub(crate) enum Next {
+    /// Send this form to the client, as a request of the server's own, and hand its reply to
+    /// [`InOneCall::step`].
+    Show(ElicitRequestParams),
+    /// The call's part in the form is over.
+    End(FormEnd),
+}
+
+/// The stateful driver: the rounds of a call whose forms go out as requests of the server's own
+/// within the one `tools/call`. Its caller sends each form it gives and hands back the client's
+/// reply, until it says the call's part in the form is over.
+#[derive(Debug)]
+pub(crate) struct InOneCall<'s, 'a> {
+    stepper: &'s Stepper<'a>,
+    rounds: RoundState,
+    /// When the last form was given out to be sent.
+    sent: Option<tokio::time::Instant>,
+}
+
+impl<'s, 'a> InOneCall<'s, 'a> {
+    pub(crate) fn new(stepper: &'s Stepper<'a>) -> InOneCall<'s, 'a> {
+        InOneCall {
+            stepper,
+            rounds: RoundState::default(),
+            sent: None,
+        }
+    }
+
+    /// Takes the client's reply to the last form (none before the first) and says what comes
+    /// next; an error when the form cannot be built for the client.
+    pub(crate) fn step(&mut self, reply: Option<ElicitResult>) -> Result<Next, serde_json::Error> {
+        let reply = reply.map(|result| Reply {
+            result,
+            after: self.sent.map(|sent| sent.elapsed()),
+        });
+        match self.stepper.turn(&mut self.rounds, reply) {
+            Turn::End(end) => Ok(Next::End(end)),
             Turn::Show(message) => {
-                let params = stepper
-                    .form
-                    .request(message, &rounds.given)
-                    .map_err(PresentError::failed)?;
-                let sent = tokio::time::Instant::now();
-                let Some(result) = send(params).await? else {
-                    return Ok(FormEnd::Done(Outcome::ConnectionLost));
-                };
-                reply = Some(Reply {
-                    result,
-                    after: Some(sent.elapsed()),
-                });
+                let params = self.stepper.form.request(message, &self.rounds.given)?;
+                self.sent = Some(tokio::time::Instant::now());
+                Ok(Next::Show(params))
             }
         }
     }
@@ -425,16 +439,21 @@ mod tests {
         }
     }
 
-    /// Runs the stateful driver with `person`; how the form ended and the messages shown.
-    async fn stateful(stepper: &Stepper<'_>, mut person: Person) -> (FormEnd, Vec<String>) {
+    /// Runs the stateful driver with `person`, each form sent and its reply handed back; how the
+    /// form ended and the messages shown.
+    fn stateful(stepper: &Stepper<'_>, mut person: Person) -> (FormEnd, Vec<String>) {
         let mut shown = Vec::new();
-        let end = in_one_call(stepper, |params| {
-            shown.push(message_of(&params));
-            std::future::ready(Ok(person.pop_front()))
-        })
-        .await
-        .unwrap();
-        (end, shown)
+        let mut call = InOneCall::new(stepper);
+        let mut reply = None;
+        loop {
+            match call.step(reply.take()).unwrap() {
+                Next::Show(form) => {
+                    shown.push(message_of(&form));
+                    reply = Some(person.pop_front().expect("the person has no reply left"));
+                }
+                Next::End(end) => return (end, shown),
+            }
+        }
     }
 
     /// Runs the stateless driver with `person`, one `tools/call` per round, the state echoed.
@@ -457,8 +476,8 @@ mod tests {
 
     /// The stateful and the stateless drivers, given the same call and the same replies, show
     /// the same forms and end alike: both go through the one stepper.
-    #[tokio::test]
-    async fn both_drivers_step_the_same_call_to_the_same_end() {
+    #[test]
+    fn both_drivers_step_the_same_call_to_the_same_end() {
         let questions = questions();
         let decline: ElicitResult = serde_json::from_value(json!({"action": "decline"})).unwrap();
         let answered = Outcome::Answered(vec![
@@ -506,7 +525,7 @@ mod tests {
         for (quick, replies, expected) in cases {
             let stepper = Stepper::new(Form::new(&questions), quick);
             let person: Person = replies.into();
-            let (by_call, shown_by_call) = stateful(&stepper, person.clone()).await;
+            let (by_call, shown_by_call) = stateful(&stepper, person.clone());
             let (by_rounds, shown_by_rounds) = stateless(&stepper, person);
             assert_eq!(by_call, expected);
             assert_eq!(by_rounds, expected);

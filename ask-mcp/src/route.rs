@@ -1,7 +1,9 @@
 //! The presenter chain: where a call goes (the client's form, its page by URL elicitation, a
-//! fresh page, or a fallback the host gave), what takes it past the client's form, and the
-//! frontends of the routes that are the server's own (`web` and `url`), each ending as
-//! connection lost when the client goes away.
+//! fresh page, or a fallback the host gave), what takes it past the client's form, the tool
+//! errors when nothing can reach the person, and the frontends of the routes that are the
+//! server's own (`web` and `url`).
+
+use std::sync::{Arc, Mutex as StdMutex, PoisonError};
 
 use ask_core::{
     AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter, sanitize_for_display,
@@ -14,9 +16,7 @@ use rmcp::model::{
 };
 use rmcp::service::{RoleServer, ServiceError};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
-use crate::handler::{Link, lock, waiting_message};
 use crate::server::{McpServer, Page, PageError, Pages};
 
 /// What a call can reach besides the host's fallbacks.
@@ -83,12 +83,9 @@ impl McpServer {
 
     /// The presenter that takes a call past the client's form (a form the client declined at
     /// once, or left incomplete too often): the first that can reach the person of those
-    /// listed after `elicitation`; `web` builds the call's `web` route when that is the one. The
-    /// form is only taken by a call without a secret question.
-    pub(crate) fn after_form<'a>(
-        &'a self,
-        web: impl FnOnce() -> WebRoute<'a>,
-    ) -> Option<Chosen<'a>> {
+    /// listed after `elicitation`; `web` is the call's `web` route, taken when that is the one.
+    /// The form is only taken by a call without a secret question.
+    pub(crate) fn after_form<'a>(&'a self, web: WebRoute<'a>) -> Option<Chosen<'a>> {
         let start = self
             .presenters
             .iter()
@@ -101,7 +98,7 @@ impl McpServer {
         };
         match self.route(&self.presenters[start..], reach)? {
             Route::Fallback(frontend) => Some(Chosen::Fallback(frontend)),
-            Route::Web => Some(Chosen::Web(web())),
+            Route::Web => Some(Chosen::Web(web)),
             Route::Form | Route::Url => None,
         }
     }
@@ -115,6 +112,39 @@ impl McpServer {
             }
             Some(Pages::Fresh { open, .. }) => open().await.map(HeldPage::Owned),
         }
+    }
+
+    /// The tool error when a call with a secret question finds no presenter that may ask it.
+    pub(crate) fn unreachable_secret(&self) -> String {
+        let names: Vec<&str> = self.presenters.iter().map(|p| p.as_str()).collect();
+        self.say(&format!(
+            "refused a call with a secret question: none of `{}` may ask it (a form or the \
+             pending file cannot carry a secret; list tui, and have a terminal)",
+            names.join(",")
+        ));
+        format!(
+            "The questions were not shown to the user: a question is secret, and a secret cannot \
+             go through an MCP form (the MCP specification forbids sensitive data there) or a \
+             pending file; only the terminal UI can ask it, and this server ({}) has none that \
+             can reach the user. Proceed without these answers; do not ask for the secret in a \
+             question that is not secret.",
+            names.join(", ")
+        )
+    }
+
+    /// The tool error when no listed presenter can reach the person.
+    pub(crate) fn unreachable(&self) -> String {
+        let names: Vec<&str> = self.presenters.iter().map(|p| p.as_str()).collect();
+        self.say(&format!(
+            "no presenter of `{}` can reach the user (no form elicitation in the client, no \
+             terminal)",
+            names.join(",")
+        ));
+        format!(
+            "The questions could not be shown to the user: none of the presenters this server \
+             was given ({}) can reach the user here. Proceed without these answers.",
+            names.join(", ")
+        )
     }
 }
 
@@ -161,6 +191,7 @@ impl Frontend for Chosen<'_> {
 /// person without touching a terminal another program holds: in an MCP log message to the
 /// client, through the host's announcer (a browser, a canonical terminal), and in every
 /// progress notification; the call waits until the page is answered or cancelled.
+#[derive(Clone)]
 pub(crate) struct WebRoute<'a> {
     pub(crate) server: &'a McpServer,
     pub(crate) peer: Peer<RoleServer>,
@@ -190,13 +221,40 @@ impl Frontend for WebRoute<'_> {
             .say("the questions wait on a web page; its link went to the client");
         log_to_client(&self.peer, text).await;
         (self.server.announce)(&link);
-        *lock(&self.link) = Some(link.clone());
+        self.link.set(link.clone());
         if let Some(token) = &self.progress {
             let note = ProgressNotificationParam::new(token.clone(), 0.0)
                 .with_message(waiting_message(Some(&link)));
             let _ = self.peer.notify_progress(note).await;
         }
         page.frontend().present(request).await
+    }
+}
+
+/// The link of the page a call waits on, once one was announced: set by the `web` route, read by
+/// the progress notifications of the call.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Link(Arc<StdMutex<Option<String>>>);
+
+impl Link {
+    pub(crate) fn set(&self, link: String) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(link);
+    }
+
+    pub(crate) fn get(&self) -> Option<String> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// The message of a progress notification while the person has not answered; it carries the
+/// link of the page that waits for them, if one does.
+pub(crate) fn waiting_message(link: Option<&str>) -> String {
+    match link {
+        Some(link) => format!("Waiting for the user to answer on the page {link}"),
+        None => "Waiting for the user to answer".to_string(),
     }
 }
 
@@ -271,37 +329,6 @@ impl Frontend for UrlFrontend<'_> {
             },
         }
         page.await
-    }
-}
-
-/// A frontend whose ask ends as connection lost when the client goes away or withdraws the call.
-///
-/// Dropping the inner frontend's future is what tells it to stop; the terminal UI restores the
-/// terminal when that happens.
-pub(crate) struct UntilDisconnect<'a> {
-    pub(crate) inner: &'a dyn Frontend,
-    /// Cancelled when the client withdraws the call, or once the session has ended.
-    pub(crate) withdrawn: CancellationToken,
-    /// Cancelled as soon as the input ends.
-    pub(crate) gone: CancellationToken,
-}
-
-#[async_trait]
-impl Frontend for UntilDisconnect<'_> {
-    fn presenter(&self) -> Presenter {
-        self.inner.presenter()
-    }
-
-    fn capabilities(&self) -> Capabilities {
-        self.inner.capabilities()
-    }
-
-    async fn present(&self, request: &AskRequest) -> Result<Outcome, PresentError> {
-        tokio::select! {
-            outcome = self.inner.present(request) => outcome,
-            () = self.withdrawn.cancelled() => Ok(Outcome::ConnectionLost),
-            () = self.gone.cancelled() => Ok(Outcome::ConnectionLost),
-        }
     }
 }
 

@@ -13,7 +13,7 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::McpError;
-use crate::transport::RepeatedKeys;
+use crate::repeated_keys::RepeatedKeys;
 
 /// The most bytes one client message may hold by default (16 MiB): a longer one ends the session
 /// with [`McpError::MessageTooLarge`] before it is buffered whole.
