@@ -183,8 +183,9 @@ fn random_token() -> Result<String, WebError> {
     auth::random_token().map_err(WebError::Random)
 }
 
-/// Every address of one server over `shared`: the page's ([`page::routes`]) and the agents'
-/// ([`inbox::routes`]), behind the `Host` check, every response with the headers that keep the
+/// Every address of one server over `shared`: the page's ([`page::routes`]) and `more`, which the
+/// server that calls this assembled (the agents' [`inbox::routes`], which the single-ask page
+/// serves too, where no agent can prove a token), behind the `Host` check, every response with the headers that keep the
 /// page to itself, and a plain `404` (after the page's checks) for every other address.
 ///
 /// Every request passes the Host check (an IP literal or `localhost`). Every request of the
@@ -193,10 +194,10 @@ fn random_token() -> Result<String, WebError> {
 /// person's credential in `Authorization`, never a cookie; the agents' API refuses any request
 /// that sends `Origin` or `Sec-Fetch-Site`, and asks for its own proof instead. Every response
 /// carries [`CSP`].
-fn router(shared: &Arc<Shared>) -> Router {
+fn router(shared: &Arc<Shared>, more: Router<Arc<Shared>>) -> Router {
     Router::new()
         .merge(page::routes(shared))
-        .merge(inbox::routes(shared))
+        .merge(more)
         .fallback(http::elsewhere)
         .layer(from_fn(http::host_middleware))
         .layer(map_response(http::with_headers))

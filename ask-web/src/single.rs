@@ -70,7 +70,7 @@ impl WebFrontend {
     /// every check: what [`Frontend::present`] serves, for a host that serves it on a listener
     /// of its own or drives it in process.
     pub fn router(&self) -> axum::Router {
-        crate::router(&self.shared)
+        crate::router(&self.shared, crate::inbox::routes(&self.shared))
     }
 }
 

@@ -208,7 +208,7 @@ impl Inbox {
     /// check: what [`Inbox::serve`] serves, for a host that serves it on a listener of its own
     /// or drives it in process.
     pub fn router(&self) -> Router {
-        crate::router(&self.shared)
+        crate::router(&self.shared, routes(&self.shared))
     }
 
     /// Serves until the process ends.
