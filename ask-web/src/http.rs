@@ -14,8 +14,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use crate::auth::same_secret;
-use crate::listen::Trusted;
 use crate::shared::Shared;
+use crate::trusted::trust;
 use crate::{BODY_TIMEOUT, CSP, MAX_BODY};
 
 /// Why a request was refused.
@@ -135,14 +135,6 @@ pub(crate) fn error_response(status: StatusCode, message: &str) -> Response {
 /// `404` for an address that serves nothing.
 pub(crate) fn no_such_address() -> Response {
     error_response(StatusCode::NOT_FOUND, "no such address")
-}
-
-/// Marks the connection of a request as one that carried an authenticated request, which the
-/// cap on unauthenticated connections never closes.
-pub(crate) fn trust(extensions: &Extensions) {
-    if let Some(trusted) = extensions.get::<Trusted>() {
-        trusted.mark();
-    }
 }
 
 /// Refuses a request whose `Host` is not an IP address or `localhost`: in front of every

@@ -45,6 +45,7 @@ mod page;
 mod shared;
 mod single;
 mod store;
+mod trusted;
 mod via;
 mod words;
 

@@ -7,7 +7,7 @@
 //! every [`crate::HEARTBEAT`] and [`crate::page::EVENTS_HEARTBEAT`]: no timeout ends them.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -16,6 +16,8 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower::ServiceExt;
+
+use crate::trusted::Trusted;
 
 /// How long a client may take to send a request's headers, and how long a kept-alive
 /// connection may stay idle between requests.
@@ -47,21 +49,6 @@ impl Bounds {
             header_timeout: HEADER_TIMEOUT,
             max_unauthenticated: quarter.clamp(16, 1024),
         }
-    }
-}
-
-/// Marks a connection that carried an authenticated request (a person's credential, an
-/// agent's proof, an ask's capability); found in each request's extensions.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Trusted(Arc<AtomicBool>);
-
-impl Trusted {
-    pub(crate) fn mark(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-
-    fn is_marked(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
     }
 }
 

@@ -22,9 +22,10 @@ use crate::answer::{self, AnswerBody};
 use crate::auth::same_secret;
 use crate::http::{
     JsonBody, Refusal, body_middleware, elsewhere, error_response, json_middleware, json_response,
-    origin_middleware, session_middleware, trust,
+    origin_middleware, session_middleware,
 };
 use crate::shared::Shared;
+use crate::trusted::trust;
 use crate::{board, random_token, words};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");

@@ -12,9 +12,10 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use crate::auth::{self, same_secret};
-use crate::http::{JsonBody, Named, Refusal, error_response, json_response, trust};
+use crate::http::{JsonBody, Named, Refusal, error_response, json_response};
 use crate::random_token;
 use crate::shared::Shared;
+use crate::trusted::trust;
 
 /// Who proved what on an agent request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
