@@ -11,7 +11,7 @@ use serde::Deserialize;
 use tokio::sync::oneshot;
 
 use crate::DELIVERY_PATIENCE;
-use crate::http::{Named, error_response, json_response};
+use crate::reply::{Named, error_response, json_response};
 use crate::shared::{Confirmed, Delivery, Shared};
 use crate::store;
 

@@ -42,6 +42,7 @@ mod inbox;
 mod link;
 mod listen;
 mod page;
+mod reply;
 mod shared;
 mod single;
 mod store;
@@ -63,7 +64,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::middleware::{from_fn, map_response};
+use axum::middleware::map_response;
 
 use shared::Shared;
 
@@ -186,8 +187,9 @@ fn random_token() -> Result<String, WebError> {
 
 /// Every address of one server over `shared`: the page's ([`page::routes`]) and `more`, which the
 /// server that calls this assembled (the agents' [`inbox::routes`], which the single-ask page
-/// serves too, where no agent can prove a token), behind the `Host` check, every response with the headers that keep the
-/// page to itself, and a plain `404` (after the page's checks) for every other address.
+/// serves too, where no agent can prove a token), each behind its side's guard, every response
+/// with the headers that keep the page to itself, and a plain `404` (after the page's checks)
+/// for every other address.
 ///
 /// Every request passes the Host check (an IP literal or `localhost`). Every request of the
 /// page's side passes the Origin check (the page's own origin; a POST must send one) and, but
@@ -200,7 +202,6 @@ fn router(shared: &Arc<Shared>, more: Router<Arc<Shared>>) -> Router {
         .merge(page::routes(shared))
         .merge(more)
         .fallback(http::elsewhere)
-        .layer(from_fn(http::host_middleware))
         .layer(map_response(http::with_headers))
         .with_state(Arc::clone(shared))
 }

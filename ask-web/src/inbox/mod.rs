@@ -2,6 +2,7 @@
 
 mod asks;
 mod checks;
+mod guard;
 mod held;
 mod proof;
 
@@ -11,16 +12,17 @@ use std::sync::Arc;
 use ask_core::{Limits, Outcome, WireState};
 use axum::Router;
 use axum::middleware::from_fn_with_state;
-use axum::routing::post;
+use axum::routing::{MethodRouter, post};
 
 use crate::board::AskView;
-use crate::http::{body_middleware, no_such_address};
 use crate::listen::{self, Bounds, Served};
+use crate::reply::no_such_address;
 use crate::shared::{Setup, Shared, StoreWarning, Waiting};
 use crate::store::{AskStore, Kept, KeptState, StoreError};
 use crate::{LINGER, Links, WebError, random_token};
 
 pub use checks::{MAX_AGENT_NAME, MAX_CALL_ID, MAX_FOLDER, fit_asker};
+use guard::{AgentChecks, Needs, agents_guard, use_post};
 pub(crate) use held::AgentOutcome;
 pub use proof::STALE_CHALLENGE;
 
@@ -246,61 +248,50 @@ impl Inbox {
 
 /// The agents' API (`/api/agent/…`) over `shared`: never for a browser, and for `POST` only.
 pub(crate) fn routes(shared: &Arc<Shared>) -> Router<Arc<Shared>> {
-    let state = || Arc::clone(shared);
-    let body = || from_fn_with_state(state(), body_middleware);
-    let agents = || from_fn_with_state(state(), proof::agents_only);
-    let capability = || from_fn_with_state(state(), proof::capability_middleware);
+    let checked = |needs, body, route: MethodRouter<Arc<Shared>>| {
+        let checks = AgentChecks { needs, body };
+        route
+            .route_layer(from_fn_with_state(
+                (Arc::clone(shared), checks),
+                agents_guard,
+            ))
+            .fallback(use_post)
+    };
     Router::new()
         .route(
             "/api/agent/hello",
-            post(proof::hello).route_layer(body()).fallback(use_post),
+            checked(Needs::Nothing, true, post(proof::hello)),
         )
         .route(
             "/api/agent/asks",
-            post(asks::create)
-                .route_layer(body())
-                .route_layer(agents())
-                .fallback(use_post),
+            checked(Needs::Agent, true, post(asks::create)),
         )
         .route(
             "/api/agent/wait",
-            post(asks::wait_again)
-                .route_layer(body())
-                .route_layer(agents())
-                .fallback(use_post),
+            checked(Needs::Agent, true, post(asks::wait_again)),
         )
         .route(
             "/api/agent/link",
-            post(proof::fresh_link)
-                .route_layer(from_fn_with_state(state(), proof::people_only))
-                .fallback(use_post),
+            checked(Needs::People, false, post(proof::fresh_link)),
         )
         .route(
             "/api/agent/received",
-            post(asks::received)
-                .route_layer(capability())
-                .fallback(use_post),
+            checked(Needs::Capability, false, post(asks::received)),
         )
         .route(
             "/api/agent/cancel",
-            post(asks::withdrawn)
-                .route_layer(capability())
-                .fallback(use_post),
+            checked(Needs::Capability, false, post(asks::withdrawn)),
         )
-        .route(
-            "/api/agent/",
-            post(|| async { no_such_address() }).fallback(use_post),
-        )
+        .route("/api/agent/", checked(Needs::Nothing, false, post(nowhere)))
         .route(
             "/api/agent/{*elsewhere}",
-            post(|| async { no_such_address() }).fallback(use_post),
+            checked(Needs::Nothing, false, post(nowhere)),
         )
-        .route_layer(axum::middleware::from_fn(proof::no_browsers))
 }
 
-/// `405` for an agents' address asked with another method than `POST`.
-async fn use_post() -> axum::response::Response {
-    crate::http::error_response(axum::http::StatusCode::METHOD_NOT_ALLOWED, "use POST")
+/// `404` for an agents' address that serves nothing.
+async fn nowhere() -> axum::response::Response {
+    no_such_address()
 }
 
 /// Shows again the asks kept in the store that still wait for the person or for their agent,
