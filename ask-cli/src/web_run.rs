@@ -14,6 +14,7 @@ use ask_web::{
     AgentWatch, AskStore, Asker, Bounds, FileStore, Inbox, InboxTokens, Links, NotKept, Stored,
     ViaFrontend, WebFrontend,
 };
+use tokio_util::sync::CancellationToken;
 
 /// Why a command of the page or the inbox could not run; the reason was already said on
 /// stderr.
@@ -233,16 +234,18 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
         })
 }
 
-/// What resolves at the first SIGINT or SIGTERM. The handlers are in place once this returns
+/// What is cancelled at the first SIGINT or SIGTERM. The handlers are in place once this returns
 /// (it must be called within a runtime), so a signal sent at any later instant stops the inbox
 /// in order.
-fn stop_signal() -> impl std::future::Future<Output = ()> {
+fn stop_signal() -> CancellationToken {
     use tokio::signal::unix::{SignalKind, signal};
     let signals = (
         signal(SignalKind::interrupt()),
         signal(SignalKind::terminate()),
     );
-    async move {
+    let stop = CancellationToken::new();
+    let cancel = stop.clone();
+    tokio::spawn(async move {
         match signals {
             (Ok(mut interrupt), Ok(mut terminate)) => {
                 tokio::select! {
@@ -253,7 +256,9 @@ fn stop_signal() -> impl std::future::Future<Output = ()> {
             // Without signal handlers the default action ends the process.
             _ => std::future::pending().await,
         }
-    }
+        cancel.cancel();
+    });
+    stop
 }
 
 /// Runs `ask-user serve` until SIGINT or SIGTERM, then stops in order (see

@@ -15,6 +15,7 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 use crate::trusted::Trusted;
@@ -104,12 +105,12 @@ pub(crate) struct Served {
     pub(crate) linger: Duration,
 }
 
-/// Serves on `listener` until `stop` resolves, then lets the open connections finish their
+/// Serves on `listener` until `stop` is cancelled, then lets the open connections finish their
 /// responses (at most [`Served::linger`]).
 pub(crate) async fn serve(
     listener: TcpListener,
     served: Served,
-    stop: impl std::future::Future<Output = ()>,
+    stop: CancellationToken,
 ) -> std::io::Result<()> {
     let Served {
         router,
@@ -120,7 +121,7 @@ pub(crate) async fn serve(
     let (closing, closed) = watch::channel(false);
     let mut tasks = tokio::task::JoinSet::new();
     let ids = AtomicU64::new(0);
-    let mut stop = std::pin::pin!(stop);
+    let mut stop = std::pin::pin!(stop.cancelled());
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {

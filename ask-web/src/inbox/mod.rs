@@ -13,6 +13,7 @@ use ask_core::{Limits, Outcome, WireState};
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::{MethodRouter, post};
+use tokio_util::sync::CancellationToken;
 
 use crate::board::AskView;
 use crate::listen::{self, Bounds, Served};
@@ -215,34 +216,38 @@ impl Inbox {
 
     /// Serves until the process ends.
     pub async fn serve(&self) -> Result<(), WebError> {
-        self.serve_until(std::future::pending()).await
+        self.serve_until(CancellationToken::new()).await
     }
 
-    /// Serves until `stop` resolves, then stops in order: answers given from then on are
+    /// Serves until `stop` is cancelled, then stops in order: answers given from then on are
     /// refused and stay on their pages, the answers in flight reach their agents or fail, the
     /// pages are told that the inbox closes, the held agent requests end as connection lost,
     /// and no connection is accepted any more.
-    pub async fn serve_until(
-        &self,
-        stop: impl std::future::Future<Output = ()>,
-    ) -> Result<(), WebError> {
+    pub async fn serve_until(&self, stop: CancellationToken) -> Result<(), WebError> {
         let listener = self
             .listener
             .try_clone()
             .and_then(tokio::net::TcpListener::from_std)
             .map_err(WebError::Serve)?;
-        let shared = Arc::clone(&self.shared);
         let served = Served {
             router: self.router(),
             bounds: self.bounds,
             linger: LINGER,
         };
-        listen::serve(listener, served, async move {
-            stop.await;
-            shared.stop().await;
-        })
-        .await
-        .map_err(WebError::Serve)
+        // The listener keeps accepting while the inbox stops in order (an agent confirms an
+        // answer in flight on a connection of its own), and closes once that is done.
+        let closed = CancellationToken::new();
+        let mut serving = std::pin::pin!(listen::serve(listener, served, closed.clone()));
+        tokio::select! {
+            served = &mut serving => return served.map_err(WebError::Serve),
+            () = stop.cancelled() => {}
+        }
+        tokio::select! {
+            served = &mut serving => return served.map_err(WebError::Serve),
+            () = self.shared.stop() => {}
+        }
+        closed.cancel();
+        serving.await.map_err(WebError::Serve)
     }
 }
 
