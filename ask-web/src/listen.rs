@@ -13,10 +13,11 @@ use std::time::Duration;
 
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
-use tower::ServiceExt;
+use tower::Layer;
 
 use crate::trusted::Trusted;
 
@@ -185,10 +186,8 @@ async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
         registry,
         id,
     } = connection;
-    let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
-        request.extensions_mut().insert(trusted.clone());
-        router.clone().oneshot(request.map(axum::body::Body::new))
-    });
+    // Each request of the connection carries its mark, for the checks to find.
+    let service = TowerToHyperService::new(axum::Extension(trusted).layer(router));
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
