@@ -200,7 +200,7 @@ async fn deliver_outcome(shared: Arc<Shared>, delivery: Outgoing) -> Response {
             return match written {
                 Ok(_) => error_response(StatusCode::CONFLICT, NO_LONGER_WAITING),
                 Err(error) => {
-                    shared.warn(&error);
+                    shared.warn(error);
                     kept(NOT_STORED)
                 }
             };

@@ -13,12 +13,13 @@ use ask_core::{Limits, Outcome, WireState};
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::{MethodRouter, post};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::board::AskView;
 use crate::listen::{self, Bounds, Served};
 use crate::reply::no_such_address;
-use crate::shared::{Setup, Shared, StoreWarning, Waiting};
+use crate::shared::{Setup, Shared, Waiting};
 use crate::store::{AskStore, Kept, KeptState, StoreError};
 use crate::{LINGER, Links, WebError, random_token};
 
@@ -151,20 +152,18 @@ impl Inbox {
         self
     }
 
-    /// Tells `warn` of each change its store could not record after the person or the agent
-    /// was told of it: an answer saved for its agent, or an outcome its agent confirmed (which
-    /// is then offered to the agent again after a restart).
-    pub fn warning_of_store_errors(
-        self,
-        warn: impl Fn(&StoreError) + Send + Sync + 'static,
-    ) -> Inbox {
+    /// Each change its store could not record after the person or the agent was told of it (an
+    /// answer saved for its agent, or an outcome its agent confirmed, which is then offered to
+    /// the agent again after a restart), sent on the receiver this gives, which replaces any
+    /// earlier one; until this is called, they are told to no one.
+    pub fn warning_of_store_errors(&self) -> mpsc::UnboundedReceiver<StoreError> {
+        let (errors, receiver) = mpsc::unbounded_channel();
         *self
             .shared
-            .store_warning
+            .store_errors
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(StoreWarning(Arc::new(warn)));
-        self
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(errors);
+        receiver
     }
 
     /// How many asks wait, for the person or for their agent to take an outcome saved for it.
