@@ -11,9 +11,11 @@ use ask_core::Limits;
 use ask_core::lang::Lang;
 
 use ask_web::{
-    AgentWatch, AskStore, Asker, Bounds, FileStore, Inbox, InboxTokens, Links, NotKept, Stored,
-    ViaFrontend, WebFrontend,
+    AgentWatch, AskStore, Asker, Bounds, FileStore, Inbox, InboxTokens, Links, NotKept, StoreError,
+    Stored, ViaFrontend, WebError, WebFrontend,
 };
+use tokio::sync::mpsc::UnboundedReceiver;
+use tokio_util::sync::CancellationToken;
 
 /// Why a command of the page or the inbox could not run; the reason was already said on
 /// stderr.
@@ -233,16 +235,18 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
         })
 }
 
-/// What resolves at the first SIGINT or SIGTERM. The handlers are in place once this returns
+/// What is cancelled at the first SIGINT or SIGTERM. The handlers are in place once this returns
 /// (it must be called within a runtime), so a signal sent at any later instant stops the inbox
 /// in order.
-fn stop_signal() -> impl std::future::Future<Output = ()> {
+fn stop_signal() -> CancellationToken {
     use tokio::signal::unix::{SignalKind, signal};
     let signals = (
         signal(SignalKind::interrupt()),
         signal(SignalKind::terminate()),
     );
-    async move {
+    let stop = CancellationToken::new();
+    let cancel = stop.clone();
+    tokio::spawn(async move {
         match signals {
             (Ok(mut interrupt), Ok(mut terminate)) => {
                 tokio::select! {
@@ -253,7 +257,9 @@ fn stop_signal() -> impl std::future::Future<Output = ()> {
             // Without signal handlers the default action ends the process.
             _ => std::future::pending().await,
         }
-    }
+        cancel.cancel();
+    });
+    stop
 }
 
 /// Runs `ask-user serve` until SIGINT or SIGTERM, then stops in order (see
@@ -294,8 +300,8 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     }
     .map_err(failed(Failure::Failed))?
     .with_bounds(Bounds::for_descriptors(descriptors))
-    .speaking(options.lang)
-    .warning_of_store_errors(|error| say(&error.to_string()));
+    .speaking(options.lang);
+    let mut store_errors = inbox.warning_of_store_errors();
     for (path, token) in [
         (&token_file, inbox.agent_token()),
         (&link_file, inbox.people_token()),
@@ -335,10 +341,13 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     }
     let inbox = Arc::new(inbox);
     fresh_link_on_enter(inbox.links(), options.listen);
-    let served = runtime.block_on(Box::pin(inbox.serve_until(stop)));
+    let served = runtime.block_on(Box::pin(serve_saying(&inbox, stop, &mut store_errors)));
     // The tasks still running end here; a change of the store they started is finished.
     drop(inbox);
     drop(runtime);
+    while let Ok(error) = store_errors.try_recv() {
+        say(&error.to_string());
+    }
     if let Some(store) = kept_in {
         store.finish_writes();
     }
@@ -346,6 +355,22 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     served.map_err(failed(Failure::Failed))?;
     say("the inbox stopped");
     Ok(())
+}
+
+/// Serves `inbox` until `stop` is cancelled, and says each change its store could not record as
+/// it comes.
+async fn serve_saying(
+    inbox: &Inbox,
+    stop: CancellationToken,
+    store_errors: &mut UnboundedReceiver<StoreError>,
+) -> Result<(), WebError> {
+    let mut serving = std::pin::pin!(inbox.serve_until(stop));
+    loop {
+        tokio::select! {
+            served = &mut serving => return served,
+            Some(error) = store_errors.recv() => say(&error.to_string()),
+        }
+    }
 }
 
 /// Removes its files when dropped.

@@ -308,15 +308,12 @@ fn main() {
         };
         Arc::new(inbox.with_bounds(ask_web::Bounds::for_descriptors(descriptors)))
     };
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let stop = tokio_util::sync::CancellationToken::new();
     let serving = std::thread::spawn({
         let inbox = Arc::clone(&inbox);
+        let stop = stop.clone();
         move || {
-            server
-                .block_on(inbox.serve_until(async {
-                    let _ = stopped.await;
-                }))
-                .unwrap();
+            server.block_on(inbox.serve_until(stop)).unwrap();
         }
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -370,6 +367,6 @@ fn main() {
         );
         reading.abort();
     });
-    let _ = stop.send(());
+    stop.cancel();
     serving.join().unwrap();
 }

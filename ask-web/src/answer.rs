@@ -11,7 +11,7 @@ use serde::Deserialize;
 use tokio::sync::oneshot;
 
 use crate::DELIVERY_PATIENCE;
-use crate::http::{Named, error_response, json_response};
+use crate::reply::{Named, error_response, json_response};
 use crate::shared::{Confirmed, Delivery, Shared};
 use crate::store;
 
@@ -200,7 +200,7 @@ async fn deliver_outcome(shared: Arc<Shared>, delivery: Outgoing) -> Response {
             return match written {
                 Ok(_) => error_response(StatusCode::CONFLICT, NO_LONGER_WAITING),
                 Err(error) => {
-                    shared.warn(&error);
+                    shared.warn(error);
                     kept(NOT_STORED)
                 }
             };

@@ -1,21 +1,22 @@
-//! What every route shares: the replies and the headers every response carries, the refusals,
-//! and the middleware in front of the routes: the `Host` check, the `Origin` check, the
-//! person's session, the JSON content type, and the cap on request bodies.
+//! What every route shares: the headers every response carries, the refusals, and the checks in
+//! front of the routes (the `Host` check, the `Origin` check, the person's session, the JSON
+//! content type, and the cap on request bodies) as plain functions, which the page's one
+//! middleware ([`page_guard`]) and the agents' ([`crate::inbox`]'s guard) call in turn.
 
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use axum::body::{Body, Bytes};
-use axum::extract::{FromRequest, Request, State};
+use axum::body::Body;
+use axum::extract::{Request, State};
 use axum::http::{Extensions, HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use serde::Serialize;
-use serde::de::DeserializeOwned;
+use tokio::sync::SemaphorePermit;
 
 use crate::auth::same_secret;
-use crate::listen::Trusted;
+use crate::reply::{error_response, no_such_address};
 use crate::shared::Shared;
+use crate::trusted::trust;
 use crate::{BODY_TIMEOUT, CSP, MAX_BODY};
 
 /// Why a request was refused.
@@ -49,7 +50,16 @@ impl Refusal {
         };
         (status, text).into_response()
     }
+
+    /// The refusal as a check gives it.
+    pub(crate) fn refused(self) -> Refused {
+        Box::new(self.response())
+    }
 }
+
+/// What a check answers instead of the route: a response, boxed, as it is large and a check's
+/// `Ok` is not.
+pub(crate) type Refused = Box<Response>;
 
 /// The `Host` of a request when it names this machine by an IP address or `localhost`; a
 /// name that DNS could point anywhere (rebinding) is refused.
@@ -118,53 +128,69 @@ pub(crate) async fn with_headers(mut response: Response) -> Response {
     response
 }
 
-pub(crate) fn json_response<T: Serialize>(status: StatusCode, value: &T) -> Response {
-    let body = serde_json::to_string(value).unwrap_or_else(|_| "{}".to_string());
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
-        body,
-    )
-        .into_response()
+/// What the page's guard checks of a route besides the `Host` and the `Origin`.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct PageChecks {
+    /// The person's credential ([`session`]).
+    pub(crate) session: bool,
+    /// A body sent as `application/json` ([`json_type`]).
+    pub(crate) json: bool,
+    /// A body read within the bounds ([`read_body`]).
+    pub(crate) body: bool,
 }
 
-pub(crate) fn error_response(status: StatusCode, message: &str) -> Response {
-    json_response(status, &serde_json::json!({ "error": message }))
-}
-
-/// `404` for an address that serves nothing.
-pub(crate) fn no_such_address() -> Response {
-    error_response(StatusCode::NOT_FOUND, "no such address")
-}
-
-/// Marks the connection of a request as one that carried an authenticated request, which the
-/// cap on unauthenticated connections never closes.
-pub(crate) fn trust(extensions: &Extensions) {
-    if let Some(trusted) = extensions.get::<Trusted>() {
-        trusted.mark();
+/// The one middleware in front of each route of the page's side: the `Host` check, the
+/// `Origin` check, then what `checks` asks for, in this order: the session, the JSON content
+/// type, the body. The route runs only when every check passed, and the body's room is held
+/// until it answered.
+pub(crate) async fn page_guard(
+    State((shared, checks)): State<(Arc<Shared>, PageChecks)>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match page_checks(&shared, checks, request).await {
+        Ok((request, room)) => {
+            let response = next.run(request).await;
+            drop(room);
+            response
+        }
+        Err(refused) => *refused,
     }
 }
 
-/// Refuses a request whose `Host` is not an IP address or `localhost`: in front of every
-/// address, the fallback included.
-pub(crate) async fn host_middleware(request: Request, next: Next) -> Response {
-    match checked_host(request.headers()) {
-        Ok(_) => next.run(request).await,
-        Err(refusal) => refusal.response(),
+/// The checks of [`page_guard`]: the request to hand the route, and the room of its body.
+async fn page_checks(
+    shared: &Shared,
+    checks: PageChecks,
+    request: Request,
+) -> Result<(Request, Option<SemaphorePermit<'_>>), Refused> {
+    same_origin(&request)?;
+    if checks.session {
+        session(shared, &request)?;
     }
+    if checks.json {
+        json_type(&request)?;
+    }
+    if !checks.body {
+        return Ok((request, None));
+    }
+    let (request, room) = read_body(shared, request).await?;
+    Ok((request, Some(room)))
 }
 
-/// Refuses a request of the page from another origin (see [`check_origin`]).
-pub(crate) async fn origin_middleware(request: Request, next: Next) -> Response {
-    match same_origin(&request) {
-        Ok(()) => next.run(request).await,
-        Err(refusal) => refusal.response(),
-    }
+/// Refuses a request whose `Host` is not an IP address or `localhost`: the first check in
+/// front of every address, the fallbacks included.
+pub(crate) fn host(request: &Request) -> Result<(), Refused> {
+    checked_host(request.headers())
+        .map(|_| ())
+        .map_err(Refusal::refused)
 }
 
-fn same_origin(request: &Request) -> Result<(), Refusal> {
-    let host = checked_host(request.headers())?;
-    check_origin(request.method(), request.headers(), host)
+/// Refuses a request of the page that is not for this machine's name ([`checked_host`]) or
+/// comes from another origin ([`check_origin`]).
+fn same_origin(request: &Request) -> Result<(), Refused> {
+    let host = checked_host(request.headers()).map_err(Refusal::refused)?;
+    check_origin(request.method(), request.headers(), host).map_err(Refusal::refused)
 }
 
 /// Whether the request carries the credential of one of the people's sessions; marks its
@@ -179,56 +205,52 @@ fn in_session(shared: &Shared, headers: &HeaderMap, extensions: &Extensions) -> 
     session
 }
 
-/// Serves the page's data only to a request with the credential of a session.
-pub(crate) async fn session_middleware(
-    State(shared): State<Arc<Shared>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if in_session(&shared, request.headers(), request.extensions()) {
-        next.run(request).await
+/// Refuses a request without the credential of a session: the page's data is for the person.
+fn session(shared: &Shared, request: &Request) -> Result<(), Refused> {
+    if in_session(shared, request.headers(), request.extensions()) {
+        Ok(())
     } else {
-        Refusal::NoSession.response()
+        Err(Refusal::NoSession.refused())
     }
 }
 
 /// Every address that serves nothing, and every method an address does not take: from the
-/// page's side, as any request that is not the page itself, checked for its origin and its
-/// session first.
+/// page's side, as any request that is not the page itself, checked for its `Host`, its origin
+/// and its session first.
 pub(crate) async fn elsewhere(State(shared): State<Arc<Shared>>, request: Request) -> Response {
-    if let Err(refusal) = same_origin(&request) {
-        return refusal.response();
+    let checked = host(&request)
+        .and_then(|()| same_origin(&request))
+        .and_then(|()| session(&shared, &request));
+    match checked {
+        Ok(()) => no_such_address(),
+        Err(refused) => *refused,
     }
-    if !in_session(&shared, request.headers(), request.extensions()) {
-        return Refusal::NoSession.response();
-    }
-    no_such_address()
 }
 
 /// Refuses a body not sent as `application/json`, before it is read.
-pub(crate) async fn json_middleware(request: Request, next: Next) -> Response {
+fn json_type(request: &Request) -> Result<(), Refused> {
     let json = request
         .headers()
         .get(header::CONTENT_TYPE)
         .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
     if json {
-        next.run(request).await
+        Ok(())
     } else {
-        error_response(
+        Err(Box::new(error_response(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "send the body as application/json",
-        )
+        )))
     }
 }
 
 /// Reads the request body of at most [`MAX_BODY`] bytes within [`BODY_TIMEOUT`], once there
 /// is room for it (its `Content-Length`, else [`MAX_BODY`]) in the server's share of
-/// [`crate::BODY_BUDGET`], and holds that room until the route answered.
-pub(crate) async fn body_middleware(
-    State(shared): State<Arc<Shared>>,
+/// [`crate::BODY_BUDGET`]: the request with the body read, and that room, which the caller
+/// holds until the route answered.
+pub(crate) async fn read_body(
+    shared: &Shared,
     request: Request,
-    next: Next,
-) -> Response {
+) -> Result<(Request, SemaphorePermit<'_>), Refused> {
     use axum::body::HttpBody as _;
     let (parts, body) = request.into_parts();
     let size = body
@@ -246,58 +268,25 @@ pub(crate) async fn body_middleware(
     };
     let room = match tokio::time::timeout(BODY_TIMEOUT, shared.body_room.acquire_many(kib)).await {
         Ok(Ok(room)) => room,
-        _ => return busy(),
+        _ => return Err(Box::new(busy())),
     };
     let bytes = match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY)).await
     {
         Ok(Ok(bytes)) => bytes,
         Err(_) => {
-            return error_response(
+            return Err(Box::new(error_response(
                 StatusCode::REQUEST_TIMEOUT,
                 "the request body did not arrive in time",
-            );
+            )));
         }
         Ok(Err(_)) => {
-            return error_response(
+            return Err(Box::new(error_response(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "the request body is larger than 4 MiB",
-            );
+            )));
         }
     };
-    let response = next
-        .run(Request::from_parts(parts, Body::from(bytes)))
-        .await;
-    drop(room);
-    response
-}
-
-/// What a JSON body is called in the sentence that refuses it: "the body is not an ask".
-pub(crate) trait Named {
-    /// "an ask", "a hello", ….
-    const NAME: &'static str;
-}
-
-/// A JSON body, read by [`body_middleware`] and parsed; one that does not parse is refused
-/// with `400` and the parser's sentence.
-#[derive(Debug)]
-pub(crate) struct JsonBody<T>(pub(crate) T);
-
-impl<S: Send + Sync, T: DeserializeOwned + Named> FromRequest<S> for JsonBody<T> {
-    type Rejection = Response;
-
-    async fn from_request(request: Request, state: &S) -> Result<Self, Response> {
-        let bytes = Bytes::from_request(request, state)
-            .await
-            .map_err(IntoResponse::into_response)?;
-        serde_json::from_slice(&bytes)
-            .map(JsonBody)
-            .map_err(|error| {
-                error_response(
-                    StatusCode::BAD_REQUEST,
-                    &format!("the body is not {}: {error}", T::NAME),
-                )
-            })
-    }
+    Ok((Request::from_parts(parts, Body::from(bytes)), room))
 }
 
 #[cfg(test)]

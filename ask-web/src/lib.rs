@@ -42,9 +42,11 @@ mod inbox;
 mod link;
 mod listen;
 mod page;
+mod reply;
 mod shared;
 mod single;
 mod store;
+mod trusted;
 mod via;
 mod words;
 
@@ -62,7 +64,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::middleware::{from_fn, map_response};
+use axum::middleware::map_response;
 
 use shared::Shared;
 
@@ -183,9 +185,11 @@ fn random_token() -> Result<String, WebError> {
     auth::random_token().map_err(WebError::Random)
 }
 
-/// Every address of one server over `shared`: the page's ([`page::routes`]) and the agents'
-/// ([`inbox::routes`]), behind the `Host` check, every response with the headers that keep the
-/// page to itself, and a plain `404` (after the page's checks) for every other address.
+/// Every address of one server over `shared`: the page's ([`page::routes`]) and `more`, which the
+/// server that calls this assembled (the agents' [`inbox::routes`], which the single-ask page
+/// serves too, where no agent can prove a token), each behind its side's guard, every response
+/// with the headers that keep the page to itself, and a plain `404` (after the page's checks)
+/// for every other address.
 ///
 /// Every request passes the Host check (an IP literal or `localhost`). Every request of the
 /// page's side passes the Origin check (the page's own origin; a POST must send one) and, but
@@ -193,12 +197,11 @@ fn random_token() -> Result<String, WebError> {
 /// person's credential in `Authorization`, never a cookie; the agents' API refuses any request
 /// that sends `Origin` or `Sec-Fetch-Site`, and asks for its own proof instead. Every response
 /// carries [`CSP`].
-fn router(shared: &Arc<Shared>) -> Router {
+fn router(shared: &Arc<Shared>, more: Router<Arc<Shared>>) -> Router {
     Router::new()
         .merge(page::routes(shared))
-        .merge(inbox::routes(shared))
+        .merge(more)
         .fallback(http::elsewhere)
-        .layer(from_fn(http::host_middleware))
         .layer(map_response(http::with_headers))
         .with_state(Arc::clone(shared))
 }

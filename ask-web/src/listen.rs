@@ -7,15 +7,19 @@
 //! every [`crate::HEARTBEAT`] and [`crate::page::EVENTS_HEARTBEAT`]: no timeout ends them.
 
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
-use tower::ServiceExt;
+use tokio_util::sync::CancellationToken;
+use tower::Layer;
+
+use crate::trusted::Trusted;
 
 /// How long a client may take to send a request's headers, and how long a kept-alive
 /// connection may stay idle between requests.
@@ -47,21 +51,6 @@ impl Bounds {
             header_timeout: HEADER_TIMEOUT,
             max_unauthenticated: quarter.clamp(16, 1024),
         }
-    }
-}
-
-/// Marks a connection that carried an authenticated request (a person's credential, an
-/// agent's proof, an ask's capability); found in each request's extensions.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Trusted(Arc<AtomicBool>);
-
-impl Trusted {
-    pub(crate) fn mark(&self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-
-    fn is_marked(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
     }
 }
 
@@ -117,12 +106,12 @@ pub(crate) struct Served {
     pub(crate) linger: Duration,
 }
 
-/// Serves on `listener` until `stop` resolves, then lets the open connections finish their
+/// Serves on `listener` until `stop` is cancelled, then lets the open connections finish their
 /// responses (at most [`Served::linger`]).
 pub(crate) async fn serve(
     listener: TcpListener,
     served: Served,
-    stop: impl std::future::Future<Output = ()>,
+    stop: CancellationToken,
 ) -> std::io::Result<()> {
     let Served {
         router,
@@ -133,7 +122,7 @@ pub(crate) async fn serve(
     let (closing, closed) = watch::channel(false);
     let mut tasks = tokio::task::JoinSet::new();
     let ids = AtomicU64::new(0);
-    let mut stop = std::pin::pin!(stop);
+    let mut stop = std::pin::pin!(stop.cancelled());
     loop {
         let stream = tokio::select! {
             accepted = listener.accept() => match accepted {
@@ -197,10 +186,8 @@ async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
         registry,
         id,
     } = connection;
-    let service = hyper::service::service_fn(move |mut request: hyper::Request<_>| {
-        request.extensions_mut().insert(trusted.clone());
-        router.clone().oneshot(request.map(axum::body::Body::new))
-    });
+    // Each request of the connection carries its mark, for the checks to find.
+    let service = TowerToHyperService::new(axum::Extension(trusted).layer(router));
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())

@@ -11,20 +11,18 @@ use std::time::Duration;
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{Path, State};
-use axum::handler::Handler;
 use axum::http::{Extensions, HeaderMap, HeaderValue, StatusCode, header};
-use axum::middleware::{from_fn, from_fn_with_state};
+use axum::middleware::from_fn_with_state;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use serde::Deserialize;
 
 use crate::answer::{self, AnswerBody};
 use crate::auth::same_secret;
-use crate::http::{
-    JsonBody, Refusal, body_middleware, elsewhere, error_response, json_middleware, json_response,
-    origin_middleware, session_middleware, trust,
-};
+use crate::http::{PageChecks, Refusal, elsewhere, page_guard};
+use crate::reply::{JsonBody, error_response, json_response};
 use crate::shared::Shared;
+use crate::trusted::trust;
 use crate::{board, random_token, words};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
@@ -38,43 +36,51 @@ pub const EVENTS_HEARTBEAT: Duration = Duration::from_secs(15);
 /// The page's addresses over `shared`: the page and its words and `POST /api/session` for
 /// anyone, the rest for a session; every one of them for the page's own origin only.
 pub(crate) fn routes(shared: &Arc<Shared>) -> Router<Arc<Shared>> {
-    let state = || Arc::clone(shared);
-    let body = || from_fn_with_state(state(), body_middleware);
-    let public = Router::new()
-        .route("/", get(index).fallback(elsewhere))
-        .route("/app.js", get(app_js).fallback(elsewhere))
-        .route("/app.css", get(app_css).fallback(elsewhere))
-        .route("/text.json", get(text).fallback(elsewhere))
+    let anyone = PageChecks::default();
+    let session = PageChecks {
+        session: true,
+        ..PageChecks::default()
+    };
+    // The person's outcome: `POST` only, a JSON body within the cap.
+    let outcome = PageChecks {
+        session: true,
+        json: true,
+        body: true,
+    };
+    let exchange_checks = PageChecks {
+        body: true,
+        ..PageChecks::default()
+    };
+    Router::new()
+        .route("/", checked(shared, anyone, get(index)))
+        .route("/app.js", checked(shared, anyone, get(app_js)))
+        .route("/app.css", checked(shared, anyone, get(app_css)))
+        .route("/text.json", checked(shared, anyone, get(text)))
         .route(
             "/api/session",
-            post(exchange).route_layer(body()).fallback(elsewhere),
-        );
-    let private = Router::new()
-        .route("/api/asks", get(list).fallback(elsewhere))
-        .route("/api/events", get(events).fallback(elsewhere))
+            checked(shared, exchange_checks, post(exchange)),
+        )
+        .route("/api/asks", checked(shared, session, get(list)))
+        .route("/api/events", checked(shared, session, get(events)))
         .route(
             "/api/asks/{request_id}/answer",
-            outcome(shared, answer_route),
+            checked(shared, outcome, post(answer_route)),
         )
         .route(
             "/api/asks/{request_id}/cancel",
-            outcome(shared, cancel_route),
+            checked(shared, outcome, post(cancel_route)),
         )
-        .route_layer(from_fn_with_state(state(), session_middleware));
-    public
-        .merge(private)
-        .route_layer(from_fn(origin_middleware))
 }
 
-/// A route of the person's outcome: `POST` only, a JSON body within the cap.
-fn outcome<H, T>(shared: &Arc<Shared>, handler: H) -> MethodRouter<Arc<Shared>>
-where
-    H: Handler<T, Arc<Shared>>,
-    T: 'static,
-{
-    post(handler)
-        .route_layer(from_fn_with_state(Arc::clone(shared), body_middleware))
-        .route_layer(from_fn(json_middleware))
+/// `route` behind the page's guard with `checks` ([`page_guard`]), and every other method
+/// [`elsewhere`].
+fn checked(
+    shared: &Arc<Shared>,
+    checks: PageChecks,
+    route: MethodRouter<Arc<Shared>>,
+) -> MethodRouter<Arc<Shared>> {
+    route
+        .route_layer(from_fn_with_state((Arc::clone(shared), checks), page_guard))
         .fallback(elsewhere)
 }
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use ask_core::{Outcome, WireState};
-use tokio::sync::{Semaphore, oneshot, watch};
+use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 
 use crate::board::{self, AskView};
 use crate::store::{self, AskStore, StoreError};
@@ -98,8 +98,9 @@ pub(crate) struct Shared {
     /// Where the inbox keeps its asks (`ask-user serve --store`): then an agent whose
     /// connection ends stays attached to nothing, and its ask waits for it to come back.
     pub(crate) store: Option<Arc<dyn AskStore>>,
-    /// Told of a change the store could not record after the person or the agent was told.
-    pub(crate) store_warning: Mutex<Option<StoreWarning>>,
+    /// Where a change the store could not record after the person or the agent was told of it
+    /// is sent, once the inbox's host asked for them.
+    pub(crate) store_errors: Mutex<Option<mpsc::UnboundedSender<StoreError>>>,
     /// The room of [`BODY_BUDGET`] for the request bodies of this server, in KiB.
     pub(crate) body_room: Semaphore,
 }
@@ -156,7 +157,7 @@ impl Shared {
             stopped,
             settled: tokio::sync::Notify::new(),
             store,
-            store_warning: Mutex::new(None),
+            store_errors: Mutex::new(None),
             body_room: Semaphore::new(BODY_BUDGET / 1024),
         })
     }
@@ -302,7 +303,7 @@ impl Shared {
             let state = store::kept_state(questions, outcome).delivered();
             // An ask not marked is offered to its agent again after a restart: at least once.
             if let Err(error) = store.mark_delivered(request_id, state).await {
-                self.warn(&error);
+                self.warn(error);
             }
         }
         let newer = self
@@ -339,15 +340,16 @@ impl Shared {
         at.map(|at| inner.waiting.swap_remove(at))
     }
 
-    /// Tells whoever made the server of a change the store could not record.
-    pub(crate) fn warn(&self, error: &StoreError) {
-        let warning = self
-            .store_warning
+    /// Sends whoever made the server a change the store could not record; nothing when it
+    /// asked for none.
+    pub(crate) fn warn(&self, error: StoreError) {
+        let errors = self
+            .store_errors
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone();
-        if let Some(StoreWarning(warning)) = warning {
-            warning(error);
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(errors) = errors.as_ref() {
+            // A host that stopped reading them has no one to tell.
+            let _ = errors.send(error);
         }
     }
 
@@ -381,17 +383,6 @@ impl Shared {
         .await;
         self.board.close();
         self.stopped.send_replace(true);
-    }
-}
-
-/// What is told of a store that failed to record a change the person or an agent already
-/// made (an ask not marked delivered is offered to its agent again after a restart).
-#[derive(Clone)]
-pub(crate) struct StoreWarning(pub(crate) Arc<dyn Fn(&StoreError) + Send + Sync>);
-
-impl std::fmt::Debug for StoreWarning {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("StoreWarning")
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use ask_core::{BoxError, Frontend, Outcome, PresentError, Presenter};
 use async_trait::async_trait;
-use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
 
 use crate::board::AskView;
 use crate::listen::{self, Bounds, Served};
@@ -70,7 +70,7 @@ impl WebFrontend {
     /// every check: what [`Frontend::present`] serves, for a host that serves it on a listener
     /// of its own or drives it in process.
     pub fn router(&self) -> axum::Router {
-        crate::router(&self.shared)
+        crate::router(&self.shared, crate::inbox::routes(&self.shared))
     }
 }
 
@@ -105,15 +105,13 @@ impl WebFrontend {
             )
             .map_err(|_| "the questions are larger than the page can hold")?;
         let app = self.router();
-        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        let stop = CancellationToken::new();
         let served = Served {
             router: app,
             bounds: Bounds::default(),
             linger: LINGER,
         };
-        let mut server = tokio::spawn(listen::serve(listener, served, async move {
-            let _ = stop_rx.await;
-        }));
+        let mut server = tokio::spawn(listen::serve(listener, served, stop.clone()));
         // Stops the server when this future ends or is dropped.
         let _guard = AbortOnDrop(server.abort_handle());
         let gone = async {
@@ -153,7 +151,7 @@ impl WebFrontend {
         // Open pages see the final state and their streams end; the server then stops,
         // waiting at most `LINGER` for them.
         self.shared.board.close();
-        let _ = stop_tx.send(());
+        stop.cancel();
         let _ = tokio::time::timeout(LINGER, &mut server).await;
         Ok(outcome)
     }

@@ -18,8 +18,8 @@ use super::held::{AgentOutcome, Holding, held};
 use super::proof::{AskOf, by_capability};
 use crate::auth;
 use crate::board::{AskView, Asker};
-use crate::http::{JsonBody, Named, error_response, json_response};
 use crate::random_token;
+use crate::reply::{JsonBody, Named, error_response, json_response};
 use crate::shared::{Delivery, Shared};
 use crate::store::{self, KeptState, StoreError, StoredAsk};
 

@@ -2,6 +2,7 @@
 
 mod asks;
 mod checks;
+mod guard;
 mod held;
 mod proof;
 
@@ -11,16 +12,19 @@ use std::sync::Arc;
 use ask_core::{Limits, Outcome, WireState};
 use axum::Router;
 use axum::middleware::from_fn_with_state;
-use axum::routing::post;
+use axum::routing::{MethodRouter, post};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use crate::board::AskView;
-use crate::http::{body_middleware, no_such_address};
 use crate::listen::{self, Bounds, Served};
-use crate::shared::{Setup, Shared, StoreWarning, Waiting};
+use crate::reply::no_such_address;
+use crate::shared::{Setup, Shared, Waiting};
 use crate::store::{AskStore, Kept, KeptState, StoreError};
 use crate::{LINGER, Links, WebError, random_token};
 
 pub use checks::{MAX_AGENT_NAME, MAX_CALL_ID, MAX_FOLDER, fit_asker};
+use guard::{AgentChecks, Needs, agents_guard, use_post};
 pub(crate) use held::AgentOutcome;
 pub use proof::STALE_CHALLENGE;
 
@@ -148,20 +152,18 @@ impl Inbox {
         self
     }
 
-    /// Tells `warn` of each change its store could not record after the person or the agent
-    /// was told of it: an answer saved for its agent, or an outcome its agent confirmed (which
-    /// is then offered to the agent again after a restart).
-    pub fn warning_of_store_errors(
-        self,
-        warn: impl Fn(&StoreError) + Send + Sync + 'static,
-    ) -> Inbox {
+    /// Each change its store could not record after the person or the agent was told of it (an
+    /// answer saved for its agent, or an outcome its agent confirmed, which is then offered to
+    /// the agent again after a restart), sent on the receiver this gives, which replaces any
+    /// earlier one; until this is called, they are told to no one.
+    pub fn warning_of_store_errors(&self) -> mpsc::UnboundedReceiver<StoreError> {
+        let (errors, receiver) = mpsc::unbounded_channel();
         *self
             .shared
-            .store_warning
+            .store_errors
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) =
-            Some(StoreWarning(Arc::new(warn)));
-        self
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(errors);
+        receiver
     }
 
     /// How many asks wait, for the person or for their agent to take an outcome saved for it.
@@ -208,99 +210,92 @@ impl Inbox {
     /// check: what [`Inbox::serve`] serves, for a host that serves it on a listener of its own
     /// or drives it in process.
     pub fn router(&self) -> Router {
-        crate::router(&self.shared)
+        crate::router(&self.shared, routes(&self.shared))
     }
 
     /// Serves until the process ends.
     pub async fn serve(&self) -> Result<(), WebError> {
-        self.serve_until(std::future::pending()).await
+        self.serve_until(CancellationToken::new()).await
     }
 
-    /// Serves until `stop` resolves, then stops in order: answers given from then on are
+    /// Serves until `stop` is cancelled, then stops in order: answers given from then on are
     /// refused and stay on their pages, the answers in flight reach their agents or fail, the
     /// pages are told that the inbox closes, the held agent requests end as connection lost,
     /// and no connection is accepted any more.
-    pub async fn serve_until(
-        &self,
-        stop: impl std::future::Future<Output = ()>,
-    ) -> Result<(), WebError> {
+    pub async fn serve_until(&self, stop: CancellationToken) -> Result<(), WebError> {
         let listener = self
             .listener
             .try_clone()
             .and_then(tokio::net::TcpListener::from_std)
             .map_err(WebError::Serve)?;
-        let shared = Arc::clone(&self.shared);
         let served = Served {
             router: self.router(),
             bounds: self.bounds,
             linger: LINGER,
         };
-        listen::serve(listener, served, async move {
-            stop.await;
-            shared.stop().await;
-        })
-        .await
-        .map_err(WebError::Serve)
+        // The listener keeps accepting while the inbox stops in order (an agent confirms an
+        // answer in flight on a connection of its own), and closes once that is done.
+        let closed = CancellationToken::new();
+        let mut serving = std::pin::pin!(listen::serve(listener, served, closed.clone()));
+        tokio::select! {
+            served = &mut serving => return served.map_err(WebError::Serve),
+            () = stop.cancelled() => {}
+        }
+        tokio::select! {
+            served = &mut serving => return served.map_err(WebError::Serve),
+            () = self.shared.stop() => {}
+        }
+        closed.cancel();
+        serving.await.map_err(WebError::Serve)
     }
 }
 
 /// The agents' API (`/api/agent/…`) over `shared`: never for a browser, and for `POST` only.
 pub(crate) fn routes(shared: &Arc<Shared>) -> Router<Arc<Shared>> {
-    let state = || Arc::clone(shared);
-    let body = || from_fn_with_state(state(), body_middleware);
-    let agents = || from_fn_with_state(state(), proof::agents_only);
-    let capability = || from_fn_with_state(state(), proof::capability_middleware);
+    let checked = |needs, body, route: MethodRouter<Arc<Shared>>| {
+        let checks = AgentChecks { needs, body };
+        route
+            .route_layer(from_fn_with_state(
+                (Arc::clone(shared), checks),
+                agents_guard,
+            ))
+            .fallback(use_post)
+    };
     Router::new()
         .route(
             "/api/agent/hello",
-            post(proof::hello).route_layer(body()).fallback(use_post),
+            checked(Needs::Nothing, true, post(proof::hello)),
         )
         .route(
             "/api/agent/asks",
-            post(asks::create)
-                .route_layer(body())
-                .route_layer(agents())
-                .fallback(use_post),
+            checked(Needs::Agent, true, post(asks::create)),
         )
         .route(
             "/api/agent/wait",
-            post(asks::wait_again)
-                .route_layer(body())
-                .route_layer(agents())
-                .fallback(use_post),
+            checked(Needs::Agent, true, post(asks::wait_again)),
         )
         .route(
             "/api/agent/link",
-            post(proof::fresh_link)
-                .route_layer(from_fn_with_state(state(), proof::people_only))
-                .fallback(use_post),
+            checked(Needs::People, false, post(proof::fresh_link)),
         )
         .route(
             "/api/agent/received",
-            post(asks::received)
-                .route_layer(capability())
-                .fallback(use_post),
+            checked(Needs::Capability, false, post(asks::received)),
         )
         .route(
             "/api/agent/cancel",
-            post(asks::withdrawn)
-                .route_layer(capability())
-                .fallback(use_post),
+            checked(Needs::Capability, false, post(asks::withdrawn)),
         )
-        .route(
-            "/api/agent/",
-            post(|| async { no_such_address() }).fallback(use_post),
-        )
+        .route("/api/agent/", checked(Needs::Nothing, false, post(nowhere)))
         .route(
             "/api/agent/{*elsewhere}",
-            post(|| async { no_such_address() }).fallback(use_post),
+            checked(Needs::Nothing, false, post(nowhere)),
         )
-        .route_layer(axum::middleware::from_fn(proof::no_browsers))
 }
 
-/// `405` for an agents' address asked with another method than `POST`.
-async fn use_post() -> axum::response::Response {
-    crate::http::error_response(axum::http::StatusCode::METHOD_NOT_ALLOWED, "use POST")
+/// `404` for an agents' address that serves nothing.
+async fn nowhere() -> axum::response::Response {
+    no_such_address()
 }
 
 /// Shows again the asks kept in the store that still wait for the person or for their agent,

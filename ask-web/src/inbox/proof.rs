@@ -1,24 +1,26 @@
 //! The agents' credentials: the HMAC challenge-response (`POST /api/agent/hello`, then
 //! `Authorization: AskUser …`) that proves which token an agent or `serve --link` holds, the
-//! capability of one ask, and the refusal of any browser, as the middleware of the agents' API.
+//! capability of one ask, and the refusal of any browser, as the checks that the agents' guard
+//! calls.
 
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
 use serde::Deserialize;
 
 use crate::auth::{self, same_secret};
-use crate::http::{JsonBody, Named, Refusal, error_response, json_response, trust};
+use crate::http::{Refusal, Refused};
 use crate::random_token;
+use crate::reply::{JsonBody, Named, error_response, json_response};
 use crate::shared::Shared;
+use crate::trusted::trust;
 
 /// Who proved what on an agent request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Role {
+pub(super) enum Role {
     Agent,
     People,
 }
@@ -175,35 +177,19 @@ pub(super) fn by_capability(shared: &Shared, capability: &str) -> Option<String>
 
 /// An agent's request to the inbox is never a browser's: one that sends `Origin` or
 /// `Sec-Fetch-Site` is refused, whatever it proves.
-pub(super) async fn no_browsers(request: Request, next: Next) -> Response {
+pub(super) fn no_browsers(request: &Request) -> Result<(), Refused> {
     let headers = request.headers();
     if headers.contains_key(header::ORIGIN) || headers.contains_key("sec-fetch-site") {
-        return Refusal::Origin.response();
+        return Err(Refusal::Origin.refused());
     }
-    next.run(request).await
+    Ok(())
 }
 
-/// Lets through only a request that proves it holds the agents' token.
-pub(super) async fn agents_only(
-    State(shared): State<Arc<Shared>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    match refusal(&shared, Role::Agent, &request) {
-        Some(refused) => refused,
-        None => next.run(request).await,
-    }
-}
-
-/// Lets through only a request that proves it holds the people's token.
-pub(super) async fn people_only(
-    State(shared): State<Arc<Shared>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    match refusal(&shared, Role::People, &request) {
-        Some(refused) => refused,
-        None => next.run(request).await,
+/// Lets through only a request that proves it holds the token of `role`.
+pub(super) fn proves(shared: &Shared, role: Role, request: &Request) -> Result<(), Refused> {
+    match refusal(shared, role, request) {
+        Some(refused) => Err(Box::new(refused)),
+        None => Ok(()),
     }
 }
 
@@ -239,28 +225,26 @@ pub(super) struct AskOf(pub(super) String);
 
 /// Lets through only a request with the capability of a waiting ask, which it names to the
 /// route as [`AskOf`].
-pub(super) async fn capability_middleware(
-    State(shared): State<Arc<Shared>>,
-    mut request: Request,
-    next: Next,
-) -> Response {
+pub(super) fn capability(shared: &Shared, request: &Request) -> Result<AskOf, Refused> {
     let capability = request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.strip_prefix("Bearer "));
     let Some(capability) = capability else {
-        return error_response(
+        return Err(Box::new(error_response(
             StatusCode::UNAUTHORIZED,
             "refused: send the capability of the ask as Authorization: Bearer CAPABILITY",
-        );
+        )));
     };
-    let Some(request_id) = by_capability(&shared, capability) else {
-        return error_response(StatusCode::NOT_FOUND, "no waiting ask has this capability");
+    let Some(request_id) = by_capability(shared, capability) else {
+        return Err(Box::new(error_response(
+            StatusCode::NOT_FOUND,
+            "no waiting ask has this capability",
+        )));
     };
     trust(request.extensions());
-    request.extensions_mut().insert(AskOf(request_id));
-    next.run(request).await
+    Ok(AskOf(request_id))
 }
 
 /// `POST /api/agent/link`: a fresh one-time link for people.

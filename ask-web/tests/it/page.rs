@@ -311,16 +311,11 @@ async fn a_stopping_inbox_tells_its_agents_and_ends() {
     let inbox = std::sync::Arc::new(
         Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default()).unwrap(),
     );
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let stop = tokio_util::sync::CancellationToken::new();
     let serving = {
         let inbox = std::sync::Arc::clone(&inbox);
-        tokio::spawn(async move {
-            inbox
-                .serve_until(async move {
-                    let _ = stopped.await;
-                })
-                .await
-        })
+        let stop = stop.clone();
+        tokio::spawn(async move { inbox.serve_until(stop).await })
     };
     let via = ViaFrontend::new(
         inbox.base_url(),
@@ -349,7 +344,7 @@ async fn a_stopping_inbox_tells_its_agents_and_ends() {
     })
     .await
     .unwrap();
-    stop.send(()).unwrap();
+    stop.cancel();
     // The agent hears that the inbox stopped, and the inbox ends.
     let outcome = tokio::time::timeout(Duration::from_secs(10), waiting)
         .await

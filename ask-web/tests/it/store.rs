@@ -18,8 +18,8 @@ use ask_web::{
 };
 use common::{http, visit};
 use serde_json::{Value, json};
-use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
 
 /// How long a test waits for something before it fails: a bound, never a pace.
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -59,7 +59,7 @@ fn request(call_id: &str, input: ValidatedInput) -> AskRequest {
 /// An inbox on `addr` keeping its asks in the store at `path`, served on a task of its own.
 struct Served {
     inbox: Arc<Inbox>,
-    stop: Option<oneshot::Sender<()>>,
+    stop: Option<CancellationToken>,
     serving: JoinHandle<()>,
 }
 
@@ -90,16 +90,12 @@ impl Served {
             )
             .unwrap(),
         );
-        let (stop, stopped) = oneshot::channel::<()>();
+        let stop = CancellationToken::new();
         let serving = tokio::spawn({
             let inbox = Arc::clone(&inbox);
+            let stop = stop.clone();
             async move {
-                inbox
-                    .serve_until(async {
-                        let _ = stopped.await;
-                    })
-                    .await
-                    .unwrap();
+                inbox.serve_until(stop).await.unwrap();
             }
         });
         Served {
@@ -132,7 +128,7 @@ impl Served {
 
     /// Stops the inbox in order and lets go of its store.
     async fn stop(mut self) {
-        let _ = self.stop.take().unwrap().send(());
+        self.stop.take().unwrap().cancel();
         tokio::time::timeout(PATIENCE, &mut self.serving)
             .await
             .expect("the inbox stops in time")
@@ -841,11 +837,12 @@ async fn an_ask_whose_agent_left_while_it_was_written_is_withdrawn_not_left_wait
         },
     )
     .unwrap();
-    let (stop, stopped) = oneshot::channel::<()>();
+    let stop = CancellationToken::new();
     let inbox = Arc::new(inbox);
     let serving = tokio::spawn({
         let inbox = Arc::clone(&inbox);
-        async move { inbox.serve_until(async { drop(stopped.await) }).await }
+        let stop = stop.clone();
+        async move { inbox.serve_until(stop).await }
     });
     let addr = inbox.local_addr().to_string();
     let token = inbox.agent_token().to_string();
@@ -891,6 +888,6 @@ async fn an_ask_whose_agent_left_while_it_was_written_is_withdrawn_not_left_wait
     };
     assert!(kept.open.is_empty(), "{:?}", kept.open);
     assert_eq!(kept.ended, [id]);
-    stop.send(()).unwrap();
+    stop.cancel();
     serving.await.unwrap().unwrap();
 }
