@@ -1,13 +1,14 @@
 //! `ask-user --via URL`: the agent side of the inbox.
 
+mod client;
+
 use ask_core::{BoxError, Frontend, Outcome, PresentError, Presenter, WireState};
 use async_trait::async_trait;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::net::TcpStream;
 
 use crate::auth;
 use crate::inbox::{AgentOutcome, CAPABILITY_HEADER, KEPT_HEADER, STALE_CHALLENGE};
 use crate::{Asker, WebError};
+use client::{Post, Reply};
 
 /// How many times `--via` tries to reach a crowded inbox: 7 tries wait 3.15 s in all.
 pub const CONNECT_TRIES: usize = 7;
@@ -16,7 +17,8 @@ pub const CONNECT_TRIES: usize = 7;
 /// that keeps its asks ended without an outcome.
 pub const REATTACH_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// The longest line `--via` reads from the inbox: far above four answers at the limits.
+/// The longest line `--via` reads from the inbox, and the longest head of an answer: far above
+/// four answers at the limits.
 pub const MAX_LINE: usize = 8 * 1024 * 1024;
 
 /// What one POST to the inbox sends besides its path.
@@ -63,52 +65,6 @@ pub struct ViaFrontend {
     token: String,
     asker: Asker,
     holds: Holds,
-}
-
-/// One response: the status, the headers (lowercase names) and the body's reader.
-struct Reply {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: BufReader<TcpStream>,
-}
-
-impl Reply {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The next line of the body, at most [`MAX_LINE`] bytes; `None` at its end.
-    async fn line(&mut self) -> Result<Option<String>, BoxError> {
-        read_line(&mut self.body).await
-    }
-
-    /// The body as JSON (the whole of it).
-    async fn json(mut self) -> Result<serde_json::Value, BoxError> {
-        let mut text = String::new();
-        (&mut self.body)
-            .take(MAX_LINE as u64)
-            .read_to_string(&mut text)
-            .await?;
-        Ok(serde_json::from_str(&text).unwrap_or(serde_json::Value::Null))
-    }
-}
-
-async fn read_line(reader: &mut BufReader<TcpStream>) -> Result<Option<String>, BoxError> {
-    let mut line = Vec::new();
-    let read = (&mut *reader)
-        .take(MAX_LINE as u64 + 1)
-        .read_until(b'\n', &mut line)
-        .await?;
-    if read == 0 {
-        return Ok(None);
-    }
-    if line.len() > MAX_LINE {
-        return Err(format!("the inbox sent a line longer than {MAX_LINE} bytes").into());
-    }
-    Ok(Some(String::from_utf8_lossy(&line).trim_end().to_string()))
 }
 
 impl ViaFrontend {
@@ -202,62 +158,19 @@ impl ViaFrontend {
         Ok(auth::authorization(&self.token, &nonce, inbox_nonce))
     }
 
-    /// Sends one HTTP/1.0 POST (the answer is then delimited by the end of the connection) and
-    /// gives the status, the headers and the body's reader.
+    /// Sends one POST to the inbox (see [`client::post`]).
     async fn post(&self, path: &str, sent: Sent<'_>) -> Result<Reply, BoxError> {
         let Sent {
             authorization,
             body,
         } = sent;
-        let mut stream =
-            TcpStream::connect(&self.addr)
-                .await
-                .map_err(|source| WebError::ViaConnect {
-                    addr: self.addr.clone(),
-                    source,
-                })?;
-        let authorization = authorization
-            .map(|value| format!("Authorization: {value}\r\n"))
-            .unwrap_or_default();
-        let request = format!(
-            "POST {path} HTTP/1.0\r\nHost: {}\r\n{authorization}\
-             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-            self.addr,
-            body.len()
-        );
-        stream.write_all(request.as_bytes()).await?;
-        let mut body = BufReader::new(stream);
-        let Some(status_line) = read_line(&mut body).await? else {
-            // Closed before a word: the request was not served.
-            return Err(Box::new(std::io::Error::from(
-                std::io::ErrorKind::UnexpectedEof,
-            )));
-        };
-        let status = status_line
-            .split(' ')
-            .nth(1)
-            .and_then(|code| code.parse().ok())
-            .unwrap_or(0);
-        let mut headers = Vec::new();
-        while let Some(line) = read_line(&mut body).await? {
-            if line.trim().is_empty() {
-                break;
-            }
-            if headers.len() >= 100 {
-                return Err(Box::new(WebError::ViaProtocol {
-                    addr: self.addr.clone(),
-                    reason: "more than 100 headers".to_string(),
-                }));
-            }
-            if let Some((name, value)) = line.split_once(':') {
-                headers.push((name.trim().to_ascii_lowercase(), value.trim().to_string()));
-            }
-        }
-        Ok(Reply {
-            status,
-            headers,
+        client::post(Post {
+            addr: &self.addr,
+            path,
+            authorization,
             body,
         })
+        .await
     }
 }
 
