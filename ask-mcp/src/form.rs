@@ -341,10 +341,11 @@ impl Form<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn questions() -> Vec<Question> {
+    /// A choice, a multi-select and a text question: the call these tests and the stepper's ask.
+    pub(crate) fn questions() -> Vec<Question> {
         vec![
             Question::choice("Which database?", ["PostgreSQL (Recommended)", "SQLite"]),
             Question::choice("Which features?", ["Auth", "API", "Admin"]).multi(),

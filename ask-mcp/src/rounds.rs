@@ -282,18 +282,10 @@ impl Form<'_> {
 mod tests {
     use std::collections::VecDeque;
 
-    use ask_core::Question;
     use serde_json::json;
 
     use super::*;
-
-    fn questions() -> Vec<Question> {
-        vec![
-            Question::choice("Which database?", ["PostgreSQL (Recommended)", "SQLite"]),
-            Question::choice("Which features?", ["Auth", "API", "Admin"]).multi(),
-            Question::text("Project name?"),
-        ]
-    }
+    use crate::form::tests::questions;
 
     fn accept(content: Value) -> ElicitResult {
         serde_json::from_value(json!({"action": "accept", "content": content})).unwrap()

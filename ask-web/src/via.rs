@@ -225,7 +225,8 @@ impl ViaFrontend {
     /// [`CONNECT_TRIES`] times. Any other refusal ends at once.
     async fn open_ask(&self, body: &str) -> Result<Reply, BoxError> {
         let mut pause = std::time::Duration::from_millis(50);
-        for _ in 1..CONNECT_TRIES {
+        let mut tries = 1;
+        loop {
             let attempt = async {
                 let authorization = self.challenge().await?;
                 self.post(
@@ -237,25 +238,20 @@ impl ViaFrontend {
                 )
                 .await
             };
-            match attempt.await {
-                Err(error) if error.downcast_ref::<std::io::Error>().is_some() => {}
-                Ok(reply)
-                    if reply.status == 401
-                        && reply.header("www-authenticate") == Some(STALE_CHALLENGE) => {}
-                done => return done,
+            let done = attempt.await;
+            let again = match &done {
+                Err(error) => error.downcast_ref::<std::io::Error>().is_some(),
+                Ok(reply) => {
+                    reply.status == 401 && reply.header("www-authenticate") == Some(STALE_CHALLENGE)
+                }
+            };
+            if !again || tries == CONNECT_TRIES {
+                return done;
             }
             tokio::time::sleep(pause).await;
             pause *= 2;
+            tries += 1;
         }
-        let authorization = self.challenge().await?;
-        self.post(
-            "/api/agent/asks",
-            Sent {
-                authorization: Some(&authorization),
-                body,
-            },
-        )
-        .await
     }
 
     /// Posts the ask of `request` to the inbox and waits for its outcome. When the inbox keeps
