@@ -372,8 +372,10 @@ mod tests {
                 | '\u{2028}' | '\u{2029}' | '\u{e0000}'..='\u{e007f}'
                 // Hangul fillers and musical format controls, which draw nothing.
                 | '\u{115f}' | '\u{1160}' | '\u{3164}' | '\u{ffa0}' | '\u{1d173}'..='\u{1d17a}'
-                // The braille blank and the rest of the default-ignorable code points.
-                | '\u{2800}' | '\u{fff0}'..='\u{fff8}' | '\u{e0080}'..='\u{e0fff}')
+                // The braille blank and the rest of the default-ignorable code points, but for
+                // the ideographic variation selectors, which `check_selectors_in_place` checks.
+                | '\u{2800}' | '\u{fff0}'..='\u{fff8}' | '\u{e0080}'..='\u{e00ff}'
+                | '\u{e01f0}'..='\u{e0fff}')
     }
 
     /// A selector or joiner that survived sanitising must sit where it applies.
@@ -420,7 +422,9 @@ mod tests {
         fn sanitizing_arbitrary_chars_is_safe(chars in proptest::collection::vec(any::<char>(), 0..64)) {
             let text: String = chars.into_iter().collect();
             let out = sanitize_for_display(&text);
-            prop_assert!(!out.chars().any(is_dangerous));
+            prop_assert!(!out.chars().any(is_dangerous), "{out:?}");
+            // An ideographic variation selector after an ideograph (葛󠄀) is kept, as it applies.
+            check_selectors_in_place(&out)?;
             prop_assert_eq!(sanitize_for_display(&out), out.clone());
         }
     }
