@@ -64,6 +64,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::middleware::map_response;
 
 use shared::Shared;
@@ -202,6 +203,9 @@ fn router(shared: &Arc<Shared>, more: Router<Arc<Shared>>) -> Router {
         .merge(page::routes(shared))
         .merge(more)
         .fallback(http::elsewhere)
+        // The guards read every body within `MAX_BODY` and `BODY_TIMEOUT`, and the server's
+        // budget; axum's own cap of 2 MiB per extractor would refuse a body they accepted.
+        .layer(DefaultBodyLimit::disable())
         .layer(map_response(http::with_headers))
         .with_state(Arc::clone(shared))
 }

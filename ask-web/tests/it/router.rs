@@ -414,6 +414,28 @@ async fn the_link_carries_its_token_in_the_fragment_spent_once_for_a_credential(
 }
 
 #[tokio::test]
+async fn a_body_within_the_cap_is_read_whole_however_large() {
+    // 3 MiB: over axum's own default of 2 MiB, within the page's cap of 4 MiB.
+    let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let link = web.link().to_string();
+    let page = Page::new(web.router(), &link);
+    let large = json!({ "token": "0".repeat(3 * 1024 * 1024) });
+    assert!(large.to_string().len() < MAX_BODY);
+    let reply = page
+        .send(
+            post("/api/session")
+                .header("origin", &page.origin)
+                .json(&large),
+        )
+        .await;
+    // Read and refused for its made-up token, as a small body is.
+    assert_eq!(
+        reply.refusal_text(StatusCode::FORBIDDEN).await,
+        "refused: this link was already used; ask for a fresh link where ask-user runs"
+    );
+}
+
+#[tokio::test]
 async fn the_page_and_its_assets_are_served_to_the_session() {
     let single = Single::start().await;
     for (path, content_type, marker) in [

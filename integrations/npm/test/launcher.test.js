@@ -128,6 +128,16 @@ test("a package of another name or version at the launcher's place is refused, a
 	assert.throws(() => launcher.binaryPath(machine, ownOther), /and found evil@/);
 });
 
+test("the launcher's own nested platform package comes before a sibling of another version", () => {
+	// npm nests the launcher's own version when another version holds the sibling's place.
+	const machine = host("darwin", "arm64");
+	const root = fakeInstall([{ name: "@ask-user/cli-darwin-arm64", binary: "ask-user", version: "9.9.9" }]);
+	const own = copyLauncher(path.join(root, "node_modules", "ask-user"));
+	fakeInstall([{ name: "@ask-user/cli-darwin-arm64", binary: "ask-user" }], own);
+	const found = launcher.binaryPath(machine, own);
+	assert.equal(found, path.join(fs.realpathSync(own), "node_modules", "@ask-user", "cli-darwin-arm64", "bin", "ask-user"));
+});
+
 test("pnpm's layout, where the sibling is a symlink into the store, is followed", { skip: process.platform === "win32" }, () => {
 	const machine = host("linux", "x64", "glibc");
 	const root = fs.mkdtempSync(path.join(os.tmpdir(), "ask-user-launcher-"));

@@ -25,11 +25,11 @@ export interface Host {
 export const PLATFORMS: Platform[];
 /**
  * The path of the ask-user binary for `host` (default: this machine), from the platform package
- * beside the launcher whose folder is `own` (default: this package) or in its nested
- * `node_modules`, never elsewhere; throws a sentence naming what was found and the fix.
+ * in the nested `node_modules` of the launcher whose folder is `own` (default: this package) or
+ * beside it, never elsewhere; throws a sentence naming what was found and the fix.
  */
 export function binaryPath(host?: Host, own?: string): string;
-/** The only two places the platform package `entry` may be for the launcher at `own`. */
+/** The only two places the platform package `entry` may be for the launcher at `own`, nested first. */
 export function candidatePaths(entry: Platform, own: string): string[];
 /** This machine. */
 export function currentHost(): Host;

@@ -61,20 +61,19 @@ function platformPackage(host = currentHost()) {
 const OWN_FOLDER = path.join(__dirname, "..");
 
 /**
- * The two places the platform package may be, for the launcher installed at `own`, and no
- * others: beside the launcher, in the `node_modules` folder that holds it (npm's and pnpm's
- * layouts; pnpm's entry is a symlink, which is followed), and in the launcher's own nested
- * `node_modules` (npm's layout when the sibling's place is taken). Node's module resolution is
- * not used: it would also search every ancestor folder's `node_modules`, `NODE_PATH` and
- * `~/.node_modules`, where any other user of a shared folder such as `/tmp` could plant a
- * package of that name.
+ * The two places the platform package may be, for the launcher installed at `own`, in the order
+ * Node would look, and no others: in the launcher's own nested `node_modules` (npm's layout for a
+ * global install, or when another version holds the sibling's place), then beside the launcher,
+ * in the `node_modules` folder that holds it (npm's and pnpm's layouts; pnpm's entry is a
+ * symlink, which is followed). Node's module resolution is not used: it would also search every
+ * ancestor folder's `node_modules`, `NODE_PATH` and `~/.node_modules`, where any other user of a
+ * shared folder such as `/tmp` could plant a package of that name.
  */
 function candidatePaths(entry, own) {
 	const parts = entry.package.split("/");
-	const places = [];
+	const places = [path.join(own, "node_modules", ...parts)];
 	const holder = path.dirname(own);
 	if (path.basename(holder) === "node_modules") places.push(path.join(holder, ...parts));
-	places.push(path.join(own, "node_modules", ...parts));
 	return places;
 }
 
