@@ -3,7 +3,7 @@
 //! A valid call takes the fast path: serde reads the typed input and `ask-core` checks it; the
 //! JSON Schema validator is not built. Only when serde refuses the document is the validator
 //! built (once per process and limits) to name every structural problem with its path. A
-//! property test (`tests/roundtrip.rs`) keeps the two paths in agreement.
+//! property test (`tests/it/roundtrip.rs`) keeps the two paths in agreement.
 
 use std::sync::{Arc, Mutex, OnceLock};
 

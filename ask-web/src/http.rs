@@ -148,7 +148,17 @@ pub(crate) async fn page_guard(
     request: Request,
     next: Next,
 ) -> Response {
-    match page_checks(&shared, checks, request).await {
+    run_checked(page_checks(&shared, checks, request).await, next).await
+}
+
+/// What a guard's checks gave: the request to hand the route and the room its body holds, or
+/// the refusal.
+pub(crate) type Checked<'a> = Result<(Request, Option<SemaphorePermit<'a>>), Refused>;
+
+/// Runs the route of a request that passed its guard's checks, holding its body's room until
+/// the route answered; gives the refusal of one that did not.
+pub(crate) async fn run_checked(checked: Checked<'_>, next: Next) -> Response {
+    match checked {
         Ok((request, room)) => {
             let response = next.run(request).await;
             drop(room);
@@ -159,11 +169,7 @@ pub(crate) async fn page_guard(
 }
 
 /// The checks of [`page_guard`]: the request to hand the route, and the room of its body.
-async fn page_checks(
-    shared: &Shared,
-    checks: PageChecks,
-    request: Request,
-) -> Result<(Request, Option<SemaphorePermit<'_>>), Refused> {
+async fn page_checks(shared: &Shared, checks: PageChecks, request: Request) -> Checked<'_> {
     same_origin(&request)?;
     if checks.session {
         session(shared, &request)?;

@@ -203,9 +203,10 @@ fn router(shared: &Arc<Shared>, more: Router<Arc<Shared>>) -> Router {
         .merge(page::routes(shared))
         .merge(more)
         .fallback(http::elsewhere)
-        // The guards read every body within `MAX_BODY` and `BODY_TIMEOUT`, and the server's
-        // budget; axum's own cap of 2 MiB per extractor would refuse a body they accepted.
-        .layer(DefaultBodyLimit::disable())
+        // The guards read every body within `MAX_BODY`, `BODY_TIMEOUT` and the server's
+        // budget; an extractor takes the same cap (axum's own default is 2 MiB), so a body the
+        // guards accepted is read whole, and a route that skipped them is still bounded.
+        .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(map_response(http::with_headers))
         .with_state(Arc::clone(shared))
 }

@@ -7,10 +7,9 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::Response;
-use tokio::sync::SemaphorePermit;
 
 use super::proof::{self, Role};
-use crate::http::{Refused, host, read_body};
+use crate::http::{Checked, host, read_body, run_checked};
 use crate::reply::error_response;
 use crate::shared::Shared;
 
@@ -44,22 +43,11 @@ pub(super) async fn agents_guard(
     request: Request,
     next: Next,
 ) -> Response {
-    match agent_checks(&shared, checks, request).await {
-        Ok((request, room)) => {
-            let response = next.run(request).await;
-            drop(room);
-            response
-        }
-        Err(refused) => *refused,
-    }
+    run_checked(agent_checks(&shared, checks, request).await, next).await
 }
 
 /// The checks of [`agents_guard`]: the request to hand the route, and the room of its body.
-async fn agent_checks(
-    shared: &Shared,
-    checks: AgentChecks,
-    mut request: Request,
-) -> Result<(Request, Option<SemaphorePermit<'_>>), Refused> {
+async fn agent_checks(shared: &Shared, checks: AgentChecks, mut request: Request) -> Checked<'_> {
     host(&request)?;
     proof::no_browsers(&request)?;
     match checks.needs {
