@@ -11,10 +11,12 @@ use ask_core::{
     ValidatedInput,
 };
 use ask_session::{Ask, AskFailure, Finished};
+#[allow(deprecated)]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ProtocolVersion, ServerCapabilities, ServerConfig,
+    ProtocolVersion, ServerCapabilities, ServerConfig, SetLevelRequestMethod,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -22,6 +24,7 @@ use serde_json::Value;
 
 use crate::disconnect::UntilDisconnect;
 use crate::elicit::{ElicitationFrontend, InRounds};
+use crate::logging::{Logs, per_request};
 use crate::route::{
     Link, Reach, Route, UrlFrontend, WebRoute, form_elicitation, page_failed, url_elicitation,
     waiting_message,
@@ -70,6 +73,21 @@ impl ServerHandler for McpServer {
             ));
         }
         Ok(self.answer(request, &context).await)
+    }
+
+    /// `logging/setLevel`, which exists only before 2026-07-28: the level holds for the rest of
+    /// the session. A later request names its level in its own `_meta` instead.
+    #[allow(deprecated)]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if per_request(&context) {
+            return Err(ErrorData::method_not_found::<SetLevelRequestMethod>());
+        }
+        self.log_level.set(request.level);
+        Ok(())
     }
 }
 
@@ -207,6 +225,7 @@ impl<'a> Call<'a> {
             peer: self.context.peer.clone(),
             progress: self.progress.clone(),
             link: self.link.clone(),
+            logs: Logs::of(self.context, &self.server.log_level),
         }
     }
 

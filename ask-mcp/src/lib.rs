@@ -37,6 +37,7 @@ mod elicit;
 mod form;
 mod handler;
 mod input;
+mod logging;
 mod repeated_keys;
 mod rounds;
 mod route;

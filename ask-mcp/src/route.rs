@@ -17,6 +17,7 @@ use rmcp::model::{
 use rmcp::service::{RoleServer, ServiceError};
 use serde_json::Value;
 
+use crate::logging::Logs;
 use crate::server::{McpServer, Page, PageError, Pages};
 
 /// What a call can reach besides the host's fallbacks.
@@ -197,6 +198,8 @@ pub(crate) struct WebRoute<'a> {
     pub(crate) peer: Peer<RoleServer>,
     pub(crate) progress: Option<ProgressToken>,
     pub(crate) link: Link,
+    /// The log messages the client of the call takes.
+    pub(crate) logs: Logs,
 }
 
 #[async_trait]
@@ -219,7 +222,7 @@ impl Frontend for WebRoute<'_> {
         );
         self.server
             .say("the questions wait on a web page; its link went to the client");
-        log_to_client(&self.peer, text).await;
+        log_to_client(&self.peer, self.logs, text).await;
         (self.server.announce)(&link);
         self.link.set(link.clone());
         if let Some(token) = &self.progress {
@@ -258,12 +261,15 @@ pub(crate) fn waiting_message(link: Option<&str>) -> String {
     }
 }
 
-/// Sends `text` to the client as an MCP log message. Logging is deprecated in the newest
-/// protocol and still what clients of the earlier ones show; a client that does not take it
-/// still gets the progress messages.
+/// Sends `text` to the client as an MCP log message at the level notice, when the client takes
+/// that level (`logs`). Logging is deprecated in the newest protocol and still what clients of
+/// the earlier ones show; a client that does not take it still gets the progress messages.
 #[allow(deprecated)]
-async fn log_to_client(peer: &Peer<RoleServer>, text: String) {
+async fn log_to_client(peer: &Peer<RoleServer>, logs: Logs, text: String) {
     use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
+    if !logs.takes(LoggingLevel::Notice) {
+        return;
+    }
     let message = LoggingMessageNotificationParam::new(LoggingLevel::Notice, Value::String(text))
         .with_logger("ask-user");
     let _ = peer.notify_logging_message(message).await;

@@ -13,6 +13,7 @@ use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::McpError;
+use crate::logging::SessionLevel;
 use crate::repeated_keys::RepeatedKeys;
 
 /// The most bytes one client message may hold by default (16 MiB): a longer one ends the session
@@ -167,6 +168,8 @@ pub struct McpServer {
     /// repeated key (the JSON pointer of its object below the arguments, and the key), found by
     /// the transport in the raw message before the protocol library keeps only the last value.
     pub(crate) repeated_keys: RepeatedKeys,
+    /// The log level the client set for the session (`logging/setLevel`, before 2026-07-28).
+    pub(crate) log_level: SessionLevel,
 }
 
 impl fmt::Debug for McpServer {
@@ -205,6 +208,7 @@ impl McpServer {
             stop: CancellationToken::new(),
             stopped_by: Arc::default(),
             repeated_keys: RepeatedKeys::default(),
+            log_level: SessionLevel::default(),
         })
     }
 

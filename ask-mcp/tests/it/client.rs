@@ -5,6 +5,8 @@
 //! notification), never for the clock. Nothing here needs more than the Rust toolchain.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
+// Logging is deprecated in the newest protocol, and still what clients of the earlier ones show.
+#![allow(deprecated)]
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -20,8 +22,10 @@ use async_trait::async_trait;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientRequest, ElicitRequestParams,
     ElicitResult, ElicitationAction, Implementation, InitializeRequestParams,
-    ProgressNotificationParam, ProtocolVersion, ServerResult,
+    ProgressNotificationParam, ProtocolVersion, RequestMetaObject, ServerResult,
 };
+#[allow(deprecated)]
+use rmcp::model::{LoggingLevel, SetLevelRequest, SetLevelRequestParams};
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, NotificationContext, PeerRequestOptions, RequestContext,
     RoleClient, RunningService,
@@ -409,11 +413,29 @@ impl Session {
 }
 
 /// The parameters of a call of `ask_user` with `arguments`.
+/// The client takes every log message: on 2026-07-28, which has no `logging/setLevel`, it says so
+/// on each request, as the official Inspector does.
 fn params(arguments: Value) -> CallToolRequestParams {
+    let mut params = params_at(arguments, None);
+    let mut meta = RequestMetaObject::new();
+    meta.set_log_level(LoggingLevel::Debug);
+    params.meta = Some(meta);
+    params
+}
+
+/// The parameters of a call of `ask_user` with `arguments`, naming the log level `level` in
+/// `_meta`, or none.
+fn params_at(arguments: Value, level: Option<LoggingLevel>) -> CallToolRequestParams {
     let Value::Object(arguments) = arguments else {
         panic!("arguments are an object");
     };
-    CallToolRequestParams::new("ask_user").with_arguments(arguments)
+    let mut params = CallToolRequestParams::new("ask_user").with_arguments(arguments);
+    if let Some(level) = level {
+        let mut meta = RequestMetaObject::new();
+        meta.set_log_level(level);
+        params.meta = Some(meta);
+    }
+    params
 }
 
 /// The text the model reads.
@@ -1449,4 +1471,111 @@ async fn a_client_that_goes_away_mid_question_ends_the_ask_as_connection_lost() 
     assert_eq!(served.await.unwrap().unwrap(), Ended::ClientClosed);
     let lines = lines.lock().unwrap().clone();
     assert_eq!(lines, ["the client went away before an answer"]);
+}
+
+/// A server whose `web` presenter opens a page that the person answers at once, without waiting
+/// for its link to reach the client.
+fn with_quick_pages(server: McpServer) -> McpServer {
+    let open: ask_mcp::OpenPage = Box::new(move || {
+        Box::pin(async move {
+            Ok(ask_mcp::Page {
+                frontend: Box::new(Scripted::new(Presenter::Web, first_options)),
+                link: LINK.to_string(),
+            })
+        })
+    });
+    server.pages(open, || true)
+}
+
+/// Sends `logging/setLevel` with `level`.
+async fn set_level(session: &Session, level: LoggingLevel) -> Result<ServerResult, ServiceError> {
+    let request = SetLevelRequest::new(SetLevelRequestParams::new(level));
+    session
+        .client
+        .send_request(ClientRequest::SetLevelRequest(request))
+        .await
+}
+
+/// The number of log messages the client has received.
+fn log_count(session: &Session) -> usize {
+    session.person.seen().logs.len()
+}
+
+#[tokio::test]
+async fn every_declared_capability_answers_its_requests_in_both_eras() {
+    for era in ERAS {
+        let session = connect(server(&[], Vec::new()), Person::without_forms(), era).await;
+        let info = session
+            .client
+            .peer_info()
+            .expect("the server introduced itself");
+        let declared = serde_json::to_value(&info.capabilities).unwrap();
+        let declared = declared.as_object().expect("capabilities are an object");
+        assert!(!declared.is_empty(), "{era:?}");
+        for capability in declared.keys() {
+            match capability.as_str() {
+                "tools" => {
+                    let tools = session.client.list_all_tools().await.unwrap();
+                    assert_eq!(tools.len(), 1, "{era:?}");
+                    // A call with no questions is the model's mistake, told in the tool result.
+                    let result = session.call(json!({})).await;
+                    assert!(is_error(&result), "{era:?}: {result}");
+                }
+                "logging" if era == Era::Handshake => {
+                    let answer = set_level(&session, LoggingLevel::Info).await;
+                    assert!(
+                        matches!(answer, Ok(ServerResult::EmptyResult(_))),
+                        "{answer:?}"
+                    );
+                }
+                // 2026-07-28 has no `logging/setLevel`: each request names its level in `_meta`
+                // (the test below).
+                "logging" => {
+                    let answer = set_level(&session, LoggingLevel::Info).await;
+                    let Err(ServiceError::McpError(error)) = answer else {
+                        panic!("{era:?}: logging/setLevel answered {answer:?}");
+                    };
+                    assert_eq!(error.code, rmcp::model::ErrorCode::METHOD_NOT_FOUND);
+                }
+                other => panic!(
+                    "{era:?}: the server declares `{other}`, and no request of it is walked here"
+                ),
+            }
+        }
+        session.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn log_messages_follow_the_level_the_client_asked_for_in_each_era() {
+    let web = || with_quick_pages(server(&[Presenter::Web], Vec::new()));
+    // The handshake: every message until `logging/setLevel`, then those at its level or above.
+    let session = connect(web(), Person::without_forms(), Era::Handshake).await;
+    session.call(questions(&[database()])).await;
+    assert_eq!(log_count(&session), 1);
+    set_level(&session, LoggingLevel::Warning).await.unwrap();
+    session.call(questions(&[database()])).await;
+    assert_eq!(log_count(&session), 1, "a notice went out above warning");
+    set_level(&session, LoggingLevel::Notice).await.unwrap();
+    session.call(questions(&[database()])).await;
+    assert_eq!(log_count(&session), 2);
+    session.close().await.unwrap();
+    // 2026-07-28: each request's own `_meta`, and none without it.
+    let session = connect(web(), Person::without_forms(), Era::Stateless).await;
+    let at = |level| params_at(questions(&[database()]), level);
+    for (level, logged) in [
+        (None, 0),
+        (Some(LoggingLevel::Error), 0),
+        (Some(LoggingLevel::Notice), 1),
+        (None, 1),
+        (Some(LoggingLevel::Debug), 2),
+    ] {
+        let result = tokio::time::timeout(PATIENCE, session.client.call_tool(at(level)))
+            .await
+            .expect("the call ends in time")
+            .unwrap();
+        assert_eq!(result.is_error, Some(false), "{level:?}: {result:?}");
+        assert_eq!(log_count(&session), logged, "{level:?}");
+    }
+    session.close().await.unwrap();
 }
