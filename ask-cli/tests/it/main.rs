@@ -20,6 +20,7 @@ mod hardening;
 mod host;
 mod hosts;
 mod inbox_torture;
+mod inspector;
 mod languages;
 mod limits;
 mod mcp;
