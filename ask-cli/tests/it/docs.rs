@@ -16,8 +16,9 @@
 //! - A short, listed set is checked for syntax only: `SYNTAX_ONLY`.
 //! - Every `--flag` of an `ask-user` command, in a block or in an inline code span, is one the
 //!   binary's help names.
-//! - The install commands also run against the packages of `cargo xtask dist`, from the static
-//!   registry on 127.0.0.1 of `tests/it/packages.rs` (an ignored test, run by `.ci/run`).
+//! - The install commands also run against the packages of `cargo xtask dist`: from their files,
+//!   and from the static registry on 127.0.0.1 of `tests/it/packages.rs` (an ignored test, run by
+//!   `.ci/run`).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -257,7 +258,43 @@ fn every_json_block_parses() {
         }
         checked += 1;
     }
-    assert!(checked >= 15, "only {checked} JSON blocks");
+    assert!(checked >= 14, "only {checked} JSON blocks");
+}
+
+/// True when `text` shows an `ask-user` command: a line of a block, or a code span, that starts
+/// with it.
+fn runs_ask_user(page: &str, text: &str) -> bool {
+    let (blocks, prose) = scan(page, text);
+    blocks
+        .iter()
+        .flat_map(|b| b.text.lines())
+        .any(|line| line.trim_start().starts_with("ask-user "))
+        || prose
+            .iter()
+            .flat_map(|(_, line)| code_spans(line))
+            .any(|span| span.starts_with("ask-user "))
+}
+
+#[test]
+fn every_page_that_runs_ask_user_says_where_it_comes_from() {
+    let mut missing = Vec::new();
+    let mut checked = 0;
+    for (page, text) in pages().iter().filter(|(page, _)| page.starts_with("docs/")) {
+        if runs_ask_user(page, text) {
+            checked += 1;
+            if !text.contains("](../README.md#install)") {
+                missing.push(page.clone());
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "these pages run `ask-user` without a link to the README's Install: {missing:?}"
+    );
+    assert!(checked >= 10, "only {checked} pages run ask-user");
+    // The README's Install section is where they point.
+    let readme = std::fs::read_to_string(repository().join("README.md")).unwrap();
+    assert!(readme.contains("\n## Install\n"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,10 +375,13 @@ fn every_ask_user_command_uses_flags_the_binary_has() {
 
 /// The programs a page's command may start besides `ask-user`: a shim records each, and
 /// `check_recorded` checks what it was given.
-const SHIMMED: &[&str] = &["npx", "npm", "pip", "cargo", "claude", "pi", "ssh"];
+const SHIMMED: &[&str] = &[
+    "npx", "npm", "pip", "cargo", "claude", "pi", "ssh", "python3",
+];
 
-/// Programs of the system that a command may use as they are.
-const PLAIN: &[&str] = &["echo", "cat"];
+/// Programs of the system that a command may use as they are (`.` is the shell's own, which
+/// reads a script such as the `activate` of a virtual environment).
+const PLAIN: &[&str] = &["echo", "cat", "."];
 
 /// The shim of `program`: it records its arguments (separated by US, ended by RS) and, for the
 /// forms that start `ask-user`, runs the binary under test in its place.
@@ -352,6 +392,10 @@ fn shim(program: &str) -> String {
             "if [ \"$1\" = -y ] && [ \"$2\" = ask-user@{VERSION} ]; then shift 2; exec ask-user \"$@\"; fi"
         ),
         "cargo" => "if [ \"$1\" = run ]; then while [ \"$1\" != -- ]; do shift; done; shift; exec ask-user \"$@\"; fi"
+            .to_string(),
+        // A virtual environment with an `activate` that changes nothing, so that the shims stay
+        // first on PATH.
+        "python3" => "if [ \"$1\" = -m ] && [ \"$2\" = venv ]; then mkdir -p \"$3/bin\" && : > \"$3/bin/activate\"; fi"
             .to_string(),
         _ => String::new(),
     };
@@ -575,6 +619,33 @@ fn mcp_server_lists_its_tool(args: &[String]) -> Result<(), String> {
     }
 }
 
+/// The files of `cargo xtask dist` a page installs, as a page names them from the repository's
+/// root (the platform's part of a name a `*`): the npm platform packages and the launcher (named
+/// as `npm pack` names them) and the wheel. `xtask/src/dist.rs` writes them under
+/// `target/packages/`, the packages of `integrations/npm/ask-user/lib/platforms.json` and the
+/// project of `integrations/python`.
+fn dist_files() -> Vec<String> {
+    let dist = std::fs::read_to_string(repository().join("xtask/src/dist.rs")).unwrap();
+    assert!(dist.contains("const OUT: &str = \"target/packages\";"));
+    let platforms = read_json("integrations/npm/ask-user/lib/platforms.json");
+    let platform_scope = platforms
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["package"].as_str().unwrap().starts_with("@ask-user/cli-"));
+    assert!(platform_scope, "{platforms}");
+    let launcher = read_json("integrations/npm/ask-user/package.json");
+    assert_eq!(launcher["name"], "ask-user");
+    let python =
+        std::fs::read_to_string(repository().join("integrations/python/pyproject.toml")).unwrap();
+    assert!(python.contains("\nname = \"ask-user\"\n"), "{python}");
+    vec![
+        format!("./target/packages/ask-user-cli-*-{VERSION}.tgz"),
+        format!("./target/packages/ask-user-{VERSION}.tgz"),
+        format!("./target/packages/ask_user-{VERSION}-*.whl"),
+    ]
+}
+
 /// Checks one command a shim recorded: what it names exists, as the page says.
 fn check_recorded(argv: &[String]) -> Result<(), String> {
     let words: Vec<&str> = argv.iter().map(String::as_str).collect();
@@ -598,6 +669,38 @@ fn check_recorded(argv: &[String]) -> Result<(), String> {
             .contains("\ncargo test --workspace")
             .then_some(())
             .ok_or_else(|| ".ci/run does not run `cargo test --workspace`".to_string()),
+        // From a clone: the folder of the binary's package.
+        ["cargo", "install", "--locked", "--path", folder] => {
+            (crate_package(folder).map(|(n, _)| n) == crate_package("ask-cli").map(|(n, _)| n))
+                .then_some(())
+                .ok_or_else(|| format!("{folder} is not the folder of the ask-user binary"))
+        }
+        ["python3", "-m", "venv", folder] if !folder.is_empty() => Ok(()),
+        // The tools of `cargo xtask dist`, pinned.
+        ["pip", "install", "-r", file] => {
+            let pins = std::fs::read_to_string(repository().join(file))
+                .map_err(|e| format!("{file}: {e}"))?;
+            (pins.contains("\nmaturin==") && pins.contains("\nziglang=="))
+                .then_some(())
+                .ok_or_else(|| format!("{file} does not pin maturin and ziglang"))
+        }
+        // The packages `cargo xtask dist` writes, installed from their files.
+        ["npm", "install", "-g", files @ ..] if !files.is_empty() => {
+            let written = dist_files();
+            match files.iter().find(|f| !written.contains(&f.to_string())) {
+                None => Ok(()),
+                Some(f) => Err(format!(
+                    "{f} is not a file `cargo xtask dist` writes: {written:?}"
+                )),
+            }
+        }
+        ["pip", "install", wheel] if dist_files().contains(&wheel.to_string()) => Ok(()),
+        ["pi", "install", "./integrations/pi"] => {
+            let manifest = read_json("integrations/pi/package.json");
+            (manifest["name"] == "pi-ask-user")
+                .then_some(())
+                .ok_or_else(|| "integrations/pi is not the package pi-ask-user".to_string())
+        }
         ["cargo", "install", "--locked", package] => published_crates()
             .contains(*package)
             .then_some(())
@@ -621,6 +724,10 @@ fn check_recorded(argv: &[String]) -> Result<(), String> {
                 .position(|w| *w == "--")
                 .ok_or("no `--` before the server")?;
             match &rest[at + 1..] {
+                ["ask-user", args @ ..] => {
+                    let args: Vec<String> = args.iter().map(|a| (*a).to_string()).collect();
+                    mcp_server_lists_its_tool(&args)
+                }
                 ["npx", "-y", package, args @ ..] if *package == npm_package => {
                     let args: Vec<String> = args.iter().map(|a| (*a).to_string()).collect();
                     mcp_server_lists_its_tool(&args)
@@ -754,13 +861,20 @@ fn install_commands_against_the_local_registry() {
         .flat_map(|b| command_lines(&b.text))
         .filter(|l| l.starts_with("npm install") || l.starts_with("pip install"))
         .collect();
-    assert_eq!(installs.len(), 2, "{installs:?}");
+    // From the files of `cargo xtask dist` (named from the repository's root) and from a
+    // release, by npm and by pip.
+    assert_eq!(installs.len(), 4, "{installs:?}");
     for line in installs {
         let registry = Registry::start();
         let dir = tempfile::tempdir().unwrap();
         let venv = dir.path().join("venv");
         let mut command = registry.command("sh");
-        command.args(["-c", &line]).current_dir(dir.path());
+        let from_files = line.contains("./target/packages/");
+        command.args(["-c", &line]).current_dir(if from_files {
+            repository()
+        } else {
+            dir.path().to_path_buf()
+        });
         if line.starts_with("pip") {
             let created = Command::new("python3")
                 .args(["-m", "venv"])
@@ -838,6 +952,15 @@ mod checks {
         assert!(check_recorded(&argv("ssh -L 8080:example.com:80 host")).is_err());
         assert!(check_recorded(&argv("git clone x")).is_err());
         assert!(check_recorded(&argv("cargo test --workspace")).is_ok());
+        // From a clone: only the binary's folder, and only the files dist writes.
+        assert!(check_recorded(&argv("cargo install --locked --path ask-cli")).is_ok());
+        assert!(check_recorded(&argv("cargo install --locked --path ask-core")).is_err());
+        let npm = "npm install -g ./target/packages/ask-user-cli-*-0.1.0.tgz";
+        assert!(check_recorded(&argv(&npm.replace("0.1.0", VERSION))).is_ok());
+        assert!(check_recorded(&argv("npm install -g ./target/packages/ask-user.tgz")).is_err());
+        assert!(check_recorded(&argv("pip install ./target/ask_user.whl")).is_err());
+        assert!(check_recorded(&argv("pip install -r Cargo.toml")).is_err());
+        assert!(check_recorded(&argv("pi install ./integrations/npm")).is_err());
     }
 
     #[test]

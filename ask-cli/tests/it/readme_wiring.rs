@@ -2,12 +2,14 @@
 //! itself: the command or configuration is parsed, the `ask-user` command it names is run, and a
 //! call is answered through it.
 //!
-//! The examples start the installed command, `npx -y ask-user@VERSION …`: the version must be
-//! this crate's, and the binary under test stands in for the npm package (`tests/it/packages.rs`
-//! installs the real package and runs it the same way).
+//! Each example starts `ask-user` as installed from a clone, and the line after it, "From a
+//! release: …", starts the same with `npx -y ask-user@VERSION …`: the version must be this
+//! crate's, and the binary under test stands in for both (`tests/it/packages.rs` installs the
+//! real package and runs it the same way). Both forms are run.
 //!
-//! pi's row installs the npm package `pi-ask-user` of `integrations/pi`: its manifest is checked
-//! and the flags it gives every ask are read from its source and run.
+//! pi's row installs the pi package of `integrations/pi`, from the clone's folder or as the npm
+//! package `pi-ask-user`: its manifest is checked and the flags it gives every ask are read from
+//! its source and run.
 //!
 //! The MCP configurations start `ask-user mcp` as the agent would and call the tool over stdio
 //! (a client without form elicitation, so the questions wait in the pending file, which
@@ -24,11 +26,13 @@ use common::mcp_raw::{raw_session, read_message, send_line, tool_name};
 use common::{run_in, stderr, stdout_json};
 use serde_json::{Value, json};
 
-/// The code block that follows `<!-- wiring: NAME -->` in the README.
+fn readme() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md")).unwrap()
+}
+
+/// The code block that follows `<!-- wiring: NAME -->` in the README: the clone's form.
 fn example(name: &str) -> String {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"))
-            .unwrap();
+    let readme = readme();
     let marker = format!("<!-- wiring: {name} -->\n```");
     let start = readme
         .find(&marker)
@@ -38,22 +42,54 @@ fn example(name: &str) -> String {
     block[..block.find("\n```").unwrap()].to_string()
 }
 
-/// The argument list of the `spawnSync("npx", [ … ])` call in a TypeScript example, as a
-/// command line.
+/// The code spans of the line "From a release: …" after the example `name`: the release's form.
+fn release(name: &str) -> Vec<String> {
+    let readme = readme();
+    let marker = format!("<!-- wiring: {name} -->\n```");
+    let start = readme.find(&marker).unwrap() + marker.len();
+    let after = &readme[start..];
+    let after = &after[after.find("\n```\n").unwrap() + 5..];
+    let line = after
+        .lines()
+        .find(|line| !line.is_empty())
+        .unwrap_or_default();
+    let spans = line
+        .strip_prefix("From a release: ")
+        .unwrap_or_else(|| panic!("no release line after the {name} example: {line}"));
+    spans
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The command of the `spawnSync(PROGRAM, [ … ])` call in a TypeScript example.
 fn spawn_command(code: &str) -> Vec<String> {
-    let start = code.find("spawnSync(\"npx\", [").unwrap() + "spawnSync(\"npx\", ".len();
-    let end = start + code[start..].find(']').unwrap() + 1;
-    let mut command = vec!["npx".to_string()];
-    command.extend(serde_json::from_str::<Vec<String>>(&code[start..end]).unwrap());
+    let start = code.find("spawnSync(").unwrap() + "spawnSync(".len();
+    let comma = start + code[start..].find(", [").unwrap();
+    let end = comma + code[comma..].find(']').unwrap() + 1;
+    let mut command = vec![serde_json::from_str::<String>(&code[start..comma]).unwrap()];
+    command.extend(serde_json::from_str::<Vec<String>>(&code[comma + 2..end]).unwrap());
     command
 }
 
-/// The arguments of `ask-user` in an installed command, `npx -y ask-user@VERSION ARGS`, whose
-/// version must be this crate's.
+/// The arguments of `ask-user` in a command of either form: `ask-user ARGS` from a clone, or
+/// `npx -y ask-user@VERSION ARGS` from a release, whose version must be this crate's.
 fn installed_args(command: &[String]) -> Vec<String> {
+    if command[0] == "ask-user" {
+        return command[1..].to_vec();
+    }
     let package = format!("ask-user@{}", env!("CARGO_PKG_VERSION"));
     assert_eq!(command[..3], ["npx", "-y", package.as_str()], "{command:?}");
     command[3..].to_vec()
+}
+
+/// The words after `--` of a `claude mcp add ask-user -- COMMAND` line.
+fn claude_server(line: &str) -> Vec<String> {
+    let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
+    assert_eq!(words[..4], ["claude", "mcp", "add", "ask-user"]);
+    words[words.iter().position(|w| w == "--").unwrap() + 1..].to_vec()
 }
 
 /// Starts `ask-user ARGS` (an MCP server command from a configuration), calls `ask_user`, and
@@ -103,26 +139,42 @@ fn answer_through_host(args: &[String], call: &Value, answers: &str) -> (Value, 
 
 #[test]
 fn claude_code_mcp_command() {
-    let line = example("claude-code");
-    let words: Vec<String> = line.split_whitespace().map(str::to_string).collect();
-    assert_eq!(words[..4], ["claude", "mcp", "add", "ask-user"]);
-    let command = &words[words.iter().position(|w| w == "--").unwrap() + 1..];
-    let result = answer_through_mcp(command);
-    assert_eq!(result["answers"][0]["answer"], "SQLite");
+    let release = release("claude-code");
+    for line in [example("claude-code").as_str(), release[0].as_str()] {
+        let result = answer_through_mcp(&claude_server(line));
+        assert_eq!(result["answers"][0]["answer"], "SQLite", "{line}");
+    }
+    assert_eq!(claude_server(&release[0])[0], "npx");
+}
+
+/// `key = value` lines or spans of TOML whose values are JSON: the command and its arguments.
+fn toml_command<'a>(lines: impl Iterator<Item = &'a str> + Clone) -> Vec<String> {
+    let value = |key: &str| -> Value {
+        let line = lines.clone().find(|l| l.starts_with(key)).unwrap();
+        serde_json::from_str(line.split_once('=').unwrap().1.trim()).unwrap()
+    };
+    let mut command = vec![value("command").as_str().unwrap().to_string()];
+    command.extend(serde_json::from_value::<Vec<String>>(value("args")).unwrap());
+    command
 }
 
 #[test]
 fn codex_mcp_config() {
     let toml = example("codex");
     assert!(toml.starts_with("[mcp_servers.ask-user]"), "{toml}");
-    let value = |key: &str| -> Value {
-        let line = toml.lines().find(|l| l.starts_with(key)).unwrap();
-        serde_json::from_str(line.split_once('=').unwrap().1.trim()).unwrap()
-    };
-    let mut command = vec![value("command").as_str().unwrap().to_string()];
-    command.extend(serde_json::from_value::<Vec<String>>(value("args")).unwrap());
-    let result = answer_through_mcp(&command);
-    assert_eq!(result["answers"][0]["answer"], "SQLite");
+    let clone = toml_command(toml.lines());
+    let spans = release("codex");
+    let released = toml_command(spans.iter().map(String::as_str));
+    assert_eq!(released[0], "npx");
+    for command in [clone, released] {
+        let result = answer_through_mcp(&command);
+        assert_eq!(result["answers"][0]["answer"], "SQLite", "{command:?}");
+    }
+}
+
+/// The JSON members of a release line's spans, as one object.
+fn members(spans: &[String]) -> Value {
+    serde_json::from_str(&format!("{{{}}}", spans.join(", "))).unwrap()
 }
 
 #[test]
@@ -130,9 +182,13 @@ fn opencode_mcp_config() {
     let config: Value = serde_json::from_str(&example("opencode")).unwrap();
     let server = &config["mcp"]["ask-user"];
     assert_eq!(server["type"], "local");
-    let command: Vec<String> = serde_json::from_value(server["command"].clone()).unwrap();
-    let result = answer_through_mcp(&command);
-    assert_eq!(result["answers"][0]["answer"], "SQLite");
+    let released = members(&release("opencode"));
+    assert_eq!(released["command"][0], "npx");
+    for command in [&server["command"], &released["command"]] {
+        let command: Vec<String> = serde_json::from_value(command.clone()).unwrap();
+        let result = answer_through_mcp(&command);
+        assert_eq!(result["answers"][0]["answer"], "SQLite", "{command:?}");
+    }
 }
 
 #[test]
@@ -142,40 +198,48 @@ fn gemini_cli_mcp_config() {
     // Gemini CLI hides a tool named like its built-in `ask_user`, and offers tools to `gemini -p`
     // only from a trusted server.
     assert_eq!(server["trust"], true, "{config}");
-    let mut command = vec![server["command"].as_str().unwrap().to_string()];
-    command.extend(serde_json::from_value::<Vec<String>>(server["args"].clone()).unwrap());
-    let result = answer_through_mcp(&command);
-    assert_eq!(result["answers"][0]["answer"], "SQLite");
+    let released = members(&release("gemini"));
+    assert_eq!(released["command"], "npx");
+    for server in [server, &released] {
+        let mut command = vec![server["command"].as_str().unwrap().to_string()];
+        command.extend(serde_json::from_value::<Vec<String>>(server["args"].clone()).unwrap());
+        assert!(command.ends_with(&["--tool-name".into(), "ask_person".into()]));
+        let result = answer_through_mcp(&command);
+        assert_eq!(result["answers"][0]["answer"], "SQLite", "{command:?}");
+    }
 }
 
 #[test]
 fn agent_sdk_can_use_tool_gets_updated_input() {
     let code = example("agent-sdk");
     assert!(code.contains("toolName !== \"AskUserQuestion\""), "{code}");
-    let args = installed_args(&spawn_command(&code));
-    // Claude Code's AskUserQuestion input, as canUseTool receives it.
-    let input = json!({"questions": [{"question": "Which database?", "header": "Database", "multiSelect": false,
-        "options": [{"label": "Postgres", "description": "Server"}, {"label": "SQLite", "description": "File"}]}]});
-    let (pending, answered) = answer_through_host(&args, &input, r#"["sqlite"]"#);
-    assert_eq!(pending["answers"], json!({}));
-    assert!(
-        pending["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("Questions pending.")
-    );
-    // What the host returns as updatedInput: the questions and the answers.
-    assert_eq!(answered["questions"], input["questions"]);
-    assert_eq!(answered["answers"], json!({"Which database?": "SQLite"}));
+    let released = spawn_command(&release("agent-sdk")[0]);
+    assert_eq!(released[0], "npx");
+    for command in [spawn_command(&code), released] {
+        let args = installed_args(&command);
+        // Claude Code's AskUserQuestion input, as canUseTool receives it.
+        let input = json!({"questions": [{"question": "Which database?", "header": "Database", "multiSelect": false,
+            "options": [{"label": "Postgres", "description": "Server"}, {"label": "SQLite", "description": "File"}]}]});
+        let (pending, answered) = answer_through_host(&args, &input, r#"["sqlite"]"#);
+        assert_eq!(pending["answers"], json!({}));
+        assert!(
+            pending["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Questions pending.")
+        );
+        // What the host returns as updatedInput: the questions and the answers.
+        assert_eq!(answered["questions"], input["questions"]);
+        assert_eq!(answered["answers"], json!({"Which database?": "SQLite"}));
+    }
 }
 
 #[test]
 fn pi_package_answers_with_its_flags() {
-    let line = example("pi");
-    let words: Vec<&str> = line.split_whitespace().collect();
+    // From the clone's folder, or as the npm package of that name and version.
+    assert_eq!(example("pi"), "pi install ./integrations/pi");
     let spec = format!("npm:pi-ask-user@{}", env!("CARGO_PKG_VERSION"));
-    assert_eq!(words, ["pi", "install", spec.as_str()]);
-    // The npm package of that name and version is the folder `integrations/pi`.
+    assert_eq!(release("pi"), [format!("pi install {spec}")]);
     let package = Path::new(env!("CARGO_MANIFEST_DIR")).join("../integrations/pi");
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(package.join("package.json")).unwrap()).unwrap();
