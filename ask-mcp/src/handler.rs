@@ -5,6 +5,7 @@
 //! stepper (`rounds`), wired to the client in `elicit`.
 
 use std::sync::PoisonError;
+use std::sync::atomic::Ordering;
 
 use ask_core::{
     AskCall, Frontend, PresentError, Problem, ProblemKind, Record, Status, ToolOutput,
@@ -14,9 +15,9 @@ use ask_session::{Ask, AskFailure, Finished};
 #[allow(deprecated)]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProgressToken,
-    ProtocolVersion, ServerCapabilities, ServerConfig, SetLevelRequestMethod,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, DiscoverResult,
+    Implementation, ListToolsResult, PaginatedRequestParams, ProgressNotificationParam,
+    ProgressToken, ProtocolVersion, ServerCapabilities, ServerConfig, SetLevelRequestMethod,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -48,6 +49,20 @@ impl ServerHandler for McpServer {
                  structured questions and the answers come back as the tool result.",
                 self.tool.name
             ))
+    }
+
+    /// `server/discover` (2026-07-28 and later): what the server is, as `get_info` says, noted
+    /// so that a client that leaves after it has closed the connection rather than failed to
+    /// start a session.
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        self.discovered.store(true, Ordering::SeqCst);
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            self.get_info(),
+        ))
     }
 
     async fn list_tools(

@@ -4,6 +4,7 @@
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex as StdMutex};
 use std::time::Duration;
 
@@ -170,6 +171,9 @@ pub struct McpServer {
     pub(crate) repeated_keys: RepeatedKeys,
     /// The log level the client set for the session (`logging/setLevel`, before 2026-07-28).
     pub(crate) log_level: SessionLevel,
+    /// Set once a client of 2026-07-28 or later asked `server/discover`: such a client has no
+    /// session to start, and may leave after it.
+    pub(crate) discovered: Arc<AtomicBool>,
 }
 
 impl fmt::Debug for McpServer {
@@ -209,6 +213,7 @@ impl McpServer {
             stopped_by: Arc::default(),
             repeated_keys: RepeatedKeys::default(),
             log_level: SessionLevel::default(),
+            discovered: Arc::default(),
         })
     }
 

@@ -7,6 +7,7 @@ use std::sync::{Arc, PoisonError};
 use std::time::Duration;
 
 use rmcp::ServiceExt;
+use rmcp::service::ServerInitializeError;
 use tokio::io::{AsyncRead, AsyncWrite};
 
 use crate::input::{Watch, WatchedInput};
@@ -23,6 +24,7 @@ impl McpServer {
         let turn = Arc::clone(&self.turn);
         let stop = self.stop.clone();
         let stopped_by = Arc::clone(&self.stopped_by);
+        let discovered = Arc::clone(&self.discovered);
         let max = self.max_message_bytes;
         let too_large = Arc::new(AtomicBool::new(false));
         let watch = Watch {
@@ -38,6 +40,12 @@ impl McpServer {
             Ok(service) => service,
             Err(_) if too_large.load(Ordering::SeqCst) => {
                 return Err(McpError::MessageTooLarge(max));
+            }
+            // A client of 2026-07-28 that only asked what the server is, and left.
+            Err(ServerInitializeError::ConnectionClosed(_))
+                if discovered.load(Ordering::SeqCst) =>
+            {
+                return Ok(Ended::ClientClosed);
             }
             Err(error) => {
                 return Err(McpError::Start(Box::new(error)));

@@ -66,6 +66,12 @@ fn inspector(era: &str, pending: &Path, args: &[&str]) -> (Output, Value) {
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
+    // The server's stderr comes through the Inspector's: a run that only discovers the server
+    // (the modern era's `initialize`) is a client that left, not one that failed to start.
+    assert!(
+        !stderr.contains("ask-user: the MCP"),
+        "the server failed ({era}, {args:?}):\n{stderr}"
+    );
     let envelope = stdout
         .lines()
         .chain(stderr.lines())

@@ -1579,3 +1579,33 @@ async fn log_messages_follow_the_level_the_client_asked_for_in_each_era() {
     }
     session.close().await.unwrap();
 }
+
+#[tokio::test]
+async fn a_client_that_only_discovers_the_server_closes_it_as_a_client_that_left() {
+    // 2026-07-28 has no session to start: a client may ask `server/discover` and leave.
+    let session = connect(
+        server(&[], Vec::new()),
+        Person::without_forms(),
+        Era::Stateless,
+    )
+    .await;
+    let info = session
+        .client
+        .peer_info()
+        .expect("the server introduced itself");
+    assert_eq!(
+        info.server_info.as_ref().map(|server| server.name.as_str()),
+        Some("ask-user")
+    );
+    assert_eq!(session.close().await.unwrap(), Ended::ClientClosed);
+    // On the handshake, a client that leaves before `initialize` never started one.
+    let (client_end, server_end) = tokio::io::duplex(1 << 16);
+    let (read, write) = tokio::io::split(server_end);
+    let served = tokio::spawn(server(&[], Vec::new()).serve(read, write));
+    drop(client_end);
+    let ended = tokio::time::timeout(PATIENCE, served)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(matches!(ended, Err(McpError::Start(_))), "{ended:?}");
+}
