@@ -601,6 +601,32 @@ fn mode_web_prints_a_fresh_link_on_enter_and_the_earlier_one_no_longer_works() {
 }
 
 #[test]
+fn mode_web_takes_no_open_as_mcp_does() {
+    // The flag, as `ask-user mcp --no-open` takes it: the page waits on its printed link.
+    let web = Web::start(&["--no-open"]);
+    let credential = web.session();
+    assert_eq!(web.post(&credential, "cancel", &json!({})).status, 200);
+    let (code, out) = web.finish();
+    assert_eq!(code, 130);
+    assert_eq!(out["cancelled"], true);
+    // Its variable too, and a falsey value is taken as unset.
+    for value in ["1", "0"] {
+        let output = common::ask_user()
+            .env("ASK_USER_NO_OPEN", value)
+            .args(["--mode", "web", "--no-open", "--listen", "256.0.0.1:0"])
+            .arg(common::example("project-setup.json"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // Refused for the address alone, never for the flag.
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("256.0.0.1:0"), "{stderr}");
+        assert!(!stderr.contains("no-open"), "{stderr}");
+    }
+}
+
+#[test]
 fn a_busy_address_is_a_clear_error() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
