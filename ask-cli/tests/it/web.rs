@@ -10,7 +10,7 @@
 use crate::common;
 use crate::common::SpawnPiped;
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
@@ -717,6 +717,61 @@ fn browser_answers_two_mode_web_pages_in_two_tabs_and_no_other_local_server_gets
         assert!(headers.get("cookie").is_none(), "{headers}");
         assert!(headers.get("authorization").is_none(), "{headers}");
     }
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_opens_a_spent_link_again_in_the_same_browser_and_refuses_another() {
+    let _heavy = common::heavy::heavy("web");
+    needs_browser();
+    // A fixed port, as `--listen` gives, so that a later call has the same origin.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = format!("127.0.0.1:{port}");
+    let first = Web::start(&["--listen", &listen]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let mut script = Command::new("python3")
+        .arg(script)
+        .args(["reopen", "desktop", &first.link])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(script.stdout.take().unwrap()).lines();
+    let seen: Value = serde_json::from_str(&said_by(&mut script, &mut lines)).unwrap();
+    // The first spend gave the browser a key; the tab closed, the same link opened again in
+    // that browser got a credential of its own, and the token left the address bar.
+    assert_eq!(seen["firstStatus"], 200, "{seen}");
+    let key = seen["key"].as_str().unwrap().to_string();
+    assert_eq!(key.len(), 64, "{seen}");
+    assert_eq!(seen["reopenStatus"], 200, "{seen}");
+    assert!(!seen["url"].as_str().unwrap().contains("token"), "{seen}");
+    // Another browser was told the link was used, and got no key.
+    assert_eq!(seen["strangerStatus"], 403, "{seen}");
+    assert_eq!(seen["strangerKey"], Value::Null, "{seen}");
+    // The model got the answer given in the reopened tab.
+    let (code, out) = first.finish();
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["answers"][2]["answer"], "after-reopening", "{out}");
+    // A later call on the same port: its own key in place of the earlier one, which opens none
+    // of its links; the earlier call's link is refused.
+    let later = Web::start(&["--listen", &listen]);
+    writeln!(script.stdin.as_mut().unwrap(), "{}", later.link).unwrap();
+    let seen: Value = serde_json::from_str(&said_by(&mut script, &mut lines)).unwrap();
+    assert!(wait_bounded(&mut script, std::time::Duration::from_secs(30)).success());
+    assert_eq!(seen["laterStatus"], 200, "{seen}");
+    let later_key = seen["laterKey"].as_str().unwrap();
+    assert_eq!(later_key.len(), 64, "{seen}");
+    assert_ne!(later_key, key, "{seen}");
+    assert_eq!(seen["earlierStatus"], 403, "{seen}");
+    assert_eq!(seen["laterReopenStatus"], 200, "{seen}");
+    let (code, out) = later.finish();
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["answers"][2]["answer"], "the-later-call", "{out}");
 }
 
 fn check_answered(viewport: &str) {
