@@ -83,7 +83,7 @@ pub(crate) fn web(listen: SocketAddr, lang: Option<Lang>) -> Result<WebFrontend,
         .speaking(lang);
     warn_if_exposed(listen, web.local_addr());
     say_link(
-        "answer the questions in a browser (the link works once): ",
+        "answer the questions in a browser (the link works in one browser): ",
         web.link(),
     );
     show_qr(listen, web.link());

@@ -222,7 +222,7 @@ impl Frontend for WebRoute<'_> {
         let link = page.link().to_string();
         let count = request.input.questions.len();
         let text = format!(
-            "The agent asks you {count} {}: open {link} to answer (the link works once).",
+            "The agent asks you {count} {}: open {link} to answer (the link works in one browser).",
             if count == 1 { "question" } else { "questions" }
         );
         self.server

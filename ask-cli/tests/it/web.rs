@@ -102,7 +102,7 @@ impl Web {
             stderr.read_line(&mut line).unwrap();
         }
         assert!(
-            line.starts_with("ask-user: answer the questions in a browser (the link works once): http://127.0.0.1:"),
+            line.starts_with("ask-user: answer the questions in a browser (the link works in one browser): http://127.0.0.1:"),
             "{line}"
         );
         // Not a terminal: a plain link, no OSC 8 sequence.
@@ -525,7 +525,7 @@ fn an_exposed_page_draws_its_link_as_a_qr_code_on_the_terminal() {
     assert!(width > 25, "{width}");
     // After the link, never before it.
     let text = String::from_utf8_lossy(&raw);
-    assert!(text.find("the link works once").unwrap() < text.find(QR_LINE).unwrap());
+    assert!(text.find("the link works in one browser").unwrap() < text.find(QR_LINE).unwrap());
 }
 
 #[test]

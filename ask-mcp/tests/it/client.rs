@@ -746,7 +746,7 @@ async fn web_gives_every_call_a_fresh_link_announced_to_the_client_and_the_host(
             assert_eq!(
                 seen.logs.last().unwrap(),
                 &json!(format!(
-                    "The agent asks you 1 question: open {link} to answer (the link works once)."
+                    "The agent asks you 1 question: open {link} to answer (the link works in one browser)."
                 )),
                 "{era:?}"
             );
