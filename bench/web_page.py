@@ -46,7 +46,7 @@ CALL = {"questions": [
         {"label": "Admin panel", "description": "A page for operators"}]},
     {"question": "What should we name this service?", "header": "Name"},
 ]}
-PREFIX = "answer the questions in a browser (the link works once): "
+PREFIX = "answer the questions in a browser (the link works in one browser): "
 # Runs in every document the page loads: notes the wall-clock time at which the first question's
 # text is first in the document, from a mutation observer (no polling interval in the figure).
 WATCH = """

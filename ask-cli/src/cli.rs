@@ -28,7 +28,8 @@ Environment:
   ASK_USER_HOST          the host whose commands answer pending questions (--host)
   ASK_USER_PRESENT       the presenters of `ask-user mcp`, in order (--present)
   ASK_USER_TOOL_NAME     the name `ask-user mcp` serves the tool under (--tool-name)
-  ASK_USER_NO_OPEN       if set, `ask-user mcp` opens no browser for its page (--no-open)
+  ASK_USER_NO_OPEN       if set, `ask-user mcp` opens no browser for its page (--no-open; --mode web
+                         takes it too, and never opens one)
   ASK_USER_VIA           the inbox of `ask-user serve` to send the questions to (--via)
   ASK_USER_VIA_TOKEN     the agent token of that inbox (else its token file)
   ASK_USER_VIA_TOKEN_FILE  the inbox's token file (--token-file)
@@ -219,6 +220,10 @@ pub(crate) struct AskArgs {
     /// (read SECURITY.md first).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
     pub(crate) listen: std::net::SocketAddr,
+    /// With --mode web: open no browser for the page (also ASK_USER_NO_OPEN=1), as for `mcp`;
+    /// the page's link is printed on stderr, and `--mode web` never opens a browser itself.
+    #[arg(long, env = "ASK_USER_NO_OPEN", value_parser = FalseyValueParser::new())]
+    pub(crate) no_open: bool,
     #[command(flatten)]
     pub(crate) inbox: ViaArgs,
     #[command(flatten)]

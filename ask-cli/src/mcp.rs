@@ -93,6 +93,9 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
 /// a canonical terminal, never to stdout or stderr.
 fn page(inbox: &ViaArgs) -> Result<Page, PageError> {
     let (token_file, name) = (inbox.token_file.as_deref(), inbox.agent_name.clone());
-    let (link, frontend) = crate::web_run::page(inbox.via.as_deref(), token_file, name)?;
-    Ok(Page { link, frontend })
+    Ok(crate::web_run::page(
+        inbox.via.as_deref(),
+        token_file,
+        name,
+    )?)
 }

@@ -83,7 +83,7 @@ pub(crate) fn web(listen: SocketAddr, lang: Option<Lang>) -> Result<WebFrontend,
         .speaking(lang);
     warn_if_exposed(listen, web.local_addr());
     say_link(
-        "answer the questions in a browser (the link works once): ",
+        "answer the questions in a browser (the link works in one browser): ",
         web.link(),
     );
     show_qr(listen, web.link());
@@ -154,23 +154,33 @@ pub(crate) fn via(
     ViaFrontend::new(url, token, asker).map_err(failed(Failure::Invalid))
 }
 
-/// The page of one call of `ask-user mcp`, as its link and frontend: the inbox at `via` when
-/// one is given (the person answers on the inbox's page; its token from `token_file`, the
-/// agent named `agent_name`), else a page of its own on 127.0.0.1 with a fresh one-time link.
+/// The page of one call of `ask-user mcp`: the inbox at `via` when one is given (the person
+/// answers on the inbox's page; its token from `token_file`, the agent named `agent_name`),
+/// else a page of its own on 127.0.0.1 with a fresh one-time link, which the browser that spent
+/// it may open again, and with fresh links for the progress notifications once it was spent.
 pub(crate) fn page(
     via: Option<&str>,
     token_file: Option<&Path>,
     agent_name: Option<String>,
-) -> Result<(String, Box<dyn ask_core::Frontend>), String> {
+) -> Result<ask_mcp::Page, String> {
     match via {
         Some(url) => {
             let via = self::via(url, token_file, agent_name)
                 .map_err(|_| format!("the inbox at {url} cannot take the questions"))?;
-            Ok((url.to_string(), Box::new(via)))
+            Ok(ask_mcp::Page {
+                frontend: Box::new(via),
+                link: url.to_string(),
+                unspent: None,
+            })
         }
         None => {
             let web = WebFrontend::bind(([127, 0, 0, 1], 0).into()).map_err(|e| e.to_string())?;
-            Ok((web.link().to_string(), Box::new(web)))
+            let links = web.links();
+            Ok(ask_mcp::Page {
+                link: web.link().to_string(),
+                frontend: Box::new(web),
+                unspent: Some(std::sync::Arc::new(move || links.unspent().ok())),
+            })
         }
     }
 }

@@ -2,7 +2,7 @@
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
   SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
-            layout | two | words
+            layout | two | words | reopen
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
@@ -13,6 +13,9 @@ The page holds the three example questions of tests/it/web.rs (Database, Feature
 `fields` the call of its canonical-fields test (Layout, Deploy, Config, Token), for `secrets` a
 secret choice and a secret multi-select (Key, Scopes), for `given` the Claude Code call whose
 answers the page shows pre-filled (Database, Features, Name).
+`reopen` closes the tab of LINK and opens LINK again in the same browser, answers there, prints a
+JSON line, then reads from stdin the link of a later `ask-user --mode web` on the same port, and
+prints a second JSON line.
 `saved` and `again` answer the one ask of agent alpha in `ask-user serve`; `again` prints the line
 `form` once the form shows and `ended` once the ask ended, and the test acts on each, so its
 JSON is the last line.
@@ -174,6 +177,54 @@ def two_pages(browser, viewport, links):
     return {"cookies": cookies, "elsewhere": heard, "browserCookies": context.cookies()}
 
 
+# The key the page keeps in localStorage for the browser that spent its link.
+KEY = "localStorage.getItem('ask-user-browser-key')"
+WAITING = "Your agent is waiting for your answers."
+USED = "This link was already used"
+
+
+def spend(context, link):
+    """Opens `link` in a new tab of `context`: the tab, and the status of its spend."""
+    page = context.new_page()
+    with page.expect_response(lambda r: r.url.endswith("/api/session")) as spent:
+        page.goto(link)
+    return page, spent.value.status
+
+
+def reopen(browser, viewport, link):
+    """The person opens the link, closes the tab before answering, opens the same link again in
+    the same browser and answers there; another browser is refused. Then a later call on the
+    same port: its first spend gives the browser a key in place of the earlier one, and the
+    earlier call's link is refused."""
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    seen = {}
+    first, seen["firstStatus"] = spend(context, link)
+    first.get_by_text(WAITING).wait_for()
+    seen["key"] = first.evaluate(KEY)
+    first.close()
+    again, seen["reopenStatus"] = spend(context, link)
+    again.get_by_text(WAITING).wait_for()
+    seen["url"] = again.url
+    stranger = browser.new_context()
+    other, seen["strangerStatus"] = spend(stranger, link)
+    other.get_by_text(USED).wait_for()
+    seen["strangerKey"] = other.evaluate(KEY)
+    stranger.close()
+    answer_three(again, "after-reopening")
+    print(json.dumps(seen), flush=True)
+    later = sys.stdin.readline().strip()
+    seen = {}
+    page, seen["laterStatus"] = spend(context, later)
+    page.get_by_text(WAITING).wait_for()
+    seen["laterKey"] = page.evaluate(KEY)
+    page.close()
+    old, seen["earlierStatus"] = spend(context, link)
+    old.get_by_text(USED).wait_for()
+    page, seen["laterReopenStatus"] = spend(context, later)
+    answer_three(page, "the-later-call")
+    print(json.dumps(seen), flush=True)
+
+
 # The words of an ask whose agent stopped waiting, and of answers that reached the agent.
 LOST = "Your agent stopped waiting: these questions can no longer be answered."
 SENT = "Your answers were sent. You can close this page."
@@ -266,6 +317,10 @@ def main():
             seen = two_pages(browser, viewport, [link, sys.argv[4]])
             browser.close()
             print(json.dumps(seen))
+            return
+        if scenario == "reopen":
+            reopen(browser, viewport, link)
+            browser.close()
             return
         context = browser.new_context(viewport=VIEWPORTS[viewport])
         page = context.new_page()

@@ -8,6 +8,6 @@
 pub fn terminal_lines(link: &str) -> String {
     format!(
         "ask-user: the agent asks you questions; answer them at {link}\n\
-         ask-user: \x1b]8;;{link}\x1b\\open the questions\x1b]8;;\x1b\\ (the link works once)\n"
+         ask-user: \x1b]8;;{link}\x1b\\open the questions\x1b]8;;\x1b\\ (the link works in one browser)\n"
     )
 }

@@ -27,8 +27,8 @@ use crate::disconnect::UntilDisconnect;
 use crate::elicit::{ElicitationFrontend, InRounds};
 use crate::logging::{Logs, per_request};
 use crate::route::{
-    Link, Reach, Route, UrlFrontend, WebRoute, form_elicitation, page_failed, url_elicitation,
-    waiting_message,
+    Announced, Link, Reach, Route, UrlFrontend, WebRoute, form_elicitation, page_failed,
+    url_elicitation, waiting_message,
 };
 use crate::server::McpServer;
 
@@ -203,6 +203,11 @@ impl McpServer {
                     page: page.frontend(),
                     link: page.link().to_string(),
                 };
+                call.link.set(Announced {
+                    first: page.link().to_string(),
+                    unspent: page.unspent(),
+                    with_first: false,
+                });
                 &url_frontend
             }
             Some(Route::Web) => {

@@ -45,7 +45,7 @@ mod server;
 mod transport;
 
 pub use announce::terminal_lines;
-pub use server::{DEFAULT_PRESENTERS, Fallback, McpServer, OpenPage, Page, PageError};
+pub use server::{DEFAULT_PRESENTERS, Fallback, McpServer, OpenPage, Page, PageError, UnspentLink};
 
 use ask_core::{Presenter, sanitize_for_display};
 

@@ -18,7 +18,7 @@ use rmcp::service::{RoleServer, ServiceError};
 use serde_json::Value;
 
 use crate::logging::Logs;
-use crate::server::{McpServer, Page, PageError, Pages};
+use crate::server::{McpServer, Page, PageError, Pages, UnspentLink};
 
 /// What a call can reach besides the host's fallbacks.
 #[derive(Debug, Clone, Copy)]
@@ -49,6 +49,14 @@ impl HeldPage<'_> {
         match self {
             HeldPage::Borrowed(_, link) => link,
             HeldPage::Owned(page) => &page.link,
+        }
+    }
+
+    /// What gives a link of this page that no browser has spent, when the page has one.
+    pub(crate) fn unspent(&self) -> Option<UnspentLink> {
+        match self {
+            HeldPage::Borrowed(..) => None,
+            HeldPage::Owned(page) => page.unspent.clone(),
         }
     }
 }
@@ -217,14 +225,18 @@ impl Frontend for WebRoute<'_> {
         let link = page.link().to_string();
         let count = request.input.questions.len();
         let text = format!(
-            "The agent asks you {count} {}: open {link} to answer (the link works once).",
+            "The agent asks you {count} {}: open {link} to answer (the link works in one browser).",
             if count == 1 { "question" } else { "questions" }
         );
         self.server
             .say("the questions wait on a web page; its link went to the client");
         log_to_client(&self.peer, self.logs, text).await;
         (self.server.announce)(&link);
-        self.link.set(link.clone());
+        self.link.set(Announced {
+            first: link.clone(),
+            unspent: page.unspent(),
+            with_first: true,
+        });
         if let Some(token) = &self.progress {
             let note = ProgressNotificationParam::new(token.clone(), 0.0)
                 .with_message(waiting_message(Some(&link)));
@@ -234,21 +246,41 @@ impl Frontend for WebRoute<'_> {
     }
 }
 
-/// The link of the page a call waits on, once one was announced: set by the `web` route, read by
-/// the progress notifications of the call.
-#[derive(Debug, Clone, Default)]
-pub(crate) struct Link(Arc<StdMutex<Option<String>>>);
+/// The link of the page a call waits on, once one was announced: set by the `web` and `url`
+/// routes, read by the progress notifications of the call.
+#[derive(Clone, Default)]
+pub(crate) struct Link(Arc<StdMutex<Option<Announced>>>);
+
+/// The page a call waits on, as its progress notifications give it to the person.
+#[derive(Clone)]
+pub(crate) struct Announced {
+    /// The link the person was first sent.
+    pub(crate) first: String,
+    /// What gives a link no browser has spent: once a browser spent `first`, a fresh one, so
+    /// that the person can always open the page again.
+    pub(crate) unspent: Option<UnspentLink>,
+    /// Whether the notifications carry `first` too (`web`, which has no other way to reach the
+    /// person), or only the fresh links after it (`url`, whose client was sent `first`).
+    pub(crate) with_first: bool,
+}
 
 impl Link {
-    pub(crate) fn set(&self, link: String) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(link);
+    pub(crate) fn set(&self, announced: Announced) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(announced);
     }
 
+    /// The link for the next progress notification, if it carries one.
     pub(crate) fn get(&self) -> Option<String> {
-        self.0
+        let announced = self
+            .0
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+            .clone()?;
+        let link = match &announced.unspent {
+            Some(unspent) => unspent()?,
+            None => announced.first.clone(),
+        };
+        (announced.with_first || link != announced.first).then_some(link)
     }
 }
 

@@ -83,12 +83,21 @@ type Log = Box<dyn Fn(&str) + Send + Sync>;
 /// and the number of questions.
 type PendingWords = Box<dyn Fn(Option<&str>, &str, usize) -> String + Send + Sync>;
 
+/// What gives, while a call waits, a link to its page that no browser has spent yet: the
+/// page's link until a browser spends it, then a fresh one-time link. `None` when it cannot
+/// make one.
+pub type UnspentLink = Arc<dyn Fn() -> Option<String> + Send + Sync>;
+
 /// A page a person answers on, and its one-time link.
 pub struct Page {
     /// The frontend that serves the page until the ask ends.
     pub frontend: Box<dyn Frontend>,
     /// The link that opens it, once.
     pub link: String,
+    /// Where the progress notifications of the call take a link no browser has spent, so that
+    /// the person can always reach the page again; `None` for a page with no other link than
+    /// `link` (an inbox, whose address is its link).
+    pub unspent: Option<UnspentLink>,
 }
 
 impl fmt::Debug for Page {
@@ -106,7 +115,8 @@ impl fmt::Debug for Page {
 /// notifications, a URL elicitation) and to the host's announcer ([`McpServer::announce_to`]);
 /// the binary's announcer writes it on the terminal only when that is canonical.
 /// With [`McpServer::pages`], every call of `web` or `url` gets a fresh page and link; a spent
-/// link is never sent again. Only the one page a host serves itself ([`McpServer::url_page`])
+/// link is never sent again: once a browser spent it, the progress notifications of the call
+/// carry the page's fresh links ([`Page::unspent`]). Only the one page a host serves itself ([`McpServer::url_page`])
 /// keeps its link for every `url` call.
 pub type OpenPage =
     Box<dyn Fn() -> Pin<Box<dyn Future<Output = Result<Page, PageError>> + Send>> + Send + Sync>;

@@ -830,6 +830,20 @@ function render(snapshot) {
 const CREDENTIAL_KEY = "ask-user-credential";
 let credential = sessionStorage.getItem(CREDENTIAL_KEY);
 
+// The browser key: the first spend of a link on a one-call page gives one, kept in
+// localStorage (shared by this browser's tabs on this origin, the port included), and sent
+// with every spend. With it, the same link opened again in this browser (a new tab, the tab
+// closed and the link opened again) gets a credential of its own; any other browser is told
+// that the link was used. A later call on the same port gives a key of its own in its place.
+const BROWSER_KEY = "ask-user-browser-key";
+function browserKey() {
+  try {
+    return localStorage.getItem(BROWSER_KEY);
+  } catch {
+    return null;
+  }
+}
+
 // The link's token, taken out of the address at once (before anything else is fetched), so
 // that it is never in the browser's history.
 const linkToken = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -839,11 +853,12 @@ async function signIn() {
   const token = linkToken;
   if (token) {
     let response;
+    const key = browserKey();
     try {
       response = await fetch("/api/session", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ token }),
+        body: JSON.stringify(key ? { token, key } : { token }),
         credentials: "omit",
       });
     } catch {
@@ -851,8 +866,14 @@ async function signIn() {
       return false;
     }
     if (response.ok) {
-      credential = (await response.json()).session;
+      const reply = await response.json();
+      credential = reply.session;
       sessionStorage.setItem(CREDENTIAL_KEY, credential);
+      if (reply.key) {
+        try {
+          localStorage.setItem(BROWSER_KEY, reply.key);
+        } catch { /* no storage: this tab alone keeps the page */ }
+      }
       return true;
     }
     if (credential) return true;

@@ -11,7 +11,9 @@
 //! Security (see `SECURITY.md`): the link carries its one-time token in the URL fragment, which
 //! no request carries; the page spends it with `POST /api/session` for a credential that it
 //! keeps in `sessionStorage` (whose origin includes the port) and sends as
-//! `Authorization: Bearer …`. No cookie is ever set. Every request must carry a `Host` that is
+//! `Authorization: Bearer …`. No cookie is ever set. The page of one ask ([`WebFrontend`])
+//! also gives the browser that spent a link a key of its own, kept in `localStorage`, with which
+//! that browser alone may spend the same link again for a new tab. Every request must carry a `Host` that is
 //! an IP literal or `localhost` (no DNS rebinding), and, when it sends one, an `Origin` equal to
 //! the page's own (every POST must send one). Responses carry a strict
 //! Content-Security-Policy with no inline script, and the page inserts agent text only as text.

@@ -21,7 +21,7 @@ use crate::answer::{self, AnswerBody};
 use crate::auth::same_secret;
 use crate::http::{PageChecks, Refusal, elsewhere, page_guard};
 use crate::reply::{JsonBody, error_response, json_response};
-use crate::shared::Shared;
+use crate::shared::{Claim, MAX_CLAIMS, Shared};
 use crate::trusted::trust;
 use crate::{board, random_token, words};
 
@@ -146,39 +146,77 @@ async fn cancel_route(
 #[serde(deny_unknown_fields)]
 struct SessionBody {
     token: String,
+    /// The browser key this browser keeps for the page's origin, if it has one.
+    #[serde(default)]
+    key: Option<String>,
 }
 
-/// `POST /api/session {"token": …}`: the page spends the link's token (from the link's
-/// fragment, which no request carries) for a credential of its own, which it keeps in
+/// `POST /api/session {"token": …, "key": …}`: the page spends the link's token (from the
+/// link's fragment, which no request carries) for a credential of its own, which it keeps in
 /// `sessionStorage` and sends as `Authorization: Bearer …`. No cookie is ever set: the
 /// credential reaches no other server of this machine, and two pages in one browser keep
 /// theirs apart.
+///
+/// On the single-ask page, the first spend of a link also gives a browser key, which the page
+/// keeps in `localStorage` (its origin's, shared by the browser's tabs) and sends with `key`:
+/// a browser that already holds a key of this page keeps it, any other gets a new one. The
+/// same link spent again with the key of the browser that spent it gives a new tab its own
+/// credential; spent again by any other browser, it is refused as used. The keys are made by
+/// this server and die with it; the inbox of `ask-user serve` gives none.
 async fn exchange(
     State(shared): State<Arc<Shared>>,
     extensions: Extensions,
     body: Bytes,
 ) -> Response {
-    let Ok(SessionBody { token }) = serde_json::from_slice::<SessionBody>(&body) else {
+    let Ok(SessionBody { token, key }) = serde_json::from_slice::<SessionBody>(&body) else {
         return error_response(StatusCode::BAD_REQUEST, "send {\"token\": …}");
     };
-    let mut inner = shared.lock();
-    let valid = inner
-        .token
-        .as_deref()
-        .is_some_and(|expected| same_secret(expected, &token));
-    if !valid {
-        drop(inner);
-        return Refusal::SpentLink.response();
-    }
-    let session = match random_token() {
-        Ok(session) => session,
-        Err(error) => {
+    let (session, new_key) = match (random_token(), random_token()) {
+        (Ok(session), Ok(new_key)) => (session, new_key),
+        (Err(error), _) | (_, Err(error)) => {
             return error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string());
         }
     };
-    inner.token = None;
+    let mut inner = shared.lock();
+    let unspent = inner
+        .token
+        .as_deref()
+        .is_some_and(|expected| same_secret(expected, &token));
+    let key = if unspent {
+        inner.token = None;
+        shared.reopen.then(|| {
+            let held = key.filter(|key| inner.claims.iter().any(|c| same_secret(&c.key, key)));
+            let key = held.unwrap_or(new_key);
+            if inner.claims.len() == MAX_CLAIMS {
+                inner.claims.pop_front();
+            }
+            inner.claims.push_back(Claim {
+                token,
+                key: key.clone(),
+            });
+            key
+        })
+    } else {
+        // Both compared whole, whichever differs.
+        let reopened = shared.reopen
+            && key.as_deref().is_some_and(|key| {
+                inner
+                    .claims
+                    .iter()
+                    .any(|c| same_secret(&c.token, &token) & same_secret(&c.key, key))
+            });
+        if !reopened {
+            drop(inner);
+            return Refusal::SpentLink.response();
+        }
+        key
+    };
     inner.sessions.insert(session.clone());
     drop(inner);
     trust(&extensions);
-    json_response(StatusCode::OK, &serde_json::json!({ "session": session }))
+    let reply = match key {
+        Some(key) => serde_json::json!({ "session": session, "key": key }),
+        None => serde_json::json!({ "session": session }),
+    };
+    json_response(StatusCode::OK, &reply)
 }

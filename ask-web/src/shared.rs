@@ -45,11 +45,25 @@ pub(crate) struct Waiting {
     pub(crate) receipt: Option<oneshot::Sender<()>>,
 }
 
+/// The most spent links a page remembers for their browsers; the oldest is forgotten first.
+pub(crate) const MAX_CLAIMS: usize = 64;
+
+/// A spent link's token and the key of the browser that spent it: that browser, and no other,
+/// may spend the same link again for a credential of a new tab.
+#[derive(Debug)]
+pub(crate) struct Claim {
+    pub(crate) token: String,
+    pub(crate) key: String,
+}
+
 /// The mutable half of the server: the link token, the sessions, the asks in flight.
 #[derive(Debug, Default)]
 pub(crate) struct Inner {
     /// The link's token, until the first visit spends it.
     pub(crate) token: Option<String>,
+    /// The links spent on a page that may be opened again, newest last, each with the key of
+    /// the browser that spent it (at most [`MAX_CLAIMS`]); always empty for the inbox.
+    pub(crate) claims: VecDeque<Claim>,
     /// The people's credentials handed out for spent links.
     pub(crate) sessions: HashSet<String>,
     /// The asks waiting for the person.
@@ -103,6 +117,8 @@ pub(crate) struct Shared {
     pub(crate) store_errors: Mutex<Option<mpsc::UnboundedSender<StoreError>>>,
     /// The room of [`BODY_BUDGET`] for the request bodies of this server, in KiB.
     pub(crate) body_room: Semaphore,
+    /// Whether a browser that spent a link may spend it again ([`Setup::reopen`]).
+    pub(crate) reopen: bool,
 }
 
 /// An outcome its agent confirmed: which ask, which attachment of it, its questions.
@@ -123,6 +139,8 @@ pub(crate) struct Setup {
     pub(crate) limits: ask_core::Limits,
     /// Where the inbox keeps its asks.
     pub(crate) store: Option<Arc<dyn AskStore>>,
+    /// Whether a browser that spent a link may spend it again (the single-ask page).
+    pub(crate) reopen: bool,
 }
 
 impl Shared {
@@ -131,6 +149,7 @@ impl Shared {
             tokens,
             limits,
             store,
+            reopen,
         } = setup;
         let host = if bound.ip().is_unspecified() {
             // Listening on every address: the link names this machine's loopback, which works
@@ -159,6 +178,7 @@ impl Shared {
             store,
             store_errors: Mutex::new(None),
             body_room: Semaphore::new(BODY_BUDGET / 1024),
+            reopen,
         })
     }
 
@@ -166,6 +186,15 @@ impl Shared {
     pub(crate) fn link(&self) -> String {
         let token = self.lock().token.clone().unwrap_or_default();
         format!("{}/#token={token}", self.base)
+    }
+
+    /// The current link while no browser spent it, else a fresh one-time link.
+    pub(crate) fn unspent_link(&self) -> Result<String, WebError> {
+        let token = self.lock().token.clone();
+        match token {
+            Some(token) => Ok(format!("{}/#token={token}", self.base)),
+            None => self.fresh_link(),
+        }
     }
 
     /// A fresh one-time link; any earlier link that was not used stops working.
@@ -395,5 +424,11 @@ impl Links {
     /// A fresh one-time link; the earlier one stops working if it was not used.
     pub fn fresh(&self) -> Result<String, WebError> {
         self.0.fresh_link()
+    }
+
+    /// A link no browser has spent yet: the current one while it is unspent, else a fresh one
+    /// (which ends the earlier link that was not used).
+    pub fn unspent(&self) -> Result<String, WebError> {
+        self.0.unspent_link()
     }
 }

@@ -26,7 +26,12 @@ impl WebFrontend {
     /// Binds `addr` (use port 0 for any free port) and makes the one-time link.
     pub fn bind(addr: SocketAddr) -> Result<WebFrontend, WebError> {
         let (listener, bound) = crate::bind_listener(addr)?;
-        let shared = Shared::new(bound, Setup::default())?;
+        // A browser that spent the link may open it again, in a new tab, while the ask waits.
+        let setup = Setup {
+            reopen: true,
+            ..Setup::default()
+        };
+        let shared = Shared::new(bound, setup)?;
         let link = shared.link();
         Ok(WebFrontend {
             listener,

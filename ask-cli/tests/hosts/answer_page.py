@@ -7,11 +7,16 @@ it; ANSWERS_JSON lists one answer per question in order: an option's label, or a
 labels for a multi-select question. The script opens the link in headless Chromium (through
 Playwright), picks each answer, moves on with Next, submits on the review, and waits for the
 page to say the answers were sent. It prints what the page said and exits 0 only then.
+
+With ANSWER_WHEN set to a path, it answers only once that file exists (at most 60 seconds after
+the page showed the questions): the test says when, having seen what it waits for.
 """
 
 import json
+import os
 import pathlib
 import sys
+import time
 
 from playwright.sync_api import sync_playwright
 
@@ -26,6 +31,13 @@ def main(link, answers):
         page = browser.new_page()
         page.goto(link)
         page.get_by_text("Your agent is waiting for your answers.").wait_for(timeout=20_000)
+        when = os.environ.get("ANSWER_WHEN")
+        if when:
+            deadline = time.monotonic() + 60
+            while not os.path.exists(when):
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"{when} never appeared")
+                time.sleep(0.1)
         for n, answer in enumerate(answers):
             if isinstance(answer, list):
                 for label in answer:

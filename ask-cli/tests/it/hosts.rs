@@ -479,12 +479,31 @@ impl Stage {
         run
     }
 
+    /// The records of `name`, one JSON value a line. Reading what the stand-in model received
+    /// (every record but the MCP transcript) checks that no page's link reached it.
     fn lines(&self, name: &str) -> Vec<Value> {
+        if name != "mcp.jsonl" {
+            self.assert_no_link_reached_the_model();
+        }
         std::fs::read_to_string(self.path("log").join(name))
             .unwrap_or_default()
             .lines()
             .map(|line| serde_json::from_str(line).unwrap())
             .collect()
+    }
+
+    /// Asserts that no link of a page (with its one-time token) reached the stand-in model: not
+    /// in any request it received (the conversation, the tool results, whatever the host passes
+    /// on of progress or log messages), nor in the results it recorded.
+    fn assert_no_link_reached_the_model(&self) {
+        for record in ["requests.jsonl", "results.jsonl", "delegations.jsonl"] {
+            let text = std::fs::read_to_string(self.path("log").join(record)).unwrap_or_default();
+            assert!(
+                !text.contains("#token="),
+                "{:?}: a page's link reached the model in {record}",
+                self.host
+            );
+        }
     }
 
     /// The tool results the stand-in model received for its calls of the tool.
@@ -1418,12 +1437,136 @@ fn codex_exec_from_a_terminal_prints_the_page_link_and_the_person_answers_there(
         !stage.results().is_empty()
     });
     let text = stage.result_text(&Run::none());
+    // Neither the link nor its token reached the model, though the host had both in its log
+    // message and progress notifications.
+    let token = link.rsplit("#token=").next().unwrap();
+    let requests = std::fs::read_to_string(stage.path("log/requests.jsonl")).unwrap();
+    assert!(
+        !requests.contains(token),
+        "the link's token reached the model"
+    );
     let (_, json) = text.split_once("\nOutput:\n").expect(&text);
     assert_eq!(
         serde_json::from_str::<Value>(json).unwrap(),
         both_answered()
     );
     assert!(!stage.pending().exists());
+}
+
+// The `web` route in each host that passes ask-user the shell's environment (Codex keeps it, and
+// its page is answered above): with a display, ask-user opens the page in the person's browser
+// (`$BROWSER`, here a script that opens it in Chromium inside the agent's namespace). The person
+// opens it, which spends the link; once a progress notification carries a fresh link, they
+// answer. Neither link reaches the stand-in model, whatever the host does with progress.
+
+/// The messages of the progress notifications ask-user sent the host, in order.
+fn progress_messages(stage: &Stage) -> Vec<String> {
+    stage
+        .mcp()
+        .iter()
+        .filter(|e| e["message"]["method"] == "notifications/progress")
+        .filter_map(|e| {
+            e["message"]["params"]["message"]
+                .as_str()
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// The link at the end of a progress message, if it carries one.
+fn carried_link(message: &str) -> Option<&str> {
+    message
+        .rsplit(' ')
+        .next()
+        .filter(|word| word.starts_with("http://127.0.0.1:"))
+}
+
+fn web_route_answered_in_the_browser(host: Host, extra: &[&str]) {
+    let stage = Stage::new(host, &["--present", "web"], true);
+    let answered = stage.path("log/answer-now");
+    let browser = stage.path("bin/browser");
+    std::fs::write(
+        &browser,
+        format!(
+            "#!/bin/sh\nexec \"$HOSTS_PYTHON\" '{}' \"$1\" '{}' > '{}' 2>&1\n",
+            hosts_dir().join("answer_page.py").display(),
+            r#"[{"answer": "PostgreSQL"}, {"answer": ["Auth", "Search"]}]"#,
+            stage.path("log/browser.out").display(),
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let env = [
+        ("DISPLAY", ":99"),
+        ("BROWSER", browser.to_str().unwrap()),
+        ("ANSWER_WHEN", answered.to_str().unwrap()),
+    ];
+    let run = std::thread::scope(|scope| {
+        let running = scope.spawn(|| stage.headless_with(extra, &env));
+        // The person answers once the host was given a fresh link (or at once, when the host
+        // asked for no progress).
+        let start = Instant::now();
+        loop {
+            let call = stage.mcp_message("host", "tools/call");
+            let progress = progress_messages(&stage);
+            let first = progress.first().and_then(|m| carried_link(m));
+            let fresh = progress
+                .iter()
+                .filter_map(|m| carried_link(m))
+                .any(|link| Some(link) != first);
+            let no_token = call
+                .as_ref()
+                .is_some_and(|call| call["message"]["params"]["_meta"]["progressToken"].is_null());
+            if fresh || no_token {
+                eprintln!("{host:?}: progress {progress:?}");
+                break;
+            }
+            assert!(
+                start.elapsed() < HOST_LIMIT && !running.is_finished(),
+                "{host:?}: no fresh link in the progress notifications: {progress:?}"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        std::fs::write(&answered, "").unwrap();
+        running.join().unwrap()
+    });
+    // What the browser said (a host may end it with the MCP server, before it says anything).
+    let browser_out = std::fs::read_to_string(stage.path("log/browser.out")).unwrap_or_default();
+    let text = stage.result_text(&run);
+    assert!(text.contains("PostgreSQL"), "{text}\n{browser_out}");
+    // No link, and no token of any link ask-user gave the host, reached the model.
+    let requests = std::fs::read_to_string(stage.path("log/requests.jsonl")).unwrap();
+    for message in progress_messages(&stage) {
+        if let Some(link) = carried_link(&message) {
+            let token = link.rsplit("#token=").next().unwrap();
+            assert!(
+                !requests.contains(token),
+                "{host:?}: {link} reached the model"
+            );
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs Claude Code from npm, unshare, ip, Playwright and chromium; run by .ci/run"]
+fn claude_p_web_route_keeps_the_page_links_from_the_model() {
+    let _heavy = common::heavy::heavy("hosts");
+    web_route_answered_in_the_browser(Host::Claude, &["--allowedTools", "mcp__ask-user__ask_user"]);
+}
+
+#[test]
+#[ignore = "needs Gemini CLI from npm, unshare, ip, Playwright and chromium; run by .ci/run"]
+fn gemini_p_web_route_keeps_the_page_links_from_the_model() {
+    let _heavy = common::heavy::heavy("hosts");
+    web_route_answered_in_the_browser(Host::Gemini, &[]);
+}
+
+#[test]
+#[ignore = "needs OpenCode from npm, unshare, ip, Playwright and chromium; run by .ci/run"]
+fn opencode_run_web_route_keeps_the_page_links_from_the_model() {
+    let _heavy = common::heavy::heavy("hosts");
+    web_route_answered_in_the_browser(Host::OpenCode, &[]);
 }
 
 // Sub-agents: over MCP, ask-user cannot tell a sub-agent's call from its parent's, so each host's

@@ -742,7 +742,9 @@ fn without_forms_but_with_a_display_the_page_opens_in_the_browser_with_a_fresh_l
         assert!(link.starts_with("http://127.0.0.1:"), "{link}");
         assert_eq!(
             log["params"]["data"],
-            format!("The agent asks you 1 question: open {link} to answer (the link works once).")
+            format!(
+                "The agent asks you 1 question: open {link} to answer (the link works in one browser)."
+            )
         );
         let progress = read_message(&mut lines);
         assert_eq!(progress["method"], "notifications/progress", "{progress}");

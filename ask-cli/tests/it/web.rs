@@ -10,7 +10,7 @@
 use crate::common;
 use crate::common::SpawnPiped;
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
@@ -102,7 +102,7 @@ impl Web {
             stderr.read_line(&mut line).unwrap();
         }
         assert!(
-            line.starts_with("ask-user: answer the questions in a browser (the link works once): http://127.0.0.1:"),
+            line.starts_with("ask-user: answer the questions in a browser (the link works in one browser): http://127.0.0.1:"),
             "{line}"
         );
         // Not a terminal: a plain link, no OSC 8 sequence.
@@ -525,7 +525,7 @@ fn an_exposed_page_draws_its_link_as_a_qr_code_on_the_terminal() {
     assert!(width > 25, "{width}");
     // After the link, never before it.
     let text = String::from_utf8_lossy(&raw);
-    assert!(text.find("the link works once").unwrap() < text.find(QR_LINE).unwrap());
+    assert!(text.find("the link works in one browser").unwrap() < text.find(QR_LINE).unwrap());
 }
 
 #[test]
@@ -598,6 +598,32 @@ fn mode_web_prints_a_fresh_link_on_enter_and_the_earlier_one_no_longer_works() {
     let host = links[1]["http://".len()..].split('/').next().unwrap();
     let mut events = common::Events::open(host, &credential);
     events.until(|snapshot| snapshot["asks"][0]["state"] == "waiting_for_user");
+}
+
+#[test]
+fn mode_web_takes_no_open_as_mcp_does() {
+    // The flag, as `ask-user mcp --no-open` takes it: the page waits on its printed link.
+    let web = Web::start(&["--no-open"]);
+    let credential = web.session();
+    assert_eq!(web.post(&credential, "cancel", &json!({})).status, 200);
+    let (code, out) = web.finish();
+    assert_eq!(code, 130);
+    assert_eq!(out["cancelled"], true);
+    // Its variable too, and a falsey value is taken as unset.
+    for value in ["1", "0"] {
+        let output = common::ask_user()
+            .env("ASK_USER_NO_OPEN", value)
+            .args(["--mode", "web", "--no-open", "--listen", "256.0.0.1:0"])
+            .arg(common::example("project-setup.json"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        // Refused for the address alone, never for the flag.
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("256.0.0.1:0"), "{stderr}");
+        assert!(!stderr.contains("no-open"), "{stderr}");
+    }
 }
 
 #[test]
@@ -691,6 +717,61 @@ fn browser_answers_two_mode_web_pages_in_two_tabs_and_no_other_local_server_gets
         assert!(headers.get("cookie").is_none(), "{headers}");
         assert!(headers.get("authorization").is_none(), "{headers}");
     }
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_opens_a_spent_link_again_in_the_same_browser_and_refuses_another() {
+    let _heavy = common::heavy::heavy("web");
+    needs_browser();
+    // A fixed port, as `--listen` gives, so that a later call has the same origin.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let listen = format!("127.0.0.1:{port}");
+    let first = Web::start(&["--listen", &listen]);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let mut script = Command::new("python3")
+        .arg(script)
+        .args(["reopen", "desktop", &first.link])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(script.stdout.take().unwrap()).lines();
+    let seen: Value = serde_json::from_str(&said_by(&mut script, &mut lines)).unwrap();
+    // The first spend gave the browser a key; the tab closed, the same link opened again in
+    // that browser got a credential of its own, and the token left the address bar.
+    assert_eq!(seen["firstStatus"], 200, "{seen}");
+    let key = seen["key"].as_str().unwrap().to_string();
+    assert_eq!(key.len(), 64, "{seen}");
+    assert_eq!(seen["reopenStatus"], 200, "{seen}");
+    assert!(!seen["url"].as_str().unwrap().contains("token"), "{seen}");
+    // Another browser was told the link was used, and got no key.
+    assert_eq!(seen["strangerStatus"], 403, "{seen}");
+    assert_eq!(seen["strangerKey"], Value::Null, "{seen}");
+    // The model got the answer given in the reopened tab.
+    let (code, out) = first.finish();
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["answers"][2]["answer"], "after-reopening", "{out}");
+    // A later call on the same port: its own key in place of the earlier one, which opens none
+    // of its links; the earlier call's link is refused.
+    let later = Web::start(&["--listen", &listen]);
+    writeln!(script.stdin.as_mut().unwrap(), "{}", later.link).unwrap();
+    let seen: Value = serde_json::from_str(&said_by(&mut script, &mut lines)).unwrap();
+    assert!(wait_bounded(&mut script, std::time::Duration::from_secs(30)).success());
+    assert_eq!(seen["laterStatus"], 200, "{seen}");
+    let later_key = seen["laterKey"].as_str().unwrap();
+    assert_eq!(later_key.len(), 64, "{seen}");
+    assert_ne!(later_key, key, "{seen}");
+    assert_eq!(seen["earlierStatus"], 403, "{seen}");
+    assert_eq!(seen["laterReopenStatus"], 200, "{seen}");
+    let (code, out) = later.finish();
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out["answers"][2]["answer"], "the-later-call", "{out}");
 }
 
 fn check_answered(viewport: &str) {

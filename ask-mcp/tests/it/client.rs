@@ -731,6 +731,7 @@ fn with_pages(server: McpServer, person: &Person, reachable: bool) -> (McpServer
             Ok(ask_mcp::Page {
                 frontend: Box::new(page),
                 link,
+                unspent: None,
             })
         })
     });
@@ -767,7 +768,7 @@ async fn web_gives_every_call_a_fresh_link_announced_to_the_client_and_the_host(
             assert_eq!(
                 seen.logs.last().unwrap(),
                 &json!(format!(
-                    "The agent asks you 1 question: open {link} to answer (the link works once)."
+                    "The agent asks you 1 question: open {link} to answer (the link works in one browser)."
                 )),
                 "{era:?}"
             );
@@ -787,6 +788,127 @@ async fn web_gives_every_call_a_fresh_link_announced_to_the_client_and_the_host(
         assert!(file_shown.borrow().is_empty(), "{era:?}");
         session.close().await.unwrap();
     }
+}
+
+/// A page whose link a browser spends once the client has seen what `spends` waits for; from
+/// then on its unspent link is a fresh one, `{LINK}-fresh`, and the person answers once a
+/// progress notification carries it. Gives the page's opener and the fresh link.
+fn spent_by_a_browser(
+    person: &Person,
+    spends: impl Fn(&Seen, &str) -> bool + Send + Sync + 'static,
+) -> (ask_mcp::OpenPage, String) {
+    let seen = person.seen.subscribe();
+    let first = format!("{LINK}-1");
+    let fresh = format!("{LINK}-fresh");
+    let spends = Arc::new(spends);
+    let given = fresh.clone();
+    let open: ask_mcp::OpenPage = Box::new(move || {
+        let spent = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (first, fresh, spends) = (first.clone(), fresh.clone(), Arc::clone(&spends));
+        let (marked, wanted) = (Arc::clone(&spent), fresh.clone());
+        let page = Scripted::new(Presenter::Web, first_options).after(seen.clone(), {
+            let first = first.clone();
+            move |seen| {
+                if spends(seen, &first) {
+                    marked.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
+                carried(seen).iter().any(|m| m.ends_with(&wanted))
+            }
+        });
+        let unspent: ask_mcp::UnspentLink = {
+            let first = first.clone();
+            Arc::new(move || {
+                let spent = spent.load(std::sync::atomic::Ordering::SeqCst);
+                Some(if spent { fresh.clone() } else { first.clone() })
+            })
+        };
+        Box::pin(async move {
+            Ok(ask_mcp::Page {
+                frontend: Box::new(page),
+                link: first,
+                unspent: Some(unspent),
+            })
+        })
+    });
+    (open, given)
+}
+
+/// The messages of the progress notifications the client received, in order.
+fn carried(seen: &Seen) -> Vec<String> {
+    seen.progress
+        .iter()
+        .filter_map(|note| note["message"].as_str().map(str::to_string))
+        .collect()
+}
+
+#[tokio::test]
+async fn once_a_page_link_is_spent_every_progress_notification_carries_a_fresh_one() {
+    for era in ERAS {
+        // `web`: the notifications carry the page's link, then, once a browser spent it, only
+        // fresh ones.
+        let person = Person::without_forms();
+        let (open, fresh) = spent_by_a_browser(&person, |seen, first| {
+            carried(seen).iter().any(|m| m.ends_with(first))
+        });
+        let server = server(&[Presenter::Web], Vec::new())
+            .progress_every(Duration::from_millis(5))
+            .pages(open, || true);
+        let session = connect(server, person, era).await;
+        // The person answers only on a fresh link: without one the call would wait forever.
+        let result = tokio::time::timeout(PATIENCE, session.call(questions(&[database()])))
+            .await
+            .expect("a fresh link reached the person");
+        assert_eq!(
+            result["structuredContent"]["answers"][0]["answer"], "PostgreSQL (Recommended)",
+            "{era:?}: {result}"
+        );
+        let messages = carried(&session.person.seen());
+        let at = messages.iter().position(|m| m.ends_with(&fresh)).unwrap();
+        let first = format!("Waiting for the user to answer on the page {LINK}-1");
+        assert!(
+            messages[..at].iter().all(|m| *m == first),
+            "{era:?}: {messages:?}"
+        );
+        let again = format!("Waiting for the user to answer on the page {fresh}");
+        assert!(
+            messages[at..].iter().all(|m| *m == again),
+            "{era:?}: {messages:?}"
+        );
+        // What the model reads carries no link.
+        assert!(!result.to_string().contains(LINK), "{era:?}: {result}");
+        session.close().await.unwrap();
+    }
+    // `url`: the client was sent the link; the notifications carry none until a browser spent
+    // it, then the fresh ones.
+    let person = Person::new(Some(json!({"url": {}}))).does(ElicitationAction::Accept);
+    let (open, fresh) = spent_by_a_browser(&person, |seen, _| {
+        seen.elicitations.iter().any(|e| e["mode"] == "url")
+    });
+    let server = server(&[Presenter::Url], Vec::new())
+        .progress_every(Duration::from_millis(5))
+        .pages(open, || true);
+    let session = connect(server, person, Era::Handshake).await;
+    // The person answers only on a fresh link: without one the call would wait forever.
+    let result = tokio::time::timeout(PATIENCE, session.call(questions(&[database()])))
+        .await
+        .expect("a fresh link reached the person");
+    assert_eq!(
+        result["structuredContent"]["answers"][0]["answer"], "PostgreSQL (Recommended)",
+        "{result}"
+    );
+    assert_eq!(session.person.elicitations()[0]["url"], format!("{LINK}-1"));
+    let messages = carried(&session.person.seen());
+    let at = messages.iter().position(|m| m.ends_with(&fresh)).unwrap();
+    assert!(
+        messages[..at]
+            .iter()
+            .all(|m| m == "Waiting for the user to answer"),
+        "{messages:?}"
+    );
+    let again = format!("Waiting for the user to answer on the page {fresh}");
+    assert!(messages[at..].iter().all(|m| *m == again), "{messages:?}");
+    assert!(!result.to_string().contains(LINK), "{result}");
+    session.close().await.unwrap();
 }
 
 #[tokio::test]
@@ -1481,6 +1603,7 @@ fn with_quick_pages(server: McpServer) -> McpServer {
             Ok(ask_mcp::Page {
                 frontend: Box::new(Scripted::new(Presenter::Web, first_options)),
                 link: LINK.to_string(),
+                unspent: None,
             })
         })
     });

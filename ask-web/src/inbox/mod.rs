@@ -101,6 +101,7 @@ impl Inbox {
                 tokens: Some(tokens),
                 limits,
                 store: None,
+                reopen: false,
             },
         )
     }
@@ -122,6 +123,7 @@ impl Inbox {
             tokens: Some(tokens),
             limits,
             store: Some(store),
+            reopen: false,
         };
         let inbox = Inbox::bind_inner(addr, setup)?;
         restore(&inbox.shared, kept);

@@ -215,6 +215,16 @@ impl Page {
         .await
     }
 
+    /// Spends `token` as the page does, with the browser key `key` this browser holds.
+    async fn exchange_holding(&self, token: &str, key: &str) -> Reply {
+        self.send(
+            post("/api/session")
+                .header("origin", &self.origin)
+                .json(&json!({ "token": token, "key": key })),
+        )
+        .await
+    }
+
     /// Spends the token of `link` as the page does, and gives the `Authorization` value of the
     /// credential it was exchanged for. No cookie is ever set.
     async fn visit(&self, link: &str) -> String {
@@ -411,6 +421,107 @@ async fn the_link_carries_its_token_in_the_fragment_spent_once_for_a_credential(
         .await;
     assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
     assert_eq!(page.asks(&credential).await["asks"], json!([]));
+}
+
+/// The `session` and the `key` of a successful spend of a link.
+async fn spent(reply: Reply) -> (String, Option<String>) {
+    assert_eq!(reply.status, StatusCode::OK);
+    let body = reply.json().await;
+    let key = body["key"].as_str().map(str::to_string);
+    (body["session"].as_str().unwrap().to_string(), key)
+}
+
+const USED: &str = "refused: this link was already used; ask for a fresh link where ask-user runs";
+
+#[tokio::test]
+async fn a_spent_link_opens_again_only_in_the_browser_that_holds_its_key() {
+    let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let link = web.link().to_string();
+    let page = Page::new(web.router(), &link);
+    let token = page.token(&link).to_string();
+    // The first spend gives the browser a key of 256 random bits with its credential.
+    let (first, key) = spent(page.exchange(&token).await).await;
+    let key = key.expect("the one-call page gives a browser key");
+    assert_eq!(key.len(), 64);
+    assert_ne!(key, first);
+    // The same link, opened again in that browser (a new tab): a credential of its own.
+    let (second, again) = spent(page.exchange_holding(&token, &key).await).await;
+    assert_ne!(second, first, "each tab has its own credential");
+    assert_eq!(
+        again.as_deref(),
+        Some(key.as_str()),
+        "the browser keeps its key"
+    );
+    for session in [&first, &second] {
+        assert_eq!(
+            page.asks(&format!("Bearer {session}")).await["asks"],
+            json!([])
+        );
+    }
+    // Any other browser: one that holds no key, another key, or the key with a made-up link.
+    let reply = page.exchange(&token).await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, USED);
+    let stranger = ask_web::testing::auth::random_token().unwrap();
+    let reply = page.exchange_holding(&token, &stranger).await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, USED);
+    let reply = page.exchange_holding(&"0".repeat(64), &key).await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, USED);
+    // Once the link is spent, the page has an unspent one, the same until a browser spends it.
+    let links = web.links();
+    let fresh = links.unspent().unwrap();
+    assert_ne!(fresh, link);
+    assert_eq!(links.unspent().unwrap(), fresh, "unspent: not made again");
+    // Spent in the same browser, it keeps its key; that browser may open either link again.
+    let (_, same) = spent(page.exchange_holding(page.token(&fresh), &key).await).await;
+    assert_eq!(same.as_deref(), Some(key.as_str()));
+    spent(page.exchange_holding(page.token(&fresh), &key).await).await;
+    // Another browser spending the next fresh link gets a key of its own, which opens that
+    // link again and no other.
+    let other_link = links.unspent().unwrap();
+    let (_, other) = spent(
+        page.exchange_holding(page.token(&other_link), &stranger)
+            .await,
+    )
+    .await;
+    let other = other.unwrap();
+    assert_ne!(other, key);
+    assert_ne!(other, stranger, "a key this page never made is replaced");
+    spent(page.exchange_holding(page.token(&other_link), &other).await).await;
+    let reply = page.exchange_holding(&token, &other).await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, USED);
+}
+
+#[tokio::test]
+async fn a_browser_key_opens_only_the_page_that_made_it() {
+    // Two calls on one port, one after the other, are two servers: the second knows no key of
+    // the first, and its first spend gives the browser a new key in place of the old.
+    let earlier = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let earlier_link = earlier.link().to_string();
+    let earlier_page = Page::new(earlier.router(), &earlier_link);
+    let (_, old) = spent(
+        earlier_page
+            .exchange(earlier_page.token(&earlier_link))
+            .await,
+    )
+    .await;
+    let old = old.unwrap();
+    let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let link = web.link().to_string();
+    let page = Page::new(web.router(), &link);
+    let token = page.token(&link).to_string();
+    let (_, key) = spent(page.exchange_holding(&token, &old).await).await;
+    assert_ne!(key.as_deref(), Some(old.as_str()));
+    let reply = page.exchange_holding(&token, &old).await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, USED);
+    // The inbox of `ask-user serve` gives no key: its links open once, whatever the browser
+    // holds.
+    let served = Served::start(Limits::default()).await;
+    let link = served.inbox.links().fresh().unwrap();
+    let token = served.page.token(&link).to_string();
+    let (_, none) = spent(served.page.exchange_holding(&token, &old).await).await;
+    assert_eq!(none, None);
+    let reply = served.page.exchange_holding(&token, &old).await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, USED);
 }
 
 #[tokio::test]
