@@ -1,7 +1,10 @@
 //! The connections of the page and the inbox, with bounds: a header-read timeout (which is also
 //! the idle timeout of a kept-alive connection between requests), a cap on connections that
-//! have carried no authenticated request (the oldest such is closed to make room), and room
-//! kept for a client when the process runs out of descriptors.
+//! have carried no authenticated request (the oldest such that has not sent a request yet is
+//! closed to make room; when every one of them has, the newcomer is closed instead, so a flood
+//! of connections never cuts off a request already sent), a cap on the agents' held
+//! connections (half of the descriptors: the rest is for people, links and everything else),
+//! and room kept for a client when the process runs out of descriptors.
 //!
 //! A held agent request and a page's event stream are authenticated and write a line at least
 //! every [`crate::HEARTBEAT`] and [`crate::page::EVENTS_HEARTBEAT`]: no timeout ends them.
@@ -31,8 +34,11 @@ pub struct Bounds {
     /// See [`HEADER_TIMEOUT`].
     pub header_timeout: Duration,
     /// The most connections open at once that have carried no authenticated request; a new
-    /// one closes the oldest of them.
+    /// one closes the oldest of them that sent no request yet.
     pub max_unauthenticated: usize,
+    /// The most agents' held connections (an ask waiting for its outcome) at once; past it a
+    /// new ask is refused with `503` and `Retry-After`.
+    pub max_held: usize,
 }
 
 impl Default for Bounds {
@@ -43,13 +49,16 @@ impl Default for Bounds {
 
 impl Bounds {
     /// The bounds for a process that may open `descriptors` files: a quarter of them (at least
-    /// 16, at most 1,024) for unauthenticated connections, the rest for pages, agents and
-    /// everything else.
+    /// 16, at most 1,024) for unauthenticated connections, half of them (at least 1) for the
+    /// agents' held connections, and the rest, which no agent's ask can take, for pages, links
+    /// and everything else.
     pub fn for_descriptors(descriptors: u64) -> Bounds {
         let quarter = usize::try_from(descriptors / 4).unwrap_or(usize::MAX);
+        let half = usize::try_from(descriptors / 2).unwrap_or(usize::MAX);
         Bounds {
             header_timeout: HEADER_TIMEOUT,
             max_unauthenticated: quarter.clamp(16, 1024),
+            max_held: half.max(1),
         }
     }
 }
@@ -80,10 +89,13 @@ impl Registry {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Closes the oldest connection that carried no authenticated request; false when there
-    /// is none.
+    /// Closes the oldest connection that carried no authenticated request and has not sent a
+    /// request yet; false when there is none.
     fn evict_oldest_untrusted(list: &mut VecDeque<Open>) -> bool {
-        match list.iter().position(|open| !open.trusted.is_marked()) {
+        match list
+            .iter()
+            .position(|open| !open.trusted.is_marked() && !open.trusted.is_serving())
+        {
             Some(at) => {
                 if let Some(open) = list.remove(at) {
                     open.abort.abort();
@@ -139,10 +151,23 @@ pub(crate) async fn serve(
             Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
         };
         let mut list = registry.lock();
+        let mut room = true;
         while list.iter().filter(|open| !open.trusted.is_marked()).count()
             >= bounds.max_unauthenticated
-            && Registry::evict_oldest_untrusted(&mut list)
-        {}
+        {
+            if !Registry::evict_oldest_untrusted(&mut list) {
+                room = false;
+                break;
+            }
+        }
+        if !room {
+            // Every unauthenticated connection is serving a request: the newcomer waits for
+            // none of them, and is closed.
+            EVICTED.fetch_add(1, Ordering::Relaxed);
+            drop(list);
+            drop(stream);
+            continue;
+        }
         let id = ids.fetch_add(1, Ordering::Relaxed);
         let trusted = Trusted::default();
         let abort = tasks.spawn(connection(
@@ -186,8 +211,19 @@ async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
         registry,
         id,
     } = connection;
-    // Each request of the connection carries its mark, for the checks to find.
+    // Each request of the connection carries its mark, for the checks to find; while one is
+    // served, the connection is one that churn never closes.
+    let asked = trusted.clone();
     let service = TowerToHyperService::new(axum::Extension(trusted).layer(router));
+    let service = hyper::service::service_fn(move |request| {
+        let serving = asked.serving();
+        let response = hyper::service::Service::call(&service, request);
+        async move {
+            let response = response.await;
+            drop(serving);
+            response
+        }
+    });
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
