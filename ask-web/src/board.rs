@@ -169,8 +169,8 @@ pub const WAITING_BUDGET: usize = 64 * 1024 * 1024;
 pub(crate) struct Board {
     state: Mutex<State>,
     changes: broadcast::Sender<Bytes>,
-    /// The most bytes of the asks waiting: [`WAITING_BUDGET`], or less in a test.
-    budget: usize,
+    /// The most bytes of the asks waiting: [`WAITING_BUDGET`], or another one given.
+    budget: std::sync::atomic::AtomicUsize,
 }
 
 #[derive(Debug, Default)]
@@ -221,8 +221,19 @@ impl Board {
         Board {
             state: Mutex::new(State::default()),
             changes: broadcast::channel(QUEUE).0,
-            budget,
+            budget: std::sync::atomic::AtomicUsize::new(budget),
         }
+    }
+
+    /// The most bytes of the asks waiting.
+    pub(crate) fn budget(&self) -> usize {
+        self.budget.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Holds the asks waiting to at most `budget` bytes from now on.
+    pub(crate) fn set_budget(&self, budget: usize) {
+        self.budget
+            .store(budget, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -244,7 +255,8 @@ impl Board {
     pub(crate) fn push(&self, view: AskView, size: usize) -> Result<(), Full> {
         let mut state = self.lock();
         let replaced = state.sizes.get(&view.request_id).copied().unwrap_or(0);
-        if state.waiting_bytes - replaced + size > self.budget {
+        let budget = self.budget();
+        if state.waiting_bytes - replaced + size > budget {
             if !state.full {
                 state.full = true;
                 self.tell(&mut state, frame("full", "{\"full\":true}"));

@@ -225,9 +225,6 @@ pub(super) async fn create(
     {
         return error_response(StatusCode::UNPROCESSABLE_ENTITY, &problem.to_string());
     }
-    let Some(slot) = Slot::take(shared) else {
-        return too_many_held();
-    };
     let request_id = match &ask.call_id {
         Some(call_id) => {
             let request_id = derived_id(&ask.asker, call_id);
@@ -237,6 +234,9 @@ pub(super) async fn create(
             request_id
         }
         None => shared.next_id(),
+    };
+    let Some(slot) = Slot::take(shared) else {
+        return too_many_held();
     };
     let capability = match random_token() {
         Ok(capability) => capability,
@@ -350,6 +350,15 @@ fn too_many_held() -> Response {
     )
 }
 
+/// `bytes` as a person reads them: in MiB from 1 MiB up, else in KiB.
+fn in_units(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{} MiB", bytes / (1024 * 1024))
+    } else {
+        format!("{} KiB", bytes / 1024)
+    }
+}
+
 /// The refusal of an ask for which there is no room: the inbox's budget (`503`) or its
 /// agent's quota (`429`), both with `Retry-After`.
 fn no_room_response(shared: &Shared, no_room: NoRoom) -> Response {
@@ -357,9 +366,9 @@ fn no_room_response(shared: &Shared, no_room: NoRoom) -> Response {
         NoRoom::Full => busy(
             StatusCode::SERVICE_UNAVAILABLE,
             &format!(
-                "the inbox holds as many waiting questions as it can ({} MiB); try again once \
-                 the person answered some",
-                crate::board::WAITING_BUDGET / (1024 * 1024)
+                "the inbox holds as many waiting questions as it can ({}); try again once the \
+                 person answered some",
+                in_units(shared.board.budget())
             ),
         ),
         NoRoom::Quota { asks, bytes } => {
@@ -367,12 +376,11 @@ fn no_room_response(shared: &Shared, no_room: NoRoom) -> Response {
             busy(
                 StatusCode::TOO_MANY_REQUESTS,
                 &format!(
-                    "this agent (its name and folder) already has {asks} asks ({} KiB) waiting, \
-                     and may have at most {} asks ({} KiB); try again once the person answered \
-                     some",
-                    bytes / 1024,
+                    "this agent (its name and folder) already has {asks} asks ({}) waiting, and \
+                     may have at most {} asks ({}); try again once the person answered some",
+                    in_units(bytes),
                     quota.asks,
-                    quota.bytes / 1024
+                    in_units(quota.bytes)
                 ),
             )
         }

@@ -148,6 +148,13 @@ impl Inbox {
         self
     }
 
+    /// Holds the asks waiting, all agents together, to `bytes` instead of
+    /// [`crate::board::WAITING_BUDGET`] (64 MiB).
+    pub fn with_budget(self, bytes: usize) -> Inbox {
+        self.shared.board.set_budget(bytes);
+        self
+    }
+
     /// Holds each agent (a name and a folder) to `quota` instead of [`Quota::default`].
     pub fn with_quota(self, quota: Quota) -> Inbox {
         *self
