@@ -177,6 +177,7 @@ def two_pages(browser, viewport, links):
 # The words of an ask whose agent stopped waiting, and of answers that reached the agent.
 LOST = "Your agent stopped waiting: these questions can no longer be answered."
 SENT = "Your answers were sent. You can close this page."
+CANCELLED = "These questions were cancelled."
 
 
 def away(page, scenario):
@@ -274,9 +275,24 @@ def main():
         response = page.goto(link)
         seen["firstStatus"] = response.status
         if scenario == "inbox":
-            # Two agents wait in `ask-user serve`: answer the second one's questions.
-            page.get_by_text("2 asks are waiting for your answers.").wait_for()
+            # Three agents wait in `ask-user serve`, gamma with two asks: the page opens the
+            # first three asks by itself, and lists the fourth by who asks and how many
+            # questions, its questions fetched only once the person opens it.
+            page.get_by_text("4 asks are waiting for your answers.").wait_for()
+            page.get_by_role("region", name="Questions 3 from gamma").get_by_role("radio", name="SQLite").wait_for()
             seen["askers"] = [t.split(" · ")[0] for t in page.locator(".asker").all_inner_texts()]
+            fourth = page.get_by_role("region", name="Questions 4 from gamma")
+            fourth.get_by_role("button", name="Open").wait_for()
+            seen["closed"] = fourth.locator(".count").inner_text()
+            seen["closedRadios"] = fourth.get_by_role("radio").count()
+            fourth.get_by_role("button", name="Open").click()
+            fourth = page.get_by_role("region", name="Questions 4 from gamma")
+            fourth.get_by_role("radio", name="SQLite").wait_for()
+            # All of gamma's asks are cancelled in one action.
+            page.get_by_role("button", name="Cancel all 2 from gamma", exact=False).click()
+            page.get_by_text(CANCELLED).nth(1).wait_for()
+            seen["cancelled"] = page.get_by_text(CANCELLED).count()
+            # Then the person answers the second agent's questions.
             beta = page.get_by_role("region", name="Questions 2 from beta")
             beta.get_by_role("radio", name="SQLite").check()
             beta.get_by_role("button", name="Next").first.click()
