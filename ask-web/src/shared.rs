@@ -109,6 +109,15 @@ pub(crate) struct Inner {
 }
 
 impl Inner {
+    /// How many asks, and how many bytes, count against the quota of `asker`: its asks still
+    /// waiting, except those whose agent is away or that hold an outcome saved for it.
+    fn counted_for(&self, asker: &Asker) -> (usize, usize) {
+        self.waiting
+            .iter()
+            .filter(|w| !w.away && w.saved.is_none() && &w.asker == asker)
+            .fold((0, 0), |(asks, bytes), w| (asks + 1, bytes + w.size))
+    }
+
     /// The waiting ask `request_id`.
     pub(crate) fn waiting_mut(&mut self, request_id: &str) -> Option<&mut Waiting> {
         self.waiting
@@ -232,22 +241,6 @@ impl Shared {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Whether a new ask of `size` bytes from `asker` fits its agent's quota: the asks of the
-    /// same agent still waiting, except those whose agent is away, and the new one.
-    pub(crate) fn fits_quota(&self, asker: &Asker, size: usize) -> Result<(), NoRoom> {
-        let quota = self.quota();
-        let inner = self.lock();
-        let (asks, bytes) = inner
-            .waiting
-            .iter()
-            .filter(|w| !w.away && w.saved.is_none() && &w.asker == asker)
-            .fold((0, 0), |(asks, bytes), w| (asks + 1, bytes + w.size));
-        if asks + 1 > quota.asks || bytes + size > quota.bytes {
-            return Err(NoRoom::Quota { asks, bytes });
-        }
-        Ok(())
-    }
-
     /// Shows an ask on the page and gives the receiver of its outcome, with the number of this
     /// attachment; `Err` when the asks waiting already fill [`board::WAITING_BUDGET`], or its
     /// agent's [`Quota`]. `capability` is the digest of the ask's capability.
@@ -257,8 +250,15 @@ impl Shared {
         capability: Option<String>,
     ) -> Result<(oneshot::Receiver<Delivery>, u64), NoRoom> {
         let size = view.size();
+        let quota = self.quota();
         let (agent, delivered) = oneshot::channel();
-        self.fits_quota(&view.asker, size)?;
+        // One lock over the quota, the budget and the list of asks waiting: two asks of one
+        // agent at once cannot both take its last place.
+        let mut inner = self.lock();
+        let (asks, bytes) = inner.counted_for(&view.asker);
+        if asks + 1 > quota.asks || bytes + size > quota.bytes {
+            return Err(NoRoom::Quota { asks, bytes });
+        }
         let waiting = Waiting {
             request_id: view.request_id.clone(),
             questions: view.questions.clone(),
@@ -273,7 +273,6 @@ impl Shared {
             away: false,
         };
         self.board.push(view, size).map_err(|_| NoRoom::Full)?;
-        let mut inner = self.lock();
         inner.attachments += 1;
         let attached = inner.attachments;
         inner.waiting.push(Waiting {

@@ -434,6 +434,20 @@ impl ViaFrontend {
             };
             match attempt.await {
                 Ok(reply) if reply.status == 404 => return Ok(None),
+                // No room among the held connections now: again once the inbox says.
+                Ok(reply)
+                    if reply.status == 503
+                        && reply.header("retry-after").is_some()
+                        && std::time::Instant::now() < deadline =>
+                {
+                    let seconds = reply
+                        .header("retry-after")
+                        .and_then(|seconds| seconds.trim().parse::<u64>().ok())
+                        .unwrap_or(1);
+                    drop(reply);
+                    let pause = std::time::Duration::from_secs(seconds.clamp(1, MOST_RETRY_AFTER));
+                    tokio::time::sleep(pause).await;
+                }
                 Ok(reply) => return Ok(Some(reply)),
                 Err(error)
                     if error
