@@ -1983,6 +1983,50 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     alpha.wait().unwrap();
 }
 
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_says_it_fell_behind_and_that_away_asks_fill_the_inbox_and_cancels_them_at_once() {
+    let _heavy = common::heavy::heavy("web");
+    let serve = Serve::start();
+    let gammas = [serve.ask("gamma"), serve.ask_call("gamma", "toolu_gamma_2")];
+    let credential = serve.visit(&serve.fresh_link());
+    serve.wait_for(&credential, 2);
+    let listed = serve.asks(&credential).to_string();
+    let link = serve.fresh_link();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args(["full", "phone", &link, &listed])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cwd = std::env::current_dir().unwrap().display().to_string();
+    assert_eq!(
+        seen["behind"],
+        "This page fell behind the changes and was reconnected; it shows the asks as they are now."
+    );
+    assert_eq!(
+        seen["full"],
+        "The inbox is full: asks whose agents went away take its room. Cancel them to make room \
+         for the others."
+    );
+    assert_eq!(
+        seen["buttons"],
+        json!([format!("Cancel all 2 from gamma in {cwd}")])
+    );
+    assert_eq!(seen["cancelled"], 2);
+    for gamma in gammas {
+        let (code, _) = output_of(gamma);
+        assert_eq!(code, 130);
+    }
+}
+
 /// The answers the page gives in `submit_three` of `tests/web_browser.py`, as the agent prints
 /// them.
 fn answered_on_the_page() -> Value {
