@@ -1,8 +1,9 @@
 //! The connections of the page and the inbox, with bounds: a header-read timeout (which is also
 //! the idle timeout of a kept-alive connection between requests), a cap on connections that
-//! have carried no authenticated request (the oldest such that has not sent a request yet is
-//! closed to make room; when every one of them has, the newcomer is closed instead, so a flood
-//! of connections never cuts off a request already sent), a cap on the agents' held
+//! have carried no authenticated request (the oldest such that is not serving a request that
+//! arrived whole, head and body, is closed to make room; when every one of them is, the newcomer
+//! is closed instead, so a flood of connections never cuts off a request already sent, and a
+//! request sent slowly holds no place a flood cannot take), a cap on the agents' held
 //! connections (half of the descriptors: the rest is for people, links and everything else),
 //! and room kept for a client when the process runs out of descriptors.
 //!
@@ -22,7 +23,9 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tower::Layer;
 
-use crate::trusted::Trusted;
+use crate::trusted::{Arrival, Trusted};
+use axum::http;
+use hyper::body::{Body as _, Incoming};
 
 /// How long a client may take to send a request's headers, and how long a kept-alive
 /// connection may stay idle between requests.
@@ -211,16 +214,18 @@ async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
         registry,
         id,
     } = connection;
-    // Each request of the connection carries its mark, for the checks to find; while one is
-    // served, the connection is one that churn never closes.
-    let asked = trusted.clone();
+    // Each request of the connection carries its mark, for the checks to find; from the moment
+    // a request arrived whole until its response starts, churn never closes the connection.
+    let marks = trusted.clone();
     let service = TowerToHyperService::new(axum::Extension(trusted).layer(router));
-    let service = hyper::service::service_fn(move |request| {
-        let serving = asked.serving();
+    let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {
+        let arrival = marks.arrival();
+        let request = request.map(|body| Whole::new(body, arrival.clone()));
         let response = hyper::service::Service::call(&service, request);
+        let answered = Answered(arrival);
         async move {
             let response = response.await;
-            drop(serving);
+            drop(answered);
             response
         }
     });
@@ -244,6 +249,55 @@ async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
     registry.lock().retain(|open| open.id != id);
 }
 
+/// The body of a request, which tells its [`Arrival`] once the request arrived whole.
+struct Whole {
+    body: Incoming,
+    arrival: Arrival,
+}
+
+impl Whole {
+    fn new(body: Incoming, arrival: Arrival) -> Whole {
+        if body.is_end_stream() {
+            arrival.arrived();
+        }
+        Whole { body, arrival }
+    }
+}
+
+impl hyper::body::Body for Whole {
+    type Data = axum::body::Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        let this = self.get_mut();
+        let polled = std::pin::Pin::new(&mut this.body).poll_frame(cx);
+        if matches!(polled, std::task::Poll::Ready(None)) || this.body.is_end_stream() {
+            this.arrival.arrived();
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// Tells a request's [`Arrival`] that it was answered (or given up) when dropped.
+struct Answered(Arrival);
+
+impl Drop for Answered {
+    fn drop(&mut self) {
+        self.0.answered();
+    }
+}
+
 /// Raises this process's soft limit on open descriptors to its hard limit, so that many
 /// agents and pages fit; gives the soft limit now in force (`None`: unlimited).
 pub fn raise_descriptor_limit() -> Option<u64> {
@@ -259,4 +313,65 @@ pub fn raise_descriptor_limit() -> Option<u64> {
         let _ = setrlimit(Resource::Nofile, limit);
     }
     getrlimit(Resource::Nofile).current
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An open connection that waits forever, with its marks.
+    fn open(tasks: &mut tokio::task::JoinSet<()>, id: u64, trusted: &Trusted) -> Open {
+        let abort = tasks.spawn(std::future::pending());
+        Open {
+            id,
+            trusted: trusted.clone(),
+            abort,
+        }
+    }
+
+    #[tokio::test]
+    async fn room_is_made_from_the_oldest_connection_not_serving_a_whole_request() {
+        let mut tasks = tokio::task::JoinSet::new();
+        let (served, idle, arriving) = (Trusted::default(), Trusted::default(), Trusted::default());
+        // The oldest sent its whole request, which is being served; the next sent nothing;
+        // the newest is still sending its request.
+        served.arrival().arrived();
+        let _still_arriving = arriving.arrival();
+        let mut list: VecDeque<Open> = [
+            open(&mut tasks, 1, &served),
+            open(&mut tasks, 2, &idle),
+            open(&mut tasks, 3, &arriving),
+        ]
+        .into();
+        assert!(Registry::evict_oldest_untrusted(&mut list));
+        assert!(Registry::evict_oldest_untrusted(&mut list));
+        // Only the connection being served is left: no room is made from it.
+        assert!(!Registry::evict_oldest_untrusted(&mut list));
+        assert_eq!(list.iter().map(|open| open.id).collect::<Vec<_>>(), [1]);
+        // Once answered, it may make room like any other.
+        let answered = served.arrival();
+        answered.arrived();
+        answered.answered();
+        assert!(
+            served.is_serving(),
+            "the first request is still being served"
+        );
+    }
+
+    #[test]
+    fn a_request_counts_as_served_from_its_arrival_until_its_answer() {
+        let trusted = Trusted::default();
+        let arrival = trusted.arrival();
+        assert!(!trusted.is_serving());
+        arrival.arrived();
+        arrival.arrived();
+        assert!(trusted.is_serving());
+        arrival.answered();
+        assert!(!trusted.is_serving());
+        // A request given up before it arrived whole never counts.
+        let late = trusted.arrival();
+        late.answered();
+        late.arrived();
+        assert!(!trusted.is_serving());
+    }
 }
