@@ -1,12 +1,14 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/it/web.rs.
 
-Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
+Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE | LIST]
   SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
-            layout | two | words | reopen
+            layout | two | words | reopen | full
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
   ACCEPT_LANGUAGE  for `words`: the browser's Accept-Language header, or `-` for Chromium's own
+  LIST      for `full`: the inbox's list (`GET /api/asks`), which the page is told with every ask
+            away and the inbox full, after being told it fell behind
 
 Prints one JSON object with what the page showed; tests/it/web.rs checks it and ask-user's stdout.
 The page holds the three example questions of tests/it/web.rs (Database, Features, Name), or for
@@ -228,6 +230,7 @@ def reopen(browser, viewport, link):
 # The words of an ask whose agent stopped waiting, and of answers that reached the agent.
 LOST = "Your agent stopped waiting: these questions can no longer be answered."
 SENT = "Your answers were sent. You can close this page."
+CANCELLED = "These questions were cancelled."
 
 
 def away(page, scenario):
@@ -303,6 +306,34 @@ def reconnect(context, page):
     return seen
 
 
+def full_of_away(context, page, listed):
+    """Two asks of gamma wait on the real inbox. The page's event streams are answered with what
+    the inbox sends a page that fell behind while away asks filled the budget: `dropped`, then
+    the list with those asks away and `full`. The page says both, and its button cancels both
+    asks on the real inbox in one action; then the real stream shows them cancelled."""
+    seen = {}
+    listed = json.loads(listed)
+    for ask in listed["asks"]:
+        ask["away"] = True
+    listed["full"] = True
+    body = 'event: dropped\ndata: {"why":"behind"}\n\n' + "event: asks\ndata: " + json.dumps(listed) + "\n\n"
+    crafted = lambda route: route.fulfill(status=200, headers={"content-type": "text/event-stream"}, body=body)
+    page.route("**/api/events", crafted)
+    page.goto(sys.argv[3])
+    page.locator(".behind").wait_for()
+    page.locator(".agents .full").wait_for()
+    seen["behind"] = page.locator(".behind").inner_text()
+    seen["full"] = page.locator(".agents .full").inner_text()
+    button = page.locator(".agents button")
+    seen["buttons"] = button.all_inner_texts()
+    button.first.click()
+    page.unroute("**/api/events")
+    asks = page.locator("section.ask")
+    asks.get_by_text(CANCELLED).nth(1).wait_for()
+    seen["cancelled"] = asks.get_by_text(CANCELLED).count()
+    return seen
+
+
 def main():
     scenario, viewport, link = sys.argv[1], sys.argv[2], sys.argv[3]
     seen = {}
@@ -324,14 +355,35 @@ def main():
             return
         context = browser.new_context(viewport=VIEWPORTS[viewport])
         page = context.new_page()
+        if scenario == "full":
+            seen = full_of_away(context, page, sys.argv[4])
+            browser.close()
+            print(json.dumps(seen))
+            return
         if scenario == "reconnect":
             page.add_init_script(BREAKABLE_STREAMS)
         response = page.goto(link)
         seen["firstStatus"] = response.status
         if scenario == "inbox":
-            # Two agents wait in `ask-user serve`: answer the second one's questions.
-            page.get_by_text("2 asks are waiting for your answers.").wait_for()
+            # Three agents wait in `ask-user serve`, gamma with two asks: the page opens the
+            # first three asks by itself, and lists the fourth by who asks and how many
+            # questions, its questions fetched only once the person opens it.
+            page.get_by_text("4 asks are waiting for your answers.").wait_for()
+            page.get_by_role("region", name="Questions 3 from gamma").get_by_role("radio", name="SQLite").wait_for()
             seen["askers"] = [t.split(" · ")[0] for t in page.locator(".asker").all_inner_texts()]
+            fourth = page.get_by_role("region", name="Questions 4 from gamma")
+            fourth.get_by_role("button", name="Open").wait_for()
+            seen["closed"] = fourth.locator(".count").inner_text()
+            seen["closedRadios"] = fourth.get_by_role("radio").count()
+            fourth.get_by_role("button", name="Open").click()
+            fourth = page.get_by_role("region", name="Questions 4 from gamma")
+            fourth.get_by_role("radio", name="SQLite").wait_for()
+            # All of gamma's asks are cancelled in one action.
+            page.get_by_role("button", name="Cancel all 2 from gamma", exact=False).click()
+            asks = page.locator("section.ask")
+            asks.get_by_text(CANCELLED).nth(1).wait_for()
+            seen["cancelled"] = asks.get_by_text(CANCELLED).count()
+            # Then the person answers the second agent's questions.
             beta = page.get_by_role("region", name="Questions 2 from beta")
             beta.get_by_role("radio", name="SQLite").check()
             beta.get_by_role("button", name="Next").first.click()

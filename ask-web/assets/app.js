@@ -778,7 +778,102 @@ function askLabel(view, index) {
   return view.agent ? fill(T.askLabelFrom, { n: index + 1, agent: view.agent }) : fill(T.askLabel, { n: index + 1 });
 }
 
+// How many waiting asks the page opens by itself; the person opens the others, and each one's
+// questions are fetched only then (the list carries who asks and how many questions, not the
+// questions themselves).
+const OPEN_BY_ITSELF = 3;
+
+// The line of the inbox that names who fills it and cancels all of one agent's asks at once.
+const agentsBar = el("div", { class: "agents" });
+asksRoot.before(agentsBar);
+
+// A waiting ask whose questions are not fetched yet: who asks, how many questions, and Open.
+function closedAsk(view, index) {
+  const root = el("section", { class: "ask closed", "aria-label": askLabel(view, index) });
+  const ask = { view, root, state: view.state, opening: false };
+  const count = el("p", { class: "count", text: counted(T.questionCount, view.count || 0) });
+  const open = el("button", { type: "button", class: "secondary", text: T.openAsk });
+  open.addEventListener("click", () => openAsk(ask, index, true));
+  root.append(...[askerLine(view), count, el("div", { class: "buttons" }, open)].filter(Boolean));
+  ask.finish = (text) => root.replaceChildren(...[askerLine(view), el("p", { text })].filter(Boolean));
+  return ask;
+}
+
+// Fetches the questions of a waiting ask and puts its form in place of its closed line.
+async function openAsk(ask, index, focus) {
+  if (ask.opening) return;
+  ask.opening = true;
+  let view;
+  try {
+    const response = await fetch(`/api/asks/${encodeURIComponent(ask.view.requestId)}`, {
+      headers: { authorization: `Bearer ${credential}` },
+      credentials: "omit",
+      cache: "no-store",
+    });
+    if (!response.ok) throw new Error(String(response.status));
+    view = await response.json();
+  } catch {
+    ask.opening = false;
+    return;
+  }
+  // It may have ended, or been asked again, while its questions were on their way.
+  if (shown.get(view.requestId) !== ask || ask.state !== "waiting_for_user") return;
+  const form = askForm(view, index);
+  shown.set(view.requestId, form);
+  ask.root.replaceWith(form.root);
+  if (focus || !document.activeElement.closest(".ask")) form.focusStart();
+}
+
+// One button per agent (name and folder) with more than one ask waiting, or with asks whose
+// agent went away: it cancels all of them at once. When the inbox is full and asks of agents
+// that went away take its room, a sentence says so above them.
+function renderAgents(list) {
+  const agents = new Map();
+  for (const view of list.asks) {
+    if (view.state !== "waiting_for_user") continue;
+    const key = JSON.stringify([view.agent || null, view.cwd || null]);
+    const entry = agents.get(key) || { agent: view.agent, cwd: view.cwd, n: 0, away: 0 };
+    entry.n += 1;
+    if (view.away) entry.away += 1;
+    agents.set(key, entry);
+  }
+  const full = Boolean(list.full) && [...agents.values()].some((a) => a.away > 0);
+  const buttons = [...agents.values()]
+    .filter((a) => a.n > 1 || a.away > 0)
+    .map((a) => {
+      const name = [a.agent, a.cwd && fill(T.askerIn, { cwd: a.cwd })].filter(Boolean).join(" ");
+      const button = el("button", {
+        type: "button",
+        class: "secondary",
+        text: fill(T.cancelAgent, { n: number(a.n), agent: name }),
+      });
+      button.addEventListener("click", () => cancelAgent(a, button));
+      return button;
+    });
+  const children = full ? [el("p", { class: "full", text: T.fullOfAway })] : [];
+  if (buttons.length > 0) children.push(el("div", { class: "buttons" }, ...buttons));
+  agentsBar.replaceChildren(...children);
+}
+
+// Cancels every waiting ask of one agent in one request.
+async function cancelAgent(agent, button) {
+  button.disabled = true;
+  try {
+    const response = await fetch("/api/agents/cancel", {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${credential}` },
+      body: JSON.stringify({ agent: agent.agent ?? null, cwd: agent.cwd ?? null }),
+      credentials: "omit",
+    });
+    if (!response.ok) throw new Error(String(response.status));
+  } catch {
+    button.disabled = false;
+    say(fill(T.sendFailedStatus, { status: "—" }), "failed");
+  }
+}
+
 function render(snapshot) {
+  let opened = [...shown.values()].filter((a) => a.state === "waiting_for_user" && a.panels).length;
   snapshot.asks.forEach((view, index) => {
     let ask = shown.get(view.requestId);
     // The same call asked again after its ask ended: a fresh form in place of the ended one.
@@ -789,7 +884,11 @@ function render(snapshot) {
     }
     if (!ask) {
       if (view.state === "waiting_for_user") {
-        ask = askForm(view, index);
+        ask = closedAsk(view, index);
+        if (opened < OPEN_BY_ITSELF) {
+          opened += 1;
+          openAsk(ask, index, false);
+        }
       } else {
         const root = el("section", { class: "ask final", "aria-label": askLabel(view, index) });
         ask = { view, root, state: null, finish: (text) => root.replaceChildren(el("p", { text })) };
@@ -807,6 +906,7 @@ function render(snapshot) {
       }
     }
   });
+  renderAgents(snapshot);
   // The status line counts what the page shows.
   const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user").length;
   // A sentence about answers that could not be sent stays until the person acts again.
@@ -886,14 +986,17 @@ async function signIn() {
 }
 
 // The events of `/api/events`, read with fetch streaming (an EventSource cannot send the
-// Authorization header): the whole list first (`asks`), then each change alone (`ask`, one
-// ask in its new state; `closing`). A broken stream (or one the server dropped because the
-// page fell behind) is opened again with backoff, and the list it starts with puts the page
-// back in step; only the server's closing ends it.
+// Authorization header): the whole list of summaries first (`asks`), then each change alone
+// (`ask`, one summary in its new state; `full`, whether the inbox has room; `closing`). A
+// broken stream (or one the server dropped because the page fell behind, which the server says
+// with `dropped` when the page comes back) is opened again with backoff, and the list it starts
+// with puts the page back in step; only the server's closing ends it.
 async function listen() {
   let delay = 250;
   // The list as the server last told it: the whole of it first, then each change.
-  let list = { asks: [], closing: false };
+  let list = { asks: [], closing: false, full: false };
+  // The sentence of a stream dropped for falling behind, above the list until the next change.
+  const behind = el("p", { class: "behind", role: "status" });
   for (;;) {
     try {
       const response = await fetch("/api/events", {
@@ -922,8 +1025,19 @@ async function listen() {
           const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
           // A comment line (the server's heartbeat) carries no event.
           if (!event) continue;
+          if (event === "dropped") {
+            behind.textContent = T.fellBehind;
+            agentsBar.before(behind);
+            continue;
+          }
+          if (event === "full") {
+            list.full = JSON.parse(data).full;
+            render(list);
+            continue;
+          }
           if (event === "asks") list = JSON.parse(data);
           else if (event === "ask") {
+            behind.remove();
             const view = JSON.parse(data);
             const at = list.asks.findIndex((a) => a.requestId === view.requestId);
             if (at === -1) list.asks.push(view);

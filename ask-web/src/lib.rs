@@ -57,7 +57,7 @@ pub use gone::AgentWatch;
 pub use inbox::{Inbox, InboxTokens, Stored};
 pub use link::{NotKept, kept_token, link_token_file, parent_name, qr_text, shows_qr, write_token};
 pub use listen::{Bounds, raise_descriptor_limit};
-pub use shared::Links;
+pub use shared::{Links, Quota};
 pub use single::WebFrontend;
 pub use store::{AskStore, FileStore, Kept, KeptState, StoreError, StoreFault, StoredAsk};
 pub use via::ViaFrontend;
@@ -144,6 +144,21 @@ pub enum WebError {
     #[error("the ask-user inbox refused the questions ({status}): {message}")]
     ViaRefused {
         /// The HTTP status.
+        status: u16,
+        /// The inbox's sentence.
+        message: String,
+    },
+    /// The inbox had no room for the ask for as long as `--via` waits.
+    #[error(
+        "the ask-user inbox at {addr} had no room for the questions for {waited} s and `--via` \
+         gave up ({status}): {message}"
+    )]
+    ViaNoRoom {
+        /// The inbox.
+        addr: String,
+        /// How long `--via` tried, in seconds.
+        waited: u64,
+        /// The HTTP status of the last refusal.
         status: u16,
         /// The inbox's sentence.
         message: String,
@@ -237,5 +252,5 @@ pub mod testing {
     pub use crate::tuning::{
         BODY_BUDGET, BODY_TIMEOUT, CSP, DELIVERY_PATIENCE, HEARTBEAT, MAX_BODY,
     };
-    pub use crate::via::{CONNECT_TRIES, MAX_LINE, REATTACH_PATIENCE};
+    pub use crate::via::{CONNECT_TRIES, MAX_LINE, REATTACH_PATIENCE, ROOM_PATIENCE};
 }

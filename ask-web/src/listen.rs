@@ -1,7 +1,11 @@
 //! The connections of the page and the inbox, with bounds: a header-read timeout (which is also
 //! the idle timeout of a kept-alive connection between requests), a cap on connections that
-//! have carried no authenticated request (the oldest such is closed to make room), and room
-//! kept for a client when the process runs out of descriptors.
+//! have carried no authenticated request (the oldest such that is not serving a request that
+//! arrived whole, head and body, is closed to make room; when every one of them is, the newcomer
+//! is closed instead, so a flood of connections never cuts off a request already sent, and a
+//! request sent slowly holds no place a flood cannot take), a cap on the agents' held
+//! connections (half of the descriptors: the rest is for people, links and everything else),
+//! and room kept for a client when the process runs out of descriptors.
 //!
 //! A held agent request and a page's event stream are authenticated and write a line at least
 //! every [`crate::HEARTBEAT`] and [`crate::page::EVENTS_HEARTBEAT`]: no timeout ends them.
@@ -19,7 +23,9 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tower::Layer;
 
-use crate::trusted::Trusted;
+use crate::trusted::{Arrival, Trusted};
+use axum::http;
+use hyper::body::{Body as _, Incoming};
 
 /// How long a client may take to send a request's headers, and how long a kept-alive
 /// connection may stay idle between requests.
@@ -31,8 +37,11 @@ pub struct Bounds {
     /// See [`HEADER_TIMEOUT`].
     pub header_timeout: Duration,
     /// The most connections open at once that have carried no authenticated request; a new
-    /// one closes the oldest of them.
+    /// one closes the oldest of them that sent no request yet.
     pub max_unauthenticated: usize,
+    /// The most agents' held connections (an ask waiting for its outcome) at once; past it a
+    /// new ask is refused with `503` and `Retry-After`.
+    pub max_held: usize,
 }
 
 impl Default for Bounds {
@@ -43,13 +52,16 @@ impl Default for Bounds {
 
 impl Bounds {
     /// The bounds for a process that may open `descriptors` files: a quarter of them (at least
-    /// 16, at most 1,024) for unauthenticated connections, the rest for pages, agents and
-    /// everything else.
+    /// 16, at most 1,024) for unauthenticated connections, half of them (at least 1) for the
+    /// agents' held connections, and the rest, which no agent's ask can take, for pages, links
+    /// and everything else.
     pub fn for_descriptors(descriptors: u64) -> Bounds {
         let quarter = usize::try_from(descriptors / 4).unwrap_or(usize::MAX);
+        let half = usize::try_from(descriptors / 2).unwrap_or(usize::MAX);
         Bounds {
             header_timeout: HEADER_TIMEOUT,
             max_unauthenticated: quarter.clamp(16, 1024),
+            max_held: half.max(1),
         }
     }
 }
@@ -80,10 +92,13 @@ impl Registry {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Closes the oldest connection that carried no authenticated request; false when there
-    /// is none.
+    /// Closes the oldest connection that carried no authenticated request and has not sent a
+    /// request yet; false when there is none.
     fn evict_oldest_untrusted(list: &mut VecDeque<Open>) -> bool {
-        match list.iter().position(|open| !open.trusted.is_marked()) {
+        match list
+            .iter()
+            .position(|open| !open.trusted.is_marked() && !open.trusted.is_serving())
+        {
             Some(at) => {
                 if let Some(open) = list.remove(at) {
                     open.abort.abort();
@@ -139,10 +154,23 @@ pub(crate) async fn serve(
             Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
         };
         let mut list = registry.lock();
+        let mut room = true;
         while list.iter().filter(|open| !open.trusted.is_marked()).count()
             >= bounds.max_unauthenticated
-            && Registry::evict_oldest_untrusted(&mut list)
-        {}
+        {
+            if !Registry::evict_oldest_untrusted(&mut list) {
+                room = false;
+                break;
+            }
+        }
+        if !room {
+            // Every unauthenticated connection is serving a request: the newcomer waits for
+            // none of them, and is closed.
+            EVICTED.fetch_add(1, Ordering::Relaxed);
+            drop(list);
+            drop(stream);
+            continue;
+        }
         let id = ids.fetch_add(1, Ordering::Relaxed);
         let trusted = Trusted::default();
         let abort = tasks.spawn(connection(
@@ -186,8 +214,21 @@ async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
         registry,
         id,
     } = connection;
-    // Each request of the connection carries its mark, for the checks to find.
+    // Each request of the connection carries its mark, for the checks to find; from the moment
+    // a request arrived whole until its response starts, churn never closes the connection.
+    let marks = trusted.clone();
     let service = TowerToHyperService::new(axum::Extension(trusted).layer(router));
+    let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {
+        let arrival = marks.arrival();
+        let request = request.map(|body| Whole::new(body, arrival.clone()));
+        let response = hyper::service::Service::call(&service, request);
+        let answered = Answered(arrival);
+        async move {
+            let response = response.await;
+            drop(answered);
+            response
+        }
+    });
     let mut builder = http1::Builder::new();
     builder
         .timer(TokioTimer::new())
@@ -208,6 +249,55 @@ async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
     registry.lock().retain(|open| open.id != id);
 }
 
+/// The body of a request, which tells its [`Arrival`] once the request arrived whole.
+struct Whole {
+    body: Incoming,
+    arrival: Arrival,
+}
+
+impl Whole {
+    fn new(body: Incoming, arrival: Arrival) -> Whole {
+        if body.is_end_stream() {
+            arrival.arrived();
+        }
+        Whole { body, arrival }
+    }
+}
+
+impl hyper::body::Body for Whole {
+    type Data = axum::body::Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        let this = self.get_mut();
+        let polled = std::pin::Pin::new(&mut this.body).poll_frame(cx);
+        if matches!(polled, std::task::Poll::Ready(None)) || this.body.is_end_stream() {
+            this.arrival.arrived();
+        }
+        polled
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// Tells a request's [`Arrival`] that it was answered (or given up) when dropped.
+struct Answered(Arrival);
+
+impl Drop for Answered {
+    fn drop(&mut self) {
+        self.0.answered();
+    }
+}
+
 /// Raises this process's soft limit on open descriptors to its hard limit, so that many
 /// agents and pages fit; gives the soft limit now in force (`None`: unlimited).
 pub fn raise_descriptor_limit() -> Option<u64> {
@@ -223,4 +313,65 @@ pub fn raise_descriptor_limit() -> Option<u64> {
         let _ = setrlimit(Resource::Nofile, limit);
     }
     getrlimit(Resource::Nofile).current
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An open connection that waits forever, with its marks.
+    fn open(tasks: &mut tokio::task::JoinSet<()>, id: u64, trusted: &Trusted) -> Open {
+        let abort = tasks.spawn(std::future::pending());
+        Open {
+            id,
+            trusted: trusted.clone(),
+            abort,
+        }
+    }
+
+    #[tokio::test]
+    async fn room_is_made_from_the_oldest_connection_not_serving_a_whole_request() {
+        let mut tasks = tokio::task::JoinSet::new();
+        let (served, idle, arriving) = (Trusted::default(), Trusted::default(), Trusted::default());
+        // The oldest sent its whole request, which is being served; the next sent nothing;
+        // the newest is still sending its request.
+        served.arrival().arrived();
+        let _still_arriving = arriving.arrival();
+        let mut list: VecDeque<Open> = [
+            open(&mut tasks, 1, &served),
+            open(&mut tasks, 2, &idle),
+            open(&mut tasks, 3, &arriving),
+        ]
+        .into();
+        assert!(Registry::evict_oldest_untrusted(&mut list));
+        assert!(Registry::evict_oldest_untrusted(&mut list));
+        // Only the connection being served is left: no room is made from it.
+        assert!(!Registry::evict_oldest_untrusted(&mut list));
+        assert_eq!(list.iter().map(|open| open.id).collect::<Vec<_>>(), [1]);
+        // Once answered, it may make room like any other.
+        let answered = served.arrival();
+        answered.arrived();
+        answered.answered();
+        assert!(
+            served.is_serving(),
+            "the first request is still being served"
+        );
+    }
+
+    #[test]
+    fn a_request_counts_as_served_from_its_arrival_until_its_answer() {
+        let trusted = Trusted::default();
+        let arrival = trusted.arrival();
+        assert!(!trusted.is_serving());
+        arrival.arrived();
+        arrival.arrived();
+        assert!(trusted.is_serving());
+        arrival.answered();
+        assert!(!trusted.is_serving());
+        // A request given up before it arrived whole never counts.
+        let late = trusted.arrival();
+        late.answered();
+        late.arrived();
+        assert!(!trusted.is_serving());
+    }
 }

@@ -19,11 +19,11 @@ use serde::Deserialize;
 
 use crate::answer::{self, AnswerBody};
 use crate::auth::same_secret;
-use crate::http::{PageChecks, Refusal, elsewhere, page_guard};
+use crate::http::{PageChecks, Refusal, elsewhere, page_guard, session_credential};
 use crate::reply::{JsonBody, error_response, json_response};
 use crate::shared::{Claim, MAX_CLAIMS, Shared};
 use crate::trusted::trust;
-use crate::{board, random_token, words};
+use crate::{auth, board, random_token, words};
 
 const INDEX_HTML: &str = include_str!("../assets/index.html");
 const APP_JS: &str = include_str!("../assets/app.js");
@@ -61,7 +61,12 @@ pub(crate) fn routes(shared: &Arc<Shared>) -> Router<Arc<Shared>> {
             checked(shared, exchange_checks, post(exchange)),
         )
         .route("/api/asks", checked(shared, session, get(list)))
+        .route("/api/asks/{request_id}", checked(shared, session, get(one)))
         .route("/api/events", checked(shared, session, get(events)))
+        .route(
+            "/api/agents/cancel",
+            checked(shared, outcome, post(cancel_agent_route)),
+        )
         .route(
             "/api/asks/{request_id}/answer",
             checked(shared, outcome, post(answer_route)),
@@ -109,19 +114,75 @@ async fn text(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response
     response
 }
 
-/// `GET /api/asks`: every ask shown.
+/// `GET /api/asks`: a summary of every ask shown ([`board`]).
 async fn list(State(shared): State<Arc<Shared>>) -> Response {
-    json_response(StatusCode::OK, &shared.board.snapshot())
+    (
+        [(header::CONTENT_TYPE, "application/json")],
+        shared.board.list(),
+    )
+        .into_response()
+}
+
+/// `GET /api/asks/{requestId}`: one ask with its questions, as the page opens it.
+async fn one(State(shared): State<Arc<Shared>>, Path(request_id): Path<String>) -> Response {
+    match shared.board.view(&request_id) {
+        Some(view) => json_response(StatusCode::OK, &view),
+        None => error_response(StatusCode::NOT_FOUND, "no ask has this id"),
+    }
 }
 
 /// `GET /api/events`: the list now, then each change, as server-sent events, until the server
-/// closes ([`board`]).
-async fn events(State(shared): State<Arc<Shared>>) -> Response {
+/// closes ([`board`]). A page dropped for falling behind is told so when it comes back.
+async fn events(State(shared): State<Arc<Shared>>, headers: HeaderMap) -> Response {
+    let who = session_credential(&headers).map(|credential| auth::digest(&[credential]));
     (
         [(header::CONTENT_TYPE, "text/event-stream")],
-        Body::from_stream(board::stream(&shared.board, EVENTS_HEARTBEAT)),
+        Body::from_stream(board::stream(&shared.board, EVENTS_HEARTBEAT, who)),
     )
         .into_response()
+}
+
+/// The body of `POST /api/agents/cancel`: who asks, as the list shows it.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CancelAgent {
+    #[serde(default)]
+    agent: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+}
+
+impl crate::reply::Named for CancelAgent {
+    const NAME: &'static str = "an agent to cancel";
+}
+
+/// `POST /api/agents/cancel {"agent": …, "cwd": …}`: the person cancels, in one action, every
+/// ask of one agent (its name and folder) still waiting, whether its agent is there or away.
+async fn cancel_agent_route(
+    State(shared): State<Arc<Shared>>,
+    JsonBody(body): JsonBody<CancelAgent>,
+) -> Response {
+    let asker = board::Asker {
+        agent: body.agent,
+        cwd: body.cwd,
+    };
+    let ids: Vec<String> = shared
+        .lock()
+        .waiting
+        .iter()
+        .filter(|w| w.asker == asker && w.saved.is_none() && !w.delivering)
+        .map(|w| w.request_id.clone())
+        .collect();
+    let mut cancelled = 0;
+    for id in ids {
+        if answer::cancel(&shared, &id).await.status().is_success() {
+            cancelled += 1;
+        }
+    }
+    json_response(
+        StatusCode::OK,
+        &serde_json::json!({ "cancelled": cancelled }),
+    )
 }
 
 /// `POST /api/asks/{requestId}/answer`.

@@ -4,13 +4,14 @@
 
 use std::collections::{HashSet, VecDeque};
 use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use ask_core::{Outcome, WireState};
 use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 
-use crate::board::{self, AskView};
+use crate::board::{self, AskView, Asker};
 use crate::store::{self, AskStore, StoreError};
 use crate::{BODY_BUDGET, DELIVERY_PATIENCE, InboxTokens, WebError, random_token};
 
@@ -43,6 +44,45 @@ pub(crate) struct Waiting {
     pub(crate) delivering: bool,
     /// The receipt of an outcome the held connection carried, fired when the agent confirms.
     pub(crate) receipt: Option<oneshot::Sender<()>>,
+    /// Who asks: the agent whose quota the ask counts against.
+    pub(crate) asker: Asker,
+    /// The bytes the ask counts for ([`AskView::size`]).
+    pub(crate) size: usize,
+    /// True once its agent has been away longer than [`Quota::away_after`]: the ask no longer
+    /// counts against its agent's quota (it still counts against the inbox's budget).
+    pub(crate) away: bool,
+}
+
+/// What one agent (a name and a folder) may hold waiting at once, and when an agent that went
+/// away stops counting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Quota {
+    /// The most asks waiting for one agent.
+    pub asks: usize,
+    /// The most bytes ([`AskView::size`]) of the asks waiting for one agent.
+    pub bytes: usize,
+    /// How long an agent may stay away (its held connection ended, in an inbox that keeps its
+    /// asks) before its asks leave its quota: the time `--via` keeps trying to attach again.
+    pub away_after: Duration,
+}
+
+impl Default for Quota {
+    fn default() -> Quota {
+        Quota {
+            asks: 100,
+            bytes: board::WAITING_BUDGET / 4,
+            away_after: crate::via::REATTACH_PATIENCE,
+        }
+    }
+}
+
+/// Why a new ask is refused for want of room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NoRoom {
+    /// The asks waiting fill the inbox's budget.
+    Full,
+    /// The asks of this agent fill its quota: how many, and their bytes.
+    Quota { asks: usize, bytes: usize },
 }
 
 /// The most spent links a page remembers for their browsers; the oldest is forgotten first.
@@ -83,6 +123,15 @@ pub(crate) struct Inner {
 }
 
 impl Inner {
+    /// How many asks, and how many bytes, count against the quota of `asker`: its asks still
+    /// waiting, except those whose agent is away or that hold an outcome saved for it.
+    fn counted_for(&self, asker: &Asker) -> (usize, usize) {
+        self.waiting
+            .iter()
+            .filter(|w| !w.away && w.saved.is_none() && &w.asker == asker)
+            .fold((0, 0), |(asks, bytes), w| (asks + 1, bytes + w.size))
+    }
+
     /// The waiting ask `request_id`.
     pub(crate) fn waiting_mut(&mut self, request_id: &str) -> Option<&mut Waiting> {
         self.waiting
@@ -119,6 +168,12 @@ pub(crate) struct Shared {
     pub(crate) body_room: Semaphore,
     /// Whether a browser that spent a link may spend it again ([`Setup::reopen`]).
     pub(crate) reopen: bool,
+    /// What one agent may hold waiting.
+    pub(crate) quota: Mutex<Quota>,
+    /// The agents' held connections open now.
+    pub(crate) held: AtomicUsize,
+    /// The most held connections at once ([`crate::Bounds::max_held`]).
+    pub(crate) max_held: AtomicUsize,
 }
 
 /// An outcome its agent confirmed: which ask, which attachment of it, its questions.
@@ -179,6 +234,9 @@ impl Shared {
             store_errors: Mutex::new(None),
             body_room: Semaphore::new(BODY_BUDGET / 1024),
             reopen,
+            quota: Mutex::new(Quota::default()),
+            held: AtomicUsize::new(0),
+            max_held: AtomicUsize::new(crate::listen::Bounds::default().max_held),
         })
     }
 
@@ -204,49 +262,130 @@ impl Shared {
         Ok(format!("{}/#token={token}", self.base))
     }
 
+    /// The quota of one agent.
+    pub(crate) fn quota(&self) -> Quota {
+        *self
+            .quota
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// Shows an ask on the page and gives the receiver of its outcome, with the number of this
-    /// attachment; `Err` when the asks waiting already fill [`board::WAITING_BUDGET`].
-    /// `capability` is the digest of the ask's capability.
+    /// attachment; `Err` when the asks waiting already fill [`board::WAITING_BUDGET`], or its
+    /// agent's [`Quota`]. `capability` is the digest of the ask's capability.
     pub(crate) fn open(
         &self,
         view: AskView,
         capability: Option<String>,
-    ) -> Result<(oneshot::Receiver<Delivery>, u64), board::Full> {
+    ) -> Result<(oneshot::Receiver<Delivery>, u64), NoRoom> {
+        let size = view.size();
+        let quota = self.quota();
         let (agent, delivered) = oneshot::channel();
-        let request_id = view.request_id.clone();
-        let questions = view.questions.clone();
-        self.board.push(view)?;
+        // One lock over the quota, the budget and the list of asks waiting: two asks of one
+        // agent at once cannot both take its last place.
         let mut inner = self.lock();
-        inner.attachments += 1;
-        let attached = inner.attachments;
-        inner.waiting.push(Waiting {
-            request_id,
-            questions,
+        let (asks, bytes) = inner.counted_for(&view.asker);
+        if asks + 1 > quota.asks || bytes + size > quota.bytes {
+            return Err(NoRoom::Quota { asks, bytes });
+        }
+        let waiting = Waiting {
+            request_id: view.request_id.clone(),
+            questions: view.questions.clone(),
             capability,
             agent: Some(agent),
-            attached,
+            attached: 0,
             saved: None,
             delivering: false,
             receipt: None,
+            asker: view.asker.clone(),
+            size,
+            away: false,
+        };
+        self.board.push(view, size).map_err(|_| NoRoom::Full)?;
+        inner.attachments += 1;
+        let attached = inner.attachments;
+        inner.waiting.push(Waiting {
+            attached,
+            ..waiting
         });
         Ok((delivered, attached))
+    }
+
+    /// Counts the ask `request_id` out of its agent's quota once its agent has stayed away
+    /// (attachment `attached` ended, and no other came) for [`Quota::away_after`].
+    pub(crate) fn away_later(self: &Arc<Shared>, request_id: &str, attached: u64) {
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        // The wait holds no strong reference: an inbox dropped meanwhile frees its store.
+        let shared = Arc::downgrade(self);
+        let request_id = request_id.to_string();
+        let after = self.quota().away_after;
+        runtime.spawn(async move {
+            tokio::time::sleep(after).await;
+            let Some(shared) = shared.upgrade() else {
+                return;
+            };
+            let away = {
+                let mut inner = shared.lock();
+                inner.waiting_mut(&request_id).is_some_and(|waiting| {
+                    let away = waiting.agent.is_none() && waiting.attached == attached;
+                    waiting.away |= away;
+                    away
+                })
+            };
+            if away {
+                shared.board.set_away(&request_id, true);
+            }
+        });
+    }
+
+    /// The agent of `request_id` attached again: its ask counts against its quota again.
+    pub(crate) fn back(&self, request_id: &str) {
+        let was_away = self
+            .lock()
+            .waiting_mut(request_id)
+            .is_some_and(|waiting| std::mem::replace(&mut waiting.away, false));
+        if was_away {
+            self.board.set_away(request_id, false);
+        }
+    }
+
+    /// Counts a held connection of an agent in, unless they already number
+    /// [`crate::Bounds::max_held`]: then `false`.
+    pub(crate) fn hold(&self) -> bool {
+        let max = self.max_held.load(Ordering::Relaxed);
+        self.held
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |held| {
+                (held < max).then_some(held + 1)
+            })
+            .is_ok()
+    }
+
+    /// Counts a held connection of an agent out.
+    pub(crate) fn unhold(&self) {
+        self.held.fetch_sub(1, Ordering::AcqRel);
     }
 
     /// The held connection of attachment `attached` to the ask `request_id` ended before it
     /// carried an outcome: with a store, the ask waits for its agent to come back; without
     /// one, it ends as connection lost.
-    pub(crate) fn detach(&self, request_id: &str, attached: u64) {
+    pub(crate) fn detach(self: &Arc<Shared>, request_id: &str, attached: u64) {
         if self.store.is_none() {
             self.lost(request_id);
             return;
         }
-        let mut inner = self.lock();
-        if let Some(waiting) = inner
-            .waiting
-            .iter_mut()
-            .find(|w| w.request_id == request_id && w.attached == attached)
-        {
-            waiting.agent = None;
+        let detached = {
+            let mut inner = self.lock();
+            inner
+                .waiting
+                .iter_mut()
+                .find(|w| w.request_id == request_id && w.attached == attached)
+                .map(|waiting| waiting.agent = None)
+                .is_some()
+        };
+        if detached {
+            self.away_later(request_id, attached);
         }
     }
 

@@ -17,6 +17,14 @@ pub const CONNECT_TRIES: usize = 7;
 /// that keeps its asks ended without an outcome.
 pub const REATTACH_PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
 
+/// How long `--via` keeps asking an inbox that has no room for its ask (`503` or `429` with
+/// `Retry-After`: its agents' connections, its budget or this agent's quota are full) before it
+/// gives up and says so.
+pub const ROOM_PATIENCE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// The longest wait between two tries for room, whatever `Retry-After` asks.
+const MOST_RETRY_AFTER: u64 = 30;
+
 /// The longest line `--via` reads from the inbox, and the longest head of an answer: far above
 /// four answers at the limits.
 pub const MAX_LINE: usize = 8 * 1024 * 1024;
@@ -65,6 +73,8 @@ pub struct ViaFrontend {
     token: String,
     asker: Asker,
     holds: Holds,
+    /// How long it waits for room ([`ROOM_PATIENCE`]).
+    room_patience: std::time::Duration,
 }
 
 impl ViaFrontend {
@@ -80,7 +90,14 @@ impl ViaFrontend {
             token,
             asker: crate::inbox::fit_asker(asker),
             holds: Holds::Agent,
+            room_patience: ROOM_PATIENCE,
         })
+    }
+
+    /// Waits at most `patience` for room in a full inbox, instead of [`ROOM_PATIENCE`].
+    pub fn waiting_for_room(mut self, patience: std::time::Duration) -> ViaFrontend {
+        self.room_patience = patience;
+        self
     }
 
     /// The inbox at `url`, with the people's token, which only makes links.
@@ -222,8 +239,41 @@ impl ViaFrontend {
     /// each time, when the connection failed before the inbox answered (a crowded inbox closes
     /// connections that sent nothing yet; such a connection created no ask) or when the inbox
     /// no longer knew the challenge (strangers' challenges pushed it out of its table), at most
-    /// [`CONNECT_TRIES`] times. Any other refusal ends at once.
+    /// [`CONNECT_TRIES`] times. An inbox with no room for the ask (`503` or `429` with
+    /// `Retry-After`) is asked again after the pause it names, for up to the patience for room
+    /// ([`ROOM_PATIENCE`]). Any other refusal ends at once.
     async fn open_ask(&self, body: &str) -> Result<Reply, BoxError> {
+        let started = std::time::Instant::now();
+        loop {
+            let reply = self.open_ask_once(body).await?;
+            let retry_after = reply
+                .header("retry-after")
+                .and_then(|seconds| seconds.trim().parse::<u64>().ok())
+                .filter(|_| matches!(reply.status, 503 | 429));
+            let Some(retry_after) = retry_after else {
+                return Ok(reply);
+            };
+            let pause = std::time::Duration::from_secs(retry_after.clamp(1, MOST_RETRY_AFTER));
+            if started.elapsed() + pause > self.room_patience {
+                let status = reply.status;
+                let reply = reply.json().await?;
+                return Err(Box::new(WebError::ViaNoRoom {
+                    addr: self.addr.clone(),
+                    waited: started.elapsed().as_secs(),
+                    status,
+                    message: reply["error"]
+                        .as_str()
+                        .unwrap_or("no reason given")
+                        .to_string(),
+                }));
+            }
+            drop(reply);
+            tokio::time::sleep(pause).await;
+        }
+    }
+
+    /// One try of [`ViaFrontend::open_ask`] with its own tries for a crowd.
+    async fn open_ask_once(&self, body: &str) -> Result<Reply, BoxError> {
         let mut pause = std::time::Duration::from_millis(50);
         let mut tries = 1;
         loop {
@@ -384,6 +434,20 @@ impl ViaFrontend {
             };
             match attempt.await {
                 Ok(reply) if reply.status == 404 => return Ok(None),
+                // No room among the held connections now: again once the inbox says.
+                Ok(reply)
+                    if reply.status == 503
+                        && reply.header("retry-after").is_some()
+                        && std::time::Instant::now() < deadline =>
+                {
+                    let seconds = reply
+                        .header("retry-after")
+                        .and_then(|seconds| seconds.trim().parse::<u64>().ok())
+                        .unwrap_or(1);
+                    drop(reply);
+                    let pause = std::time::Duration::from_secs(seconds.clamp(1, MOST_RETRY_AFTER));
+                    tokio::time::sleep(pause).await;
+                }
                 Ok(reply) => return Ok(Some(reply)),
                 Err(error)
                     if error

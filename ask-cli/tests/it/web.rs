@@ -17,6 +17,24 @@ use std::process::{Child, Command, Stdio};
 use common::{Reply, http};
 use serde_json::{Value, json};
 
+/// The page's list `listed` with each ask opened as the page opens it (`GET /api/asks/{id}`):
+/// the list holds who asks and how many questions, and each ask's questions come alone.
+fn opened(host: &str, credential: &str, mut listed: Value) -> Value {
+    for ask in listed["asks"].as_array_mut().unwrap() {
+        let path = format!("/api/asks/{}", ask["requestId"].as_str().unwrap());
+        let reply = http(
+            host,
+            "GET",
+            &path,
+            &[("Host", host), ("Authorization", credential)],
+            "",
+        );
+        assert_eq!(reply.status, 200, "{reply:?}");
+        *ask = serde_json::from_str(&reply.body).unwrap();
+    }
+    listed
+}
+
 /// Three questions: a single choice with a recommended option, a multi-select and free text.
 fn call() -> Value {
     json!({"questions": [
@@ -204,6 +222,7 @@ fn answers_posted_by_the_page_reach_stdout_recorded_as_web() {
         .body,
     )
     .unwrap();
+    let asks = opened(&web.host, &credential, asks);
     assert_eq!(asks["asks"][0]["state"], "waiting_for_user");
     assert_eq!(
         asks["asks"][0]["questions"][2]["question"],
@@ -261,6 +280,7 @@ fn the_demo_and_its_showcase_are_asked_on_the_page_with_mode_web() {
         );
         assert_eq!(asks.status, 200, "{asks:?}");
         let listed: Value = serde_json::from_str(&asks.body).unwrap();
+        let listed = opened(&web.host, &credential, listed);
         let shown = &listed["asks"][0]["questions"];
         assert_eq!(
             shown.as_array().unwrap().len(),
@@ -1502,7 +1522,7 @@ fn via_hands_the_answers_a_call_carries_to_the_inbox_page() {
     let serve = Serve::start();
     let credential = serve.visit(&serve.link);
     let agent = serve.ask_with("alpha", &claude_call_with_answers());
-    let asks = serve.wait_for(&credential, 1);
+    let asks = opened(&serve.host, &credential, serve.wait_for(&credential, 1));
     // The page pre-fills them: the options chosen, the typed text as "Other".
     assert_eq!(
         asks["asks"][0]["given"],
@@ -1992,6 +2012,8 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     serve.wait_for(&visit_credential, 1);
     let beta = serve.ask("beta");
     serve.wait_for(&visit_credential, 2);
+    let gammas = [serve.ask("gamma"), serve.ask_call("gamma", "toolu_gamma_2")];
+    serve.wait_for(&visit_credential, 4);
     // A fresh link for the browser (the one above was spent).
     let link = serve.fresh_link();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
@@ -2010,8 +2032,22 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     let cwd = std::env::current_dir().unwrap().display().to_string();
     assert_eq!(
         seen["askers"],
-        json!([format!("alpha in {cwd}"), format!("beta in {cwd}")])
+        json!([
+            format!("alpha in {cwd}"),
+            format!("beta in {cwd}"),
+            format!("gamma in {cwd}"),
+            format!("gamma in {cwd}")
+        ])
     );
+    // The fourth ask was listed without its questions until the person opened it.
+    assert_eq!(seen["closed"], "3 questions");
+    assert_eq!(seen["closedRadios"], 0);
+    // Both of gamma's asks were cancelled in one action.
+    assert_eq!(seen["cancelled"], 2);
+    for gamma in gammas {
+        let (code, _) = output_of(gamma);
+        assert_eq!(code, 130);
+    }
     let (code, out) = output_of(beta);
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "from-the-page");
@@ -2026,6 +2062,50 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     let mut alpha = alpha;
     alpha.kill().unwrap();
     alpha.wait().unwrap();
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_says_it_fell_behind_and_that_away_asks_fill_the_inbox_and_cancels_them_at_once() {
+    let _heavy = common::heavy::heavy("web");
+    let serve = Serve::start();
+    let gammas = [serve.ask("gamma"), serve.ask_call("gamma", "toolu_gamma_2")];
+    let credential = serve.visit(&serve.fresh_link());
+    serve.wait_for(&credential, 2);
+    let listed = serve.asks(&credential).to_string();
+    let link = serve.fresh_link();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args(["full", "phone", &link, &listed])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cwd = std::env::current_dir().unwrap().display().to_string();
+    assert_eq!(
+        seen["behind"],
+        "This page fell behind the changes and was reconnected; it shows the asks as they are now."
+    );
+    assert_eq!(
+        seen["full"],
+        "The inbox is full: asks whose agents went away take its room. Cancel them to make room \
+         for the others."
+    );
+    assert_eq!(
+        seen["buttons"],
+        json!([format!("Cancel all 2 from gamma in {cwd}")])
+    );
+    assert_eq!(seen["cancelled"], 2);
+    for gamma in gammas {
+        let (code, _) = output_of(gamma);
+        assert_eq!(code, 130);
+    }
 }
 
 /// The answers the page gives in `submit_three` of `tests/web_browser.py`, as the agent prints
@@ -2270,4 +2350,107 @@ fn a_persons_open_page_is_never_closed_to_make_room_for_strangers() {
     let (code, _) = output_of(agent);
     assert_eq!(code, 0);
     drop(idle);
+}
+
+/// The largest ask the inbox takes at its default limits, for the call `n`: four questions of
+/// four options, each text at its most characters, in a script of three bytes a character.
+fn largest_ask(n: usize) -> String {
+    let text = |tag: &str, chars: usize| {
+        let head = format!("{tag}-{n} ");
+        let rest = chars - head.chars().count();
+        format!("{head}{}", "語".repeat(rest))
+    };
+    let questions: Vec<Value> = (0..4)
+        .map(|q| {
+            let options: Vec<Value> = (0..4)
+                .map(|o| {
+                    json!({
+                        "label": text(&format!("o{q}{o}"), 200),
+                        "description": text(&format!("d{q}{o}"), 1000),
+                        "preview": text(&format!("p{q}{o}"), 4000),
+                    })
+                })
+                .collect();
+            json!({
+                "question": text(&format!("q{q}"), 1000),
+                "header": format!("Header {q}"),
+                "options": options,
+            })
+        })
+        .collect();
+    json!({
+        "agent": format!("agent-{}", n / 50),
+        "input": {"questions": questions},
+    })
+    .to_string()
+}
+
+/// The resident memory of process `pid`, in KiB.
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn serve_stays_within_256_mib_with_40_pages_that_stop_reading_over_a_full_budget() {
+    use std::io::Write;
+    let serve = Serve::start();
+    let token = serve.token();
+    // Agents fill the budget of waiting asks with the largest asks, and hold them.
+    let mut held = Vec::new();
+    for n in 0.. {
+        let body = largest_ask(n);
+        let authorization = serve.prove(&token);
+        let mut stream = std::net::TcpStream::connect(&serve.host).unwrap();
+        let head = format!(
+            "POST /api/agent/asks HTTP/1.1\r\nHost: {}\r\nAuthorization: {authorization}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            serve.host,
+            body.len()
+        );
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(body.as_bytes()).unwrap();
+        let mut status = [0u8; 12];
+        stream.read_exact(&mut status).unwrap();
+        let status = String::from_utf8_lossy(&status[9..12]).into_owned();
+        if status == "503" {
+            break;
+        }
+        assert_eq!(status, "200", "ask {n}");
+        held.push(stream);
+    }
+    assert!(held.len() > 200, "{} asks fill 64 MiB", held.len());
+    let full = resident_kib(serve.child.id());
+    // Forty pages open their event stream, and as many their list, and read nothing.
+    let credential = serve.visit(&serve.link);
+    let pages: Vec<_> = (0..40)
+        .flat_map(|_| ["/api/events", "/api/asks"])
+        .map(|path| {
+            let mut stream = std::net::TcpStream::connect(&serve.host).unwrap();
+            let request = format!(
+                "GET {path} HTTP/1.1\r\nHost: {}\r\nAuthorization: {credential}\r\n\r\n",
+                serve.host
+            );
+            stream.write_all(request.as_bytes()).unwrap();
+            stream
+        })
+        .collect();
+    // Each of them was sent what fits in its socket; the rest waits in serve, shared.
+    let mut most = 0;
+    for _ in 0..20 {
+        most = most.max(resident_kib(serve.child.id()));
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    println!(
+        "serve: {} asks waiting, {} KiB resident; with 40 streams and 40 lists that stop \
+         reading, at most {most} KiB",
+        held.len(),
+        full
+    );
+    assert!(most < 256 * 1024, "{most} KiB resident");
+    drop((pages, held));
 }

@@ -120,6 +120,16 @@ pub struct PageText {
     pub lost: &'static str,
     /// Between groups of three digits, as the terminal UI writes counts.
     pub thousands_separator: &'static str,
+    /// The status line when the page fell behind the changes and its stream was opened again.
+    pub fell_behind: &'static str,
+    /// How many questions an ask holds, on the line of an ask not opened yet.
+    pub question_count: Counted,
+    /// The button that opens an ask's questions.
+    pub open_ask: &'static str,
+    /// The sentence when the inbox is full and asks of agents that went away take its room.
+    pub full_of_away: &'static str,
+    /// The button that cancels every waiting ask of one agent: "Cancel all {n} from {agent}".
+    pub cancel_agent: &'static str,
 }
 
 pub(super) static EN: PageText = PageText {
@@ -183,6 +193,11 @@ pub(super) static EN: PageText = PageText {
     gone: "ask-user is no longer reachable: these questions can no longer be answered here.",
     lost: "The connection to ask-user was lost.",
     thousands_separator: ",",
+    fell_behind: "This page fell behind the changes and was reconnected; it shows the asks as they are now.",
+    question_count: counted("1 question", "{n} questions"),
+    open_ask: "Open",
+    full_of_away: "The inbox is full: asks whose agents went away take its room. Cancel them to make room for the others.",
+    cancel_agent: "Cancel all {n} from {agent}",
 };
 
 pub(super) static DE: PageText = PageText {
@@ -244,6 +259,11 @@ pub(super) static DE: PageText = PageText {
            werden.",
     lost: "Die Verbindung zu ask-user ist verloren.",
     thousands_separator: ".",
+    fell_behind: "Diese Seite kam mit den Änderungen nicht nach und wurde neu verbunden; sie zeigt die Fragen, wie sie jetzt sind.",
+    question_count: counted("1 Frage", "{n} Fragen"),
+    open_ask: "Öffnen",
+    full_of_away: "Der Eingang ist voll: Fragen von Agenten, die gegangen sind, belegen ihn. Brich sie ab, um Platz für die anderen zu schaffen.",
+    cancel_agent: "Alle {n} von {agent} abbrechen",
 };
 
 pub(super) static ES: PageText = PageText {
@@ -307,6 +327,11 @@ pub(super) static ES: PageText = PageText {
     gone: "ask-user ya no está disponible: estas preguntas ya no se pueden responder aquí.",
     lost: "Se perdió la conexión con ask-user.",
     thousands_separator: ".",
+    fell_behind: "Esta página se quedó atrás de los cambios y se reconectó; muestra las preguntas tal como están ahora.",
+    question_count: counted("1 pregunta", "{n} preguntas"),
+    open_ask: "Abrir",
+    full_of_away: "La bandeja está llena: la ocupan preguntas de agentes que se fueron. Cancélalas para dejar sitio a las demás.",
+    cancel_agent: "Cancelar las {n} de {agent}",
 };
 
 pub(super) static FR: PageText = PageText {
@@ -367,6 +392,11 @@ pub(super) static FR: PageText = PageText {
     gone: "ask-user n'est plus joignable : ces questions ne peuvent plus recevoir de réponse ici.",
     lost: "La connexion à ask-user a été perdue.",
     thousands_separator: "\u{202f}",
+    fell_behind: "Cette page a pris du retard sur les changements et s'est reconnectée ; elle montre les questions telles qu'elles sont.",
+    question_count: counted("1 question", "{n} questions"),
+    open_ask: "Ouvrir",
+    full_of_away: "La boîte est pleine : des questions d'agents partis l'occupent. Annulez-les pour faire de la place aux autres.",
+    cancel_agent: "Annuler les {n} de {agent}",
 };
 
 pub(super) static JA: PageText = PageText {
@@ -429,6 +459,11 @@ pub(super) static JA: PageText = PageText {
     gone: "ask-user に接続できなくなりました: これらの質問にはここでもう回答できません。",
     lost: "ask-user との接続が失われました。",
     thousands_separator: ",",
+    fell_behind: "このページは変更に追いつけず、再接続しました。現在の質問を表示しています。",
+    question_count: counted("質問 1 件", "質問 {n} 件"),
+    open_ask: "開く",
+    full_of_away: "受信箱がいっぱいです。去ったエージェントの質問が場所を占めています。取り消すと他の質問の場所ができます。",
+    cancel_agent: "{agent} の {n} 件をすべて取り消す",
 };
 
 pub(super) static ZH: PageText = PageText {
@@ -485,4 +520,9 @@ pub(super) static ZH: PageText = PageText {
     gone: "已无法连接 ask-user：这些问题无法再在此回答。",
     lost: "与 ask-user 的连接已断开。",
     thousands_separator: ",",
+    fell_behind: "此页面跟不上变化，已重新连接；显示的是当前的问题。",
+    question_count: counted("1 个问题", "{n} 个问题"),
+    open_ask: "打开",
+    full_of_away: "收件箱已满：已离开的智能体的请求占满了空间。取消它们，为其他请求腾出空间。",
+    cancel_agent: "取消 {agent} 的全部 {n} 个请求",
 };

@@ -14,13 +14,13 @@ use tokio::sync::oneshot;
 
 use super::CAPABILITY_HEADER;
 use super::checks::{check_asker, check_call_id, check_given};
-use super::held::{AgentOutcome, Holding, held};
+use super::held::{AgentOutcome, Holding, Slot, held};
 use super::proof::{AskOf, by_capability};
 use crate::auth;
 use crate::board::{AskView, Asker};
 use crate::random_token;
 use crate::reply::{JsonBody, Named, error_response, json_response};
-use crate::shared::{Delivery, Shared};
+use crate::shared::{Delivery, NoRoom, Shared};
 use crate::store::{self, KeptState, StoreError, StoredAsk};
 
 /// `POST /api/agent/received`: the agent of the ask has its outcome.
@@ -104,6 +104,9 @@ async fn attach(
     request_id: &str,
     questions: Option<&[Question]>,
 ) -> Option<Response> {
+    let Some(slot) = Slot::take(shared) else {
+        return Some(too_many_held());
+    };
     let capability = match random_token() {
         Ok(capability) => capability,
         Err(error) => {
@@ -148,10 +151,11 @@ async fn attach(
             &error.to_string(),
         ));
     }
+    shared.back(request_id);
     if let Some(outcome) = saved {
         shared.hand_saved(request_id, outcome);
     }
-    let holding = Holding::new(Arc::clone(shared), request_id.to_string(), attached);
+    let holding = Holding::new(slot, request_id.to_string(), attached);
     let mut response = held(holding, delivered);
     if let Ok(value) = HeaderValue::from_str(&capability) {
         response.headers_mut().insert(CAPABILITY_HEADER, value);
@@ -231,6 +235,9 @@ pub(super) async fn create(
         }
         None => shared.next_id(),
     };
+    let Some(slot) = Slot::take(shared) else {
+        return too_many_held();
+    };
     let capability = match random_token() {
         Ok(capability) => capability,
         Err(error) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
@@ -270,7 +277,7 @@ pub(super) async fn create(
             return error_response(StatusCode::INTERNAL_SERVER_ERROR, "the ask was not opened");
         }
     };
-    let holding = Holding::new(Arc::clone(shared), request_id, attached);
+    let holding = Holding::new(slot, request_id, attached);
     let mut response = held(holding, delivered);
     if let Ok(value) = HeaderValue::from_str(&capability) {
         response.headers_mut().insert(CAPABILITY_HEADER, value);
@@ -315,13 +322,69 @@ async fn open_kept(
             ));
         }
     }
-    shared.open(view, Some(digest)).map_err(|_| {
-        error_response(
+    shared
+        .open(view, Some(digest))
+        .map_err(|no_room| no_room_response(shared, no_room))
+}
+
+/// How long an agent refused for want of room is asked to wait before it tries again: the
+/// held connections free up as the person answers, and the budget as well.
+pub(crate) const RETRY_AFTER_SECONDS: u64 = 2;
+
+/// `503` with `Retry-After`: the inbox cannot take this ask now.
+fn busy(status: StatusCode, message: &str) -> Response {
+    let mut response = error_response(status, message);
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+    response
+}
+
+/// The refusal of an ask while the agents' held connections take all the room they may (half
+/// of the descriptors, so that pages and links keep theirs).
+fn too_many_held() -> Response {
+    busy(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the inbox holds as many waiting agents as it can; try again once the person answered \
+         some",
+    )
+}
+
+/// `bytes` as a person reads them: in MiB from 1 MiB up, else in KiB.
+fn in_units(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{} MiB", bytes / (1024 * 1024))
+    } else {
+        format!("{} KiB", bytes / 1024)
+    }
+}
+
+/// The refusal of an ask for which there is no room: the inbox's budget (`503`) or its
+/// agent's quota (`429`), both with `Retry-After`.
+fn no_room_response(shared: &Shared, no_room: NoRoom) -> Response {
+    match no_room {
+        NoRoom::Full => busy(
             StatusCode::SERVICE_UNAVAILABLE,
-            "the inbox holds as many waiting questions as it can (64 MiB); try again once the \
-             person answered some",
-        )
-    })
+            &format!(
+                "the inbox holds as many waiting questions as it can ({}); try again once the \
+                 person answered some",
+                in_units(shared.board.budget())
+            ),
+        ),
+        NoRoom::Quota { asks, bytes } => {
+            let quota = shared.quota();
+            busy(
+                StatusCode::TOO_MANY_REQUESTS,
+                &format!(
+                    "this agent (its name and folder) already has {asks} asks ({}) waiting, and \
+                     may have at most {} asks ({}); try again once the person answered some",
+                    in_units(bytes),
+                    quota.asks,
+                    in_units(quota.bytes)
+                ),
+            )
+        }
+    }
 }
 
 /// Withdraws the ask `request_id` as its agent does (`POST /api/agent/cancel`): it ends as

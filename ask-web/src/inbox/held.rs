@@ -25,9 +25,27 @@ pub(crate) struct AgentOutcome {
     pub answers: Vec<Answer>,
 }
 
+/// One of the held connections an inbox allows at once ([`crate::Bounds::max_held`]), given
+/// back when dropped.
+pub(super) struct Slot(Arc<Shared>);
+
+impl Slot {
+    /// A slot, unless the held connections already number their most.
+    pub(super) fn take(shared: &Arc<Shared>) -> Option<Slot> {
+        shared.hold().then(|| Slot(Arc::clone(shared)))
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.unhold();
+    }
+}
+
 /// Ends the ask as connection lost when the held response is dropped before its outcome was
 /// sent (the agent closed the connection).
 pub(super) struct Holding {
+    _slot: Slot,
     shared: Arc<Shared>,
     request_id: String,
     /// Which attachment to the ask this connection is.
@@ -37,9 +55,10 @@ pub(super) struct Holding {
 
 impl Holding {
     /// The held connection of attachment `attached` to the ask `request_id`.
-    pub(super) fn new(shared: Arc<Shared>, request_id: String, attached: u64) -> Holding {
+    pub(super) fn new(slot: Slot, request_id: String, attached: u64) -> Holding {
         Holding {
-            shared,
+            shared: Arc::clone(&slot.0),
+            _slot: slot,
             request_id,
             attached,
             done: false,

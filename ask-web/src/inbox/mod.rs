@@ -19,7 +19,7 @@ use tokio_util::sync::CancellationToken;
 use crate::board::AskView;
 use crate::listen::{self, Bounds, Served};
 use crate::reply::no_such_address;
-use crate::shared::{Setup, Shared, Waiting};
+use crate::shared::{Quota, Setup, Shared, Waiting};
 use crate::store::{AskStore, Kept, KeptState, StoreError};
 use crate::{LINGER, Links, WebError, random_token};
 
@@ -144,6 +144,26 @@ impl Inbox {
     /// Serves its connections within `bounds` instead of [`Bounds::default`].
     pub fn with_bounds(mut self, bounds: Bounds) -> Inbox {
         self.bounds = bounds;
+        self.shared
+            .max_held
+            .store(bounds.max_held, std::sync::atomic::Ordering::Relaxed);
+        self
+    }
+
+    /// Holds the asks waiting, all agents together, to `bytes` instead of
+    /// [`crate::board::WAITING_BUDGET`] (64 MiB).
+    pub fn with_budget(self, bytes: usize) -> Inbox {
+        self.shared.board.set_budget(bytes);
+        self
+    }
+
+    /// Holds each agent (a name and a folder) to `quota` instead of [`Quota::default`].
+    pub fn with_quota(self, quota: Quota) -> Inbox {
+        *self
+            .shared
+            .quota
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = quota;
         self
     }
 
@@ -302,7 +322,7 @@ async fn nowhere() -> axum::response::Response {
 
 /// Shows again the asks kept in the store that still wait for the person or for their agent,
 /// and numbers new asks after the highest kept.
-fn restore(shared: &Shared, kept: Kept) {
+fn restore(shared: &Arc<Shared>, kept: Kept) {
     let numbered = |id: &str| id.strip_prefix("ask-").and_then(|n| n.parse::<u64>().ok());
     let highest = (kept.open.iter().map(|ask| ask.id.as_str()))
         .chain(kept.ended.iter().map(String::as_str))
@@ -344,11 +364,14 @@ fn restore(shared: &Shared, kept: Kept) {
         let mut view = AskView::waiting(ask.id.clone(), ask.questions, &given).asked_by(ask.asker);
         view.since = ask.since;
         let questions = view.questions.clone();
-        if shared.board.push(view).is_err() {
+        let (asker, size) = (view.asker.clone(), view.size());
+        if shared.board.push(view, size).is_err() {
             // Beyond the budget of waiting asks: it stays in the store for a later start.
             continue;
         }
         let state = saved.as_ref().map(WireState::of);
+        // No agent is attached yet: its asks leave its quota unless it comes back in time.
+        shared.away_later(&ask.id, 0);
         shared.lock().waiting.push(Waiting {
             request_id: ask.id.clone(),
             questions,
@@ -358,6 +381,9 @@ fn restore(shared: &Shared, kept: Kept) {
             saved,
             delivering: false,
             receipt: None,
+            asker,
+            size,
+            away: false,
         });
         if let Some(state) = state {
             shared.set_state(&ask.id, state);

@@ -64,11 +64,18 @@ fn asks(addr: &str, credential: &str) -> Value {
             "",
         );
         assert_eq!(status, 200, "{body}");
-        let snapshot: Value = serde_json::from_str(&body).unwrap();
-        if snapshot["asks"]
-            .as_array()
-            .is_some_and(|asks| !asks.is_empty())
+        let mut snapshot: Value = serde_json::from_str(&body).unwrap();
+        if let Some(asks) = snapshot["asks"].as_array_mut()
+            && !asks.is_empty()
         {
+            // The list holds summaries: each ask's questions come when the page opens it.
+            for ask in asks.iter_mut() {
+                let path = format!("/api/asks/{}", ask["requestId"].as_str().unwrap());
+                let (status, _, body) =
+                    http(addr, "GET", &path, &[("Authorization", credential)], "");
+                assert_eq!(status, 200, "{body}");
+                *ask = serde_json::from_str(&body).unwrap();
+            }
             return snapshot;
         }
         assert!(

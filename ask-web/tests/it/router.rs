@@ -245,6 +245,12 @@ impl Page {
         reply.json().await
     }
 
+    /// `GET /api/asks/{id}` with the person's `credential`: the ask with its questions.
+    async fn ask(&self, credential: &str, id: &str) -> Reply {
+        self.send(get(&format!("/api/asks/{id}")).header("authorization", credential))
+            .await
+    }
+
     /// Posts `body` to `/api/asks/{id}/{action}` as the page does.
     async fn post(&self, credential: &str, id: &str, action: &str, body: &Value) -> Reply {
         self.send(
@@ -738,7 +744,7 @@ async fn without_the_credential_no_data_is_served() {
 }
 
 #[tokio::test]
-async fn the_waiting_ask_is_listed_with_its_questions() {
+async fn the_waiting_ask_is_listed_as_a_summary_and_opened_with_its_questions() {
     let single = Single::start().await;
     let asks = single.page.asks(&single.credential).await;
     assert_eq!(asks["closing"], false);
@@ -747,18 +753,29 @@ async fn the_waiting_ask_is_listed_with_its_questions() {
     assert_eq!(list[0]["requestId"], "ask-1");
     assert_eq!(list[0]["state"], "waiting_for_user");
     assert!(list[0]["since"].as_u64().unwrap() > 0);
-    // The questions as the model asked them, as validation read them.
+    // The list says how many questions, never the questions themselves.
+    assert_eq!(list[0]["count"], 3, "{asks}");
+    assert!(list[0].get("questions").is_none(), "{asks}");
+    // The single-ask page names no agent.
+    assert!(list[0].get("agent").is_none(), "{asks}");
+    // Opened, the ask has the questions as the model asked them, as validation read them.
+    let reply = single.page.ask(&single.credential, "ask-1").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let ask = reply.json().await;
     let input = ask_schema::parse(&call(), &Limits::default()).unwrap();
     assert_eq!(
-        list[0]["questions"],
+        ask["questions"],
         serde_json::to_value(&input.input().questions).unwrap()
     );
     assert_eq!(
-        list[0]["questions"][0]["options"][1],
+        ask["questions"][0]["options"][1],
         json!({"label": "SQLite", "description": "Lightweight, file-based"})
     );
-    // The single-ask page names no agent.
-    assert!(list[0].get("agent").is_none(), "{asks}");
+    // Another id is no ask, and no session opens none.
+    let reply = single.page.ask(&single.credential, "ask-2").await;
+    assert_eq!(reply.status, StatusCode::NOT_FOUND);
+    let reply = single.page.ask("Bearer 0000", "ask-1").await;
+    assert_eq!(reply.status, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
