@@ -2,7 +2,7 @@
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
   SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
-            layout | two | words
+            layout | two | words | boxes
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
@@ -12,7 +12,8 @@ Prints one JSON object with what the page showed; tests/it/web.rs checks it and 
 The page holds the three example questions of tests/it/web.rs (Database, Features, Name), or for
 `fields` the call of its canonical-fields test (Layout, Deploy, Config, Token), for `secrets` a
 secret choice and a secret multi-select (Key, Scopes), for `given` the Claude Code call whose
-answers the page shows pre-filled (Database, Features, Name).
+answers the page shows pre-filled (Database, Features, Name), for `boxes` one option whose
+preview is drawn with box-drawing characters.
 `saved` and `again` answer the one ask of agent alpha in `ask-user serve`; `again` prints the line
 `form` once the form shows and `ended` once the ask ended, and the test acts on each, so its
 JSON is the last line.
@@ -20,8 +21,10 @@ JSON is the last line.
 
 import http.server
 import json
+import struct
 import sys
 import threading
+import zlib
 
 from playwright.sync_api import sync_playwright
 
@@ -252,6 +255,82 @@ def reconnect(context, page):
     return seen
 
 
+def png_brightness(data):
+    """The rows of a PNG that Chromium wrote (8 bits per channel, RGB or RGBA, not interlaced),
+    each a list of its pixels' brightness, 0 (black) to 255 (white)."""
+    pos, idat = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", chunk[:10])
+            assert depth == 8 and color in (2, 6) and chunk[12] == 0, chunk
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + length
+    step = 3 if color == 2 else 4
+    stride = width * step
+    raw = zlib.decompress(idat)
+    rows, above = [], bytearray(stride)
+    for y in range(height):
+        at = y * (stride + 1)
+        kind, line = raw[at], bytearray(raw[at + 1:at + 1 + stride])
+        for i in range(stride):
+            left = line[i - step] if i >= step else 0
+            corner = above[i - step] if i >= step else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + above[i]) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + above[i]) // 2) & 255
+            elif kind == 4:
+                guess = left + above[i] - corner
+                nearest = min((abs(guess - left), 0, left), (abs(guess - above[i]), 1, above[i]),
+                              (abs(guess - corner), 2, corner))[2]
+                line[i] = (line[i] + nearest) & 255
+        rows.append([sum(line[x * step:x * step + 3]) // 3 for x in range(width)])
+        above = line
+    return rows
+
+
+def box_preview(page):
+    """The box-drawing preview as drawn: for the column of its vertical lines, how many pixel rows
+    between the first and the last that are inked show the background instead."""
+    preview = page.locator("pre.preview")
+    rows = png_brightness(preview.screenshot())
+    background = max(max(row) for row in rows)
+    inked = [[value < background - 60 for value in row] for row in rows]
+    # The column of the left vertical line: the one with the most inked rows.
+    column = max(range(len(rows[0])), key=lambda x: sum(row[x] for row in inked))
+    span = [y for y, row in enumerate(inked) if row[column]]
+    gaps = [y for y in range(span[0], span[-1] + 1) if rows[y][column] >= background - 4]
+    seen = {"inkedRows": len(span), "gapRows": len(gaps), "text": preview.inner_text()}
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_text("The questions were cancelled.").first.wait_for()
+    return seen
+
+
+# Whether each button of the confirmation dialog looks as the page's own button of its kind:
+# the same colours, border, corners and size of text.
+DIALOG_LOOKS = """() => {
+  const looks = (button) => {
+    const style = getComputedStyle(button);
+    return ["backgroundColor", "color", "borderTopColor", "borderTopLeftRadius", "fontSize", "minHeight"]
+      .map((name) => style[name]).join(" ");
+  };
+  const page = (kind) => looks(document.querySelector(`#asks .actions button.${kind}:not([hidden])`));
+  return {
+    yes: looks(document.getElementById("confirm-yes")) === page("primary"),
+    no: looks(document.getElementById("confirm-no")) === page("secondary"),
+  };
+}"""
+
+
+# The scenarios of the page's finish: each takes the page once it waits and gives what it saw.
+FINISH = {"boxes": box_preview}
+
+
 def main():
     scenario, viewport, link = sys.argv[1], sys.argv[2], sys.argv[3]
     seen = {}
@@ -352,6 +431,19 @@ def main():
             page.get_by_role("radio", name="PostgreSQL (Recommended)").check()
             page.get_by_role("button", name="Cancel").click()
             seen["dialog"] = page.locator("#confirm-text").inner_text()
+            # The dialog's buttons are the page's own: Yes as Next, No as Cancel.
+            seen["dialogLooks"] = page.evaluate(DIALOG_LOOKS)
+            # No is where the keyboard is; Shift+Tab reaches Yes and Tab goes back to No.
+            seen["dialogKeys"] = [page.evaluate("document.activeElement.id")]
+            page.keyboard.press("Shift+Tab")
+            seen["dialogKeys"].append(page.evaluate("document.activeElement.id"))
+            page.keyboard.press("Tab")
+            seen["dialogKeys"].append(page.evaluate("document.activeElement.id"))
+            # Esc answers No.
+            page.keyboard.press("Escape")
+            seen["escapeKeeps"] = page.locator("#confirm").evaluate("d => !d.open") and \
+                page.get_by_role("radio", name="PostgreSQL (Recommended)").is_checked()
+            page.get_by_role("button", name="Cancel").click()
             page.get_by_role("button", name="No").click()
             seen["stillWaiting"] = page.get_by_role("radio", name="PostgreSQL (Recommended)").is_checked()
             page.keyboard.press("Escape")
@@ -440,6 +532,8 @@ def main():
             seen["review"] = page.locator(".review").inner_text()
             page.get_by_role("button", name="Submit answers").click()
             page.get_by_text("Your answers were sent").first.wait_for()
+        elif scenario in FINISH:
+            seen.update(FINISH[scenario](page))
         elif scenario == "given":
             # Nothing is touched: the page shows what the call carried, and Submit sends it.
             seen["selectedTab"] = page.locator("[role=tab][aria-selected=true]").inner_text()

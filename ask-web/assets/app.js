@@ -267,8 +267,10 @@ function say(text, kind) {
   statusKind = kind || "final";
 }
 
-// Asks a yes/no question in the page's own dialog; resolves to true for Yes.
-function confirmWith(text) {
+// Asks a yes/no question in the page's own dialog, with the page's own buttons; resolves to true
+// for Yes. The keyboard starts on No, or on Yes when `yesFirst` says so (as the terminal's
+// "[Y/n]"); Tab moves between them and Esc answers No.
+function confirmWith(text, yesFirst) {
   return new Promise((resolve) => {
     document.getElementById("confirm-text").textContent = text;
     const yes = document.getElementById("confirm-yes");
@@ -289,7 +291,7 @@ function confirmWith(text) {
       if (!dialog.open) done(false);
     };
     dialog.showModal();
-    no.focus();
+    (yesFirst ? yes : no).focus();
   });
 }
 

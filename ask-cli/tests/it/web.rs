@@ -17,6 +17,8 @@ use std::process::{Child, Command, Stdio};
 use common::{Reply, http};
 use serde_json::{Value, json};
 
+mod finish;
+
 /// Three questions: a single choice with a recommended option, a multi-select and free text.
 fn call() -> Value {
     json!({"questions": [
@@ -735,6 +737,17 @@ fn check_answered(viewport: &str) {
 fn check_cancelled(viewport: &str) {
     let (seen, code, out) = browser("cancel", viewport);
     assert_eq!(seen["dialog"], "Discard 1 answer?");
+    // The page's own buttons, reached by the keyboard, No first; Esc answers No.
+    assert_eq!(
+        seen["dialogLooks"],
+        json!({"yes": true, "no": true}),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["dialogKeys"],
+        json!(["confirm-no", "confirm-yes", "confirm-no"])
+    );
+    assert_eq!(seen["escapeKeeps"], true, "Esc keeps the answers");
     assert_eq!(seen["stillWaiting"], true, "No keeps the answers");
     assert_eq!(seen["watcher"], "These questions were cancelled.");
     assert_eq!(seen["cancelledSaid"], 1, "{seen}");
