@@ -2,7 +2,7 @@
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
   SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
-            layout | two | words | boxes
+            layout | two | words | other-label | escape | boxes
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
@@ -294,6 +294,63 @@ def png_brightness(data):
     return rows
 
 
+def other_label(page):
+    """The "Other" text box of a single choice and of a multi-select: its visible label, where it
+    stands, and the note's label below it."""
+    seen = {"labels": [], "above": [], "notes": [], "names": []}
+    for qi, tab in ((0, "Database"), (1, "Features")):
+        page.get_by_role("tab", name=tab).click()
+        box = page.locator(f"#a0-q{qi}-other-text")
+        label = page.locator(f"label[for=a0-q{qi}-other-text]")
+        seen["labels"].append(label.inner_text() if label.count() == 1 and label.is_visible() else None)
+        if label.count() == 1:
+            # The label stands above its box, and the box above the note's label.
+            [top, middle, bottom] = [e.bounding_box() for e in
+                                     (label, box, page.locator(f"label[for=a0-q{qi}-note]"))]
+            seen["above"].append(top["y"] + top["height"] <= middle["y"]
+                                 and middle["y"] + middle["height"] <= bottom["y"])
+        seen["notes"].append(page.locator(f"label[for=a0-q{qi}-note]").inner_text())
+        seen["names"].append(box.get_attribute("aria-label"))
+    # Clicking the label puts the caret in its box, and typing there chooses Other.
+    page.locator("label[for=a0-q1-other-text]").click()
+    page.keyboard.type("Audit log")
+    seen["labelFocuses"] = page.evaluate("document.activeElement.id")
+    seen["otherChosen"] = page.locator("#a0-q1-other").is_checked()
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_role("button", name="Yes").click()
+    page.get_by_text("The questions were cancelled.").first.wait_for()
+    return seen
+
+
+def escape(page):
+    """Esc on the review reached by Next, with a question open and with every one answered, and
+    once the person clicked somewhere that is not a control."""
+    seen = {}
+    page.get_by_role("radio", name="SQLite").check()
+    for _ in range(3):
+        page.get_by_role("button", name="Next").first.click()
+    seen["selectedTab"] = page.locator("[role=tab][aria-selected=true]").inner_text()
+    page.keyboard.press("Escape")
+    seen["openReview"] = page.locator("#confirm").evaluate("d => d.open && d.querySelector('#confirm-text').innerText")
+    # Esc again answers No: the questions stay.
+    page.keyboard.press("Escape")
+    seen["kept"] = page.locator("#a0-q0-o1").is_checked()
+    page.get_by_role("tab", name="Name").click()
+    page.get_by_role("textbox", name="What should we name this service?").fill("esc-service")
+    page.get_by_role("button", name="Next").first.click()
+    page.keyboard.press("Escape")
+    seen["answeredReview"] = page.locator("#confirm").evaluate("d => d.open && d.querySelector('#confirm-text').innerText")
+    page.get_by_role("button", name="No").click()
+    # A click on the review's text leaves no control focused; Esc still asks.
+    page.locator(".review-panel h2").click()
+    seen["focusedAfterClick"] = page.evaluate("document.activeElement.tagName")
+    page.keyboard.press("Escape")
+    seen["afterClick"] = page.locator("#confirm").evaluate("d => d.open && d.querySelector('#confirm-text').innerText")
+    page.get_by_role("button", name="Yes").click()
+    page.get_by_text("The questions were cancelled.").first.wait_for()
+    return seen
+
+
 def box_preview(page):
     """The box-drawing preview as drawn: for the column of its vertical lines, how many pixel rows
     between the first and the last that are inked show the background instead."""
@@ -328,7 +385,7 @@ DIALOG_LOOKS = """() => {
 
 
 # The scenarios of the page's finish: each takes the page once it waits and gives what it saw.
-FINISH = {"boxes": box_preview}
+FINISH = {"other-label": other_label, "escape": escape, "boxes": box_preview}
 
 
 def main():

@@ -410,6 +410,9 @@ function questionPanel(ask, question, qi, masked, given) {
     autocomplete: masked ? "off" : null, placeholder: question.placeholder || null,
     "aria-label": fill(T.ownAnswer, { question: question.question }),
   });
+  // Its own label, so that it is never taken for the note's field below it; its name also says
+  // which question it answers.
+  const otherTextLabel = el("label", { for: otherText.id, class: "other-label", text: T.ownAnswerLabel });
   const count = el("div", { class: "count", "aria-live": "polite", id: `${otherId}-count` });
   otherText.setAttribute("aria-describedby", count.id);
   otherText.addEventListener("input", () => {
@@ -428,7 +431,7 @@ function questionPanel(ask, question, qi, masked, given) {
     if (otherInput.checked) otherText.focus();
     ask.changed();
   });
-  fieldset.append(otherLabel, otherText, count);
+  fieldset.append(otherLabel, el("div", { class: "field other" }, otherTextLabel, otherText, count));
   const note = noteField(ask, masked, id, qi);
   panel.append(note.field);
   if (given) {
@@ -603,7 +606,9 @@ function askForm(view, position) {
     }
     if (qi < questions.length) select(qi + 1, false);
     if (qi + 1 < questions.length) ask.panels[qi + 1].read.focus();
-    else submit.focus();
+    // Submit, or while it waits for an open question, the review's tab: never a control that
+    // cannot hold the focus, which would leave it (and Esc) outside the ask.
+    else (submit.disabled ? tabs[questions.length] : submit).focus();
   };
 
   questions.forEach((question, qi) => {
@@ -643,6 +648,7 @@ function askForm(view, position) {
 
   submit.addEventListener("click", send);
   cancel.addEventListener("click", cancelAsk);
+  ask.cancel = cancelAsk;
   root.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !dialog.open) {
       event.preventDefault();
@@ -945,6 +951,17 @@ async function reachable() {
     return false;
   }
 }
+
+// Esc with no control focused (after a click on the page's text) cancels as it does inside the
+// ask, when one ask waits: with several, it could be any of them.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || event.defaultPrevented || dialog.open) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user" && a.cancel);
+  if (waiting.length !== 1) return;
+  event.preventDefault();
+  waiting[0].cancel();
+});
 
 statusLine.tabIndex = -1;
 setInterval(() => document.querySelectorAll(".age").forEach(updateAge), 30000);

@@ -2130,7 +2130,10 @@ fn browser_asks_before_sending_an_answer_over_2000_characters() {
     let _heavy = common::heavy::heavy("web");
     let call = json!({"questions": [{"question": "What should we name this service?"}]});
     let (seen, code, out) = browser_with(&call, "long", "desktop");
-    assert_eq!(seen["count"], "2,001 characters: a long answer");
+    assert_eq!(
+        seen["count"],
+        "Answer is long (2,001 chars): Submit asks before sending it."
+    );
     assert_eq!(
         seen["dialog"],
         "Answer is long (2,001 chars). Continue anyway?"

@@ -55,7 +55,11 @@ pub struct PageText {
     pub other: &'static str,
     /// The accessible name of the "Other" text field: "Your own answer to: {question}".
     pub own_answer: &'static str,
-    /// Under a field that holds a long answer: "{n} characters: a long answer".
+    /// The visible label of the "Other" text field, words of `own_answer` where the language
+    /// allows: "Your own answer".
+    pub own_answer_label: &'static str,
+    /// Under a field, as it is typed, once it holds a long answer: "Answer is long ({n} chars):
+    /// Submit asks before sending it.".
     pub long_count: &'static str,
     /// The dialog before a long answer is sent: "Answer is long ({n} chars). Continue anyway?".
     pub long_answer: &'static str,
@@ -144,7 +148,8 @@ pub(super) static EN: PageText = PageText {
     choose_any: "Choose any number.",
     other: "Other (type your answer)",
     own_answer: "Your own answer to: {question}",
-    long_count: "{n} characters: a long answer",
+    own_answer_label: "Your own answer",
+    long_count: "Answer is long ({n} chars): Submit asks before sending it.",
     long_answer: "Answer is long ({n} chars). Continue anyway?",
     next: "Next",
     submit: "Submit",
@@ -207,7 +212,8 @@ pub(super) static DE: PageText = PageText {
     choose_any: "Beliebig viele wählbar.",
     other: "Andere (eigene Antwort eingeben)",
     own_answer: "Deine eigene Antwort auf: {question}",
-    long_count: "{n} Zeichen: eine lange Antwort",
+    own_answer_label: "Deine eigene Antwort",
+    long_count: "Die Antwort ist lang ({n} Zeichen): Vor dem Senden wird nachgefragt.",
     long_answer: "Die Antwort ist lang ({n} Zeichen). Trotzdem fortfahren?",
     next: "Weiter",
     submit: "Senden",
@@ -268,7 +274,8 @@ pub(super) static ES: PageText = PageText {
     choose_any: "Elija las que quiera.",
     other: "Otra (escriba su respuesta)",
     own_answer: "Su propia respuesta a: {question}",
-    long_count: "{n} caracteres: una respuesta larga",
+    own_answer_label: "Su propia respuesta",
+    long_count: "La respuesta es larga ({n} caracteres): se le pedirá confirmación antes de enviarla.",
     long_answer: "La respuesta es larga ({n} caracteres). ¿Continuar de todos modos?",
     next: "Siguiente",
     submit: "Enviar",
@@ -331,7 +338,8 @@ pub(super) static FR: PageText = PageText {
     choose_any: "Choisissez-en autant que vous voulez.",
     other: "Autre (saisissez votre réponse)",
     own_answer: "Votre propre réponse à : {question}",
-    long_count: "{n} caractères : une réponse longue",
+    own_answer_label: "Votre propre réponse",
+    long_count: "La réponse est longue ({n} caractères) : une confirmation sera demandée avant l'envoi.",
     long_answer: "La réponse est longue ({n} caractères). Continuer quand même ?",
     next: "Suivant",
     submit: "Envoyer",
@@ -391,7 +399,8 @@ pub(super) static JA: PageText = PageText {
     choose_any: "いくつでも選べます。",
     other: "その他（自由入力）",
     own_answer: "「{question}」への自由回答",
-    long_count: "{n} 文字: 長い回答です",
+    own_answer_label: "自由回答",
+    long_count: "回答が長くなっています（{n} 文字）。送信前に確認します。",
     long_answer: "回答が長くなっています（{n} 文字）。このまま続けますか？",
     next: "次へ",
     submit: "送信",
@@ -453,7 +462,8 @@ pub(super) static ZH: PageText = PageText {
     choose_any: "可多选。",
     other: "其他（请输入）",
     own_answer: "你对“{question}”的回答",
-    long_count: "{n} 个字符：回答较长",
+    own_answer_label: "你的回答",
+    long_count: "回答较长（{n} 个字符）。发送前会请你确认。",
     long_answer: "回答较长（{n} 个字符）。仍要继续吗？",
     next: "下一步",
     submit: "提交",

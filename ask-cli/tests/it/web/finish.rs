@@ -1,10 +1,61 @@
-//! The page's finish, in Chromium: box-drawing previews drawn without gaps between their rows.
-//! The confirmation's own buttons are checked by the cancelling tests beside.
+//! The page's finish, in Chromium: the "Other" box labelled apart from the note, Esc on every
+//! review, and box-drawing previews drawn without gaps between their rows. The confirmation's
+//! own buttons are checked by the cancelling tests beside.
 
-use super::browser_with;
+use super::{browser, browser_with};
 use crate::common;
 
 use serde_json::json;
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_labels_the_other_box_of_a_choice_apart_from_the_note_on_a_phone() {
+    let _heavy = common::heavy::heavy("web");
+    let (seen, code, _) = browser("other-label", "phone");
+    // A single choice and a multi-select: each box has its own visible label, above it, and
+    // the note's label comes after the box.
+    assert_eq!(
+        seen["labels"],
+        json!(["Your own answer", "Your own answer"]),
+        "{seen}"
+    );
+    assert_eq!(seen["above"], json!([true, true]), "{seen}");
+    assert_eq!(
+        seen["notes"],
+        json!([
+            "Note on this answer (optional)",
+            "Note on this answer (optional)"
+        ])
+    );
+    // Its name still says which question it answers, and holds the visible words.
+    assert_eq!(
+        seen["names"],
+        json!([
+            "Your own answer to: Which database should we use?",
+            "Your own answer to: Which features should we include?"
+        ])
+    );
+    assert_eq!(seen["labelFocuses"], "a0-q1-other-text");
+    assert_eq!(seen["otherChosen"], true);
+    assert_eq!(code, 130);
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_esc_on_the_review_reached_by_next_asks_before_discarding_on_a_desktop() {
+    let _heavy = common::heavy::heavy("web");
+    let (seen, code, out) = browser("escape", "desktop");
+    assert_eq!(seen["selectedTab"], "✓ Submit");
+    // With a question still open, with every one answered, and after a click on the text.
+    let asked = "Discard 1 answer?";
+    assert_eq!(seen["openReview"], asked, "{seen}");
+    assert_eq!(seen["kept"], true);
+    assert_eq!(seen["answeredReview"], "Discard 2 answers?");
+    assert_eq!(seen["focusedAfterClick"], "BODY");
+    assert_eq!(seen["afterClick"], "Discard 2 answers?");
+    assert_eq!(code, 130);
+    assert_eq!(out["cancelled"], true);
+}
 
 /// A layout drawn with box-drawing characters, as an option's preview.
 fn boxes_call() -> serde_json::Value {
