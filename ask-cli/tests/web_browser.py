@@ -2,7 +2,7 @@
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE]
   SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
-            layout | two | words | other-label | escape | boxes
+            layout | two | words | other-label | long-review | escape | boxes
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
@@ -322,6 +322,40 @@ def other_label(page):
     return seen
 
 
+def long_review(page):
+    """A 2,500-character answer typed into the third question: the warning while it is typed,
+    the review with the answer shortened and Submit on screen, the confirmation, and the recap."""
+    seen = {}
+    page.get_by_role("radio", name="SQLite").check()
+    page.get_by_role("button", name="Next").first.click()
+    page.get_by_role("checkbox", name="REST API").check()
+    page.get_by_role("button", name="Next").first.click()
+    name = page.get_by_role("textbox", name="What should we name this service?")
+    # 2,000 characters, at the limit, then one more typed, then the rest.
+    name.fill(("c" * 49 + "\n") * 40)
+    seen["countAtLimit"] = page.locator("#a0-q2-count").inner_text()
+    page.keyboard.type("c")
+    seen["countPast"] = page.locator("#a0-q2-count").inner_text()
+    name.fill(("c" * 49 + "\n") * 50)
+    seen["count"] = page.locator("#a0-q2-count").inner_text()
+    seen["countVisible"] = page.locator("#a0-q2-count").is_visible()
+    page.get_by_role("button", name="Next").first.click()
+    seen["review"] = page.locator(".review").inner_text()
+    # The review, from its title to Submit, fits on the screen.
+    title = page.locator(".review-panel h2").bounding_box()
+    submit = page.get_by_role("button", name="Submit answers").bounding_box()
+    seen["fits"] = page.evaluate("window.scrollY") == 0 and title["y"] >= 0 and \
+        submit["y"] + submit["height"] <= page.viewport_size["height"]
+    page.get_by_role("button", name="Submit answers").click()
+    seen["dialog"] = page.locator("#confirm-text").inner_text()
+    # As the terminal's "[Y/n]": Yes is where the keyboard is.
+    seen["dialogFocus"] = page.evaluate("document.activeElement.id")
+    page.keyboard.press("Enter")
+    page.locator(".outcome").wait_for()
+    seen["recap"] = page.locator(".recap").inner_text()
+    return seen
+
+
 def escape(page):
     """Esc on the review reached by Next, with a question open and with every one answered, and
     once the person clicked somewhere that is not a control."""
@@ -385,7 +419,7 @@ DIALOG_LOOKS = """() => {
 
 
 # The scenarios of the page's finish: each takes the page once it waits and gives what it saw.
-FINISH = {"other-label": other_label, "escape": escape, "boxes": box_preview}
+FINISH = {"other-label": other_label, "long-review": long_review, "escape": escape, "boxes": box_preview}
 
 
 def main():
@@ -484,6 +518,11 @@ def main():
             # Both pages have the final state now: the confirmation is said once.
             seen["sentSaid"] = page.inner_text("body").count("Your answers were sent")
             seen["focused"] = page.evaluate("document.activeElement.textContent")
+            # What was sent stays in view, in the page's own colours rather than greyed out.
+            seen["recap"] = page.locator(".recap").inner_text()
+            seen["recapGrey"] = page.evaluate(
+                "['.outcome', '.recap dd'].map((q) => getComputedStyle(document.querySelector(q)).color"
+                " === getComputedStyle(document.getElementById('status')).color)")
         elif scenario == "cancel":
             page.get_by_role("radio", name="PostgreSQL (Recommended)").check()
             page.get_by_role("button", name="Cancel").click()
@@ -589,6 +628,7 @@ def main():
             seen["review"] = page.locator(".review").inner_text()
             page.get_by_role("button", name="Submit answers").click()
             page.get_by_text("Your answers were sent").first.wait_for()
+            seen["recap"] = page.locator(".recap").inner_text()
         elif scenario in FINISH:
             seen.update(FINISH[scenario](page))
         elif scenario == "given":

@@ -514,6 +514,46 @@ function answerText(answer) {
   return Array.isArray(answer.answer) ? answer.answer.join(", ") : answer.answer;
 }
 
+// The most of one answer or note that the review and the recap show, so that a long answer
+// never pushes Submit off the screen: its first lines, within a few hundred characters.
+const SHOWN_LINES = 3;
+const SHOWN_CHARS = 200;
+
+// `text` as the review shows it: its first lines, then "… N more characters" for the rest.
+function shortened(text) {
+  const chars = [...text];
+  let end = Math.min(chars.length, SHOWN_CHARS);
+  let lines = 1;
+  for (let at = 0; at < end; at++) {
+    if (chars[at] === "\n" && ++lines > SHOWN_LINES) end = at;
+  }
+  const rest = chars.slice(end).join("");
+  if (rest.trim() === "") return [el("span", { text })];
+  return [
+    el("span", { text: chars.slice(0, end).join("") }),
+    el("span", { class: "more", text: counted(T.moreChars, chars.length - end) }),
+  ];
+}
+
+// The answers given to `questions`, each under its question and with its note, as the review
+// and the recap of what was sent show them. The server's mask stands for a masked answer
+// (typed or chosen) and its note, as on every display.
+function answerList(questions, masks, given) {
+  const list = el("dl", { class: "review" });
+  given.forEach((a, i) => {
+    const mask = masks[i];
+    list.append(el("dt", { text: questions[i].question }));
+    list.append(a === null
+      ? el("dd", { class: "open", text: T.notAnswered })
+      : el("dd", {}, ...shortened(mask !== null && hiddenWhenSecret("answer") ? mask : answerText(a))));
+    if (a !== null && a.notes) {
+      const note = mask !== null && hiddenWhenSecret("notes") ? mask : a.notes;
+      list.append(el("dd", { class: "note" }, ...shortened(fill(T.note, { note }))));
+    }
+  });
+  return list;
+}
+
 // Builds the form of one waiting ask.
 function askForm(view, position) {
   // The ids and radio groups of this form are its own: a number no other form of the page had,
@@ -571,21 +611,7 @@ function askForm(view, position) {
     const given = answers();
     review.replaceChildren();
     review.append(el("h2", { text: T.reviewTitle }));
-    const list = el("dl", { class: "review" });
-    given.forEach((a, i) => {
-      // The server's mask stands for a masked answer (typed or chosen) and its note, as on every
-      // display.
-      const mask = masks[i];
-      list.append(el("dt", { text: questions[i].question }));
-      list.append(a === null
-        ? el("dd", { class: "open", text: T.notAnswered })
-        : el("dd", { text: mask !== null && hiddenWhenSecret("answer") ? mask : answerText(a) }));
-      if (a !== null && a.notes) {
-        const note = mask !== null && hiddenWhenSecret("notes") ? mask : a.notes;
-        list.append(el("dd", { class: "note", text: fill(T.note, { note }) }));
-      }
-    });
-    review.append(list);
+    review.append(answerList(questions, masks, given));
     const open = given.filter((a) => a === null).length;
     submit.disabled = open > 0;
     review.append(el("p", {
@@ -626,7 +652,7 @@ function askForm(view, position) {
     }
     const long = given.map((a) => [...answerText(a)].length).filter((n) => n > LONG_ANSWER);
     if (long.length > 0) {
-      const ok = await confirmWith(fill(T.longAnswer, { n: number(Math.max(...long)) }));
+      const ok = await confirmWith(fill(T.longAnswer, { n: number(Math.max(...long)) }), true);
       if (!ok) return;
     }
     const body = {
@@ -634,6 +660,8 @@ function askForm(view, position) {
         question: questions[i].question, answer: a.answer, wasCustom: a.wasCustom, notes: a.notes,
       })),
     };
+    // What is sent, for the recap once it arrived.
+    ask.sending = given;
     await post(ask, "answer", body, T.sent);
   }
 
@@ -708,13 +736,21 @@ function askForm(view, position) {
     if (tabbed && current === questions.length) submit.focus();
     else ask.panels[tabbed ? current : 0].read.focus();
   };
-  ask.finish = (text) => {
+  // `sent`: the answers this page sent, recapped under the sentence (masked where the question
+  // is secret, long ones shortened as in the review).
+  ask.finish = (text, sent) => {
     root.classList.add("final");
     // Answers that never reached the agent stay in view, as the person wrote them (masked
     // where the question is secret), to give again elsewhere.
     const kept = ask.kept ? [el("p", { text: T.notDelivered }), review] : [];
     const said = el("p", { class: "outcome", tabindex: "-1", text });
-    root.replaceChildren(...[askerLine(view), said, ...kept].filter(Boolean));
+    let recap = null;
+    if (sent) {
+      root.classList.add("sent");
+      recap = answerList(questions, masks, sent);
+      recap.classList.add("recap");
+    }
+    root.replaceChildren(...[askerLine(view), said, recap, ...kept].filter(Boolean));
     return said;
   };
   return ask;
@@ -745,7 +781,7 @@ async function post(ask, action, body, done) {
     const saved = response.status === 202;
     // The ask says how it ended, in its own place (and only there): the status line says only
     // what else waits.
-    const said = ask.finish(saved ? T.savedForAgent : done);
+    const said = ask.finish(saved ? T.savedForAgent : done, action === "answer" ? ask.sending : null);
     const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user").length;
     if (waiting > 0) say(counted(T.waiting, waiting), "waiting");
     else say("", "done");

@@ -722,6 +722,13 @@ fn check_answered(viewport: &str) {
         seen["focused"],
         "Your answers were sent. You can close this page."
     );
+    // Below it, what was sent, as the review showed it, in the page's own colours.
+    assert_eq!(
+        seen["recap"],
+        "Which database should we use?\nSQLite\nNote: only for the tests\n\
+         Which features should we include?\nAuthentication, Audit log\nWhat should we name this service?\norder-processor"
+    );
+    assert_eq!(seen["recapGrey"], json!([false, false]), "{seen}");
     assert_eq!(
         out,
         json!({"answered": true, "answers": [
@@ -1032,6 +1039,8 @@ fn browser_review_never_shows_a_secret_chosen_option_other_text_or_note() {
         review,
         "Which signing key?\n[secret]\nNote: [secret]\nWhich scopes?\n[secret]"
     );
+    // So is the recap once they were sent.
+    assert_eq!(seen["recap"], review);
     // What is typed is masked too.
     assert_eq!(seen["otherType"], "password");
     assert_eq!(seen["noteType"], "password");

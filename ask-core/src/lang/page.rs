@@ -75,6 +75,8 @@ pub struct PageText {
     pub review_title: &'static str,
     /// In the review, for a question with no answer.
     pub not_answered: &'static str,
+    /// After the first lines of a long answer in the review: "… {n} more characters".
+    pub more_chars: Counted,
     /// Under the review while questions are open: "… ({n} open).".
     pub open_count: Counted,
     /// Under the review when every question is answered.
@@ -157,6 +159,7 @@ pub(super) static EN: PageText = PageText {
     cancel: "Cancel",
     review_title: "Review your answers",
     not_answered: "Not answered yet",
+    more_chars: counted("… 1 more character", "… {n} more characters"),
     open_count: counted(
         "Answer every question before submitting (1 open).",
         "Answer every question before submitting ({n} open).",
@@ -221,6 +224,7 @@ pub(super) static DE: PageText = PageText {
     cancel: "Abbrechen",
     review_title: "Antworten prüfen",
     not_answered: "Noch nicht beantwortet",
+    more_chars: counted("… 1 weiteres Zeichen", "… {n} weitere Zeichen"),
     open_count: same("Beantworte vor dem Senden jede Frage ({n} offen)."),
     all_answered: "Alles ist beantwortet.",
     answer_all: "Beantworte vor dem Senden jede Frage.",
@@ -283,6 +287,7 @@ pub(super) static ES: PageText = PageText {
     cancel: "Cancelar",
     review_title: "Revise sus respuestas",
     not_answered: "Aún sin responder",
+    more_chars: counted("… 1 carácter más", "… {n} caracteres más"),
     open_count: counted(
         "Responda todas las preguntas antes de enviar (1 pendiente).",
         "Responda todas las preguntas antes de enviar ({n} pendientes).",
@@ -347,6 +352,7 @@ pub(super) static FR: PageText = PageText {
     cancel: "Annuler",
     review_title: "Vérifiez vos réponses",
     not_answered: "Pas encore de réponse",
+    more_chars: counted("… 1 caractère de plus", "… {n} caractères de plus"),
     open_count: same("Répondez à chaque question avant d'envoyer ({n} sans réponse)."),
     all_answered: "Tout est répondu.",
     answer_all: "Répondez à chaque question avant d'envoyer.",
@@ -408,6 +414,7 @@ pub(super) static JA: PageText = PageText {
     cancel: "キャンセル",
     review_title: "回答の確認",
     not_answered: "未回答",
+    more_chars: same("… ほか {n} 文字"),
     open_count: same("送信する前にすべての質問に回答してください（未回答 {n} 件）。"),
     all_answered: "すべて回答済みです。",
     answer_all: "送信する前にすべての質問に回答してください。",
@@ -471,6 +478,7 @@ pub(super) static ZH: PageText = PageText {
     cancel: "取消",
     review_title: "检查你的回答",
     not_answered: "尚未回答",
+    more_chars: same("… 还有 {n} 个字符"),
     open_count: same("提交前请回答所有问题（还有 {n} 个未回答）。"),
     all_answered: "已全部回答。",
     answer_all: "提交前请回答所有问题。",

@@ -1,6 +1,7 @@
-//! The page's finish, in Chromium: the "Other" box labelled apart from the note, Esc on every
-//! review, and box-drawing previews drawn without gaps between their rows. The confirmation's
-//! own buttons are checked by the cancelling tests beside.
+//! The page's finish, in Chromium: the "Other" box labelled apart from the note, a long answer
+//! warned of as it is typed and shortened in the review, Esc on every review, and box-drawing
+//! previews drawn without gaps between their rows. The recap of what was sent and the
+//! confirmation's own buttons are checked by the answering, cancelling and secret tests beside.
 
 use super::{browser, browser_with};
 use crate::common;
@@ -38,6 +39,45 @@ fn browser_labels_the_other_box_of_a_choice_apart_from_the_note_on_a_phone() {
     assert_eq!(seen["labelFocuses"], "a0-q1-other-text");
     assert_eq!(seen["otherChosen"], true);
     assert_eq!(code, 130);
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_warns_of_a_long_answer_as_it_is_typed_and_shortens_it_in_the_review_on_a_phone() {
+    let _heavy = common::heavy::heavy("web");
+    let (seen, code, out) = browser("long-review", "phone");
+    // Nothing at 2,000 characters; the warning with the 2,001st, before any Next or Submit.
+    assert_eq!(seen["countAtLimit"], "");
+    assert_eq!(
+        seen["countPast"],
+        "Answer is long (2,001 chars): Submit asks before sending it."
+    );
+    assert_eq!(
+        seen["count"],
+        "Answer is long (2,500 chars): Submit asks before sending it."
+    );
+    assert_eq!(seen["countVisible"], true);
+    // The review shows the answer's first three lines and how much more there is, so that its
+    // title and Submit are on the phone's screen together.
+    let line = "c".repeat(49);
+    let shortened = format!(
+        "Which database should we use?\nSQLite\nWhich features should we include?\nREST API\n\
+         What should we name this service?\n{line}\n{line}\n{line}\n… 2,351 more characters"
+    );
+    assert_eq!(seen["review"], shortened.as_str());
+    assert_eq!(seen["fits"], true, "{seen}");
+    // Submit then asks, as the terminal does, with Yes under the keyboard: Enter sends.
+    assert_eq!(
+        seen["dialog"],
+        "Answer is long (2,500 chars). Continue anyway?"
+    );
+    assert_eq!(seen["dialogFocus"], "confirm-yes");
+    assert_eq!(seen["recap"], shortened.as_str());
+    assert_eq!(code, 0);
+    assert_eq!(
+        out["answers"][2]["answer"],
+        format!("{line}\n").repeat(50).as_str()
+    );
 }
 
 #[test]
