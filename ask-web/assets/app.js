@@ -515,7 +515,7 @@ function answerText(answer) {
 }
 
 // The most of one answer or note that the review and the recap show, so that a long answer
-// never pushes Submit off the screen: its first lines, within a few hundred characters.
+// never pushes Submit off the screen: its first three lines, within 200 characters.
 const SHOWN_LINES = 3;
 const SHOWN_CHARS = 200;
 
@@ -536,19 +536,20 @@ function shortened(text) {
 }
 
 // The answers given to `questions`, each under its question and with its note, as the review
-// and the recap of what was sent show them. The server's mask stands for a masked answer
-// (typed or chosen) and its note, as on every display.
-function answerList(questions, masks, given) {
+// and the recap of what was sent show them: long ones shortened, unless `whole`. The server's
+// mask stands for a masked answer (typed or chosen) and its note, as on every display.
+function answerList(questions, masks, given, whole) {
   const list = el("dl", { class: "review" });
+  const part = (text) => (whole ? [el("span", { text })] : shortened(text));
   given.forEach((a, i) => {
     const mask = masks[i];
     list.append(el("dt", { text: questions[i].question }));
     list.append(a === null
       ? el("dd", { class: "open", text: T.notAnswered })
-      : el("dd", {}, ...shortened(mask !== null && hiddenWhenSecret("answer") ? mask : answerText(a))));
+      : el("dd", {}, ...part(mask !== null && hiddenWhenSecret("answer") ? mask : answerText(a))));
     if (a !== null && a.notes) {
       const note = mask !== null && hiddenWhenSecret("notes") ? mask : a.notes;
-      list.append(el("dd", { class: "note" }, ...shortened(fill(T.note, { note }))));
+      list.append(el("dd", { class: "note" }, ...part(fill(T.note, { note }))));
     }
   });
   return list;
@@ -740,9 +741,9 @@ function askForm(view, position) {
   // is secret, long ones shortened as in the review).
   ask.finish = (text, sent) => {
     root.classList.add("final");
-    // Answers that never reached the agent stay in view, as the person wrote them (masked
-    // where the question is secret), to give again elsewhere.
-    const kept = ask.kept ? [el("p", { text: T.notDelivered }), review] : [];
+    // Answers that never reached the agent stay in view, whole, as the person wrote them
+    // (masked where the question is secret), to give again elsewhere.
+    const kept = ask.kept ? [el("p", { text: T.notDelivered }), answerList(questions, masks, ask.sending || answers(), true)] : [];
     const said = el("p", { class: "outcome", tabindex: "-1", text });
     let recap = null;
     if (sent) {
