@@ -2,7 +2,8 @@
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE | LIST]
   SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
-            layout | two | words | reopen | full
+            layout | two | words | reopen | full |
+            other-label | long-review | escape | boxes
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
@@ -14,7 +15,8 @@ Prints one JSON object with what the page showed; tests/it/web.rs checks it and 
 The page holds the three example questions of tests/it/web.rs (Database, Features, Name), or for
 `fields` the call of its canonical-fields test (Layout, Deploy, Config, Token), for `secrets` a
 secret choice and a secret multi-select (Key, Scopes), for `given` the Claude Code call whose
-answers the page shows pre-filled (Database, Features, Name).
+answers the page shows pre-filled (Database, Features, Name), for `boxes` one option whose
+preview is drawn with box-drawing characters.
 `reopen` closes the tab of LINK and opens LINK again in the same browser, answers there, prints a
 JSON line, then reads from stdin the link of a later `ask-user --mode web` on the same port, and
 prints a second JSON line.
@@ -25,8 +27,10 @@ JSON is the last line.
 
 import http.server
 import json
+import struct
 import sys
 import threading
+import zlib
 
 from playwright.sync_api import sync_playwright
 
@@ -334,6 +338,173 @@ def full_of_away(context, page, listed):
     return seen
 
 
+def png_brightness(data):
+    """The rows of a PNG that Chromium wrote (8 bits per channel, RGB or RGBA, not interlaced),
+    each a list of its pixels' brightness, 0 (black) to 255 (white)."""
+    pos, idat = 8, b""
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        chunk = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", chunk[:10])
+            assert depth == 8 and color in (2, 6) and chunk[12] == 0, chunk
+        elif kind == b"IDAT":
+            idat += chunk
+        pos += 12 + length
+    step = 3 if color == 2 else 4
+    stride = width * step
+    raw = zlib.decompress(idat)
+    rows, above = [], bytearray(stride)
+    for y in range(height):
+        at = y * (stride + 1)
+        kind, line = raw[at], bytearray(raw[at + 1:at + 1 + stride])
+        for i in range(stride):
+            left = line[i - step] if i >= step else 0
+            corner = above[i - step] if i >= step else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 255
+            elif kind == 2:
+                line[i] = (line[i] + above[i]) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (left + above[i]) // 2) & 255
+            elif kind == 4:
+                guess = left + above[i] - corner
+                nearest = min((abs(guess - left), 0, left), (abs(guess - above[i]), 1, above[i]),
+                              (abs(guess - corner), 2, corner))[2]
+                line[i] = (line[i] + nearest) & 255
+        rows.append([sum(line[x * step:x * step + 3]) // 3 for x in range(width)])
+        above = line
+    return rows
+
+
+def other_label(page):
+    """The "Other" text box of a single choice and of a multi-select: its visible label, where it
+    stands, and the note's label below it."""
+    seen = {"labels": [], "above": [], "notes": [], "names": []}
+    for qi, tab in ((0, "Database"), (1, "Features")):
+        page.get_by_role("tab", name=tab).click()
+        box = page.locator(f"#a0-q{qi}-other-text")
+        label = page.locator(f"label[for=a0-q{qi}-other-text]")
+        seen["labels"].append(label.inner_text() if label.count() == 1 and label.is_visible() else None)
+        if label.count() == 1:
+            # The label stands above its box, and the box above the note's label.
+            [top, middle, bottom] = [e.bounding_box() for e in
+                                     (label, box, page.locator(f"label[for=a0-q{qi}-note]"))]
+            seen["above"].append(top["y"] + top["height"] <= middle["y"]
+                                 and middle["y"] + middle["height"] <= bottom["y"])
+        seen["notes"].append(page.locator(f"label[for=a0-q{qi}-note]").inner_text())
+        seen["names"].append(box.get_attribute("aria-label"))
+    # Clicking the label puts the caret in its box, and typing there chooses Other.
+    page.locator("label[for=a0-q1-other-text]").click()
+    page.keyboard.type("Audit log")
+    seen["labelFocuses"] = page.evaluate("document.activeElement.id")
+    seen["otherChosen"] = page.locator("#a0-q1-other").is_checked()
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_role("button", name="Yes").click()
+    page.get_by_text("The questions were cancelled.").first.wait_for()
+    return seen
+
+
+def long_review(page):
+    """A 2,500-character answer typed into the third question: the warning while it is typed,
+    the review with the answer shortened and Submit on screen, the confirmation, and the recap."""
+    seen = {}
+    page.get_by_role("radio", name="SQLite").check()
+    page.get_by_role("button", name="Next").first.click()
+    page.get_by_role("checkbox", name="REST API").check()
+    page.get_by_role("button", name="Next").first.click()
+    name = page.get_by_role("textbox", name="What should we name this service?")
+    # 2,000 characters, at the limit, then one more typed, then the rest.
+    name.fill(("c" * 49 + "\n") * 40)
+    seen["countAtLimit"] = page.locator("#a0-q2-count").inner_text()
+    page.keyboard.type("c")
+    seen["countPast"] = page.locator("#a0-q2-count").inner_text()
+    name.fill(("c" * 49 + "\n") * 50)
+    seen["count"] = page.locator("#a0-q2-count").inner_text()
+    seen["countVisible"] = page.locator("#a0-q2-count").is_visible()
+    page.get_by_role("button", name="Next").first.click()
+    seen["review"] = page.locator(".review").inner_text()
+    # The review, from its title to Submit, fits on the screen.
+    title = page.locator(".review-panel h2").bounding_box()
+    submit = page.get_by_role("button", name="Submit answers").bounding_box()
+    seen["fits"] = page.evaluate("window.scrollY") == 0 and title["y"] >= 0 and \
+        submit["y"] + submit["height"] <= page.viewport_size["height"]
+    page.get_by_role("button", name="Submit answers").click()
+    seen["dialog"] = page.locator("#confirm-text").inner_text()
+    # As the terminal's "[Y/n]": Yes is where the keyboard is.
+    seen["dialogFocus"] = page.evaluate("document.activeElement.id")
+    page.keyboard.press("Enter")
+    page.locator(".outcome").wait_for()
+    seen["recap"] = page.locator(".recap").inner_text()
+    return seen
+
+
+def escape(page):
+    """Esc on the review reached by Next, with a question open and with every one answered, and
+    once the person clicked somewhere that is not a control."""
+    seen = {}
+    page.get_by_role("radio", name="SQLite").check()
+    for _ in range(3):
+        page.get_by_role("button", name="Next").first.click()
+    seen["selectedTab"] = page.locator("[role=tab][aria-selected=true]").inner_text()
+    page.keyboard.press("Escape")
+    seen["openReview"] = page.locator("#confirm").evaluate("d => d.open && d.querySelector('#confirm-text').innerText")
+    # Esc again answers No: the questions stay.
+    page.keyboard.press("Escape")
+    seen["kept"] = page.locator("#a0-q0-o1").is_checked()
+    page.get_by_role("tab", name="Name").click()
+    page.get_by_role("textbox", name="What should we name this service?").fill("esc-service")
+    page.get_by_role("button", name="Next").first.click()
+    page.keyboard.press("Escape")
+    seen["answeredReview"] = page.locator("#confirm").evaluate("d => d.open && d.querySelector('#confirm-text').innerText")
+    page.get_by_role("button", name="No").click()
+    # A click on the review's text leaves no control focused; Esc still asks.
+    page.locator(".review-panel h2").click()
+    seen["focusedAfterClick"] = page.evaluate("document.activeElement.tagName")
+    page.keyboard.press("Escape")
+    seen["afterClick"] = page.locator("#confirm").evaluate("d => d.open && d.querySelector('#confirm-text').innerText")
+    page.get_by_role("button", name="Yes").click()
+    page.get_by_text("The questions were cancelled.").first.wait_for()
+    return seen
+
+
+def box_preview(page):
+    """The box-drawing preview as drawn: for the column of its vertical lines, how many pixel rows
+    between the first and the last that are inked show the background instead."""
+    preview = page.locator("pre.preview")
+    rows = png_brightness(preview.screenshot())
+    background = max(max(row) for row in rows)
+    inked = [[value < background - 60 for value in row] for row in rows]
+    # The column of the left vertical line: the one with the most inked rows.
+    column = max(range(len(rows[0])), key=lambda x: sum(row[x] for row in inked))
+    span = [y for y, row in enumerate(inked) if row[column]]
+    gaps = [y for y in range(span[0], span[-1] + 1) if rows[y][column] >= background - 4]
+    seen = {"inkedRows": len(span), "gapRows": len(gaps), "text": preview.inner_text()}
+    page.get_by_role("button", name="Cancel").click()
+    page.get_by_text("The questions were cancelled.").first.wait_for()
+    return seen
+
+
+# Whether each button of the confirmation dialog looks as the page's own button of its kind:
+# the same colours, border, corners and size of text.
+DIALOG_LOOKS = """() => {
+  const looks = (button) => {
+    const style = getComputedStyle(button);
+    return ["backgroundColor", "color", "borderTopColor", "borderTopLeftRadius", "fontSize", "minHeight"]
+      .map((name) => style[name]).join(" ");
+  };
+  const page = (kind) => looks(document.querySelector(`#asks .actions button.${kind}:not([hidden])`));
+  return {
+    yes: looks(document.getElementById("confirm-yes")) === page("primary"),
+    no: looks(document.getElementById("confirm-no")) === page("secondary"),
+  };
+}"""
+
+
+# The scenarios of the page's finish: each takes the page once it waits and gives what it saw.
+FINISH = {"other-label": other_label, "long-review": long_review, "escape": escape, "boxes": box_preview}
+
+
 def main():
     scenario, viewport, link = sys.argv[1], sys.argv[2], sys.argv[3]
     seen = {}
@@ -455,10 +626,28 @@ def main():
             # Both pages have the final state now: the confirmation is said once.
             seen["sentSaid"] = page.inner_text("body").count("Your answers were sent")
             seen["focused"] = page.evaluate("document.activeElement.textContent")
+            # What was sent stays in view, in the page's own colours rather than greyed out.
+            seen["recap"] = page.locator(".recap").inner_text()
+            seen["recapGrey"] = page.evaluate(
+                "['.outcome', '.recap dd'].map((q) => getComputedStyle(document.querySelector(q)).color"
+                " === getComputedStyle(document.getElementById('status')).color)")
         elif scenario == "cancel":
             page.get_by_role("radio", name="PostgreSQL (Recommended)").check()
             page.get_by_role("button", name="Cancel").click()
             seen["dialog"] = page.locator("#confirm-text").inner_text()
+            # The dialog's buttons are the page's own: Yes as Next, No as Cancel.
+            seen["dialogLooks"] = page.evaluate(DIALOG_LOOKS)
+            # No is where the keyboard is; Shift+Tab reaches Yes and Tab goes back to No.
+            seen["dialogKeys"] = [page.evaluate("document.activeElement.id")]
+            page.keyboard.press("Shift+Tab")
+            seen["dialogKeys"].append(page.evaluate("document.activeElement.id"))
+            page.keyboard.press("Tab")
+            seen["dialogKeys"].append(page.evaluate("document.activeElement.id"))
+            # Esc answers No.
+            page.keyboard.press("Escape")
+            seen["escapeKeeps"] = page.locator("#confirm").evaluate("d => !d.open") and \
+                page.get_by_role("radio", name="PostgreSQL (Recommended)").is_checked()
+            page.get_by_role("button", name="Cancel").click()
             page.get_by_role("button", name="No").click()
             seen["stillWaiting"] = page.get_by_role("radio", name="PostgreSQL (Recommended)").is_checked()
             page.keyboard.press("Escape")
@@ -547,6 +736,9 @@ def main():
             seen["review"] = page.locator(".review").inner_text()
             page.get_by_role("button", name="Submit answers").click()
             page.get_by_text("Your answers were sent").first.wait_for()
+            seen["recap"] = page.locator(".recap").inner_text()
+        elif scenario in FINISH:
+            seen.update(FINISH[scenario](page))
         elif scenario == "given":
             # Nothing is touched: the page shows what the call carried, and Submit sends it.
             seen["selectedTab"] = page.locator("[role=tab][aria-selected=true]").inner_text()

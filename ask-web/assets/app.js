@@ -267,8 +267,10 @@ function say(text, kind) {
   statusKind = kind || "final";
 }
 
-// Asks a yes/no question in the page's own dialog; resolves to true for Yes.
-function confirmWith(text) {
+// Asks a yes/no question in the page's own dialog, with the page's own buttons; resolves to true
+// for Yes. The keyboard starts on No, or on Yes when `yesFirst` says so (as the terminal's
+// "[Y/n]"); Tab moves between them and Esc answers No.
+function confirmWith(text, yesFirst) {
   return new Promise((resolve) => {
     document.getElementById("confirm-text").textContent = text;
     const yes = document.getElementById("confirm-yes");
@@ -289,7 +291,7 @@ function confirmWith(text) {
       if (!dialog.open) done(false);
     };
     dialog.showModal();
-    no.focus();
+    (yesFirst ? yes : no).focus();
   });
 }
 
@@ -408,6 +410,9 @@ function questionPanel(ask, question, qi, masked, given) {
     autocomplete: masked ? "off" : null, placeholder: question.placeholder || null,
     "aria-label": fill(T.ownAnswer, { question: question.question }),
   });
+  // Its own label, so that it is never taken for the note's field below it; its name also says
+  // which question it answers.
+  const otherTextLabel = el("label", { for: otherText.id, class: "other-label", text: T.ownAnswerLabel });
   const count = el("div", { class: "count", "aria-live": "polite", id: `${otherId}-count` });
   otherText.setAttribute("aria-describedby", count.id);
   otherText.addEventListener("input", () => {
@@ -426,7 +431,7 @@ function questionPanel(ask, question, qi, masked, given) {
     if (otherInput.checked) otherText.focus();
     ask.changed();
   });
-  fieldset.append(otherLabel, otherText, count);
+  fieldset.append(otherLabel, el("div", { class: "field other" }, otherTextLabel, otherText, count));
   const note = noteField(ask, masked, id, qi);
   panel.append(note.field);
   if (given) {
@@ -509,6 +514,47 @@ function answerText(answer) {
   return Array.isArray(answer.answer) ? answer.answer.join(", ") : answer.answer;
 }
 
+// The most of one answer or note that the review and the recap show, so that a long answer
+// never pushes Submit off the screen: its first three lines, within 200 characters.
+const SHOWN_LINES = 3;
+const SHOWN_CHARS = 200;
+
+// `text` as the review shows it: its first lines, then "… N more characters" for the rest.
+function shortened(text) {
+  const chars = [...text];
+  let end = Math.min(chars.length, SHOWN_CHARS);
+  let lines = 1;
+  for (let at = 0; at < end; at++) {
+    if (chars[at] === "\n" && ++lines > SHOWN_LINES) end = at;
+  }
+  const rest = chars.slice(end).join("");
+  if (rest.trim() === "") return [el("span", { text })];
+  return [
+    el("span", { text: chars.slice(0, end).join("") }),
+    el("span", { class: "more", text: counted(T.moreChars, chars.length - end) }),
+  ];
+}
+
+// The answers given to `questions`, each under its question and with its note, as the review
+// and the recap of what was sent show them: long ones shortened, unless `whole`. The server's
+// mask stands for a masked answer (typed or chosen) and its note, as on every display.
+function answerList(questions, masks, given, whole) {
+  const list = el("dl", { class: "review" });
+  const part = (text) => (whole ? [el("span", { text })] : shortened(text));
+  given.forEach((a, i) => {
+    const mask = masks[i];
+    list.append(el("dt", { text: questions[i].question }));
+    list.append(a === null
+      ? el("dd", { class: "open", text: T.notAnswered })
+      : el("dd", {}, ...part(mask !== null && hiddenWhenSecret("answer") ? mask : answerText(a))));
+    if (a !== null && a.notes) {
+      const note = mask !== null && hiddenWhenSecret("notes") ? mask : a.notes;
+      list.append(el("dd", { class: "note" }, ...part(fill(T.note, { note }))));
+    }
+  });
+  return list;
+}
+
 // Builds the form of one waiting ask.
 function askForm(view, position) {
   // The ids and radio groups of this form are its own: a number no other form of the page had,
@@ -566,21 +612,7 @@ function askForm(view, position) {
     const given = answers();
     review.replaceChildren();
     review.append(el("h2", { text: T.reviewTitle }));
-    const list = el("dl", { class: "review" });
-    given.forEach((a, i) => {
-      // The server's mask stands for a masked answer (typed or chosen) and its note, as on every
-      // display.
-      const mask = masks[i];
-      list.append(el("dt", { text: questions[i].question }));
-      list.append(a === null
-        ? el("dd", { class: "open", text: T.notAnswered })
-        : el("dd", { text: mask !== null && hiddenWhenSecret("answer") ? mask : answerText(a) }));
-      if (a !== null && a.notes) {
-        const note = mask !== null && hiddenWhenSecret("notes") ? mask : a.notes;
-        list.append(el("dd", { class: "note", text: fill(T.note, { note }) }));
-      }
-    });
-    review.append(list);
+    review.append(answerList(questions, masks, given));
     const open = given.filter((a) => a === null).length;
     submit.disabled = open > 0;
     review.append(el("p", {
@@ -601,7 +633,9 @@ function askForm(view, position) {
     }
     if (qi < questions.length) select(qi + 1, false);
     if (qi + 1 < questions.length) ask.panels[qi + 1].read.focus();
-    else submit.focus();
+    // Submit, or while it waits for an open question, the review's tab: never a control that
+    // cannot hold the focus, which would leave it (and Esc) outside the ask.
+    else (submit.disabled ? tabs[questions.length] : submit).focus();
   };
 
   questions.forEach((question, qi) => {
@@ -619,7 +653,7 @@ function askForm(view, position) {
     }
     const long = given.map((a) => [...answerText(a)].length).filter((n) => n > LONG_ANSWER);
     if (long.length > 0) {
-      const ok = await confirmWith(fill(T.longAnswer, { n: number(Math.max(...long)) }));
+      const ok = await confirmWith(fill(T.longAnswer, { n: number(Math.max(...long)) }), true);
       if (!ok) return;
     }
     const body = {
@@ -627,6 +661,8 @@ function askForm(view, position) {
         question: questions[i].question, answer: a.answer, wasCustom: a.wasCustom, notes: a.notes,
       })),
     };
+    // What is sent, for the recap once it arrived.
+    ask.sending = given;
     await post(ask, "answer", body, T.sent);
   }
 
@@ -641,6 +677,7 @@ function askForm(view, position) {
 
   submit.addEventListener("click", send);
   cancel.addEventListener("click", cancelAsk);
+  ask.cancel = cancelAsk;
   root.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && !dialog.open) {
       event.preventDefault();
@@ -700,13 +737,21 @@ function askForm(view, position) {
     if (tabbed && current === questions.length) submit.focus();
     else ask.panels[tabbed ? current : 0].read.focus();
   };
-  ask.finish = (text) => {
+  // `sent`: the answers this page sent, recapped under the sentence (masked where the question
+  // is secret, long ones shortened as in the review).
+  ask.finish = (text, sent) => {
     root.classList.add("final");
-    // Answers that never reached the agent stay in view, as the person wrote them (masked
-    // where the question is secret), to give again elsewhere.
-    const kept = ask.kept ? [el("p", { text: T.notDelivered }), review] : [];
+    // Answers that never reached the agent stay in view, whole, as the person wrote them
+    // (masked where the question is secret), to give again elsewhere.
+    const kept = ask.kept ? [el("p", { text: T.notDelivered }), answerList(questions, masks, ask.sending || answers(), true)] : [];
     const said = el("p", { class: "outcome", tabindex: "-1", text });
-    root.replaceChildren(...[askerLine(view), said, ...kept].filter(Boolean));
+    let recap = null;
+    if (sent) {
+      root.classList.add("sent");
+      recap = answerList(questions, masks, sent);
+      recap.classList.add("recap");
+    }
+    root.replaceChildren(...[askerLine(view), said, recap, ...kept].filter(Boolean));
     return said;
   };
   return ask;
@@ -737,7 +782,7 @@ async function post(ask, action, body, done) {
     const saved = response.status === 202;
     // The ask says how it ended, in its own place (and only there): the status line says only
     // what else waits.
-    const said = ask.finish(saved ? T.savedForAgent : done);
+    const said = ask.finish(saved ? T.savedForAgent : done, action === "answer" ? ask.sending : null);
     const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user").length;
     if (waiting > 0) say(counted(T.waiting, waiting), "waiting");
     else say("", "done");
@@ -1078,6 +1123,17 @@ async function reachable() {
     return false;
   }
 }
+
+// Esc with no control focused (after a click on the page's text) cancels as it does inside the
+// ask, when one ask waits: with several, it could be any of them.
+document.addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || event.defaultPrevented || dialog.open) return;
+  if (document.activeElement && document.activeElement !== document.body) return;
+  const waiting = [...shown.values()].filter((a) => a.state === "waiting_for_user" && a.cancel);
+  if (waiting.length !== 1) return;
+  event.preventDefault();
+  waiting[0].cancel();
+});
 
 statusLine.tabIndex = -1;
 setInterval(() => document.querySelectorAll(".age").forEach(updateAge), 30000);

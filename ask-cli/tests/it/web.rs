@@ -17,6 +17,8 @@ use std::process::{Child, Command, Stdio};
 use common::{Reply, http};
 use serde_json::{Value, json};
 
+mod finish;
+
 /// The page's list `listed` with each ask opened as the page opens it (`GET /api/asks/{id}`):
 /// the list holds who asks and how many questions, and each ask's questions come alone.
 fn opened(host: &str, credential: &str, mut listed: Value) -> Value {
@@ -821,6 +823,13 @@ fn check_answered(viewport: &str) {
         seen["focused"],
         "Your answers were sent. You can close this page."
     );
+    // Below it, what was sent, as the review showed it, in the page's own colours.
+    assert_eq!(
+        seen["recap"],
+        "Which database should we use?\nSQLite\nNote: only for the tests\n\
+         Which features should we include?\nAuthentication, Audit log\nWhat should we name this service?\norder-processor"
+    );
+    assert_eq!(seen["recapGrey"], json!([false, false]), "{seen}");
     assert_eq!(
         out,
         json!({"answered": true, "answers": [
@@ -836,6 +845,17 @@ fn check_answered(viewport: &str) {
 fn check_cancelled(viewport: &str) {
     let (seen, code, out) = browser("cancel", viewport);
     assert_eq!(seen["dialog"], "Discard 1 answer?");
+    // The page's own buttons, reached by the keyboard, No first; Esc answers No.
+    assert_eq!(
+        seen["dialogLooks"],
+        json!({"yes": true, "no": true}),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["dialogKeys"],
+        json!(["confirm-no", "confirm-yes", "confirm-no"])
+    );
+    assert_eq!(seen["escapeKeeps"], true, "Esc keeps the answers");
     assert_eq!(seen["stillWaiting"], true, "No keeps the answers");
     assert_eq!(seen["watcher"], "These questions were cancelled.");
     assert_eq!(seen["cancelledSaid"], 1, "{seen}");
@@ -1120,6 +1140,8 @@ fn browser_review_never_shows_a_secret_chosen_option_other_text_or_note() {
         review,
         "Which signing key?\n[secret]\nNote: [secret]\nWhich scopes?\n[secret]"
     );
+    // So is the recap once they were sent.
+    assert_eq!(seen["recap"], review);
     // What is typed is masked too.
     assert_eq!(seen["otherType"], "password");
     assert_eq!(seen["noteType"], "password");
@@ -2278,7 +2300,10 @@ fn browser_asks_before_sending_an_answer_over_2000_characters() {
     let _heavy = common::heavy::heavy("web");
     let call = json!({"questions": [{"question": "What should we name this service?"}]});
     let (seen, code, out) = browser_with(&call, "long", "desktop");
-    assert_eq!(seen["count"], "2,001 characters: a long answer");
+    assert_eq!(
+        seen["count"],
+        "Answer is long (2,001 chars): Submit asks before sending it."
+    );
     assert_eq!(
         seen["dialog"],
         "Answer is long (2,001 chars). Continue anyway?"

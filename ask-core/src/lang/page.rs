@@ -55,7 +55,11 @@ pub struct PageText {
     pub other: &'static str,
     /// The accessible name of the "Other" text field: "Your own answer to: {question}".
     pub own_answer: &'static str,
-    /// Under a field that holds a long answer: "{n} characters: a long answer".
+    /// The visible label of the "Other" text field, words of `own_answer` where the language
+    /// allows: "Your own answer".
+    pub own_answer_label: &'static str,
+    /// Under a field, as it is typed, once it holds a long answer: "Answer is long ({n} chars):
+    /// Submit asks before sending it.".
     pub long_count: &'static str,
     /// The dialog before a long answer is sent: "Answer is long ({n} chars). Continue anyway?".
     pub long_answer: &'static str,
@@ -71,6 +75,8 @@ pub struct PageText {
     pub review_title: &'static str,
     /// In the review, for a question with no answer.
     pub not_answered: &'static str,
+    /// After the first lines of a long answer in the review: "… {n} more characters".
+    pub more_chars: Counted,
     /// Under the review while questions are open: "… ({n} open).".
     pub open_count: Counted,
     /// Under the review when every question is answered.
@@ -154,7 +160,8 @@ pub(super) static EN: PageText = PageText {
     choose_any: "Choose any number.",
     other: "Other (type your answer)",
     own_answer: "Your own answer to: {question}",
-    long_count: "{n} characters: a long answer",
+    own_answer_label: "Your own answer",
+    long_count: "Answer is long ({n} chars): Submit asks before sending it.",
     long_answer: "Answer is long ({n} chars). Continue anyway?",
     next: "Next",
     submit: "Submit",
@@ -162,6 +169,7 @@ pub(super) static EN: PageText = PageText {
     cancel: "Cancel",
     review_title: "Review your answers",
     not_answered: "Not answered yet",
+    more_chars: counted("… 1 more character", "… {n} more characters"),
     open_count: counted(
         "Answer every question before submitting (1 open).",
         "Answer every question before submitting ({n} open).",
@@ -222,7 +230,8 @@ pub(super) static DE: PageText = PageText {
     choose_any: "Beliebig viele wählbar.",
     other: "Andere (eigene Antwort eingeben)",
     own_answer: "Deine eigene Antwort auf: {question}",
-    long_count: "{n} Zeichen: eine lange Antwort",
+    own_answer_label: "Deine eigene Antwort",
+    long_count: "Die Antwort ist lang ({n} Zeichen): Vor dem Senden wird nachgefragt.",
     long_answer: "Die Antwort ist lang ({n} Zeichen). Trotzdem fortfahren?",
     next: "Weiter",
     submit: "Senden",
@@ -230,6 +239,7 @@ pub(super) static DE: PageText = PageText {
     cancel: "Abbrechen",
     review_title: "Antworten prüfen",
     not_answered: "Noch nicht beantwortet",
+    more_chars: counted("… 1 weiteres Zeichen", "… {n} weitere Zeichen"),
     open_count: same("Beantworte vor dem Senden jede Frage ({n} offen)."),
     all_answered: "Alles ist beantwortet.",
     answer_all: "Beantworte vor dem Senden jede Frage.",
@@ -288,7 +298,8 @@ pub(super) static ES: PageText = PageText {
     choose_any: "Elija las que quiera.",
     other: "Otra (escriba su respuesta)",
     own_answer: "Su propia respuesta a: {question}",
-    long_count: "{n} caracteres: una respuesta larga",
+    own_answer_label: "Su propia respuesta",
+    long_count: "La respuesta es larga ({n} caracteres): se le pedirá confirmación antes de enviarla.",
     long_answer: "La respuesta es larga ({n} caracteres). ¿Continuar de todos modos?",
     next: "Siguiente",
     submit: "Enviar",
@@ -296,6 +307,7 @@ pub(super) static ES: PageText = PageText {
     cancel: "Cancelar",
     review_title: "Revise sus respuestas",
     not_answered: "Aún sin responder",
+    more_chars: counted("… 1 carácter más", "… {n} caracteres más"),
     open_count: counted(
         "Responda todas las preguntas antes de enviar (1 pendiente).",
         "Responda todas las preguntas antes de enviar ({n} pendientes).",
@@ -356,7 +368,8 @@ pub(super) static FR: PageText = PageText {
     choose_any: "Choisissez-en autant que vous voulez.",
     other: "Autre (saisissez votre réponse)",
     own_answer: "Votre propre réponse à : {question}",
-    long_count: "{n} caractères : une réponse longue",
+    own_answer_label: "Votre propre réponse",
+    long_count: "La réponse est longue ({n} caractères) : une confirmation sera demandée avant l'envoi.",
     long_answer: "La réponse est longue ({n} caractères). Continuer quand même ?",
     next: "Suivant",
     submit: "Envoyer",
@@ -364,6 +377,7 @@ pub(super) static FR: PageText = PageText {
     cancel: "Annuler",
     review_title: "Vérifiez vos réponses",
     not_answered: "Pas encore de réponse",
+    more_chars: counted("… 1 caractère de plus", "… {n} caractères de plus"),
     open_count: same("Répondez à chaque question avant d'envoyer ({n} sans réponse)."),
     all_answered: "Tout est répondu.",
     answer_all: "Répondez à chaque question avant d'envoyer.",
@@ -421,7 +435,8 @@ pub(super) static JA: PageText = PageText {
     choose_any: "いくつでも選べます。",
     other: "その他（自由入力）",
     own_answer: "「{question}」への自由回答",
-    long_count: "{n} 文字: 長い回答です",
+    own_answer_label: "自由回答",
+    long_count: "回答が長くなっています（{n} 文字）。送信前に確認します。",
     long_answer: "回答が長くなっています（{n} 文字）。このまま続けますか？",
     next: "次へ",
     submit: "送信",
@@ -429,6 +444,7 @@ pub(super) static JA: PageText = PageText {
     cancel: "キャンセル",
     review_title: "回答の確認",
     not_answered: "未回答",
+    more_chars: same("… ほか {n} 文字"),
     open_count: same("送信する前にすべての質問に回答してください（未回答 {n} 件）。"),
     all_answered: "すべて回答済みです。",
     answer_all: "送信する前にすべての質問に回答してください。",
@@ -488,7 +504,8 @@ pub(super) static ZH: PageText = PageText {
     choose_any: "可多选。",
     other: "其他（请输入）",
     own_answer: "你对“{question}”的回答",
-    long_count: "{n} 个字符：回答较长",
+    own_answer_label: "你的回答",
+    long_count: "回答较长（{n} 个字符）。发送前会请你确认。",
     long_answer: "回答较长（{n} 个字符）。仍要继续吗？",
     next: "下一步",
     submit: "提交",
@@ -496,6 +513,7 @@ pub(super) static ZH: PageText = PageText {
     cancel: "取消",
     review_title: "检查你的回答",
     not_answered: "尚未回答",
+    more_chars: same("… 还有 {n} 个字符"),
     open_count: same("提交前请回答所有问题（还有 {n} 个未回答）。"),
     all_answered: "已全部回答。",
     answer_all: "提交前请回答所有问题。",
