@@ -302,7 +302,7 @@ fn valid_corpus_entries_render_as_plain_text() {
         assert_eq!(hidden, None, "{name}: reached the terminal");
         let screen = session.contents();
         assert!(
-            screen.contains("↑↓ navigate • 1-9 quick select • 0 Other • Ctrl+N note"),
+            screen.contains("↑↓ navigate • Enter select • Esc cancel • ? more keys"),
             "{name}:\n{screen}"
         );
         session.send(ESC);
