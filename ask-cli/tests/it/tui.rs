@@ -581,7 +581,7 @@ fn arrows_switch_from_an_empty_field_move_the_cursor_in_a_typed_one_and_ctrl_n_n
         session.contents()
     );
     // Ctrl+N opens the note; Tab keeps it and switches.
-    session.key(CTRL_N, "Enter/Esc to keep the note");
+    session.key(CTRL_N, "Enter/Esc keep note");
     session.key("rename later", "Note: rename later");
     session.key(TAB, "Which features should we include?");
     session.key(" ", "> [x] 1. Authentication");
