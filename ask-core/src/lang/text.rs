@@ -24,8 +24,6 @@ pub enum Help {
     Switch,
     /// "Tab/←→ switch" (on a list, or in an empty text field).
     SwitchArrows,
-    /// "←→ cursor" (in a text field that holds text).
-    Cursor,
     /// "↑↓ navigate".
     Navigate,
     /// "1-9 quick select".
@@ -52,8 +50,6 @@ pub enum Help {
     Complete,
     /// "/ filter" (a list longer than the screen's rows).
     Filter,
-    /// "type to filter" (the filter is open).
-    Filtering,
     /// "a all/none" (a multi-select).
     All,
     /// "Enter toggle" (the filter of a multi-select).
@@ -128,7 +124,7 @@ pub struct Text {
     /// A field's characters after the window: "… {n} more characters", then shorter.
     pub chars_after: [Counted; 2],
     /// The help line's parts, in the order of [`Help`]'s variants.
-    help: [&'static str; 24],
+    help: [&'static str; 22],
     /// The lead of the note under a question: "Note: ".
     pub note_lead: &'static str,
     /// After the filter's text, `{a}` matches of `{b}` options: "{a} of {b} options".
@@ -250,7 +246,6 @@ pub(super) static EN: Text = Text {
     help: [
         "Tab switch",
         "Tab/←→ switch",
-        "←→ cursor",
         "↑↓ navigate",
         "1-9 quick select",
         "Space toggle",
@@ -264,7 +259,6 @@ pub(super) static EN: Text = Text {
         "Ctrl+N add note",
         "Ctrl+T complete",
         "/ filter",
-        "type to filter",
         "a all/none",
         "Enter toggle",
         "Esc close filter",
@@ -339,7 +333,6 @@ pub(super) static DE: Text = Text {
     help: [
         "Tab wechseln",
         "Tab/←→ wechseln",
-        "←→ Cursor",
         "↑↓ bewegen",
         "1-9 Schnellwahl",
         "Leertaste an/aus",
@@ -353,7 +346,6 @@ pub(super) static DE: Text = Text {
         "Strg+N Notiz dazu",
         "Strg+T ergänzen",
         "/ filtern",
-        "tippen filtert",
         "a alle/keine",
         "Enter an/aus",
         "Esc Filter zu",
@@ -437,7 +429,6 @@ pub(super) static ES: Text = Text {
     help: [
         "Tab cambiar",
         "Tab/←→ cambiar",
-        "←→ cursor",
         "↑↓ mover",
         "1-9 selección rápida",
         "Espacio marcar",
@@ -451,7 +442,6 @@ pub(super) static ES: Text = Text {
         "Ctrl+N anotar",
         "Ctrl+T completar",
         "/ filtrar",
-        "escriba para filtrar",
         "a todas/ninguna",
         "Enter marcar",
         "Esc cerrar filtro",
@@ -535,7 +525,6 @@ pub(super) static FR: Text = Text {
     help: [
         "Tab changer",
         "Tab/←→ changer",
-        "←→ curseur",
         "↑↓ naviguer",
         "1-9 choix rapide",
         "Espace cocher",
@@ -549,7 +538,6 @@ pub(super) static FR: Text = Text {
         "Ctrl+N annoter",
         "Ctrl+T compléter",
         "/ filtrer",
-        "tapez pour filtrer",
         "a tout/rien",
         "Enter cocher",
         "Esc fermer le filtre",
@@ -615,7 +603,6 @@ pub(super) static JA: Text = Text {
     help: [
         "Tab 切替",
         "Tab/←→ 切替",
-        "←→ カーソル移動",
         "↑↓ 移動",
         "1-9 クイック選択",
         "Space 選択/解除",
@@ -629,7 +616,6 @@ pub(super) static JA: Text = Text {
         "Ctrl+N メモ追加",
         "Ctrl+T 補完",
         "/ 絞り込み",
-        "入力で絞り込み",
         "a 全選択/全解除",
         "Enter で選択/解除",
         "Esc で絞り込みを閉じる",
@@ -689,7 +675,6 @@ pub(super) static ZH: Text = Text {
     help: [
         "Tab 切换",
         "Tab/←→ 切换",
-        "←→ 移动光标",
         "↑↓ 移动",
         "1-9 快速选择",
         "空格 勾选",
@@ -703,7 +688,6 @@ pub(super) static ZH: Text = Text {
         "Ctrl+N 添加备注",
         "Ctrl+T 补全",
         "/ 筛选",
-        "输入以筛选",
         "a 全选/全不选",
         "Enter 勾选",
         "Esc 关闭筛选",

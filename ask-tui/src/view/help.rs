@@ -106,7 +106,7 @@ fn help_text(state: &State, scrolling: Scrolling) -> Vec<Help> {
     if list && state.is_filtering() {
         // The filter takes typed text, `?` too: its line names the keys that pick a match or
         // close it.
-        parts.retain(|part| !matches!(part, Help::SwitchArrows | Help::Filtering | Help::Note));
+        parts.retain(|part| !matches!(part, Help::SwitchArrows | Help::Note));
     } else if list && state.notice() != Some(Notice::Keys) {
         let before = parts.len();
         let choice = state.screen() == Screen::Choice;
@@ -162,7 +162,6 @@ fn all_keys(state: &State) -> Vec<Help> {
     }
     match (state.screen(), state.is_editing()) {
         (Screen::Choice | Screen::MultiSelect, false) if state.is_filtering() => parts.extend([
-            Help::Filtering,
             Help::Navigate,
             if state.screen() == Screen::MultiSelect {
                 Help::ToggleMatch
@@ -220,13 +219,11 @@ fn all_keys(state: &State) -> Vec<Help> {
 }
 
 /// The parts of a help line a short terminal drops, in this order.
-const HELP_DROP_ORDER: [Help; 18] = [
+const HELP_DROP_ORDER: [Help; 16] = [
     Help::Other,
     Help::Keys,
-    Help::Cursor,
     Help::Complete,
     Help::Quick,
-    Help::Filtering,
     Help::Filter,
     Help::All,
     Help::Note,
