@@ -111,7 +111,7 @@ def main():
     # (name, argv, marker: text at the bottom of its first frame, extra arguments of the run)
     programs = [
         ("ask-user", [ask_user, "--mode", "tui", "--no-notify", "--max-options", "50", fifty],
-         "Esc to cancel", {}),
+         "Esc cancel", {}),
         ("dialoguer 0.12", [os.path.join(PEERS_BIN, "dialoguer")], "Option 10", {}),
         ("cliclack 0.5", [os.path.join(PEERS_BIN, "cliclack")], "Option 10", {}),
         ("inquire 0.9", [os.path.join(PEERS_BIN, "inquire")], "to filter", {}),
@@ -122,7 +122,7 @@ def main():
     if args.compare:
         programs.insert(1, (f"ask-user ({args.compare})",
                             [args.compare, "--mode", "tui", "--no-notify", "--max-options", "50",
-                             fifty], "Esc to cancel", {}))
+                             fifty], "cancel", {}))
     frames = {name: [] for name, *_ in programs}
     rss = {name: 0 for name, *_ in programs}
     loads = [load()]

@@ -91,8 +91,8 @@ def main():
         rows.append((what, ours, peer, unit, target, met))
 
     tui = [ASK_USER, "--mode", "tui", "--no-notify"]
-    f4, e4, rss4 = pty_time.measure(tui + [four], "Esc to cancel", args.runs)
-    f50, e50, rss50 = pty_time.measure(tui + ["--max-options", "50", fifty], "Esc to cancel", args.runs)
+    f4, e4, rss4 = pty_time.measure(tui + [four], "Esc cancel", args.runs)
+    f50, e50, rss50 = pty_time.measure(tui + ["--max-options", "50", fifty], "Esc cancel", args.runs)
     fzf = ensure_fzf()
     ff = ef = None
     if fzf:

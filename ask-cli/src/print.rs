@@ -99,6 +99,9 @@ pub(crate) fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
             if answering.awaits_call() {
                 say(&notes::awaiting_call(path));
             }
+            if answering.replaced_awaiting() {
+                say(&notes::replaced_awaiting(path));
+            }
             match answering.mark_delivered() {
                 Ok(_) => exit,
                 Err(error) => report(&error),

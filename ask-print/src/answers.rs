@@ -75,7 +75,7 @@ pub(crate) fn read_answer(
     Ok(Answer::from_value(question, &given))
 }
 
-fn kind_of(value: &Value) -> &'static str {
+pub(crate) fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

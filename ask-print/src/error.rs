@@ -101,6 +101,21 @@ pub enum PrintError {
         /// What is wrong.
         reason: String,
     },
+    /// A field of the pending file is present with the wrong kind of value, or a required one
+    /// is missing.
+    #[error(
+        "`{}` is not a valid pending-questions file: `{}` is {}; {}",
+        path.display(),
+        wrong.field,
+        wrong.found,
+        wrong.write
+    )]
+    WrongField {
+        /// The pending file.
+        path: PathBuf,
+        /// The field, what it holds, and what to write.
+        wrong: crate::pending::WrongField,
+    },
     /// The pending file was written by a newer `ask-user`.
     #[error(
         "`{}` is in format version {found}, but this ask-user reads version {supported}; \

@@ -40,7 +40,7 @@ use ask_core::{
 use answers::{Progress, parse_inline, read_file_answers};
 pub use error::PrintError;
 pub use host::{Host, Relay, UnknownHost};
-pub use pending::{Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion};
+pub use pending::{Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion, WrongField};
 use render::render;
 use store::{Loaded, Lock, Store};
 
@@ -188,7 +188,7 @@ fn pass_one(
         return Ok(outcome);
     }
     let store = Store::new(path);
-    let _lock = store.lock()?;
+    let mut lock = store.lock()?;
     let shown = absolute(path);
     match existing(&store)? {
         None => {}
@@ -227,6 +227,8 @@ fn pass_one(
         }
     }
     store.create(&file)?;
+    // A mark that cannot be written only loses pass 2's note on a file written over this one.
+    let _ = lock.mark_awaits_call(file.awaits_call);
     let instructions = host.instructions(&shown, input.questions.len());
     Ok(Outcome::Pending {
         file: shown,
@@ -358,6 +360,7 @@ pub struct Answering {
     record: Record,
     resumed: bool,
     kept: bool,
+    replaced_awaiting: bool,
     _lock: Lock,
 }
 
@@ -378,6 +381,13 @@ impl Answering {
     /// for that call.
     pub fn awaits_call(&self) -> bool {
         self.written.file.awaits_call
+    }
+
+    /// True when the pending file was written by hand (it has no fingerprints) over one whose
+    /// answers waited for the model's next call (a file `ask-user mcp` wrote): that call no
+    /// longer finds the answers, and the person has to give them to the agent.
+    pub fn replaced_awaiting(&self) -> bool {
+        self.replaced_awaiting
     }
 
     /// True when the answers are in the pending file (its `answered` state). False only when
@@ -435,10 +445,12 @@ pub fn pass_two(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoOutcome,
 /// with the instructions of `host`.
 pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, PrintError> {
     let store = Store::new(path);
-    let lock = store.lock()?;
+    let mut lock = store.lock()?;
     let loaded = store.read()?.ok_or_else(|| PrintError::NoPending {
         path: path.to_path_buf(),
     })?;
+    let replaced_awaiting =
+        !loaded.file.awaits_call && loaded.file.fingerprints.is_empty() && lock.awaited_call();
     if let Some(record) = loaded.file.answered.clone() {
         return Ok(PassTwoStep::Answered(Box::new(Answering {
             store,
@@ -446,6 +458,7 @@ pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, Prin
             record,
             resumed: true,
             kept: true,
+            replaced_awaiting,
             _lock: lock,
         })));
     }
@@ -508,6 +521,7 @@ pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, Prin
                 record,
                 resumed: false,
                 kept,
+                replaced_awaiting,
                 _lock: lock,
             })))
         }

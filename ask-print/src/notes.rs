@@ -98,3 +98,14 @@ pub fn awaiting_call(path: &Path) -> String {
         path.display()
     )
 }
+
+/// What pass 2 tells the person when the pending file was written by hand over one whose answers
+/// waited for the model's next call (a file written by `ask-user mcp`): that call will not find
+/// them, so they reach the model only through the person.
+pub fn replaced_awaiting(path: &Path) -> String {
+    format!(
+        "{} was written over the file ask-user mcp wrote, so the agent's next ask_user call will \
+         not find these answers: paste the answers printed above into the agent's chat",
+        path.display()
+    )
+}

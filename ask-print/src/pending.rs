@@ -12,22 +12,29 @@ pub const FORMAT_VERSION: u32 = 1;
 /// The pending-questions file.
 ///
 /// The fields the person edits are `questions[].answer`; the others let pass 2 rebuild the exact
-/// call.
+/// call. A file the person writes by hand needs only `questions`, each with its `question` and
+/// `answer` (`{"questions": [{"question": "Service name?", "answer": "order-processor"}]}`):
+/// `version`, `sessionId`, `timestamp` and `revision` may be left out, and a file without
+/// `fingerprints` is taken as the questions it shows.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PendingFile {
-    /// The format version ([`FORMAT_VERSION`]).
+    /// The format version ([`FORMAT_VERSION`], when left out).
+    #[serde(default = "format_version")]
     pub version: u32,
-    /// The agent session that asked.
+    /// The agent session that asked (empty when left out).
+    #[serde(default)]
     pub session_id: String,
     /// The agent's tool-call id, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_id: Option<String>,
     /// The file's revision: 1 as pass 1 writes it, 2 once pass 2 has put it in the `answered`
     /// state. Pass 2 writes or removes the file only if it still holds the bytes it read, and
-    /// names this revision when it does not.
+    /// names this revision when it does not. 1 when left out.
+    #[serde(default = "first_revision")]
     pub revision: u64,
-    /// When the questions were asked (RFC 3339, UTC).
+    /// When the questions were asked (RFC 3339, UTC; empty when left out).
+    #[serde(default)]
     pub timestamp: String,
     /// A note for the person editing the file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,6 +59,14 @@ pub struct PendingFile {
     /// removing the file, and that call delivers the answers and removes it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub awaits_call: bool,
+}
+
+fn format_version() -> u32 {
+    FORMAT_VERSION
+}
+
+fn first_revision() -> u64 {
+    1
 }
 
 /// How the questions of a pending file differ from the questions that were asked.
@@ -302,6 +317,206 @@ impl PendingFile {
         text.push('\n');
         text
     }
+}
+
+/// A field of a pending file that is present but of the wrong kind, or a required one that is
+/// missing: where it is, what was found, and what to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrongField {
+    /// Where the field is, as a JSON path: `version`, `questions[1].multiSelect`.
+    pub field: String,
+    /// What was found: "a string", "missing".
+    pub found: &'static str,
+    /// What to write instead.
+    pub write: &'static str,
+}
+
+/// What a field of the pending file may hold, and what to write when it holds something else.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// A whole number of at least 1.
+    Count(&'static str),
+    /// A string.
+    Text(&'static str),
+    /// `true` or `false`.
+    Flag,
+    /// A list of strings.
+    Texts(&'static str),
+    /// An object whose values are strings.
+    TextsByLabel,
+    /// An object.
+    Object,
+    /// Anything: checked later, or by the record's own reader.
+    Any,
+}
+
+impl Kind {
+    fn fits(self, value: &Value) -> bool {
+        match self {
+            Kind::Count(_) => value
+                .as_u64()
+                .is_some_and(|n| n >= 1 && n <= u64::from(u32::MAX)),
+            Kind::Text(_) => value.is_string(),
+            Kind::Flag => value.is_boolean(),
+            Kind::Texts(_) => value
+                .as_array()
+                .is_some_and(|items| items.iter().all(Value::is_string)),
+            Kind::TextsByLabel => value
+                .as_object()
+                .is_some_and(|map| map.values().all(Value::is_string)),
+            Kind::Object => value.is_object(),
+            Kind::Any => true,
+        }
+    }
+
+    fn write(self) -> &'static str {
+        match self {
+            Kind::Count(write) | Kind::Text(write) | Kind::Texts(write) => write,
+            Kind::Flag => "write true or false, or leave it out",
+            Kind::TextsByLabel => {
+                "write an object of option labels and their texts, or leave it out"
+            }
+            Kind::Object => "write an object, or leave it out",
+            Kind::Any => "",
+        }
+    }
+}
+
+/// The fields of the file, and what each may hold.
+const FILE_FIELDS: [(&str, Kind); 10] = [
+    ("version", Kind::Count("write 1, or leave it out")),
+    ("sessionId", Kind::Text("write a string, or leave it out")),
+    ("callId", Kind::Text("write a string, or leave it out")),
+    (
+        "revision",
+        Kind::Count("write a whole number such as 1, or leave it out"),
+    ),
+    (
+        "timestamp",
+        Kind::Text("write a time such as \"2026-02-04T22:16:32Z\", or leave it out"),
+    ),
+    ("howToAnswer", Kind::Text("write a string, or leave it out")),
+    ("metadata", Kind::Object),
+    ("answered", Kind::Any),
+    (
+        "fingerprints",
+        Kind::Texts("leave it as ask-user wrote it, or leave it out"),
+    ),
+    ("awaitsCall", Kind::Flag),
+];
+
+/// The fields of a question, and what each may hold.
+const QUESTION_FIELDS: [(&str, Kind); 11] = [
+    (
+        "question",
+        Kind::Text("write the question's text as a string"),
+    ),
+    (
+        "header",
+        Kind::Text("write a short string, or leave it out"),
+    ),
+    (
+        "options",
+        Kind::Texts("write the option labels as a list of strings, or leave it out"),
+    ),
+    ("optionDescriptions", Kind::TextsByLabel),
+    ("optionPreviews", Kind::TextsByLabel),
+    ("multiSelect", Kind::Flag),
+    (
+        "kind",
+        Kind::Text("write \"yesno\" or \"path\", or leave it out"),
+    ),
+    ("placeholder", Kind::Text("write a string, or leave it out")),
+    ("id", Kind::Text("write a string, or leave it out")),
+    ("answer", Kind::Any),
+    (
+        "notes",
+        Kind::Text("write your note as a string, or leave it out"),
+    ),
+];
+
+/// The fields that `null` leaves out.
+const NULLABLE: [&str; 10] = [
+    "callId",
+    "howToAnswer",
+    "metadata",
+    "answered",
+    "header",
+    "options",
+    "placeholder",
+    "id",
+    "answer",
+    "notes",
+];
+
+/// The first field of a pending file's JSON that is present but holds the wrong kind of value,
+/// or `questions` or a question's `question` missing; fields it does not know are left to the
+/// parser, which names them. `null` is taken as left out where the parser takes it so.
+pub(crate) fn wrong_field(value: &Value) -> Option<WrongField> {
+    let wrong = |field: String, found: &'static str, write: &'static str| {
+        Some(WrongField {
+            field,
+            found,
+            write,
+        })
+    };
+    let Some(file) = value.as_object() else {
+        return wrong(
+            "the file".into(),
+            crate::answers::kind_of(value),
+            "write an object: {\"questions\": [{\"question\": \"…\", \"answer\": \"…\"}]}",
+        );
+    };
+    let present = |map: &'_ Map<String, Value>, field: &str, kind: Kind| {
+        map.get(field)
+            .filter(|value| !kind.fits(value))
+            .filter(|value| !(value.is_null() && NULLABLE.contains(&field)))
+            .map(|value| (crate::answers::kind_of(value), kind.write()))
+    };
+    for (field, kind) in FILE_FIELDS {
+        if let Some((found, write)) = present(file, field, kind) {
+            return wrong(field.into(), found, write);
+        }
+    }
+    let questions = match file.get("questions") {
+        None => {
+            return wrong(
+                "questions".into(),
+                "missing",
+                "write the questions, each with its answer: \"questions\": [{\"question\": \"…\", \"answer\": \"…\"}]",
+            );
+        }
+        Some(Value::Array(questions)) => questions,
+        Some(other) => {
+            return wrong(
+                "questions".into(),
+                crate::answers::kind_of(other),
+                "write a list: \"questions\": [{\"question\": \"…\", \"answer\": \"…\"}]",
+            );
+        }
+    };
+    for (index, question) in questions.iter().enumerate() {
+        let Some(question) = question.as_object() else {
+            return wrong(
+                format!("questions[{index}]"),
+                crate::answers::kind_of(question),
+                "write an object: {\"question\": \"…\", \"answer\": \"…\"}",
+            );
+        };
+        for (field, kind) in QUESTION_FIELDS {
+            if let Some((found, write)) = present(question, field, kind) {
+                return wrong(format!("questions[{index}].{field}"), found, write);
+            }
+        }
+        if !question.contains_key("question") {
+            return wrong(
+                format!("questions[{index}].question"),
+                "missing",
+                "write the question's text, as the agent asked it",
+            );
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! atomically and durably, removing it, and the lock that serialises writers.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
 use ask_core::failpoint;
@@ -28,9 +28,37 @@ pub struct Loaded {
 }
 
 /// An exclusive lock on the pending file, held until dropped.
+///
+/// The lock file also says whether the pending file last written under it waits for the model's
+/// next call of its questions (`awaitsCall`), so that pass 2 can tell when a file written by
+/// hand has taken the place of such a file.
 #[derive(Debug)]
 pub struct Lock {
-    _file: File,
+    file: File,
+}
+
+/// What the lock file holds while the pending file waits for the model's next call.
+const AWAITS_CALL: &[u8] = b"awaitsCall\n";
+
+impl Lock {
+    /// Notes whether the pending file just written waits for the model's next call.
+    pub(crate) fn mark_awaits_call(&mut self, awaits: bool) -> io::Result<()> {
+        self.file.set_len(0)?;
+        self.file.rewind()?;
+        if awaits {
+            self.file.write_all(AWAITS_CALL)?;
+        }
+        self.file.sync_data()
+    }
+
+    /// True when the pending file last written under this lock waited for the model's next
+    /// call, and has not been removed since.
+    pub(crate) fn awaited_call(&mut self) -> bool {
+        let mut held = Vec::new();
+        self.file.rewind().is_ok()
+            && self.file.read_to_end(&mut held).is_ok()
+            && held == AWAITS_CALL
+    }
 }
 
 impl Store {
@@ -66,12 +94,13 @@ impl Store {
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
+            .read(true)
             .write(true)
             .open(&lock_path)
             .map_err(self.io("cannot open the lock file", &lock_path))?;
         file.lock().map_err(self.io("cannot lock", &lock_path))?;
         self.remove_stale_temporaries();
-        Ok(Lock { _file: file })
+        Ok(Lock { file })
     }
 
     /// Removes `<file>.tmp-PID` files beside the pending file. Called with the lock held.
@@ -142,6 +171,11 @@ impl Store {
             Err(e) => return Err(self.io("cannot remove", &self.path)(e)),
         }
         failpoint("pending:after-remove");
+        // No pending file waits for a call any more. The caller holds the lock.
+        let _ = OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(self.sibling(".lock"));
         if let Some(dir) = self.dir() {
             sync_dir(dir).map_err(self.io("cannot sync the folder", dir))?;
         }
@@ -172,7 +206,7 @@ impl Store {
 }
 
 /// Parses pending-file bytes: JSON syntax first (with line and column), then the version, then
-/// the shape.
+/// the kind of each field it knows, then the shape.
 pub fn parse(path: &Path, bytes: &[u8]) -> Result<PendingFile, PrintError> {
     let malformed = |e: serde_json::Error| PrintError::Malformed {
         path: path.to_path_buf(),
@@ -190,6 +224,14 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<PendingFile, PrintError> {
             path: path.to_path_buf(),
             found,
             supported: FORMAT_VERSION,
+        });
+    }
+    // A field present with the wrong kind of value is named with what to write, rather than
+    // by the parser's words and a position.
+    if let Some(wrong) = crate::pending::wrong_field(&value) {
+        return Err(PrintError::WrongField {
+            path: path.to_path_buf(),
+            wrong,
         });
     }
     serde_json::from_slice(bytes).map_err(malformed)

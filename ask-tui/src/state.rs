@@ -121,6 +121,8 @@ pub enum Notice {
     EmptyAnswer,
     /// Ctrl+T found no path that starts with the typed text.
     NoCompletion,
+    /// `?` on a list: the help line names every key of the screen, not only those that answer.
+    Keys,
 }
 
 /// Which screen the current tab shows.
@@ -247,8 +249,19 @@ impl State {
         self.pages.iter().filter(|p| p.answer.is_some()).count()
     }
 
-    /// How many questions have an answer or typed text that cancelling would throw away.
+    /// How many answers cancelling would throw away: in a multi-question call, the questions
+    /// with an answer or typed text; in a lone question, which holds no answer until it ends,
+    /// its ticked boxes and its typed text.
     pub fn in_progress(&self) -> usize {
+        if !self.is_tabbed() {
+            return self
+                .pages
+                .iter()
+                .map(|p| {
+                    p.checked.iter().filter(|&&on| on).count() + usize::from(!p.field.is_blank())
+                })
+                .sum();
+        }
         self.pages
             .iter()
             .filter(|p| p.answer.is_some() || !p.field.is_blank())

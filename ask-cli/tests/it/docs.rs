@@ -490,7 +490,7 @@ impl Sandbox {
             self.dir.path().display(),
         );
         let mut session = Session::start(&script, &[]);
-        session.wait_for("Esc to cancel");
+        session.wait_for("Esc cancel");
         session.send(ESC);
         match session.exit_code() {
             130 => Ok(()),

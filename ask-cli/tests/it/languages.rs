@@ -32,7 +32,7 @@ fn lang_from_the_locale_shows_german_and_answers_as_in_english() {
         &[("call.json", &db)],
     );
     session.wait_for("3. Andere (eigene Antwort eingeben)");
-    session.wait_for("↑↓ bewegen • 1-9 Schnellwahl • 0 Andere • Strg+N Notiz • Enter auswählen");
+    session.wait_for("↑↓ bewegen • Enter wählen • Esc Abbruch • ? Tasten");
     session.key("0", "Andere: ");
     session.send("DynamoDB");
     session.wait_for("Enter senden • Esc zurück");
@@ -69,7 +69,7 @@ fn the_flag_wins_over_lc_all_and_wide_words_fit() {
         &[("call.json", &db)],
     );
     session.wait_for("3. その他（自由入力）");
-    session.wait_for("↑↓ 移動 • 1-9 クイック選択 • 0 その他 • Ctrl+N メモ • Enter で選択");
+    session.wait_for("↑↓ 移動 • Enter で選択 • Esc で中止 • ? キー一覧");
     session.key("0", "その他: ");
     session.send("DynamoDB");
     session.send(ENTER);

@@ -540,7 +540,7 @@ fn interactive(env: &[(&str, &str)], inside: bool) {
     session.send("please ask me");
     session.send(ENTER);
     // The questions UI: pick SQLite, type the name, submit.
-    session.wait_for("1-9 quick select");
+    session.wait_for("? more keys");
     // Embedded, pi's footer (the model's name) stays on screen; taken over, only ask-user shows.
     assert_eq!(
         session.contents().contains("stand-in"),
@@ -624,7 +624,7 @@ fn interactive_ctrl_c_twice_ends_the_turn_without_an_answer() {
     session.wait_for("stand-in");
     session.send("please ask me");
     session.send(ENTER);
-    session.wait_for("1-9 quick select");
+    session.wait_for("? more keys");
     session.key("2", "■ Database");
     session.key("\x03", "Discard 1 answer? [y/N]");
     session.send("\x03");
@@ -756,7 +756,7 @@ fn interactive_secret_answer_reaches_the_model_and_never_the_terminal() {
     session.wait_for("stand-in");
     session.send("please ask me");
     session.send(ENTER);
-    session.wait_for("1-9 quick select");
+    session.wait_for("? more keys");
     session.wait_for("^[[2J is not an escape");
     session.key("1", "Paste the deploy token");
     session.send(SECRET);

@@ -172,6 +172,82 @@ fn edited_file_answers_and_removes_the_file() {
     assert!(!dir.path().join(PENDING).exists());
 }
 
+/// The hand-written file of the project's own walkthrough ("edit JSON directly"), as it prints it.
+const WALKTHROUGH: &str = r#"{
+  "questions": [
+    { "question": "Which database?", "answer": "PostgreSQL (Recommended)" },
+    { "question": "Service name?", "answer": "order-processor" }
+  ]
+}
+"#;
+
+#[test]
+fn a_hand_written_file_of_questions_and_answers_is_taken_by_dash_c() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".pi")).unwrap();
+    std::fs::write(dir.path().join(PENDING), WALKTHROUGH).unwrap();
+    let output = run(dir.path(), &["-c", "--output", "answers"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(
+        stdout_json(&output),
+        json!({"answers": {"Which database?": "PostgreSQL (Recommended)",
+                           "Service name?": "order-processor"}})
+    );
+    assert!(
+        !stderr(&output).contains("ask-user mcp"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!dir.path().join(PENDING).exists());
+}
+
+#[test]
+fn a_hand_written_file_with_a_wrong_field_is_refused_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".pi")).unwrap();
+    let text = WALKTHROUGH.replace(
+        "{\n  \"questions\"",
+        "{\n  \"version\": \"1\",\n  \"questions\"",
+    );
+    assert!(text.contains("\"version\": \"1\""));
+    std::fs::write(dir.path().join(PENDING), text).unwrap();
+    check_refused(
+        dir.path(),
+        &["-c"],
+        "is not a valid pending-questions file: `version` is a string; write 1, or leave it out",
+    );
+}
+
+/// A hand-written file in place of the one `ask-user mcp` wrote: the agent's next call would
+/// not find the answers, and pass 2 says, in one line, how they reach it.
+#[test]
+fn a_hand_written_file_over_the_mcp_servers_says_how_the_answers_reach_the_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(PENDING);
+    let input: ask_core::AskUserInput =
+        serde_json::from_slice(&std::fs::read(example("project-setup.json")).unwrap()).unwrap();
+    let call = ask_core::validate(input, &ask_core::Limits::default()).unwrap();
+    ask_print::PrintFrontend::new(&path)
+        .awaiting_call(true)
+        .pass_one(&call, &[])
+        .unwrap();
+    std::fs::write(&path, WALKTHROUGH).unwrap();
+    let output = run(dir.path(), &["-c"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let said: Vec<String> = stderr(&output)
+        .lines()
+        .filter(|line| line.contains("ask-user mcp"))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        said,
+        [format!(
+            "{PENDING} was written over the file ask-user mcp wrote, so the agent's next ask_user \
+             call will not find these answers: paste the answers printed above into the agent's chat"
+        )]
+    );
+}
+
 #[test]
 fn edited_file_with_a_custom_database() {
     let dir = pending_setup();

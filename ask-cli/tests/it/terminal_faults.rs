@@ -107,7 +107,7 @@ fn wait_for_state(pid: &str, stopped: bool) {
 #[track_caller]
 fn suspends_and_resumes(suspend: impl FnOnce(&mut Session)) {
     let mut session = Session::start(SCRIPT, &[]);
-    session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
+    session.wait_for("← ▸□ Database  □ Service Name  □ Features  ✓ Submit →");
     let pid = session.wait_for_file("pid.txt").trim().to_string();
     let device = terminal_of(&pid);
     let before = std::fs::read_to_string(session.path("before.txt")).unwrap();
@@ -127,7 +127,7 @@ fn suspends_and_resumes(suspend: impl FnOnce(&mut Session)) {
     let resumed = Command::new("kill").args(["-CONT", &pid]).status().unwrap();
     assert!(resumed.success());
     wait_for_state(&pid, false);
-    session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
+    session.wait_for("← ▸□ Database  □ Service Name  □ Features  ✓ Submit →");
     let modes = stty(&device, "-a");
     for flag in ["-icanon", "-echo"] {
         assert!(

@@ -61,7 +61,7 @@ const DEMO_ANSWERS: &str = r#"{"answers":{"Which database should we use?":"Postg
 fn arrow_and_enter_answer_a_single_question() {
     let db = database_call();
     let mut session = Session::ask("--mode tui call.json", &[("call.json", &db)]);
-    session.wait_for("↑↓ navigate • 1-9 quick select • 0 Other • Ctrl+N note • Enter to select");
+    session.wait_for("↑↓ navigate • Enter select • Esc cancel • ? more keys");
     session.wait_for("> 1. PostgreSQL (Recommended)");
     session.key(DOWN, "> 2. SQLite");
     session.send(ENTER);
@@ -99,7 +99,7 @@ fn other_takes_a_typed_answer() {
     let db = database_call();
     let mut session = Session::ask("call.json", &[("call.json", &db)]);
     session.wait_for("4. Other (type your answer)");
-    session.key("0", "Ctrl+N note • Enter to submit • Esc to go back");
+    session.key("0", "Ctrl+N add note • Enter submit • Esc back");
     session.key(
         "I want to use DynamoDB",
         "> 4. Other: I want to use DynamoDB",
@@ -119,7 +119,7 @@ fn other_takes_a_typed_answer() {
 fn multi_select_ticks_with_space() {
     let features = features_call();
     let mut session = Session::ask("call.json", &[("call.json", &features)]);
-    session.wait_for("↑↓ navigate • Space/1-9 toggle • a all/none • 0 Other • Ctrl+N note");
+    session.wait_for("Space toggle • Enter submit • Esc cancel • ? more keys");
     session.key(" ", "> [x] 1. Authentication");
     session.key(DOWN, "> [ ] 2. REST API");
     session.key(DOWN, "> [ ] 3. Admin Dashboard");
@@ -138,9 +138,9 @@ fn multi_select_ticks_with_space() {
 #[test]
 fn demo_walks_the_tabs_and_submits() {
     let mut session = Session::ask("demo --output answers", &[]);
-    session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
-    session.wait_for("Tab/←→ switch • ↑↓ navigate • 1-9 quick select • 0 Other • Ctrl+N note");
-    session.key(ENTER, "← ■ Database  □ Service Name");
+    session.wait_for("← ▸□ Database  □ Service Name  □ Features  ✓ Submit →");
+    session.wait_for("↑↓ navigate • Enter select • Esc cancel • ? more keys");
+    session.key(ENTER, "← ■ Database  ▸□ Service Name");
     session.wait_for("What should we name this service?");
     session.key("order-processor", "> order-processor");
     session.key(ENTER, "Which features should we include?");
@@ -163,7 +163,7 @@ fn cancelling_after_an_answer_asks_first() {
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.key(
         "n",
-        "Tab/←→ switch • Ctrl+N note • Enter to confirm • Esc to cancel",
+        "Tab switch • Ctrl+N add note • Enter confirm • Esc cancel",
     );
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.send("y");
@@ -172,12 +172,57 @@ fn cancelling_after_an_answer_asks_first() {
     assert_eq!(stdout, CANCELLED_RESULT);
 }
 
+/// Esc on a lone multi-select with boxes ticked asks first, as typed text does; No keeps the
+/// ticks, Yes cancels.
+#[test]
+fn esc_with_boxes_ticked_asks_before_discarding_them() {
+    let features = features_call();
+    let mut session = Session::ask("call.json", &[("call.json", &features)]);
+    session.wait_for("Space toggle • Enter submit • Esc cancel • ? more keys");
+    session.key("1", "> [x] 1. Authentication");
+    session.key("3", "> [x] 3. Admin Dashboard");
+    session.key(ESC, "Discard 2 answers? [y/N]");
+    session.key(
+        "n",
+        "Space toggle • Enter submit • Esc cancel • ? more keys",
+    );
+    session.key(ESC, "Discard 2 answers? [y/N]");
+    session.send("y");
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 130);
+    assert_eq!(stdout, CANCELLED_RESULT);
+}
+
+/// `?` names every key; the review says where Enter goes while a question is open; an example
+/// in an empty field is never taken as the answer.
+#[test]
+fn the_keys_the_review_and_an_example_say_what_enter_does() {
+    let mut session = Session::ask("demo --showcase", &[]);
+    session.wait_for("Space toggle • Enter confirm • Esc cancel • ? more keys");
+    session.key("?", "a all/none");
+    session.key(
+        "\x1b[Z",
+        "Tab/←→ switch • Enter go to unanswered • Esc cancel",
+    );
+    session.key(ENTER, "▸□ Features");
+    session.key(TAB, "▸□ Migrations");
+    session.key(TAB, "> █ e.g. ./config/app.toml");
+    session.key(
+        ENTER,
+        "The example is not an answer: type yours, then Enter",
+    );
+    // Nothing was answered: Esc cancels at once.
+    session.send(ESC);
+    let (code, _) = session.finish();
+    assert_eq!(code, 130);
+}
+
 #[test]
 fn a_long_answer_is_accepted_after_the_warning() {
     let name = name_call();
     let long = "x".repeat(2847);
     let mut session = Session::ask("call.json", &[("call.json", &name)]);
-    session.wait_for("Enter to submit • Esc to cancel");
+    session.wait_for("Enter submit • Esc cancel");
     // A bracketed paste, as a terminal sends it.
     session.key(&format!("\x1b[200~{long}\x1b[201~"), "xxxxxxxx█");
     session.key(
@@ -252,10 +297,10 @@ fn signal_leaves_the_terminal_in_cooked_mode(signal: &str, name: &str) {
 #[test]
 fn a_resize_redraws_at_the_new_width() {
     let mut session = Session::ask("demo", &[]);
-    session.wait_for("← □ Database  □ Service Name  □ Features  ✓ Submit →");
+    session.wait_for("← ▸□ Database  □ Service Name  □ Features  ✓ Submit →");
     session.resize(12, 40);
-    session.wait_for("← □ Data…  □ Serv…  □ Feat…  ✓ Submit →");
-    session.wait_for("Tab/←→ switch • ↑↓ navigate");
+    session.wait_for("← ▸□ Dat…  □ Ser…  □ Fea…  ✓ Submit →");
+    session.wait_for("↑↓ navigate • Enter select");
     session.key("2", "What should we name this service?");
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.send("\x03");
@@ -274,10 +319,10 @@ fn a_resize_redraws_at_the_new_width() {
 fn typed_text_is_asked_about_before_esc_discards_it() {
     let name = name_call();
     let mut session = Session::ask("call.json", &[("call.json", &name)]);
-    session.wait_for("Enter to submit • Esc to cancel");
+    session.wait_for("Enter submit • Esc cancel");
     session.key("order-processor", "> order-processor");
     session.key(ESC, "Discard 1 answer? [y/N]");
-    session.key("n", "Enter to submit • Esc to cancel");
+    session.key("n", "Enter submit • Esc cancel");
     session.wait_for("> order-processor");
     session.send(ENTER);
     let (code, stdout) = session.finish();
@@ -297,7 +342,7 @@ fn other_wider_than_its_first_line_shows_every_character() {
     let typed: String = (0..45).map(|i| format!("{i:02}")).collect();
     let mut session = Session::ask("call.json", &[("call.json", &db)]);
     session.wait_for("4. Other (type your answer)");
-    session.key("0", "Ctrl+N note • Enter to submit • Esc to go back");
+    session.key("0", "Ctrl+N add note • Enter submit • Esc back");
     session.send(&typed);
     session.wait_for("4344█");
     let screen = session.contents();
@@ -334,13 +379,13 @@ fn hidden_lines_call() -> String {
 fn a_question_with_hidden_lines_scrolls_to_its_end() {
     let hostile = hidden_lines_call();
     let mut session = Session::ask("call.json", &[("call.json", &hostile)]);
-    session.wait_for("… 25 more lines");
+    session.wait_for("… 24 more lines");
     session.wait_for("Shift+↑↓ scroll");
     assert!(!session.contents().contains("ALSO DROP"));
     // Shift+↓ as xterm sends it, more times than there are lines.
     session.send(&"\x1b[1;2B".repeat(30));
     session.wait_for("ALSO DROP THE PRODUCTION DATABASE");
-    session.wait_for("… 25 lines above");
+    session.wait_for("… 24 lines above");
     session.send("2");
     let (code, stdout) = session.finish();
     assert_eq!(code, 0);
@@ -354,7 +399,7 @@ fn tab_keeps_a_typed_answer() {
     session.key("1", "What should we name this service?");
     session.key("order-processor", "> order-processor");
     session.key(TAB, "Which features should we include?");
-    session.wait_for("← ■ Database  ■ Service Name  □ Features");
+    session.wait_for("← ■ Database  ■ Service Name  ▸□ Features");
     session.key(" ", "> [x] 1. Authentication");
     session.key(TAB, "All answered. Press Enter to submit.");
     session.send(ENTER);
@@ -414,13 +459,13 @@ fn typing_into_other_on_a_40x8_terminal_keeps_the_cursor_in_view() {
         &[],
     );
     session.wait_for("Which database should we use?");
-    session.key("0", "Enter to confirm • Esc to go back");
+    session.key("0", "Enter confirm • Esc back");
     session.send(&typed);
     session.wait_for("6061█");
     session.wait_for("> 4. Other: … 86 earlier characters");
     session.wait_for("↑ 3 more... · … 1 line above");
     // Esc keeps the text as the answer; the tab bar says the question is answered.
-    session.key(ESC, "← ■ Data…");
+    session.key(ESC, "← ▸■ Dat…");
     session.key(ESC, "Discard 1 answer? [y/N]");
     session.send("y");
     let (code, stdout) = session.finish();
@@ -450,7 +495,7 @@ fn a_question_on_a_40x8_terminal_scrolls_to_its_last_word() {
 
 #[test]
 fn the_showcase_asks_every_field_in_the_terminal() {
-    let mut session = Session::ask("demo --showcase --output answers", &[]);
+    let mut session = Session::ask("demo --showcase", &[]);
     session.wait_for("Features  □ Migrations  □ Config  □ Token");
     // The highlighted option's preview is drawn as written.
     session.wait_for("POST /login");
@@ -488,14 +533,14 @@ fn ctrl_c_asks_first_and_says_that_a_second_ctrl_c_abandons() {
     session.key("\x03", "Press Ctrl+C again to abandon the questions.");
     session.wait_for("Discard 1 answer? [y/N]");
     // Esc asks the same question without the hint.
-    session.key("n", "Esc to cancel");
+    session.key("n", "Esc cancel");
     session.key(ESC, "Discard 1 answer? [y/N]");
     assert!(
         !session.contents().contains("Press Ctrl+C again"),
         "{}",
         session.contents()
     );
-    session.key("n", "Esc to cancel");
+    session.key("n", "Esc cancel");
     session.key("\x03", "Press Ctrl+C again to abandon the questions.");
     session.send("\x03");
     assert_eq!(session.exit_code(), 130, "the second Ctrl+C abandons");
@@ -520,13 +565,13 @@ fn arrows_switch_from_an_empty_field_move_the_cursor_in_a_typed_one_and_ctrl_n_n
     let mut session = Session::ask("demo --output answers", &[]);
     session.wait_for("Which database should we use?");
     session.key(ENTER, "What should we name this service?");
-    session.wait_for("Tab/←→ switch • Ctrl+N note • Enter to confirm • Esc to cancel");
+    session.wait_for("Tab switch • Ctrl+N add note • Enter confirm • Esc cancel");
     // → in the empty field switches to the next tab, ← on that list comes back.
     session.key(RIGHT, "Which features should we include?");
     session.key(LEFT, "What should we name this service?");
-    // Once the field holds text, ← moves the cursor and the help line says so; n is text.
+    // Once the field holds text, ← moves the cursor; n is text.
     session.key("scaner", "> scaner");
-    session.wait_for("Tab switch • ←→ move cursor • Ctrl+N note");
+    session.wait_for("Tab switch • Ctrl+N add note");
     session.send(LEFT);
     session.send(LEFT);
     session.key("n", "> scanner");
@@ -536,7 +581,7 @@ fn arrows_switch_from_an_empty_field_move_the_cursor_in_a_typed_one_and_ctrl_n_n
         session.contents()
     );
     // Ctrl+N opens the note; Tab keeps it and switches.
-    session.key(CTRL_N, "Enter/Esc to keep the note");
+    session.key(CTRL_N, "Enter/Esc keep note");
     session.key("rename later", "Note: rename later");
     session.key(TAB, "Which features should we include?");
     session.key(" ", "> [x] 1. Authentication");

@@ -68,10 +68,11 @@ fn previews_other_a_note_the_filter_select_all_a_path_and_a_secret() {
     // Enter answers and moves on to the framework.
     session.key(ENTER, "Which framework should we use?");
     // A note on the answer, then the filter picks NestJS.
-    session.key("n", "Enter/Esc to keep the note");
+    session.key("n", "Enter/Esc keep note");
     session.key("for the API only", "Note: for the API only█");
-    session.key(ENTER, "/ filter");
-    session.key("/", "type to filter");
+    session.key(ENTER, "? more keys");
+    session.key("?", "/ filter");
+    session.key("/", "Esc close filter");
     session.key("NEST", "1 of 8 options");
     session.key(ENTER, "Which features should we include?");
     // Select-all ticks every feature.

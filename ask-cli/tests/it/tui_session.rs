@@ -22,7 +22,7 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
 fn the_bell_and_a_desktop_notification_announce_the_questions() {
     let call = database_call();
     let mut session = Session::ask("--mode tui call.json", &[("call.json", &call)]);
-    session.wait_for("Esc to cancel");
+    session.wait_for("Esc cancel");
     let raw = session.raw();
     assert!(contains(&raw, b"\x07"), "the bell rings");
     assert!(
@@ -40,7 +40,7 @@ fn the_bell_and_a_desktop_notification_announce_the_questions() {
     assert_eq!(session.exit_code(), 130);
 
     let mut quiet = Session::ask("--mode tui --no-notify call.json", &[("call.json", &call)]);
-    quiet.wait_for("Esc to cancel");
+    quiet.wait_for("Esc cancel");
     let raw = quiet.raw();
     assert!(!contains(&raw, b"\x07"), "no bell with --no-notify");
     assert!(!contains(&raw, b"\x1b]9;") && !contains(&raw, b"\x1b]777;"));
@@ -214,7 +214,7 @@ fn events_for_answered_and_cancelled_runs() {
         "--mode tui --no-notify --events events.jsonl call.json",
         &[("call.json", &call)],
     );
-    answered.wait_for("Esc to cancel");
+    answered.wait_for("Esc cancel");
     answered.send(ENTER);
     assert_eq!(answered.exit_code(), 0);
     let lines = events(&answered);
@@ -230,7 +230,7 @@ fn events_for_answered_and_cancelled_runs() {
         "--mode tui --no-notify --events events.jsonl call.json",
         &[("call.json", &call)],
     );
-    cancelled.wait_for("Esc to cancel");
+    cancelled.wait_for("Esc cancel");
     cancelled.send(ESC);
     assert_eq!(cancelled.exit_code(), 130);
     let states: Vec<Value> = events(&cancelled)
@@ -277,7 +277,7 @@ fn valid_corpus_entries_render_as_plain_text() {
         let name = case["name"].as_str().unwrap();
         let call = std::fs::read_to_string(corpus.join(format!("{name}.json"))).unwrap();
         let mut session = Session::ask("--mode tui --no-notify call.json", &[("call.json", &call)]);
-        session.wait_for("Esc to cancel");
+        session.wait_for("Esc cancel");
         let raw = session.raw();
         assert!(
             !contains(&raw, b"\x1b]"),
@@ -302,7 +302,7 @@ fn valid_corpus_entries_render_as_plain_text() {
         assert_eq!(hidden, None, "{name}: reached the terminal");
         let screen = session.contents();
         assert!(
-            screen.contains("↑↓ navigate • 1-9 quick select • 0 Other • Ctrl+N note"),
+            screen.contains("↑↓ navigate • Enter select • Esc cancel • ? more keys"),
             "{name}:\n{screen}"
         );
         session.send(ESC);

@@ -24,46 +24,46 @@ pub enum Help {
     Switch,
     /// "Tab/←→ switch" (on a list, or in an empty text field).
     SwitchArrows,
-    /// "←→ move cursor" (in a text field that holds text).
-    Cursor,
     /// "↑↓ navigate".
     Navigate,
     /// "1-9 quick select".
     Quick,
-    /// "Space/1-9 toggle".
+    /// "Space toggle".
     Toggle,
     /// "0 Other".
     Other,
-    /// "Enter to select".
+    /// "Enter select".
     Select,
-    /// "Enter to confirm".
+    /// "Enter confirm".
     Confirm,
-    /// "Enter to submit".
+    /// "Enter submit".
     Submit,
-    /// "Esc to cancel".
+    /// "Esc cancel".
     Cancel,
-    /// "Esc to go back".
+    /// "Esc back".
     Back,
     /// "Shift+↑↓ scroll".
     Scroll,
-    /// "Ctrl+N note" (on every screen of a question; `n` is its alias on a list, unnamed).
+    /// "Ctrl+N add note" (on every screen of a question; `n` is its alias on a list, unnamed).
     Note,
     /// "Ctrl+T complete" (a path question).
     Complete,
     /// "/ filter" (a list longer than the screen's rows).
     Filter,
-    /// "type to filter" (the filter is open).
-    Filtering,
     /// "a all/none" (a multi-select).
     All,
-    /// "Enter to toggle" (the filter of a multi-select).
+    /// "Enter toggle" (the filter of a multi-select).
     ToggleMatch,
-    /// "Esc to close filter".
+    /// "Esc close filter".
     CloseFilter,
-    /// "Enter/Esc to keep the note".
+    /// "Enter/Esc keep note".
     KeepNote,
     /// "[ ] scroll preview".
     ScrollPreview,
+    /// "? more keys" (on a list, whose help line names only the keys that answer it).
+    Keys,
+    /// "Enter go to unanswered" (the review while a question has no answer).
+    ToOpen,
 }
 
 /// Every string the terminal UI shows, in one language. Placeholders: `{n}` a count, `{a}` and
@@ -147,6 +147,10 @@ pub struct Text {
     pub type_first: &'static str,
     /// Enter on an empty "Other" field.
     pub type_first_or_back: &'static str,
+    /// Enter on an empty field that shows an example: the example is not an answer.
+    pub type_not_example: &'static str,
+    /// The lead of a question's example in its empty field: "e.g. ".
+    pub example_lead: &'static str,
     /// The key that says yes at a confirmation besides `y`, as the prompts show it.
     pub yes_key: char,
     /// The desktop notification: "The agent is waiting for your answers to {n} questions".
@@ -242,26 +246,26 @@ pub(super) static EN: Text = Text {
     help: [
         "Tab switch",
         "Tab/←→ switch",
-        "←→ move cursor",
         "↑↓ navigate",
         "1-9 quick select",
-        "Space/1-9 toggle",
+        "Space toggle",
         "0 Other",
-        "Enter to select",
-        "Enter to confirm",
-        "Enter to submit",
-        "Esc to cancel",
-        "Esc to go back",
+        "Enter select",
+        "Enter confirm",
+        "Enter submit",
+        "Esc cancel",
+        "Esc back",
         "Shift+↑↓ scroll",
-        "Ctrl+N note",
+        "Ctrl+N add note",
         "Ctrl+T complete",
         "/ filter",
-        "type to filter",
         "a all/none",
-        "Enter to toggle",
-        "Esc to close filter",
-        "Enter/Esc to keep the note",
+        "Enter toggle",
+        "Esc close filter",
+        "Enter/Esc keep note",
         "[ ] scroll preview",
+        "? more keys",
+        "Enter go to unanswered",
     ],
     note_lead: "Note: ",
     filter_count: "{a} of {b} options",
@@ -277,6 +281,8 @@ pub(super) static EN: Text = Text {
     ),
     type_first: "Type an answer first",
     type_first_or_back: "Type an answer first, or Esc to go back",
+    type_not_example: "The example is not an answer: type yours, then Enter",
+    example_lead: "e.g. ",
     yes_key: 'y',
     notification: counted(
         "The agent is waiting for your answer to a question",
@@ -327,26 +333,26 @@ pub(super) static DE: Text = Text {
     help: [
         "Tab wechseln",
         "Tab/←→ wechseln",
-        "←→ Cursor bewegen",
         "↑↓ bewegen",
         "1-9 Schnellwahl",
-        "Leertaste/1-9 an/aus",
+        "Leertaste an/aus",
         "0 Andere",
-        "Enter auswählen",
-        "Enter bestätigen",
+        "Enter wählen",
+        "Enter ok",
         "Enter senden",
-        "Esc abbrechen",
+        "Esc Abbruch",
         "Esc zurück",
         "Shift+↑↓ blättern",
-        "Strg+N Notiz",
+        "Strg+N Notiz dazu",
         "Strg+T ergänzen",
         "/ filtern",
-        "tippen filtert",
         "a alle/keine",
         "Enter an/aus",
-        "Esc Filter schließen",
+        "Esc Filter zu",
         "Enter/Esc Notiz behalten",
         "[ ] Vorschau blättern",
+        "? Tasten",
+        "Enter zur offenen Frage",
     ],
     note_lead: "Notiz: ",
     filter_count: "{a} von {b} Optionen",
@@ -365,6 +371,8 @@ pub(super) static DE: Text = Text {
     ),
     type_first: "Bitte zuerst eine Antwort eingeben",
     type_first_or_back: "Bitte zuerst eine Antwort eingeben, oder Esc für zurück",
+    type_not_example: "Das Beispiel ist keine Antwort: eigene eingeben, dann Enter",
+    example_lead: "z. B. ",
     yes_key: 'j',
     notification: counted(
         "Der Agent wartet auf deine Antwort auf eine Frage",
@@ -421,26 +429,26 @@ pub(super) static ES: Text = Text {
     help: [
         "Tab cambiar",
         "Tab/←→ cambiar",
-        "←→ mover el cursor",
         "↑↓ mover",
         "1-9 selección rápida",
-        "Espacio/1-9 marcar",
+        "Espacio marcar",
         "0 Otra",
-        "Enter para elegir",
-        "Enter para confirmar",
-        "Enter para enviar",
-        "Esc para cancelar",
-        "Esc para volver",
+        "Enter elegir",
+        "Enter listo",
+        "Enter enviar",
+        "Esc anular",
+        "Esc volver",
         "Shift+↑↓ desplazar",
-        "Ctrl+N nota",
+        "Ctrl+N anotar",
         "Ctrl+T completar",
         "/ filtrar",
-        "escriba para filtrar",
         "a todas/ninguna",
-        "Enter para marcar",
-        "Esc para cerrar el filtro",
-        "Enter/Esc para guardar la nota",
+        "Enter marcar",
+        "Esc cerrar filtro",
+        "Enter/Esc guardar nota",
         "[ ] desplazar vista previa",
+        "? teclas",
+        "Enter ir a la pendiente",
     ],
     note_lead: "Nota: ",
     filter_count: "{a} de {b} opciones",
@@ -459,6 +467,8 @@ pub(super) static ES: Text = Text {
     ),
     type_first: "Escriba primero una respuesta",
     type_first_or_back: "Escriba primero una respuesta, o Esc para volver",
+    type_not_example: "El ejemplo no es una respuesta: escriba la suya y pulse Enter",
+    example_lead: "p. ej. ",
     yes_key: 's',
     notification: counted(
         "El agente espera su respuesta a una pregunta",
@@ -515,26 +525,26 @@ pub(super) static FR: Text = Text {
     help: [
         "Tab changer",
         "Tab/←→ changer",
-        "←→ déplacer le curseur",
         "↑↓ naviguer",
         "1-9 choix rapide",
-        "Espace/1-9 cocher",
+        "Espace cocher",
         "0 Autre",
-        "Enter pour choisir",
-        "Enter pour confirmer",
-        "Enter pour envoyer",
-        "Esc pour annuler",
-        "Esc pour revenir",
+        "Enter choisir",
+        "Enter OK",
+        "Enter envoyer",
+        "Esc annuler",
+        "Esc revenir",
         "Shift+↑↓ défiler",
-        "Ctrl+N note",
+        "Ctrl+N annoter",
         "Ctrl+T compléter",
         "/ filtrer",
-        "tapez pour filtrer",
         "a tout/rien",
-        "Enter pour cocher",
-        "Esc pour fermer le filtre",
-        "Enter/Esc pour garder la note",
+        "Enter cocher",
+        "Esc fermer le filtre",
+        "Enter/Esc garder la note",
         "[ ] défiler l'aperçu",
+        "? touches",
+        "Enter question sans réponse",
     ],
     note_lead: "Note : ",
     filter_count: "{a} sur {b} options",
@@ -553,6 +563,8 @@ pub(super) static FR: Text = Text {
     ),
     type_first: "Saisissez d'abord une réponse",
     type_first_or_back: "Saisissez d'abord une réponse, ou Esc pour revenir",
+    type_not_example: "L'exemple n'est pas une réponse : saisissez la vôtre, puis Enter",
+    example_lead: "ex. : ",
     yes_key: 'o',
     notification: counted(
         "L'agent attend votre réponse à une question",
@@ -591,26 +603,26 @@ pub(super) static JA: Text = Text {
     help: [
         "Tab 切替",
         "Tab/←→ 切替",
-        "←→ カーソル移動",
         "↑↓ 移動",
         "1-9 クイック選択",
-        "Space/1-9 選択/解除",
+        "Space 選択/解除",
         "0 その他",
         "Enter で選択",
         "Enter で確定",
         "Enter で送信",
-        "Esc でキャンセル",
+        "Esc で中止",
         "Esc で戻る",
         "Shift+↑↓ スクロール",
-        "Ctrl+N メモ",
+        "Ctrl+N メモ追加",
         "Ctrl+T 補完",
         "/ 絞り込み",
-        "入力で絞り込み",
         "a 全選択/全解除",
         "Enter で選択/解除",
         "Esc で絞り込みを閉じる",
         "Enter/Esc でメモを保存",
         "[ ] プレビューをスクロール",
+        "? キー一覧",
+        "Enter で未回答へ",
     ],
     note_lead: "メモ: ",
     filter_count: "{b} 件中 {a} 件",
@@ -623,6 +635,8 @@ pub(super) static JA: Text = Text {
     unanswered: same("{n} 件の質問がまだ未回答です"),
     type_first: "先に回答を入力してください",
     type_first_or_back: "先に回答を入力するか、Esc で戻ってください",
+    type_not_example: "例は回答ではありません。回答を入力して Enter を押してください",
+    example_lead: "例: ",
     yes_key: 'y',
     notification: counted(
         "エージェントが質問への回答を待っています",
@@ -661,10 +675,9 @@ pub(super) static ZH: Text = Text {
     help: [
         "Tab 切换",
         "Tab/←→ 切换",
-        "←→ 移动光标",
         "↑↓ 移动",
         "1-9 快速选择",
-        "空格/1-9 勾选",
+        "空格 勾选",
         "0 其他",
         "Enter 选择",
         "Enter 确认",
@@ -672,15 +685,16 @@ pub(super) static ZH: Text = Text {
         "Esc 取消",
         "Esc 返回",
         "Shift+↑↓ 滚动",
-        "Ctrl+N 备注",
+        "Ctrl+N 添加备注",
         "Ctrl+T 补全",
         "/ 筛选",
-        "输入以筛选",
         "a 全选/全不选",
         "Enter 勾选",
         "Esc 关闭筛选",
         "Enter/Esc 保留备注",
         "[ ] 滚动预览",
+        "? 更多按键",
+        "Enter 转到未答问题",
     ],
     note_lead: "备注：",
     filter_count: "{b} 项中的 {a} 项",
@@ -693,6 +707,8 @@ pub(super) static ZH: Text = Text {
     unanswered: same("还有 {n} 个问题需要回答"),
     type_first: "请先输入回答",
     type_first_or_back: "请先输入回答，或按 Esc 返回",
+    type_not_example: "示例不是回答：请输入你的回答，然后按 Enter",
+    example_lead: "例如：",
     yes_key: 'y',
     notification: counted(
         "智能体正在等待你回答一个问题",

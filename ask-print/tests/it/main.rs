@@ -7,4 +7,5 @@
     clippy::too_many_arguments
 )]
 
+mod hand_written;
 mod workflow;

@@ -13,8 +13,7 @@ use super::{Msg, State};
 /// while a list's filter is open, and switch tabs everywhere else (a list, an empty field or
 /// note); Tab and Shift+Tab always switch; Ctrl+N opens the note on every question screen, and
 /// `n` is its alias on a list only (in a field or the filter it is text). Each help line names
-/// the keys as they are at that moment (`help_text`), but for the open filter of a tabbed call,
-/// whose help line still offers ←→ to switch tabs.
+/// the keys as they are at that moment (`help_text`); `?` on a list names them all.
 pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
     if key.kind != KeyEventKind::Press {
         return None;
@@ -102,6 +101,7 @@ pub fn msg_for_key(state: &State, key: KeyEvent) -> Option<Msg> {
         KeyCode::Char(']') => Some(Msg::PreviewDown),
         KeyCode::Char('a') => Some(Msg::ToggleAll),
         KeyCode::Char('n') => Some(Msg::Note),
+        KeyCode::Char('?') => Some(Msg::Keys),
         KeyCode::Char(c @ '0'..='9') => Some(Msg::Quick(c as u8 - b'0')),
         KeyCode::Left => Some(Msg::PrevTab),
         KeyCode::Right => Some(Msg::NextTab),

@@ -80,6 +80,8 @@ pub enum Msg {
         /// The matching paths, sorted; a folder ends in `/`.
         candidates: Vec<String>,
     },
+    /// Show every key of the screen until the next key (? on a list).
+    Keys,
     /// The terminal changed size: nothing changes but the next frame.
     Resize,
 }

@@ -4,7 +4,7 @@
 use ask_core::Outcome;
 
 use super::complete::{is_path, take_completions};
-use super::{Dialog, Effect, Load, Msg, Screen, State, VISIBLE_ROWS};
+use super::{Dialog, Effect, Load, Msg, Notice, Screen, State, VISIBLE_ROWS};
 
 /// Applies one message. Pure: the same state and message always give the same result.
 pub fn update(state: &mut State, msg: Msg) -> Effect {
@@ -123,6 +123,11 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
         Msg::ToggleAll => {
             if screen == Screen::MultiSelect {
                 state.toggle_all();
+            }
+        }
+        Msg::Keys => {
+            if matches!(screen, Screen::Choice | Screen::MultiSelect) {
+                state.notice = Some(Notice::Keys);
             }
         }
         Msg::Yes

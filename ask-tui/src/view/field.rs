@@ -37,15 +37,28 @@ pub(super) fn free_text_lines(state: &State, area: Area) -> Vec<Line<'static>> {
         },
     )
     .0;
-    // The placeholder: dim text after the cursor of an empty field.
+    // The placeholder: dim text after the cursor of an empty field, led by "e.g." so that it
+    // reads as an example rather than an answer given already.
     if let (Some(placeholder), Some(first)) = (&question.placeholder, out.first_mut())
         && page.field.text().is_empty()
     {
         let room = inner.saturating_sub(5);
-        first.spans.push(Span::styled(
-            format!(" {}", shorten(&safe(placeholder), room)),
-            dim(),
-        ));
+        let lead = state.lang().text().example_lead;
+        let placeholder = safe(placeholder);
+        // A placeholder that says "e.g." itself keeps its own words.
+        let led = [lead.trim_end(), "e.g."].iter().any(|lead| {
+            placeholder
+                .get(..lead.len())
+                .is_some_and(|start| start.eq_ignore_ascii_case(lead))
+        });
+        let example = if led {
+            placeholder.into_owned()
+        } else {
+            format!("{lead}{placeholder}")
+        };
+        first
+            .spans
+            .push(Span::styled(format!(" {}", shorten(&example, room)), dim()));
     }
     let room = max_rows.saturating_sub(out.len());
     out.extend(candidate_lines(

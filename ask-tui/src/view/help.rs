@@ -25,7 +25,9 @@ pub(super) struct HelpRoom {
 
 /// The notice, wrapped to `width` columns, when there is one.
 pub(super) fn notice_lines(state: &State, width: usize) -> Vec<Line<'static>> {
-    state.notice().map_or_else(Vec::new, |notice| {
+    // The key list is shown in the help line's place.
+    let notice = state.notice().filter(|notice| *notice != Notice::Keys);
+    notice.map_or_else(Vec::new, |notice| {
         wrap(&notice_text(state, notice), width)
             .into_iter()
             .map(|line| Line::styled(format!("  {line}"), warning()))
@@ -90,23 +92,65 @@ fn help_block(state: &State, room: HelpRoom, scrolling: Scrolling) -> Vec<Line<'
         .collect()
 }
 
-/// The help line: one per kind of screen, the same words in a lone question and in a tabbed
-/// call (which adds how to switch tabs), and the scroll keys when a text does not fit.
+/// The help line: on a list, the keys that answer it and "? more keys"; after `?`, until the
+/// next key, every key of the screen; elsewhere (a text field, the filter, the note, the
+/// review), every key of the screen, since `?` is text there or there are few keys.
+///
+/// At 80 columns each help line keeps to one line with room for two more keys, in every
+/// language; the scroll keys, when a text does not fit, take that room.
 fn help_text(state: &State, scrolling: Scrolling) -> Vec<Help> {
+    let mut parts = all_keys(state);
+    let list = matches!(state.screen(), Screen::Choice | Screen::MultiSelect)
+        && !state.is_editing()
+        && !state.is_noting();
+    if list && state.is_filtering() {
+        // The filter takes typed text, `?` too: its line names the keys that pick a match or
+        // close it.
+        parts.retain(|part| !matches!(part, Help::SwitchArrows | Help::Note));
+    } else if list && state.notice() != Some(Notice::Keys) {
+        let before = parts.len();
+        let choice = state.screen() == Screen::Choice;
+        parts.retain(|part| match part {
+            Help::Navigate => choice,
+            _ => LIST_LINE.contains(part),
+        });
+        if parts.len() < before {
+            parts.push(Help::Keys);
+        }
+    }
+    if scrolling.text {
+        parts.push(Help::Scroll);
+    }
+    if scrolling.preview {
+        parts.push(Help::ScrollPreview);
+    }
+    parts
+}
+
+/// The parts a list's help line keeps before `?` (and ↑↓ on a list of options to choose one
+/// from): the keys that answer the question or leave it.
+const LIST_LINE: [Help; 5] = [
+    Help::Toggle,
+    Help::Select,
+    Help::Confirm,
+    Help::Submit,
+    Help::Cancel,
+];
+
+/// Every key of the screen, the same words in a lone question and in a tabbed call (which adds
+/// how to switch tabs).
+fn all_keys(state: &State) -> Vec<Help> {
     let tabbed = state.is_tabbed();
     let mut parts = Vec::new();
     if tabbed {
         // In a text field (an answer, "Other" or a note) ← → move the cursor once there is text,
-        // and switch tabs while it is empty; Tab always switches.
-        let typed = state.current().is_some_and(|(_, page)| {
-            (page.noting && !page.note.text().is_empty())
-                || (!page.noting && page.editing && !page.field.text().is_empty())
-        });
-        if typed {
-            parts.extend([Help::Switch, Help::Cursor]);
+        // and switch tabs while it is empty; Tab always switches, and the line names Tab only.
+        let field = state.is_noting() || state.is_editing();
+        parts.push(if field {
+            Help::Switch
         } else {
-            parts.push(Help::SwitchArrows);
-        }
+            Help::SwitchArrows
+        });
     }
     // A list that scrolls offers the filter.
     let long = state
@@ -114,14 +158,10 @@ fn help_text(state: &State, scrolling: Scrolling) -> Vec<Help> {
         .is_some_and(|(question, _)| question.options().len() >= VISIBLE_ROWS);
     if state.is_noting() {
         parts.push(Help::KeepNote);
-        if scrolling.text {
-            parts.push(Help::Scroll);
-        }
         return parts;
     }
     match (state.screen(), state.is_editing()) {
         (Screen::Choice | Screen::MultiSelect, false) if state.is_filtering() => parts.extend([
-            Help::Filtering,
             Help::Navigate,
             if state.screen() == Screen::MultiSelect {
                 Help::ToggleMatch
@@ -131,16 +171,18 @@ fn help_text(state: &State, scrolling: Scrolling) -> Vec<Help> {
             Help::Note,
             Help::CloseFilter,
         ]),
+        // Enter on the review with a question still open goes to that question.
+        (Screen::Submit, _) if state.answered() < state.questions().len() => {
+            parts.extend([Help::ToOpen, Help::Cancel]);
+        }
         (Screen::Submit, _) => parts.extend([Help::Submit, Help::Cancel]),
         (Screen::FreeText, _) => {
-            if state
+            // A path question names Ctrl+T in the note's place, which Ctrl+N still opens.
+            let path = state
                 .current()
-                .is_some_and(|(question, _)| question.kind == QuestionKind::Path)
-            {
-                parts.push(Help::Complete);
-            }
+                .is_some_and(|(question, _)| question.kind == QuestionKind::Path);
             parts.extend([
-                Help::Note,
+                if path { Help::Complete } else { Help::Note },
                 if tabbed { Help::Confirm } else { Help::Submit },
                 Help::Cancel,
             ]);
@@ -173,22 +215,15 @@ fn help_text(state: &State, scrolling: Scrolling) -> Vec<Help> {
             ]);
         }
     }
-    if scrolling.text {
-        parts.push(Help::Scroll);
-    }
-    if scrolling.preview {
-        parts.push(Help::ScrollPreview);
-    }
     parts
 }
 
 /// The parts of a help line a short terminal drops, in this order.
 const HELP_DROP_ORDER: [Help; 16] = [
     Help::Other,
-    Help::Cursor,
+    Help::Keys,
     Help::Complete,
     Help::Quick,
-    Help::Filtering,
     Help::Filter,
     Help::All,
     Help::Note,
@@ -200,6 +235,7 @@ const HELP_DROP_ORDER: [Help; 16] = [
     Help::ToggleMatch,
     Help::Confirm,
     Help::Submit,
+    Help::ToOpen,
 ];
 
 /// Joins the parts of a help line with ` • `, starting a new line where the next part would not
@@ -239,8 +275,18 @@ fn notice_text(state: &State, notice: Notice) -> String {
     let t = state.lang().text();
     match notice {
         Notice::Unanswered(n) => fill(t.unanswered.pick(n), &[("n", &t.number(n))]),
+        // The dim example in an empty field is not an answer, and Enter does not take it.
+        Notice::EmptyAnswer
+            if state.screen() == Screen::FreeText
+                && state
+                    .current()
+                    .is_some_and(|(question, _)| question.placeholder.is_some()) =>
+        {
+            t.type_not_example.to_string()
+        }
         Notice::EmptyAnswer if state.screen() == Screen::FreeText => t.type_first.to_string(),
         Notice::EmptyAnswer => t.type_first_or_back.to_string(),
         Notice::NoCompletion => t.no_completion.to_string(),
+        Notice::Keys => String::new(),
     }
 }

@@ -31,7 +31,7 @@ pub(super) fn tab_label(t: &Text, question: &Question, index: usize) -> String {
     }
 }
 
-/// `← ■ Database  □ Service Name  □ Features  ✓ Submit →`, with labels shortened with `…`
+/// `← ▸■ Database  □ Service Name  □ Features  ✓ Submit →` (the current tab led by `▸`), with labels shortened with `…`
 /// until the bar fits in `columns` columns. When even three-column labels do not fit (a raised
 /// question limit on a narrow terminal), the bar shows the tabs around the current one, with
 /// `+N` for the tabs left out on each side, and "✓ Submit" always shows (from 20 columns; below
@@ -52,7 +52,7 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
             .iter()
             .map(|l| 2 + width(l).min(max) + gap)
             .sum();
-        3 + more(first) + tabs + more(count - end) + submit_width + 2
+        3 + width(CURRENT) + more(first) + tabs + more(count - end) + submit_width + 2
     };
     let longest = labels.iter().map(|l| width(l)).max().unwrap_or(0);
     let mut max = longest;
@@ -107,13 +107,13 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     }
     for (i, label) in labels.iter().enumerate().take(end).skip(first) {
         let mark = answered_mark(state.pages()[i].answer.is_some());
-        let style = if state.tab() == i {
-            accent().add_modifier(Modifier::REVERSED)
+        let (current, style) = if state.tab() == i {
+            (CURRENT, accent().add_modifier(Modifier::REVERSED))
         } else {
-            Style::new()
+            ("", Style::new())
         };
         spans.push(Span::styled(
-            format!("{mark}{}", shorten(label, max)),
+            format!("{current}{mark}{}", shorten(label, max)),
             style,
         ));
         spans.push(Span::raw(" ".repeat(gap)));
@@ -121,15 +121,21 @@ fn tab_bar(state: &State, columns: usize) -> Line<'static> {
     if end < count {
         spans.push(Span::styled(format!("+{} ", count - end), dim()));
     }
-    let submit_style = if state.screen() == Screen::Submit {
-        accent().add_modifier(Modifier::REVERSED)
+    if state.screen() == Screen::Submit {
+        spans.push(Span::styled(
+            format!("{CURRENT}{}", t.submit_tab),
+            accent().add_modifier(Modifier::REVERSED),
+        ));
     } else {
-        Style::new()
-    };
-    spans.push(Span::styled(t.submit_tab, submit_style));
+        spans.push(Span::raw(t.submit_tab));
+    }
     spans.push(Span::styled(" →", dim()));
     Line::from(spans)
 }
+
+/// The glyph before the current tab, which marks it without colour; ■ and □ say answered or
+/// not.
+const CURRENT: &str = "▸";
 
 /// `■ ` for an answered question, `□ ` for an open one, in the tab bar and the review.
 pub(super) fn answered_mark(answered: bool) -> &'static str {

@@ -635,6 +635,55 @@ fn esc_with_typed_free_text_asks_before_discarding_it() {
 }
 
 #[test]
+fn esc_on_a_lone_multi_select_with_boxes_ticked_asks_before_discarding_them() {
+    let mut state = State::new(&single(2));
+    keys(
+        &mut state,
+        &[KeyCode::Char('1'), KeyCode::Char('3'), KeyCode::Esc],
+    );
+    assert_eq!(
+        state.dialog(),
+        Some(Dialog::Discard {
+            answered: 2,
+            interrupt: false
+        })
+    );
+    keys(&mut state, &[KeyCode::Char('n')]);
+    assert_eq!(state.dialog(), None);
+    assert_eq!(
+        state.pages()[0].checked,
+        [true, false, true],
+        "No keeps the ticks"
+    );
+    keys(&mut state, &[KeyCode::Esc]);
+    assert_eq!(
+        keys(&mut state, &[KeyCode::Char('y')]),
+        Effect::Ended(Outcome::Cancelled)
+    );
+    // Unticked again, nothing is lost: Esc cancels at once.
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Char('1'), KeyCode::Char('1')]);
+    assert_eq!(
+        keys(&mut state, &[KeyCode::Esc]),
+        Effect::Ended(Outcome::Cancelled)
+    );
+}
+
+#[test]
+fn enter_never_takes_the_example_as_the_answer() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Tab, KeyCode::Enter]);
+    assert_eq!(state.tab(), 1, "Enter stays on the empty field");
+    assert_eq!(state.pages()[1].answer, None);
+    assert_eq!(state.notice(), Some(ask_tui::Notice::EmptyAnswer));
+    let text = screen(&state, 80, 24);
+    assert!(
+        text.contains("The example is not an answer: type yours, then Enter"),
+        "{text}"
+    );
+}
+
+#[test]
 fn esc_with_text_kept_in_other_asks_before_discarding_it() {
     let mut state = State::new(&single(0));
     keys(&mut state, &[KeyCode::Char('0')]);

@@ -10,6 +10,7 @@
 mod common;
 mod embedded;
 mod features;
+mod help_line;
 mod keys;
 mod languages;
 mod snapshots;

@@ -206,6 +206,33 @@ fn discard_dialog_after_ctrl_c() {
     check("discard_dialog_after_ctrl_c", &state);
 }
 
+/// Esc on a lone multi-select with boxes ticked asks first, as typed text does.
+#[test]
+fn discard_ticked_boxes() {
+    let mut state = State::new(&single(2));
+    keys(
+        &mut state,
+        &[KeyCode::Char('1'), KeyCode::Char('3'), KeyCode::Esc],
+    );
+    check("discard_ticked_boxes", &state);
+}
+
+/// Enter on an empty field that shows an example says the example is not an answer.
+#[test]
+fn example_is_not_an_answer() {
+    let mut state = State::new(&kinds());
+    keys(&mut state, &[KeyCode::Tab, KeyCode::Enter]);
+    check("example_is_not_an_answer", &state);
+}
+
+/// `?` on a list names every key of the screen until the next key.
+#[test]
+fn every_key_after_question_mark() {
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Char('?')]);
+    check("every_key_after_question_mark", &state);
+}
+
 #[test]
 fn long_answer_dialog() {
     let mut state = State::new(&single(1));
@@ -497,7 +524,7 @@ fn a_question_with_hidden_lines_scrolls() {
     let state = State::new(&hidden_lines());
     check("question_with_hidden_lines", &state);
     let text = screen(&state, 80, 24);
-    assert!(text.contains("… 25 more lines"), "{text}");
+    assert!(text.contains("… 24 more lines"), "{text}");
     assert!(text.contains("Shift+↑↓ scroll"), "{text}");
     assert!(!text.contains("ALSO DROP"), "{text}");
 
@@ -509,11 +536,11 @@ fn a_question_with_hidden_lines_scrolls() {
     );
     let text = screen(&state, 80, 24);
     assert!(text.contains("ALSO DROP THE PRODUCTION DATABASE"), "{text}");
-    assert!(text.contains("… 25 lines above"), "{text}");
+    assert!(text.contains("… 24 lines above"), "{text}");
     // Scrolling stopped at the end: one key back up shows a line more above the marker.
     ask_tui::update(&mut state, ask_tui::Msg::ScrollUp);
     let text = screen(&state, 80, 24);
-    assert!(text.contains("… 24 lines above, 1 more"), "{text}");
+    assert!(text.contains("… 23 lines above, 1 more"), "{text}");
 
     let mut state = State::new(&hidden_lines());
     scroll_to_end(&mut state, 40, 12);
