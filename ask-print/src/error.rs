@@ -11,7 +11,7 @@ use ask_core::shell_quote;
 
 /// The command that takes the answers written into the pending file at `path`.
 fn edited_command(path: &Path) -> String {
-    crate::Host::AskUser.edited_command(&path.display().to_string())
+    crate::Commands::default().edited_command(&path.display().to_string())
 }
 
 /// The command that clears the questions pending at `path`.
@@ -53,15 +53,17 @@ pub enum PrintError {
     /// Questions of an earlier call wait for the model's call of the same questions (a file
     /// written by `ask-user mcp`), so a different call is refused; the words are the model's.
     #[error(
-        "The user was not asked: {} of an earlier ask_user call {} in {shown}{}. Call ask_user \
+        "The user was not asked: {} of an earlier {tool} call {} in {shown}{}. Call {tool} \
          again with exactly those questions to {}; or, if they are no longer needed, have \
          `{clear}` run and then ask these questions.",
         match count { 1 => "1 question".to_string(), n => format!("{n} questions") },
         if *count == 1 { "waits" } else { "wait" },
         if *answered { ", answered" } else { ", not yet answered" },
         if *answered { "receive the answers" } else { "receive the answers once the user has answered" },
+        tool = names.tool(),
         shown = path.display(),
-        clear = clear_command(path),
+        clear = crate::Commands { host: crate::Host::AskUser, names: names.clone() }
+            .clear_command(&path.display().to_string()),
     )]
     EarlierCallPending {
         /// The pending file.
@@ -70,6 +72,8 @@ pub enum PrintError {
         count: usize,
         /// True when the file holds the answers (its `answered` state).
         answered: bool,
+        /// How ask-user and its tool are named to the model.
+        names: crate::Names,
     },
     /// The call has a secret question, which cannot go through a file or a command line.
     #[error(

@@ -14,7 +14,7 @@
 //! ```no_run
 //! use ask_print::{Host, PassTwo, PassTwoOutcome, pass_two};
 //! # fn main() -> Result<(), ask_print::PrintError> {
-//! match pass_two(".pi/pending-questions.json".as_ref(), PassTwo::Edited, Host::AskUser)? {
+//! match pass_two(".pi/pending-questions.json".as_ref(), PassTwo::Edited, &Host::AskUser.into())? {
 //!     PassTwoOutcome::Answered(record) => println!("{}", record.result().answer_map().to_json()),
 //!     PassTwoOutcome::Incomplete { unanswered, .. } => println!("still open: {unanswered:?}"),
 //! }
@@ -27,6 +27,7 @@ mod error;
 mod host;
 pub mod notes;
 mod pending;
+mod relay;
 mod render;
 mod store;
 
@@ -39,8 +40,9 @@ use ask_core::{
 
 use answers::{Progress, parse_inline, read_file_answers};
 pub use error::PrintError;
-pub use host::{Host, Relay, UnknownHost};
+pub use host::{Commands, Host, Names, UnknownHost};
 pub use pending::{Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion};
+pub use relay::{PendingCall, Relay, Session, Terminal, pending_instructions};
 use render::render;
 use store::{Loaded, Lock, Store};
 
@@ -62,7 +64,7 @@ pub struct PrintFrontend {
     path: PathBuf,
     call_id: Option<String>,
     session_id: String,
-    host: Host,
+    commands: Commands,
     awaits_call: bool,
 }
 
@@ -73,7 +75,7 @@ impl PrintFrontend {
             path: path.into(),
             call_id: None,
             session_id: generated_session_id(),
-            host: Host::AskUser,
+            commands: Commands::default(),
             awaits_call: false,
         }
     }
@@ -101,7 +103,15 @@ impl PrintFrontend {
     /// `howToAnswer` note.
     #[must_use]
     pub fn with_host(mut self, host: Host) -> PrintFrontend {
-        self.host = host;
+        self.commands.host = host;
+        self
+    }
+
+    /// Names ask-user's own commands and its tool as `names` says, in the instructions, the
+    /// pending file's `howToAnswer` note and the refusal of another call.
+    #[must_use]
+    pub fn with_names(mut self, names: Names) -> PrintFrontend {
+        self.commands.names = names;
         self
     }
 
@@ -167,10 +177,10 @@ fn pass_one(
         path,
         call_id,
         session_id,
-        host,
+        commands: host,
         awaits_call,
     } = frontend;
-    let (path, host) = (path.as_path(), *host);
+    let path = path.as_path();
     // Refused before the file is touched: a secret never reaches the disk.
     if let Some((index, question)) = input
         .input()
@@ -242,7 +252,7 @@ fn pass_one(
 fn call_again(
     path: &Path,
     input: &ValidatedInput,
-    host: Host,
+    host: &Commands,
 ) -> Result<Option<Outcome>, PrintError> {
     let store = Store::new(path);
     let loaded = {
@@ -259,6 +269,7 @@ fn call_again(
             path: PathBuf::from(absolute(path)),
             count: state.questions,
             answered: state.answered,
+            names: host.names.clone(),
         });
     };
     let shown = absolute(path);
@@ -412,7 +423,7 @@ impl Answering {
 ///
 /// This is [`answer`] and [`Answering::mark_delivered`] in one step, for a caller that has nothing to
 /// do with the answers before the file is removed.
-pub fn pass_two(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoOutcome, PrintError> {
+pub fn pass_two(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoOutcome, PrintError> {
     match answer(path, how, host)? {
         PassTwoStep::Answered(answering) => {
             Ok(PassTwoOutcome::Answered(answering.mark_delivered()?))
@@ -433,7 +444,7 @@ pub fn pass_two(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoOutcome,
 /// A file already in the `answered` state (an earlier pass 2 was ended before it finished) is
 /// delivered as it is, whatever `how` says. Answers still missing leave the questions pending,
 /// with the instructions of `host`.
-pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, PrintError> {
+pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep, PrintError> {
     let store = Store::new(path);
     let lock = store.lock()?;
     let loaded = store.read()?.ok_or_else(|| PrintError::NoPending {

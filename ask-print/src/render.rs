@@ -2,9 +2,9 @@
 
 use std::path::Path;
 
-use ask_core::{sanitize_for_display, shell_quote};
+use ask_core::sanitize_for_display;
 
-use crate::host::Host;
+use crate::host::{Commands, Host};
 use crate::pending::PendingFile;
 
 /// The pending questions of `file`, read from `path`, as text for a person: each question with
@@ -60,8 +60,8 @@ pub(crate) fn render(file: &PendingFile, path: &Path) -> String {
         "\nTo answer, edit the \"answer\" fields and run:\n  {}\n\
          or answer in your own words:\n  {}\n\
          or clear them:\n  {}",
-        Host::AskUser.edited_command(&shown),
-        Host::AskUser.reply_command(&shown),
+        Commands::from(Host::AskUser).edited_command(&shown),
+        Commands::from(Host::AskUser).reply_command(&shown),
         clear_command(&shown),
     ));
     out
@@ -69,10 +69,7 @@ pub(crate) fn render(file: &PendingFile, path: &Path) -> String {
 
 /// The command that clears the questions pending in `file`.
 pub(crate) fn clear_command(file: &str) -> String {
-    format!(
-        "ask-user questions clear --pending-file {}",
-        shell_quote(file)
-    )
+    Commands::default().clear_command(file)
 }
 
 #[cfg(test)]

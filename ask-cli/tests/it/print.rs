@@ -61,7 +61,7 @@ fn pass_one_writes_the_pending_file_and_exits_4() {
     assert_eq!(
         stdout_json(&output),
         json!({"answered": false, "answers": [], "pendingFile": pending_in(dir.path()),
-               "message": ask_print::Host::AskUser.instructions(&pending_in(dir.path()), 2)})
+               "message": own_commands().instructions(&pending_in(dir.path()), 2)})
     );
     let file = pending_file(dir.path());
     assert_eq!(file["version"], 1);
@@ -98,14 +98,12 @@ fn pending_tool_output_carries_the_instructions() {
     let tool = stdout_json(&output);
     assert_eq!(tool["isError"], false);
     let shown = pending_in(dir.path());
-    assert_eq!(
-        tool["content"],
-        ask_print::Host::AskUser.instructions(&shown, 1)
-    );
+    assert_eq!(tool["content"], own_commands().instructions(&shown, 1));
     let content = tool["content"].as_str().unwrap();
     assert!(
         content.starts_with(&format!(
-            "Questions pending. User input required.\n\nTo answer, re-run with:\n  ask-user -p @{shown} \"your answers\""
+            "Questions pending. User input required.\n\nTo answer, re-run with:\n  {} -p @{shown} \"your answers\"",
+            common::names("ask_user").program()
         )),
         "{content}"
     );
@@ -199,8 +197,9 @@ fn incomplete_edit_names_the_gap_and_keeps_the_file() {
     let message = stderr(&output);
     assert!(
         message.contains(&format!(
-            "nothing was recorded and {0} is as it was: write the missing answers into it and run ask-user -c --pending-file {0} again",
-            pending_in(dir.path())
+            "nothing was recorded and {0} is as it was: write the missing answers into it and run {1} -c --pending-file {0} again",
+            pending_in(dir.path()),
+            common::names("ask_user").program()
         )),
         "{message}"
     );
@@ -866,5 +865,13 @@ fn every_printed_command_runs_as_printed_when_the_path_has_a_space_or_a_quote() 
         let example = said(&missing);
         let example = example.trim_end().rsplit("e.g. ").next().unwrap();
         answers_as_printed(dir.path(), &pending, example);
+    }
+}
+
+/// The commands of `ask-user -p` run as the binary under test.
+fn own_commands() -> ask_print::Commands {
+    ask_print::Commands {
+        host: ask_print::Host::AskUser,
+        names: common::names("ask_user"),
     }
 }
