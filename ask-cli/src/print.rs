@@ -174,7 +174,9 @@ pub(crate) fn questions(args: &QuestionsArgs) -> Exit {
         QuestionsAction::State => {
             ask_print::state(path).map(|state| serde_json::to_string(&state).ok())
         }
-        QuestionsAction::Show => ask_print::show_text(path, args.json).map(Some),
+        QuestionsAction::Show => {
+            ask_print::show_text(path, args.json, &names("ask_user")).map(Some)
+        }
     };
     match text {
         Ok(Some(text)) => finish(write_stdout(&text), Exit::Ok),

@@ -590,14 +590,15 @@ fn rebuilt_call(path: &Path, file: &PendingFile) -> Result<AskUserInput, PrintEr
         })
 }
 
-/// What `ask-user questions show` prints: the pending questions for people, or with `json`
-/// the pending file as JSON (`null` when none is pending).
-pub fn show_text(path: &Path, json: bool) -> Result<String, PrintError> {
+/// What `ask-user questions show` prints: the pending questions for people, with the commands
+/// that answer or clear them run as `names` says, or with `json` the pending file as JSON
+/// (`null` when none is pending).
+pub fn show_text(path: &Path, json: bool, names: &Names) -> Result<String, PrintError> {
     Ok(match show(path)? {
         None if json => "null".to_string(),
         None => "No questions are pending.".to_string(),
         Some(file) if json => serde_json::to_string_pretty(&file).unwrap_or_default(),
-        Some(file) => render(&file, path),
+        Some(file) => render(&file, path, names),
     })
 }
 

@@ -1273,6 +1273,7 @@ fn headless_in_a_terminal(host: Host, extra: &[&str]) -> Value {
         !stage.results().is_empty()
     });
     stage.assert_pending_instructions(&Run::none());
+    stage.run_named_answer(&stage.received_text(&Run::none()));
     stage.terminal_at_call()
 }
 
