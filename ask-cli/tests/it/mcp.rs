@@ -945,6 +945,17 @@ fn a_headless_host_is_told_its_tool_name_and_a_command_that_runs_in_a_login_shel
         .env_remove("ASK_USER_PENDING_FILE");
     let (mut server, mut stdin, mut lines) = raw_session_as(command, json!({}), "opencode");
     let ship = json!({"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]});
+    // A call the server cannot read names the tool as served, too.
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+            "name": "ask_person", "arguments": {"questions": []}}}),
+    );
+    let invalid = read_reply(&mut lines, 9)["result"].clone();
+    assert!(
+        text(&invalid).starts_with("The ask_person call is invalid:\n"),
+        "{invalid}"
+    );
     let mut call = |id: i64| {
         send_line(
             &mut stdin,
