@@ -9,9 +9,12 @@ use std::path::{Path, PathBuf};
 
 use ask_core::shell_quote;
 
-/// The command that takes the answers written into the pending file at `path`.
-fn edited_command(path: &Path) -> String {
-    crate::Commands::default().edited_command(&path.display().to_string())
+/// ask-user's own commands, with ask-user run as `names` says.
+fn own_commands(names: &crate::Names) -> crate::Commands {
+    crate::Commands {
+        host: crate::Host::AskUser,
+        names: names.clone(),
+    }
 }
 
 /// The command that clears the questions pending at `path`.
@@ -41,14 +44,16 @@ pub enum PrintError {
         if *count == 1 { "it" } else { "them" },
         if *count == 1 { "it" } else { "them" },
         shown = path.display(),
-        edited = edited_command(path),
-        clear = clear_command(path),
+        edited = own_commands(names).edited_command(&path.display().to_string()),
+        clear = own_commands(names).clear_command(&path.display().to_string()),
     )]
     AlreadyPending {
         /// The pending file.
         path: PathBuf,
         /// How many questions wait in it (0 when the file cannot be read).
         count: usize,
+        /// How ask-user is named in the commands.
+        names: crate::Names,
     },
     /// Questions of an earlier call wait for the model's call of the same questions (a file
     /// written by `ask-user mcp`), so a different call is refused; the words are the model's.
@@ -62,8 +67,7 @@ pub enum PrintError {
         if *answered { "receive the answers" } else { "receive the answers once the user has answered" },
         tool = names.tool(),
         shown = path.display(),
-        clear = crate::Commands { host: crate::Host::AskUser, names: names.clone() }
-            .clear_command(&path.display().to_string()),
+        clear = own_commands(names).clear_command(&path.display().to_string()),
     )]
     EarlierCallPending {
         /// The pending file.

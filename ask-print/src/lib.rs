@@ -215,12 +215,14 @@ fn pass_one(
             return Err(PrintError::AlreadyPending {
                 path: path.to_path_buf(),
                 count,
+                names: host.names.clone(),
             });
         }
         Some(Existing::Unreadable) => {
             return Err(PrintError::AlreadyPending {
                 path: path.to_path_buf(),
                 count: 0,
+                names: host.names.clone(),
             });
         }
     }
