@@ -7,9 +7,12 @@
 //! to the model verbatim. All disk access is in `store.rs`; writes are atomic and serialised by a
 //! lock file beside the pending file.
 //!
-//! The host that runs `ask-user` ([`Host`]) names the commands of pass 2, and print mode writes
-//! them into its instructions ([`Outcome::Pending`]), the pending file's `howToAnswer` and its
-//! messages ([`show_text`], [`PrintError`]), every path in them shell-quoted.
+//! The host that runs `ask-user` ([`Host`]) names the commands of pass 2, with ask-user itself
+//! run as [`Names`] says (the path of the running binary, given by the binary), and print mode
+//! writes them ([`Commands`]) into its instructions ([`Outcome::Pending`]), the pending file's
+//! `howToAnswer` and its messages ([`show_text`], [`PrintError`]), every path in them
+//! shell-quoted. The tool result of an MCP call whose questions wait in the file is worded for
+//! the host that called and the way it runs ([`pending_instructions`], [`Session::observe`]).
 //!
 //! ```no_run
 //! use ask_print::{Host, PassTwo, PassTwoOutcome, pass_two};
