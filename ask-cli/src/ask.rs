@@ -195,7 +195,8 @@ fn frontend_for(
         Presenter::File => Box::new(
             PrintFrontend::new(&args.pending_file)
                 .with_call_id(call.call_id.clone())
-                .with_host(args.host),
+                .with_host(args.host)
+                .with_names(crate::print::names("ask_user")),
         ),
         Presenter::Tui => {
             let mut tui = ask_tui::TuiFrontend::new()

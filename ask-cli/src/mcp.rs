@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use ask_core::Presenter;
 use ask_mcp::{Ended, Fallback, McpServer, Page, PageError};
-use ask_print::{PrintFrontend, Relay};
+use ask_print::{PendingCall, PrintFrontend, Terminal};
 use ask_tui::TuiFrontend;
 
 use crate::cli::{McpArgs, ViaArgs};
@@ -63,6 +63,10 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
     // The inbox's page is already open where the person answers: no browser for its address.
     let (inbox, via) = (args.inbox.clone(), args.inbox.via.is_some());
     let open = !args.no_open && !via;
+    let names = crate::print::names(&args.tool_name);
+    let file = PrintFrontend::new(&args.pending_file)
+        .awaiting_call(true)
+        .with_names(names.clone());
     Ok(McpServer::new(&args.limits.limits())?
         .presenters(&args.present.0)?
         .tool_name(&args.tool_name)?
@@ -73,11 +77,19 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
             Fallback::new(Presenter::Tui, Box::new(tui))
                 .available_while(|| crate::tui::access().can_draw()),
         )
-        .fallback(
-            Presenter::File,
-            Box::new(PrintFrontend::new(&args.pending_file).awaiting_call(true)),
-        )
-        .pending_instructions(|client, file, n| Relay::for_client(client).instructions(file, n))
+        .fallback(Presenter::File, Box::new(file))
+        .pending_instructions(move |client, file, questions| {
+            // Only looked at, never used: the terminal tells how the host runs even where
+            // ask-user may not draw on it.
+            let access = ask_tui::Access::now();
+            ask_print::pending_instructions(&PendingCall {
+                client,
+                terminal: Terminal::of(access.opens, access.canonical),
+                file,
+                questions,
+                names: &names,
+            })
+        })
         .pages(
             Box::new(move || Box::pin(std::future::ready(page(&inbox)))),
             move || via || crate::browser::display_available() || crate::tui::access().can_print(),

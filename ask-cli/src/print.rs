@@ -54,11 +54,26 @@ pub(crate) fn pass_two_form(args: &AskArgs) -> Option<Result<(PassTwo, PathBuf),
     Some(Ok((how, path)))
 }
 
+/// How the words of print mode name ask-user and the tool `tool`: ask-user by the absolute path
+/// of this binary, so that a command it gives runs in a shell whose `PATH` has no `ask-user` (a
+/// host started through `npx`, OpenCode's `!` in a login shell); by its name when the path is
+/// unknown.
+pub(crate) fn names(tool: &str) -> ask_print::Names {
+    match std::env::current_exe() {
+        Ok(path) => ask_print::Names::new(&path.to_string_lossy(), tool),
+        Err(_) => ask_print::Names::new("ask-user", tool),
+    }
+}
+
 /// Runs pass 2 and prints the outcome.
 pub(crate) fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
     let inline = matches!(how, PassTwo::Inline(_));
     let reply = matches!(how, PassTwo::Reply(_));
-    match ask_print::answer(path, how, args.host) {
+    let commands = ask_print::Commands {
+        host: args.host,
+        names: names("ask_user"),
+    };
+    match ask_print::answer(path, how, &commands) {
         // The answers are safe in the file (its `answered` state): record them, print them, and
         // only then remove the file. A crash on the way leaves them there for the next pass 2.
         Ok(PassTwoStep::Answered(answering)) => {
@@ -96,11 +111,10 @@ pub(crate) fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
                 say(&notes::undelivered(path, answering.kept()));
                 return exit;
             }
-            if answering.awaits_call() {
-                say(&notes::awaiting_call(path));
-            }
             if answering.replaced_awaiting() {
                 say(&notes::replaced_awaiting(path));
+            } else if answering.awaits_call() {
+                say(&notes::awaiting_call(path));
             }
             match answering.mark_delivered() {
                 Ok(_) => exit,
@@ -110,7 +124,7 @@ pub(crate) fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
         Ok(PassTwoStep::Incomplete { record, unanswered }) => {
             let run = notes::Run {
                 inline,
-                host: args.host,
+                host: &commands,
             };
             for note in notes::incomplete(&record, &unanswered, run) {
                 say(&note);
@@ -162,7 +176,9 @@ pub(crate) fn questions(args: &QuestionsArgs) -> Exit {
         QuestionsAction::State => {
             ask_print::state(path).map(|state| serde_json::to_string(&state).ok())
         }
-        QuestionsAction::Show => ask_print::show_text(path, args.json).map(Some),
+        QuestionsAction::Show => {
+            ask_print::show_text(path, args.json, &names("ask_user")).map(Some)
+        }
     };
     match text {
         Ok(Some(text)) => finish(write_stdout(&text), Exit::Ok),

@@ -122,6 +122,12 @@ fn error_result(text: String) -> CallToolResult {
 }
 
 impl McpServer {
+    /// A sentence for the model that names the tool `ask_user`, naming it as served instead
+    /// (`--tool-name`), so that the model never looks for another tool of that name.
+    fn as_served(&self, text: &str) -> String {
+        text.replacen("ask_user", &self.tool.name, 1)
+    }
+
     /// Answers one `tools/call` of `ask_user`.
     ///
     /// Every call shown to the person ends through [`ask_session::Ask`], a form's last round
@@ -136,7 +142,7 @@ impl McpServer {
     ) -> CallToolResponse {
         if self.sub_agent {
             self.say("refused a call: the server was started for a sub-agent");
-            return error_result(ToolOutput::refused().content).into();
+            return error_result(self.as_served(&ToolOutput::refused().content)).into();
         }
         let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
         let parsed = match self.repeated_keys.take(&context.id) {
@@ -150,7 +156,8 @@ impl McpServer {
                 for problem in &problems {
                     self.say(&format!("  {problem}"));
                 }
-                return error_result(ToolOutput::invalid(&problems).content).into();
+                return error_result(self.as_served(&ToolOutput::invalid(&problems).content))
+                    .into();
             }
         };
         let form = context

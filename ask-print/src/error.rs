@@ -9,9 +9,12 @@ use std::path::{Path, PathBuf};
 
 use ask_core::shell_quote;
 
-/// The command that takes the answers written into the pending file at `path`.
-fn edited_command(path: &Path) -> String {
-    crate::Host::AskUser.edited_command(&path.display().to_string())
+/// ask-user's own commands, with ask-user run as `names` says.
+fn own_commands(names: &crate::Names) -> crate::Commands {
+    crate::Commands {
+        host: crate::Host::AskUser,
+        names: names.clone(),
+    }
 }
 
 /// The command that clears the questions pending at `path`.
@@ -41,27 +44,30 @@ pub enum PrintError {
         if *count == 1 { "it" } else { "them" },
         if *count == 1 { "it" } else { "them" },
         shown = path.display(),
-        edited = edited_command(path),
-        clear = clear_command(path),
+        edited = own_commands(names).edited_command(&path.display().to_string()),
+        clear = own_commands(names).clear_command(&path.display().to_string()),
     )]
     AlreadyPending {
         /// The pending file.
         path: PathBuf,
         /// How many questions wait in it (0 when the file cannot be read).
         count: usize,
+        /// How ask-user is named in the commands.
+        names: crate::Names,
     },
     /// Questions of an earlier call wait for the model's call of the same questions (a file
     /// written by `ask-user mcp`), so a different call is refused; the words are the model's.
     #[error(
-        "The user was not asked: {} of an earlier ask_user call {} in {shown}{}. Call ask_user \
+        "The user was not asked: {} of an earlier {tool} call {} in {shown}{}. Call {tool} \
          again with exactly those questions to {}; or, if they are no longer needed, have \
          `{clear}` run and then ask these questions.",
         match count { 1 => "1 question".to_string(), n => format!("{n} questions") },
         if *count == 1 { "waits" } else { "wait" },
         if *answered { ", answered" } else { ", not yet answered" },
         if *answered { "receive the answers" } else { "receive the answers once the user has answered" },
+        tool = names.tool(),
         shown = path.display(),
-        clear = clear_command(path),
+        clear = own_commands(names).clear_command(&path.display().to_string()),
     )]
     EarlierCallPending {
         /// The pending file.
@@ -70,6 +76,8 @@ pub enum PrintError {
         count: usize,
         /// True when the file holds the answers (its `answered` state).
         answered: bool,
+        /// How ask-user and its tool are named to the model.
+        names: crate::Names,
     },
     /// The call has a secret question, which cannot go through a file or a command line.
     #[error(
@@ -115,6 +123,24 @@ pub enum PrintError {
         path: PathBuf,
         /// The field, what it holds, and what to write.
         wrong: crate::pending::WrongField,
+    },
+    /// A file written by hand over one whose answers wait for the model's next call answers
+    /// another number of questions than that call asked.
+    #[error(
+        "`{}` answers {shown} question{} but the agent asked {}, and its next call waits for \
+         answers to those: {}. Write one entry per question, in this order, then run this again",
+        path.display(),
+        if *shown == 1 { "" } else { "s" },
+        asked.len(),
+        asked.iter().map(|q| format!("\"{}\"", ask_core::sanitize_for_display(q))).collect::<Vec<_>>().join(", "),
+    )]
+    NotTheAwaitedCall {
+        /// The pending file.
+        path: PathBuf,
+        /// The words of the questions the agent asked.
+        asked: Vec<String>,
+        /// How many questions the file answers.
+        shown: usize,
     },
     /// The pending file was written by a newer `ask-user`.
     #[error(

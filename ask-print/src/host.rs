@@ -2,7 +2,8 @@
 //! of pass 2 that the person (or the model relaying them) runs are the host's own, and print mode
 //! writes them into its instructions, the pending file's `howToAnswer` and its messages.
 //!
-//! Without a host the commands are `ask-user`'s. Under pi, the pi package answers the pending
+//! Without a host the commands are `ask-user`'s, run as [`Names`] says: the binary that wrote
+//! them, by its absolute path, when its host gives it. Under pi, the pi package answers the pending
 //! questions itself (it runs `ask-user` in the background and injects the answers before the
 //! next turn), so the person continues the pi session instead: `pi -c -p …`.
 //!
@@ -36,21 +37,82 @@ impl Host {
             Host::Pi => "pi",
         }
     }
+}
 
+/// How the words of print mode name ask-user and its tool: the command that runs the ask-user
+/// that wrote them (the absolute path of the running binary, so that it runs in a shell whose
+/// `PATH` has no `ask-user`, as under `npx`), shell-quoted, and the name the model calls the
+/// tool by (`--tool-name`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    program: String,
+    tool: String,
+}
+
+impl Names {
+    /// The names of the program at `program` serving the tool `tool`.
+    pub fn new(program: &str, tool: &str) -> Names {
+        Names {
+            program: shell_quote(program).into_owned(),
+            tool: tool.to_string(),
+        }
+    }
+
+    /// The command that runs ask-user, shell-quoted.
+    pub fn program(&self) -> &str {
+        &self.program
+    }
+
+    /// The tool's name as served.
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+}
+
+impl Default for Names {
+    /// `ask-user` found on `PATH`, serving `ask_user`.
+    fn default() -> Names {
+        Names::new("ask-user", "ask_user")
+    }
+}
+
+/// The commands of pass 2 in the words of one host, with ask-user's own run as [`Names`] says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Commands {
+    /// The host whose commands answer.
+    pub host: Host,
+    /// How ask-user and its tool are named.
+    pub names: Names,
+}
+
+impl From<Host> for Commands {
+    fn from(host: Host) -> Commands {
+        Commands {
+            host,
+            names: Names::default(),
+        }
+    }
+}
+
+impl Commands {
     /// The command that answers every pending question in `file` with one reply in the
     /// person's own words.
-    pub fn reply_command(self, file: &str) -> String {
+    pub fn reply_command(&self, file: &str) -> String {
         let file = shell_quote(file);
-        match self {
-            Host::AskUser => format!("ask-user -p @{file} \"your answers\""),
+        match self.host {
+            Host::AskUser => format!("{} -p @{file} \"your answers\"", self.names.program),
             Host::Pi => format!("pi -c -p @{file} \"your answers\""),
         }
     }
 
     /// The command that takes the answers written into the pending file `file`.
-    pub fn edited_command(self, file: &str) -> String {
-        match self {
-            Host::AskUser => format!("ask-user -c --pending-file {}", shell_quote(file)),
+    pub fn edited_command(&self, file: &str) -> String {
+        match self.host {
+            Host::AskUser => format!(
+                "{} -c --pending-file {}",
+                self.names.program,
+                shell_quote(file)
+            ),
             // The pi package knows its pending file; pi's own -c continues the session.
             Host::Pi => "pi -c -p \"continue\"".to_string(),
         }
@@ -58,20 +120,30 @@ impl Host {
 
     /// The command that gives the answers to the questions pending in `file` inline;
     /// `example` is the inside of the JSON array.
-    pub fn inline_command(self, file: &str, example: &str) -> String {
-        match self {
+    pub fn inline_command(&self, file: &str, example: &str) -> String {
+        match self.host {
             Host::AskUser => format!(
-                "ask-user -p --answers '[{example}]' --pending-file {}",
+                "{} -p --answers '[{example}]' --pending-file {}",
+                self.names.program,
                 shell_quote(file)
             ),
             Host::Pi => format!("pi -c -p --answers '[{example}]' \"continue\""),
         }
     }
 
+    /// The command that clears the questions pending in `file`.
+    pub fn clear_command(&self, file: &str) -> String {
+        format!(
+            "{} questions clear --pending-file {}",
+            self.names.program,
+            shell_quote(file)
+        )
+    }
+
     /// The instructions the model relays to the person when `questions` questions wait in the
     /// pending file `file`: the three ways to answer them, in this host's commands. The example
     /// `--answers` array has one entry per question.
-    pub fn instructions(self, file: &str, questions: usize) -> String {
+    pub fn instructions(&self, file: &str, questions: usize) -> String {
         let example = example_answers(questions);
         format!(
             "Questions pending. User input required.\n\
@@ -93,72 +165,12 @@ impl Host {
     }
 
     /// The note written into each new pending file `file` (its `howToAnswer`).
-    pub fn how_to_answer(self, file: &str) -> String {
+    pub fn how_to_answer(&self, file: &str) -> String {
         format!(
             "Replace each null answer with your answer: an option label or your own words (a list \
              of labels for a multiSelect question). Then run: {}",
             self.edited_command(file)
         )
-    }
-}
-
-/// Who answers the questions a server left in a pending file, by the MCP client's
-/// `clientInfo.name`: a host whose model runs commands with its shell tool and may relay the
-/// person's answers (Claude Code, Codex, and any other), a host where the person types a shell
-/// command into the chat with `!` (Gemini CLI, OpenCode), or pi, whose package answers pending
-/// questions when the person continues the session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Relay {
-    /// The model runs pass 2 with its shell tool, with the answers the person gives it.
-    ModelShell,
-    /// The person runs pass 2 in the chat with `!`.
-    PersonBang,
-    /// The person continues the pi session with the answers (`pi -c -p …`).
-    Pi,
-}
-
-impl Relay {
-    /// The relay of the MCP client named `client`.
-    pub fn for_client(client: Option<&str>) -> Relay {
-        match client.unwrap_or_default() {
-            "gemini-cli-mcp-client" | "opencode" => Relay::PersonBang,
-            "pi" | "pi-mcp-adapter" => Relay::Pi,
-            _ => Relay::ModelShell,
-        }
-    }
-
-    /// The tool result of an MCP call whose `questions` questions wait in the pending file
-    /// `file`: who answers them and how, and that the answers come back when the model calls
-    /// `ask_user` again with the same questions.
-    pub fn instructions(self, file: &str, questions: usize) -> String {
-        let example = example_answers(questions);
-        let count = match questions {
-            1 => "The question waits".to_string(),
-            n => format!("The {n} questions wait"),
-        };
-        let again = "Then call ask_user again with exactly the same questions: the answers come \
-                     back as its result (until they are given, it returns these instructions \
-                     again).";
-        let how = match self {
-            Relay::ModelShell => format!(
-                "Show the user the questions and ask for their answers. When they give them, run \
-                 with your shell tool:\n\x20 {}\n(or the user writes each answer into the file \
-                 and tells you). {again}",
-                Host::AskUser.inline_command(file, &example)
-            ),
-            Relay::PersonBang => format!(
-                "Show the user the questions and ask them to answer by typing this into the chat, \
-                 with their answers in question order:\n\x20 !{}\n(or to write each answer into \
-                 the file and tell you). {again}",
-                Host::AskUser.inline_command(file, &example)
-            ),
-            Relay::Pi => format!(
-                "Show the user the questions; they answer by continuing this session with:\n\x20 \
-                 {}\n{again}",
-                Host::Pi.inline_command(file, &example)
-            ),
-        };
-        format!("Questions pending: the user has not answered yet. {count} in {file}.\n\n{how}")
     }
 }
 
@@ -198,7 +210,7 @@ impl FromStr for Host {
 }
 
 /// The example `--answers` entries for `questions` questions: one per question.
-fn example_answers(questions: usize) -> String {
+pub(crate) fn example_answers(questions: usize) -> String {
     if questions <= 1 {
         "\"your answer\"".to_string()
     } else {
@@ -216,6 +228,7 @@ mod tests {
     #[track_caller]
     #[allow(clippy::too_many_arguments)]
     fn check(host: Host, reply: &str, edited: &str, inline: &str) {
+        let host = Commands::from(host);
         assert_eq!(host.reply_command("/w/p.json"), reply);
         assert_eq!(host.edited_command("/w/p.json"), edited);
         assert_eq!(host.inline_command("/w/p.json", "\"a\""), inline);
@@ -250,7 +263,7 @@ mod tests {
             "ask-user -c --pending-file '/w/my dir/it'\\''s.json'",
         );
         assert_eq!(
-            Host::Pi.reply_command("/w/my dir/p.json"),
+            Commands::from(Host::Pi).reply_command("/w/my dir/p.json"),
             "pi -c -p @'/w/my dir/p.json' \"your answers\""
         );
     }
@@ -258,6 +271,7 @@ mod tests {
     #[track_caller]
     #[allow(clippy::too_many_arguments)]
     fn check_quoted(host: Host, file: &str, reply: &str, edited: &str) {
+        let host = Commands::from(host);
         assert_eq!(host.reply_command(file), reply);
         assert_eq!(host.edited_command(file), edited);
         assert!(
@@ -280,7 +294,7 @@ mod tests {
     #[test]
     fn pi_instructions_name_only_pi_commands() {
         assert_eq!(
-            Host::Pi.instructions("/w/.pi/pending-questions.json", 2),
+            Commands::from(Host::Pi).instructions("/w/.pi/pending-questions.json", 2),
             "Questions pending. User input required.\n\
              \n\
              To answer, re-run with:\n\
@@ -294,9 +308,31 @@ mod tests {
              \n\
              Questions saved to: /w/.pi/pending-questions.json"
         );
-        let own = Host::AskUser.instructions(".pi/pending-questions.json", 1);
+        let own = Commands::from(Host::AskUser).instructions(".pi/pending-questions.json", 1);
         assert!(own.contains("  ask-user -p @.pi/pending-questions.json \"your answers\"\n"));
         assert!(own.contains("  ask-user -p --answers '[\"your answer\"]' --pending-file .pi/pending-questions.json\n"));
+    }
+
+    #[test]
+    fn ask_user_runs_as_named_and_the_path_of_the_program_is_quoted() {
+        let commands = Commands {
+            host: Host::AskUser,
+            names: Names::new("/opt/my tools/ask-user", "ask_person"),
+        };
+        assert_eq!(
+            commands.inline_command("/w/p.json", "\"a\""),
+            "'/opt/my tools/ask-user' -p --answers '[\"a\"]' --pending-file /w/p.json"
+        );
+        assert_eq!(
+            commands.clear_command("/w/p.json"),
+            "'/opt/my tools/ask-user' questions clear --pending-file /w/p.json"
+        );
+        // pi's commands are pi's, whatever runs ask-user.
+        let pi = Commands {
+            host: Host::Pi,
+            ..commands
+        };
+        assert_eq!(pi.edited_command("/w/p.json"), "pi -c -p \"continue\"");
     }
 
     #[test]

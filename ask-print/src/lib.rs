@@ -7,14 +7,17 @@
 //! to the model verbatim. All disk access is in `store.rs`; writes are atomic and serialised by a
 //! lock file beside the pending file.
 //!
-//! The host that runs `ask-user` ([`Host`]) names the commands of pass 2, and print mode writes
-//! them into its instructions ([`Outcome::Pending`]), the pending file's `howToAnswer` and its
-//! messages ([`show_text`], [`PrintError`]), every path in them shell-quoted.
+//! The host that runs `ask-user` ([`Host`]) names the commands of pass 2, with ask-user itself
+//! run as [`Names`] says (the path of the running binary, given by the binary), and print mode
+//! writes them ([`Commands`]) into its instructions ([`Outcome::Pending`]), the pending file's
+//! `howToAnswer` and its messages ([`show_text`], [`PrintError`]), every path in them
+//! shell-quoted. The tool result of an MCP call whose questions wait in the file is worded for
+//! the host that called and the way it runs ([`pending_instructions`], [`Session::observe`]).
 //!
 //! ```no_run
 //! use ask_print::{Host, PassTwo, PassTwoOutcome, pass_two};
 //! # fn main() -> Result<(), ask_print::PrintError> {
-//! match pass_two(".pi/pending-questions.json".as_ref(), PassTwo::Edited, Host::AskUser)? {
+//! match pass_two(".pi/pending-questions.json".as_ref(), PassTwo::Edited, &Host::AskUser.into())? {
 //!     PassTwoOutcome::Answered(record) => println!("{}", record.result().answer_map().to_json()),
 //!     PassTwoOutcome::Incomplete { unanswered, .. } => println!("still open: {unanswered:?}"),
 //! }
@@ -27,6 +30,7 @@ mod error;
 mod host;
 pub mod notes;
 mod pending;
+mod relay;
 mod render;
 mod store;
 
@@ -39,8 +43,9 @@ use ask_core::{
 
 use answers::{Progress, parse_inline, read_file_answers};
 pub use error::PrintError;
-pub use host::{Host, Relay, UnknownHost};
+pub use host::{Commands, Host, Names, UnknownHost};
 pub use pending::{Descriptions, Edited, FORMAT_VERSION, PendingFile, PendingQuestion, WrongField};
+pub use relay::{PendingCall, Relay, Session, Terminal, pending_instructions};
 use render::render;
 use store::{Loaded, Lock, Store};
 
@@ -62,7 +67,7 @@ pub struct PrintFrontend {
     path: PathBuf,
     call_id: Option<String>,
     session_id: String,
-    host: Host,
+    commands: Commands,
     awaits_call: bool,
 }
 
@@ -73,7 +78,7 @@ impl PrintFrontend {
             path: path.into(),
             call_id: None,
             session_id: generated_session_id(),
-            host: Host::AskUser,
+            commands: Commands::default(),
             awaits_call: false,
         }
     }
@@ -101,7 +106,15 @@ impl PrintFrontend {
     /// `howToAnswer` note.
     #[must_use]
     pub fn with_host(mut self, host: Host) -> PrintFrontend {
-        self.host = host;
+        self.commands.host = host;
+        self
+    }
+
+    /// Names ask-user's own commands and its tool as `names` says, in the instructions, the
+    /// pending file's `howToAnswer` note and the refusal of another call.
+    #[must_use]
+    pub fn with_names(mut self, names: Names) -> PrintFrontend {
+        self.commands.names = names;
         self
     }
 
@@ -167,10 +180,10 @@ fn pass_one(
         path,
         call_id,
         session_id,
-        host,
+        commands: host,
         awaits_call,
     } = frontend;
-    let (path, host) = (path.as_path(), *host);
+    let path = path.as_path();
     // Refused before the file is touched: a secret never reaches the disk.
     if let Some((index, question)) = input
         .input()
@@ -205,12 +218,14 @@ fn pass_one(
             return Err(PrintError::AlreadyPending {
                 path: path.to_path_buf(),
                 count,
+                names: host.names.clone(),
             });
         }
         Some(Existing::Unreadable) => {
             return Err(PrintError::AlreadyPending {
                 path: path.to_path_buf(),
                 count: 0,
+                names: host.names.clone(),
             });
         }
     }
@@ -228,7 +243,8 @@ fn pass_one(
     }
     store.create(&file)?;
     // A mark that cannot be written only loses pass 2's note on a file written over this one.
-    let _ = lock.mark_awaits_call(file.awaits_call);
+    let words: Vec<&str> = file.questions.iter().map(|q| q.question.as_str()).collect();
+    let _ = lock.mark_awaits_call(file.awaits_call.then_some(&words));
     let instructions = host.instructions(&shown, input.questions.len());
     Ok(Outcome::Pending {
         file: shown,
@@ -244,7 +260,7 @@ fn pass_one(
 fn call_again(
     path: &Path,
     input: &ValidatedInput,
-    host: Host,
+    host: &Commands,
 ) -> Result<Option<Outcome>, PrintError> {
     let store = Store::new(path);
     let loaded = {
@@ -255,15 +271,21 @@ fn call_again(
             Some(Existing::Unreadable) => None,
         }
     };
-    let Some(loaded) = loaded.filter(|loaded| loaded.file.asks(input.input())) else {
+    let Some(loaded) =
+        loaded.filter(|loaded| loaded.file.asks(input.input()) || loaded.file.shows(input.input()))
+    else {
         let state = state(path)?;
         return Err(PrintError::EarlierCallPending {
             path: PathBuf::from(absolute(path)),
             count: state.questions,
             answered: state.answered,
+            names: host.names.clone(),
         });
     };
     let shown = absolute(path);
+    if loaded.file.fingerprints.is_empty() {
+        return hand_written_again(path, &store, input, host);
+    }
     match answer(path, PassTwo::Edited, host) {
         Ok(PassTwoStep::Answered(answering)) => {
             let record = answering.remove()?;
@@ -274,6 +296,40 @@ fn call_again(
             file: shown,
         })),
         Err(error) => Err(error),
+    }
+}
+
+/// A call of the questions that a hand-written pending file shows (the person wrote it over the
+/// one this frontend wrote, without its fingerprints): its answers are read against the questions
+/// as the model asked them, so that a label picks its option, and the file is removed once they
+/// are complete; while answers are missing, the same instructions.
+fn hand_written_again(
+    path: &Path,
+    store: &Store,
+    input: &ValidatedInput,
+    host: &Commands,
+) -> Result<Option<Outcome>, PrintError> {
+    let _lock = store.lock()?;
+    let Some(loaded) = store.read()? else {
+        return Ok(None);
+    };
+    let values: Vec<&serde_json::Value> = loaded.file.questions.iter().map(|q| &q.answer).collect();
+    let progress = read_file_answers(input.input(), &values)?;
+    let shown = absolute(path);
+    match progress.complete() {
+        Some(answers) => {
+            let answers = answers
+                .into_iter()
+                .zip(&loaded.file.questions)
+                .map(|(answer, in_file)| answer.with_notes(in_file.notes.clone()))
+                .collect();
+            store.remove(&loaded)?;
+            Ok(Some(Outcome::Answered(answers)))
+        }
+        None => Ok(Some(Outcome::Pending {
+            instructions: host.instructions(&shown, input.questions.len()),
+            file: shown,
+        })),
     }
 }
 
@@ -384,8 +440,9 @@ impl Answering {
     }
 
     /// True when the pending file was written by hand (it has no fingerprints) over one whose
-    /// answers waited for the model's next call (a file `ask-user mcp` wrote): that call no
-    /// longer finds the answers, and the person has to give them to the agent.
+    /// answers waited for the model's next call (a file `ask-user mcp` wrote): its answers wait
+    /// in the file for that call too ([`Answering::awaits_call`]), which takes them by the words
+    /// of its questions.
     pub fn replaced_awaiting(&self) -> bool {
         self.replaced_awaiting
     }
@@ -422,7 +479,7 @@ impl Answering {
 ///
 /// This is [`answer`] and [`Answering::mark_delivered`] in one step, for a caller that has nothing to
 /// do with the answers before the file is removed.
-pub fn pass_two(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoOutcome, PrintError> {
+pub fn pass_two(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoOutcome, PrintError> {
     match answer(path, how, host)? {
         PassTwoStep::Answered(answering) => {
             Ok(PassTwoOutcome::Answered(answering.mark_delivered()?))
@@ -443,14 +500,30 @@ pub fn pass_two(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoOutcome,
 /// A file already in the `answered` state (an earlier pass 2 was ended before it finished) is
 /// delivered as it is, whatever `how` says. Answers still missing leave the questions pending,
 /// with the instructions of `host`.
-pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, PrintError> {
+pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep, PrintError> {
     let store = Store::new(path);
     let mut lock = store.lock()?;
     let loaded = store.read()?.ok_or_else(|| PrintError::NoPending {
         path: path.to_path_buf(),
     })?;
-    let replaced_awaiting =
-        !loaded.file.awaits_call && loaded.file.fingerprints.is_empty() && lock.awaited_call();
+    // A file written by hand over one whose answers wait for the model's next call: its
+    // answers, question by question in order, wait for that call too, under the questions as the
+    // model asked them, so that the call finds them by their words.
+    let awaited = if !loaded.file.awaits_call && loaded.file.fingerprints.is_empty() {
+        lock.awaited_call()
+    } else {
+        None
+    };
+    if let Some(asked) = awaited.as_ref().filter(|asked| !asked.is_empty())
+        && asked.len() != loaded.file.questions.len()
+    {
+        return Err(PrintError::NotTheAwaitedCall {
+            path: path.to_path_buf(),
+            asked: asked.clone(),
+            shown: loaded.file.questions.len(),
+        });
+    }
+    let replaced_awaiting = awaited.is_some();
     if let Some(record) = loaded.file.answered.clone() {
         return Ok(PassTwoStep::Answered(Box::new(Answering {
             store,
@@ -506,7 +579,15 @@ pub fn answer(path: &Path, how: PassTwo, host: Host) -> Result<PassTwoStep, Prin
                 .with_call_id(call_id)
                 .with_answered_at(now_ms());
             record.reply = reply;
-            let answered = loaded.file.clone().into_answered(record.clone());
+            let mut answered = loaded.file.clone().into_answered(record.clone());
+            // Written by hand over a file whose answers waited for the model's next call: they
+            // wait for that call here too, which takes them by the questions' words.
+            if let Some(asked) = awaited.filter(|asked| !asked.is_empty()) {
+                for (question, words) in answered.questions.iter_mut().zip(asked) {
+                    question.question = words;
+                }
+            }
+            answered.awaits_call |= replaced_awaiting;
             // A disk that cannot take the answered state (full, read-only) must not keep the
             // answers from the agent: they are still delivered, and the file stays as it was
             // until they are.
@@ -593,14 +674,15 @@ fn rebuilt_call(path: &Path, file: &PendingFile) -> Result<AskUserInput, PrintEr
         })
 }
 
-/// What `ask-user questions show` prints: the pending questions for people, or with `json`
-/// the pending file as JSON (`null` when none is pending).
-pub fn show_text(path: &Path, json: bool) -> Result<String, PrintError> {
+/// What `ask-user questions show` prints: the pending questions for people, with the commands
+/// that answer or clear them run as `names` says, or with `json` the pending file as JSON
+/// (`null` when none is pending).
+pub fn show_text(path: &Path, json: bool, names: &Names) -> Result<String, PrintError> {
     Ok(match show(path)? {
         None if json => "null".to_string(),
         None => "No questions are pending.".to_string(),
         Some(file) if json => serde_json::to_string_pretty(&file).unwrap_or_default(),
-        Some(file) => render(&file, path),
+        Some(file) => render(&file, path, names),
     })
 }
 

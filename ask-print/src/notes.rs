@@ -6,7 +6,7 @@ use std::path::Path;
 
 use ask_core::{AnswerValue, Record, sanitize_for_display};
 
-use crate::Host;
+use crate::Commands;
 
 /// One sentence per answer that matched no option and was taken as the person's own text, so
 /// that a typo in a label is seen rather than silently sent as a custom answer.
@@ -33,16 +33,16 @@ pub fn custom_answers(record: &Record) -> Vec<String> {
 
 /// How an incomplete pass 2 was run, which says what the person runs next.
 #[derive(Debug, Clone, Copy)]
-pub struct Run {
+pub struct Run<'a> {
     /// True when the answers were given by `--answers`.
     pub inline: bool,
-    /// The host whose command takes the answers once they are written.
-    pub host: Host,
+    /// The commands of the host that take the answers once they are written.
+    pub host: &'a Commands,
 }
 
 /// What an incomplete pass 2 tells the person: which questions are still open, that nothing
 /// was recorded, and the command of `run.host` that takes the answers once they are written.
-pub fn incomplete(record: &Record, unanswered: &[(usize, String)], run: Run) -> Vec<String> {
+pub fn incomplete(record: &Record, unanswered: &[(usize, String)], run: Run<'_>) -> Vec<String> {
     let Run { inline, host } = run;
     let mut notes = vec![format!(
         "{} of {} questions still {} no answer:",
@@ -93,19 +93,20 @@ pub fn undelivered(path: &Path, kept: bool) -> String {
 /// the same questions (a file written by `ask-user mcp`): the file keeps them until then.
 pub fn awaiting_call(path: &Path) -> String {
     format!(
-        "the answers wait in {} for the agent: they reach the model when it calls ask_user again \
-         with the same questions (tell it to)",
+        "the answers wait in {} for the agent: they reach the model when it calls the same tool \
+         again with the same questions (tell it to)",
         path.display()
     )
 }
 
 /// What pass 2 tells the person when the pending file was written by hand over one whose answers
-/// waited for the model's next call (a file written by `ask-user mcp`): that call will not find
-/// them, so they reach the model only through the person.
+/// waited for the model's next call (a file written by `ask-user mcp`): the answers wait there,
+/// in the order of the questions, for that call.
 pub fn replaced_awaiting(path: &Path) -> String {
     format!(
-        "{} was written over the file ask-user mcp wrote, so the agent's next ask_user call will \
-         not find these answers: paste the answers printed above into the agent's chat",
+        "{} was written by hand over the file ask-user mcp wrote: its answers, in the order of \
+         the agent's questions, wait in it and reach the model when it calls the same tool again \
+         with the same questions (tell it to)",
         path.display()
     )
 }

@@ -268,6 +268,18 @@ impl PendingFile {
         !self.fingerprints.is_empty() && self.fingerprints == asked.fingerprints
     }
 
+    /// True when this file was written by hand (it has no fingerprints) and shows the questions
+    /// of `input`, word for word and in order: its answers are taken for that call.
+    pub fn shows(&self, input: &AskUserInput) -> bool {
+        self.fingerprints.is_empty()
+            && self.questions.len() == input.questions.len()
+            && self
+                .questions
+                .iter()
+                .zip(&input.questions)
+                .all(|(shown, asked)| shown.question == asked.question)
+    }
+
     /// The file in the `answered` state: the record is kept, and each question's `answer` shows
     /// what was taken, so that `ask-user questions` shows it too.
     #[must_use]

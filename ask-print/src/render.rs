@@ -2,16 +2,17 @@
 
 use std::path::Path;
 
-use ask_core::{sanitize_for_display, shell_quote};
+use ask_core::sanitize_for_display;
 
-use crate::host::Host;
+use crate::host::{Commands, Host, Names};
 use crate::pending::PendingFile;
 
 /// The pending questions of `file`, read from `path`, as text for a person: each question with
 /// its options and the answer written so far, then the commands that answer or clear them, in
-/// `ask-user`'s words (the person runs `ask-user questions` itself), the path shell-quoted so
+/// `ask-user`'s words (the person runs `ask-user questions` itself) with ask-user run as `names`
+/// says, the path shell-quoted so
 /// that each command runs as printed. Agent text is sanitised: this goes to a terminal.
-pub(crate) fn render(file: &PendingFile, path: &Path) -> String {
+pub(crate) fn render(file: &PendingFile, path: &Path, names: &Names) -> String {
     let clean = |text: &str| sanitize_for_display(text).into_owned();
     let mut out = format!(
         "{} pending {} in {} (asked {}):\n",
@@ -56,23 +57,24 @@ pub(crate) fn render(file: &PendingFile, path: &Path) -> String {
         out.push_str(&format!("   answer: {answer}\n"));
     }
     let shown = path.display().to_string();
+    let commands = Commands {
+        host: Host::AskUser,
+        names: names.clone(),
+    };
     out.push_str(&format!(
         "\nTo answer, edit the \"answer\" fields and run:\n  {}\n\
          or answer in your own words:\n  {}\n\
          or clear them:\n  {}",
-        Host::AskUser.edited_command(&shown),
-        Host::AskUser.reply_command(&shown),
-        clear_command(&shown),
+        commands.edited_command(&shown),
+        commands.reply_command(&shown),
+        commands.clear_command(&shown),
     ));
     out
 }
 
 /// The command that clears the questions pending in `file`.
 pub(crate) fn clear_command(file: &str) -> String {
-    format!(
-        "ask-user questions clear --pending-file {}",
-        shell_quote(file)
-    )
+    Commands::default().clear_command(file)
 }
 
 #[cfg(test)]
@@ -85,7 +87,7 @@ mod tests {
             serde_json::from_str(r#"{"questions": [{"question": "Name?"}]}"#).unwrap();
         let mut file = PendingFile::new(&input);
         file.timestamp = "t".into();
-        let text = render(&file, Path::new("/w/my dir/it's.json"));
+        let text = render(&file, Path::new("/w/my dir/it's.json"), &Names::default());
         assert!(
             text.starts_with("1 pending question in /w/my dir/it's.json (asked t):"),
             "{text}"

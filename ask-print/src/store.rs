@@ -30,34 +30,40 @@ pub struct Loaded {
 /// An exclusive lock on the pending file, held until dropped.
 ///
 /// The lock file also says whether the pending file last written under it waits for the model's
-/// next call of its questions (`awaitsCall`), so that pass 2 can tell when a file written by
-/// hand has taken the place of such a file.
+/// next call of its questions (`awaitsCall`, then the words of those questions as a JSON list),
+/// so that pass 2 can tell when a file written by hand has taken the place of such a file, and
+/// put its answers under the questions the model asked.
 #[derive(Debug)]
 pub struct Lock {
     file: File,
 }
 
-/// What the lock file holds while the pending file waits for the model's next call.
+/// The first line of the lock file while the pending file waits for the model's next call.
 const AWAITS_CALL: &[u8] = b"awaitsCall\n";
 
 impl Lock {
-    /// Notes whether the pending file just written waits for the model's next call.
-    pub(crate) fn mark_awaits_call(&mut self, awaits: bool) -> io::Result<()> {
+    /// Notes whether the pending file just written waits for the model's next call, and the
+    /// words of the questions it waits with.
+    pub(crate) fn mark_awaits_call(&mut self, awaits: Option<&[&str]>) -> io::Result<()> {
         self.file.set_len(0)?;
         self.file.rewind()?;
-        if awaits {
+        if let Some(questions) = awaits {
             self.file.write_all(AWAITS_CALL)?;
+            serde_json::to_writer(&mut self.file, questions)?;
+            self.file.write_all(b"\n")?;
         }
         self.file.sync_data()
     }
 
-    /// True when the pending file last written under this lock waited for the model's next
-    /// call, and has not been removed since.
-    pub(crate) fn awaited_call(&mut self) -> bool {
+    /// The words of the questions of the pending file last written under this lock, when it
+    /// waited for the model's next call and has not been removed since (an empty list when an
+    /// older ask-user wrote the mark without them).
+    pub(crate) fn awaited_call(&mut self) -> Option<Vec<String>> {
         let mut held = Vec::new();
-        self.file.rewind().is_ok()
-            && self.file.read_to_end(&mut held).is_ok()
-            && held == AWAITS_CALL
+        self.file.rewind().ok()?;
+        self.file.read_to_end(&mut held).ok()?;
+        let rest = held.strip_prefix(AWAITS_CALL)?;
+        Some(serde_json::from_slice(rest).unwrap_or_default())
     }
 }
 

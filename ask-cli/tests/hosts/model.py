@@ -14,7 +14,8 @@ tools with their server's name or put them in a namespace), the turn's prompt (t
 message that carries no tool result) says "ask me", and the turn has no result of that tool yet,
 it calls the tool with the arguments in the file named by ASK_CALL (when the tool is deferred
 behind Claude Code's ToolSearch, it loads it first). It appends each result of its calls to
-results.jsonl, and once the turn has one, it ends the turn with a short text. Told "ask me" in a
+results.jsonl, and once the turn has one, it ends the turn with a short text. A session continued
+with the prompt "continue" after a result of that tool calls it again with the same arguments. Told "ask me" in a
 request that offers no such tool, it says so (NO_TOOL). Every other request gets a short text too (a
 JSON value that meets the schema when the request asks for JSON).
 
@@ -47,12 +48,28 @@ DELEGATE_TRIGGER = "start the helper"
 # The ids of the stand-in's calls: a result for one of these is what the host gave the model.
 CALL_PREFIX = "call_ask_"
 DONE = "The stand-in model got the tool result."
+RESUME = "continue"
 NO_TOOL = "The stand-in model has no tool to ask with."
 DELEGATED = "The stand-in model got the sub-agent's result."
 LOG = sys.argv[1]
 LOCK = threading.Lock()
 RECORDED = set()
 COUNT = [0]
+
+
+def earlier_runs():
+    """The results recorded by earlier runs in this folder (a session continued in a new run
+    carries them in its history): they are not recorded again, and new calls get new ids."""
+    try:
+        with open(os.path.join(LOG, "results.jsonl")) as results:
+            for line in results:
+                RECORDED.add(json.loads(line)["callId"])
+                COUNT[0] += 1000
+    except FileNotFoundError:
+        pass
+
+
+earlier_runs()
 
 
 def append(name, record):
@@ -231,7 +248,10 @@ class Handler(BaseHTTPRequestHandler):
                 return "text", DELEGATED
             if DELEGATE["tool"] in names:
                 return "call", DELEGATE["tool"], DELEGATE["arguments"]
-        if TRIGGER in prompt and not answered:
+        # A session continued with "continue" after a result of the tool calls it again with the
+        # same questions, as the pending result tells a model to.
+        resumed = prompt.strip() == RESUME and any(ours(entry) for entry in history[:last])
+        if (TRIGGER in prompt or resumed) and not answered:
             if tool:
                 return "call", tool, CALL
             # Claude Code defers MCP tools: their names are listed in the prompt, and a model

@@ -662,13 +662,38 @@ impl Stage {
             .unwrap_or_default()
     }
 
-    /// Who runs pass 2 in this host, as the instructions of the file route name it: the model
-    /// with its shell tool, or the person with `!` in the chat.
-    fn relay(&self) -> ask_print::Relay {
+    /// The host's `clientInfo.name`.
+    fn client_name(&self) -> &'static str {
         match self.host {
-            Host::Codex | Host::Claude => ask_print::Relay::ModelShell,
-            Host::Gemini | Host::OpenCode => ask_print::Relay::PersonBang,
+            Host::Codex => "codex-mcp-client",
+            Host::Gemini => "gemini-cli-mcp-client",
+            Host::OpenCode => "opencode",
+            Host::Claude => "claude-code",
         }
+    }
+
+    /// The terminal ask-user found at the call: as the tap recorded it, else none (a headless
+    /// run in a session of its own has no controlling terminal).
+    fn terminal(&self) -> ask_print::Terminal {
+        if !self.path("log/mcp.jsonl").exists() {
+            return ask_print::Terminal::Absent;
+        }
+        let terminal = self.terminal_at_call();
+        let canonical = terminal["canonical"] == true && terminal["echo"] == true;
+        ask_print::Terminal::of(terminal["opens"] == true, canonical)
+    }
+
+    /// The pending result this host's model gets for the two questions waiting in `file`: in
+    /// the words of the host, the way it runs and the tool's name as served, with ask-user named
+    /// by the absolute path of the binary under test.
+    fn expected_pending(&self, file: &Path) -> String {
+        ask_print::pending_instructions(&ask_print::PendingCall {
+            client: Some(self.client_name()),
+            terminal: self.terminal(),
+            file: &file.display().to_string(),
+            questions: 2,
+            names: &common::names(&self.tool),
+        })
     }
 
     /// Asserts the file route: the model received the pending-file instructions as the tool
@@ -677,10 +702,16 @@ impl Stage {
     fn assert_pending_instructions(&self, run: &Run) {
         let text = self.received_text(run);
         let pending = self.pending();
-        assert_eq!(
-            text,
-            self.relay().instructions(&pending.display().to_string(), 2)
+        assert_eq!(text, self.expected_pending(&pending));
+        // The text names the tool as served, and no `ask-user` that the host's shell might not
+        // find.
+        assert!(
+            text.contains(&format!("call {} again", self.tool)),
+            "{text}"
         );
+        let own = format!("{} -p --answers", common::names(&self.tool).program());
+        assert!(text.contains(&own), "{text}");
+        assert!(!text.contains(" ask-user -p"), "{text}");
         let file: Value = serde_json::from_slice(&std::fs::read(&pending).unwrap()).unwrap();
         let questions: Vec<(&str, bool)> = file["questions"]
             .as_array()
@@ -743,29 +774,89 @@ fn claude_p_file_route_gives_the_model_the_pending_instructions() {
     stage.assert_pending_instructions(&run);
 }
 
-// The file route closes its loop in every host's headless mode: the person answers the pending
-// questions (here by the command the instructions name), and the model's next call of the same
-// questions, in a second run, receives the answers; the pending file is then gone.
+// The file route closes its loop in every host's headless mode, by the commands the model was
+// told to give the person: the person answers from their own shell with the command the text
+// names (run as written, in a login shell whose PATH has no ask-user), and runs the host again
+// with the command the text names to continue the session, whose model calls the tool again and
+// receives the answers; the pending file is then gone.
 
-/// Runs the host headless twice around a pass 2, and asserts that the second run's model
-/// received the answers.
+impl Stage {
+    /// Runs the pass-2 command that `text` names (its last line that gives `--answers`, without
+    /// a leading `!`), with the person's answers in place of the example, in a login shell with
+    /// a bare PATH, as OpenCode's `!` runs it and as a person's own shell would; asserts that it
+    /// took the answers.
+    fn run_named_answer(&self, text: &str) {
+        let line = text
+            .lines()
+            .rfind(|line| line.contains(" -p --answers "))
+            .unwrap_or_else(|| panic!("no command with --answers in {text}"));
+        let command = line.trim_start().trim_start_matches('!').replace(
+            r#"'["answer 1", "answer 2"]'"#,
+            r#"'["PostgreSQL", ["Auth", "Search"]]'"#,
+        );
+        let output = Command::new("bash")
+            .args(["-lc", &command])
+            .env_clear()
+            .env("HOME", self.path("home"))
+            .env("PATH", "/usr/bin:/bin")
+            .current_dir(self.project())
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        eprintln!("{:?} ran {command}: {output:?}", self.host);
+        assert!(output.status.success(), "{command}: {output:?}");
+        assert!(
+            self.pending().exists(),
+            "the answers wait for the model's call"
+        );
+    }
+
+    /// Runs the command that `text` names to continue the session, with `extra` (the options
+    /// of the first run) after it, headless as before.
+    fn run_named_resume(&self, text: &str, extra: &[&str]) -> Run {
+        let (_, after) = text
+            .split_once("with the options they ran the agent with:\n  ")
+            .unwrap_or_else(|| panic!("no command that continues the session in {text}"));
+        let line = after.lines().next().unwrap();
+        let words: Vec<&str> = line.split(' ').map(|word| word.trim_matches('"')).collect();
+        let name = self.host.bin();
+        assert_eq!(
+            Some(words[0]),
+            name.file_name().and_then(|n| n.to_str()),
+            "{line}"
+        );
+        let mut args = words[1..].to_vec();
+        if self.host == Host::Codex {
+            args.push("--skip-git-repo-check");
+        }
+        args.extend_from_slice(extra);
+        let run = self.run(&args);
+        eprintln!("{:?} {args:?}: {run}", self.host);
+        assert!(run.status.success(), "{:?} failed: {run}", self.host);
+        run
+    }
+}
+
+/// Runs the host headless, answers as the text tells the person, continues the session by the
+/// command the text names, and asserts that the model then received the answers.
 fn file_route_closes_its_loop(host: Host, extra: &[&str]) {
     let stage = Stage::new(host, &["--present", "file"], false);
     let run = stage.headless(extra);
     stage.assert_pending_instructions(&run);
+    let text = stage.received_text(&run);
+    // Headless: the person is sent to their own shell, not to a chat there is none of; Codex
+    // cannot be told from its interactive screen, so it gets both routes, the chat first.
+    let to_shell = text.find("answer from their own shell");
+    let to_chat = text
+        .find("into the chat")
+        .or_else(|| text.find("with your shell tool"));
+    match host {
+        Host::Codex => assert!(to_chat < to_shell && to_shell.is_some(), "{text}"),
+        _ => assert!(to_chat.is_none() && to_shell.is_some(), "{text}"),
+    }
     let pending = stage.pending();
-    let answered = Command::new(env!("CARGO_BIN_EXE_ask-user"))
-        .args(["-p", "--answers", r#"["PostgreSQL", ["Auth", "Search"]]"#])
-        .arg("--pending-file")
-        .arg(&pending)
-        .env("ASK_USER_NO_TTY", "1")
-        .env_remove("ASK_USER_SUBAGENT")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(answered.status.success(), "{answered:?}");
-    assert!(pending.exists(), "the answers wait for the model's call");
-    let again = stage.headless(extra);
+    stage.run_named_answer(&text);
+    let again = stage.run_named_resume(&text, extra);
     let results = stage.results();
     assert_eq!(results.len(), 2, "{results:#?}\n{again}");
     let received = results[1]["text"].as_str().unwrap().to_string();
@@ -1163,6 +1254,8 @@ fn gemini_interactive_declares_no_elicitation_so_the_default_chain_writes_the_pe
     // terminal in raw mode to draw its own screen.
     assert_eq!(stage.terminal_at_call(), held());
     stage.assert_pending_instructions(&Run::none());
+    // The person types the command into the chat after `!`, which runs it in a shell.
+    stage.run_named_answer(&stage.received_text(&Run::none()));
 }
 
 #[test]
@@ -1180,6 +1273,8 @@ fn opencode_interactive_declares_no_elicitation_so_the_default_chain_writes_the_
     // terminal in raw mode to draw its own screen.
     assert_eq!(stage.terminal_at_call(), held());
     stage.assert_pending_instructions(&Run::none());
+    // The person types the command into the chat after `!`, which runs it in a shell.
+    stage.run_named_answer(&stage.received_text(&Run::none()));
 }
 
 // Headless hosts started from a person's terminal (a shell's foreground job): what ask-user finds
@@ -1197,6 +1292,7 @@ fn headless_in_a_terminal(host: Host, extra: &[&str]) -> Value {
         !stage.results().is_empty()
     });
     stage.assert_pending_instructions(&Run::none());
+    stage.run_named_answer(&stage.received_text(&Run::none()));
     stage.terminal_at_call()
 }
 
@@ -1265,10 +1361,7 @@ fn pending_file_from_the_environment(host: Host, extra: &[&str]) -> bool {
         (stage.pending(), chosen)
     };
     assert!(used.exists() && !other.exists());
-    assert_eq!(
-        text,
-        stage.relay().instructions(&used.display().to_string(), 2)
-    );
+    assert_eq!(text, stage.expected_pending(&used));
     used != stage.pending()
 }
 

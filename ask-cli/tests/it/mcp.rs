@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use ask_core::{Limits, SUBAGENT_REFUSAL, ToolOutput};
 use ask_schema::ToolFormat;
-use common::mcp_raw::{raw_session, read_message, send_line};
+use common::mcp_raw::{raw_session, raw_session_as, read_message, send_line};
 use serde_json::{Value, json};
 
 const CANCELLED: &str = "The user cancelled the questions without answering.";
@@ -304,15 +304,11 @@ fn after_three_incomplete_forms_the_pending_file_takes_over_with_the_answers_giv
         assert_eq!(result["isError"], false, "{era}: {result}");
         // Nothing partial reaches the model: the questions wait, and both the text and the
         // structured result say how the person finishes them.
-        assert_eq!(
-            text(result),
-            ask_print::Relay::ModelShell.instructions(pending, 2),
-            "{era}"
-        );
+        assert_eq!(text(result), common::sdk_pending(pending, 2), "{era}");
         assert_eq!(
             result["structuredContent"],
             json!({"answered": false, "answers": [], "pendingFile": pending,
-                   "message": ask_print::Relay::ModelShell.instructions(pending, 2)}),
+                   "message": common::sdk_pending(pending, 2)}),
             "{era}"
         );
         let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
@@ -378,12 +374,9 @@ fn without_elicitation_or_terminal_the_questions_go_to_the_pending_file() {
     assert_eq!(
         result["structuredContent"],
         json!({"answered": false, "answers": [], "pendingFile": pending,
-               "message": ask_print::Relay::ModelShell.instructions(pending, 2)})
+               "message": common::sdk_pending(pending, 2)})
     );
-    assert_eq!(
-        text(result),
-        ask_print::Relay::ModelShell.instructions(pending, 2)
-    );
+    assert_eq!(text(result), common::sdk_pending(pending, 2));
     let file: Value = serde_json::from_str(&std::fs::read_to_string(pending).unwrap()).unwrap();
     assert!(
         file.to_string()
@@ -482,10 +475,7 @@ fn present_file_takes_the_pending_route_even_when_the_client_has_forms() {
             result["structuredContent"]["pendingFile"], pending,
             "{result}"
         );
-        assert_eq!(
-            text(result),
-            ask_print::Relay::ModelShell.instructions(pending, 2)
-        );
+        assert_eq!(text(result), common::sdk_pending(pending, 2));
     }
 }
 
@@ -824,10 +814,7 @@ fn the_pending_file_loop_closes_when_the_model_calls_again_with_the_same_questio
         .as_str()
         .unwrap()
         .to_string();
-    assert_eq!(
-        text(&first),
-        ask_print::Relay::ModelShell.instructions(&pending, 1)
-    );
+    assert_eq!(text(&first), common::sdk_pending(&pending, 1));
     // Called again before the person answered: the same instructions, not an error.
     let again = call(3, &ship);
     assert_eq!(again["isError"], false, "{again}");
@@ -854,7 +841,7 @@ fn the_pending_file_loop_closes_when_the_model_calls_again_with_the_same_questio
     assert_eq!(answered.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&answered.stderr);
     assert!(
-        stderr.contains("they reach the model when it calls ask_user again"),
+        stderr.contains("they reach the model when it calls the same tool again"),
         "{stderr}"
     );
     assert!(Path::new(&pending).exists());
@@ -944,4 +931,82 @@ fn the_tool_declares_itself_read_only_and_can_be_served_under_another_name() {
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     assert!(common::stderr(&output).contains("the tool name `ask user` cannot be used"));
+}
+
+#[test]
+fn a_headless_host_is_told_its_tool_name_and_a_command_that_runs_in_a_login_shell() {
+    let dir = tempfile::tempdir().unwrap();
+    // OpenCode's `opencode run` with no terminal at all (a session of its own), serving the tool
+    // under another name.
+    let mut command = Command::new("setsid");
+    command
+        .args(["-w", env!("CARGO_BIN_EXE_ask-user")])
+        .args(["mcp", "--present", "file", "--tool-name", "ask_person"])
+        .current_dir(dir.path())
+        .env_remove("ASK_USER_SUBAGENT")
+        .env_remove("ASK_USER_PENDING_FILE");
+    let (mut server, mut stdin, mut lines) = raw_session_as(command, json!({}), "opencode");
+    let ship = json!({"questions": [{"question": "Ship it?", "options": [{"label": "Yes"}, {"label": "No"}]}]});
+    // A call the server cannot read names the tool as served, too.
+    send_line(
+        &mut stdin,
+        &json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": {
+            "name": "ask_person", "arguments": {"questions": []}}}),
+    );
+    let invalid = read_reply(&mut lines, 9)["result"].clone();
+    assert!(
+        text(&invalid).starts_with("The ask_person call is invalid:\n"),
+        "{invalid}"
+    );
+    let mut call = |id: i64| {
+        send_line(
+            &mut stdin,
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": "ask_person", "arguments": ship}}),
+        );
+        read_reply(&mut lines, id)["result"].clone()
+    };
+    let first = call(2);
+    let pending = first["structuredContent"]["pendingFile"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let names = common::names("ask_person");
+    let expected = ask_print::pending_instructions(&ask_print::PendingCall {
+        client: Some("opencode"),
+        terminal: ask_print::Terminal::Absent,
+        file: &pending,
+        questions: 1,
+        names: &names,
+    });
+    let said = text(&first).to_string();
+    assert_eq!(said, expected);
+    assert!(said.contains("call ask_person again"), "{said}");
+    assert!(!said.contains("ask_user"), "{said}");
+    // No chat to type into: the person answers from their own shell and runs OpenCode again.
+    assert!(!said.contains("into the chat"), "{said}");
+    assert!(
+        said.contains("\n  opencode run --continue \"continue\"\n"),
+        "{said}"
+    );
+    // The command runs as written in a login shell whose PATH has no ask-user.
+    let line = said.lines().find(|l| l.contains(" -p --answers ")).unwrap();
+    let command = line.trim().replace("\"your answer\"", "\"Yes\"");
+    assert!(command.starts_with(names.program()), "{command}");
+    let answered = Command::new("bash")
+        .args(["-lc", &command])
+        .env_clear()
+        .env("HOME", dir.path())
+        .env("PATH", "/usr/bin:/bin")
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(answered.status.success(), "{command}: {answered:?}");
+    // The continued session's call of the same questions receives the answer.
+    let delivered = call(3);
+    assert_eq!(text(&delivered), r#"{"answers":{"Ship it?":"Yes"}}"#);
+    assert!(!Path::new(&pending).exists());
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
 }

@@ -135,7 +135,7 @@ fn form_rounds_decline_and_the_bounded_fallback_in_both_sdks() {
         // Three incomplete forms, then the pending file, pre-filled with what was given.
         assert_eq!(forms(&seen, "bounded").len(), 3, "{sdk}");
         let pending = seen["pendingPath"].as_str().unwrap();
-        let instructions = ask_print::Relay::ModelShell.instructions(pending, 2);
+        let instructions = common::sdk_pending(pending, 2);
         let bounded = &seen["calls"]["bounded"];
         assert_eq!(bounded["text"], instructions, "{sdk}");
         assert_eq!(
@@ -156,7 +156,7 @@ fn without_elicitation_the_model_gets_the_pending_instructions_in_both_parts() {
     let _heavy = common::heavy::heavy("mcp_node");
     for (sdk, seen) in both("pending") {
         let pending = seen["pendingPath"].as_str().unwrap();
-        let instructions = ask_print::Relay::ModelShell.instructions(pending, 1);
+        let instructions = common::sdk_pending(pending, 1);
         let result = &seen["calls"]["pending"];
         assert_eq!(result["text"], instructions, "{sdk}");
         assert_eq!(

@@ -61,7 +61,7 @@ fn pass_one_writes_the_pending_file_and_exits_4() {
     assert_eq!(
         stdout_json(&output),
         json!({"answered": false, "answers": [], "pendingFile": pending_in(dir.path()),
-               "message": ask_print::Host::AskUser.instructions(&pending_in(dir.path()), 2)})
+               "message": own_commands().instructions(&pending_in(dir.path()), 2)})
     );
     let file = pending_file(dir.path());
     assert_eq!(file["version"], 1);
@@ -98,14 +98,12 @@ fn pending_tool_output_carries_the_instructions() {
     let tool = stdout_json(&output);
     assert_eq!(tool["isError"], false);
     let shown = pending_in(dir.path());
-    assert_eq!(
-        tool["content"],
-        ask_print::Host::AskUser.instructions(&shown, 1)
-    );
+    assert_eq!(tool["content"], own_commands().instructions(&shown, 1));
     let content = tool["content"].as_str().unwrap();
     assert!(
         content.starts_with(&format!(
-            "Questions pending. User input required.\n\nTo answer, re-run with:\n  ask-user -p @{shown} \"your answers\""
+            "Questions pending. User input required.\n\nTo answer, re-run with:\n  {} -p @{shown} \"your answers\"",
+            common::names("ask_user").program()
         )),
         "{content}"
     );
@@ -147,8 +145,16 @@ fn a_second_pass_one_is_refused_and_the_file_kept() {
         message.contains("2 questions are already pending"),
         "{message}"
     );
-    assert!(message.contains("ask-user questions clear"), "{message}");
-    assert!(message.contains("ask-user -c"), "{message}");
+    // The commands run this ask-user by its path, whatever the shell's PATH holds.
+    let program = common::names("ask_user").program().to_string();
+    assert!(
+        message.contains(&format!("({program} questions clear --pending-file ")),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!("then run {program} -c --pending-file ")),
+        "{message}"
+    );
     assert_eq!(std::fs::read(dir.path().join(PENDING)).unwrap(), before);
 }
 
@@ -218,8 +224,9 @@ fn a_hand_written_file_with_a_wrong_field_is_refused_naming_it() {
     );
 }
 
-/// A hand-written file in place of the one `ask-user mcp` wrote: the agent's next call would
-/// not find the answers, and pass 2 says, in one line, how they reach it.
+/// A hand-written file in place of the one `ask-user mcp` wrote: pass 2 says in one line how
+/// the answers reach the model, and the model's next call of its questions gets them, under the
+/// questions it asked (the seed's file words them differently), a label picking its option.
 #[test]
 fn a_hand_written_file_over_the_mcp_servers_says_how_the_answers_reach_the_model() {
     let dir = tempfile::tempdir().unwrap();
@@ -227,10 +234,8 @@ fn a_hand_written_file_over_the_mcp_servers_says_how_the_answers_reach_the_model
     let input: ask_core::AskUserInput =
         serde_json::from_slice(&std::fs::read(example("project-setup.json")).unwrap()).unwrap();
     let call = ask_core::validate(input, &ask_core::Limits::default()).unwrap();
-    ask_print::PrintFrontend::new(&path)
-        .awaiting_call(true)
-        .pass_one(&call, &[])
-        .unwrap();
+    let server = ask_print::PrintFrontend::new(&path).awaiting_call(true);
+    server.pass_one(&call, &[]).unwrap();
     std::fs::write(&path, WALKTHROUGH).unwrap();
     let output = run(dir.path(), &["-c"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -242,10 +247,49 @@ fn a_hand_written_file_over_the_mcp_servers_says_how_the_answers_reach_the_model
     assert_eq!(
         said,
         [format!(
-            "{PENDING} was written over the file ask-user mcp wrote, so the agent's next ask_user \
-             call will not find these answers: paste the answers printed above into the agent's chat"
+            "ask-user: {PENDING} was written by hand over the file ask-user mcp wrote: its \
+             answers, in the order of the agent's questions, wait in it and reach the model when \
+             it calls the same tool again with the same questions (tell it to)"
         )]
     );
+    let ask_core::Outcome::Answered(answers) = server.pass_one(&call, &[]).unwrap() else {
+        panic!("the model's next call did not get the answers");
+    };
+    assert_eq!(answers[0].question, "Which database should we use?");
+    assert_eq!(
+        answers[0].selected_option.as_deref(),
+        Some("PostgreSQL (Recommended)")
+    );
+    assert_eq!(
+        answers[1].answer,
+        ask_core::AnswerValue::Text("order-processor".into())
+    );
+    assert!(!path.exists(), "the delivered file is removed");
+}
+
+/// A hand-written file that answers another number of questions than the waiting call asked is
+/// refused, naming the questions asked, and left as it is for the person to fix.
+#[test]
+fn a_hand_written_file_answering_other_questions_than_the_waiting_call_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(PENDING);
+    let input: ask_core::AskUserInput =
+        serde_json::from_slice(&std::fs::read(example("project-setup.json")).unwrap()).unwrap();
+    let call = ask_core::validate(input, &ask_core::Limits::default()).unwrap();
+    ask_print::PrintFrontend::new(&path)
+        .awaiting_call(true)
+        .pass_one(&call, &[])
+        .unwrap();
+    let one = r#"{"questions": [{"question": "Which database?", "answer": "SQLite"}]}"#;
+    std::fs::write(&path, one).unwrap();
+    check_refused(
+        dir.path(),
+        &["-c"],
+        "answers 1 question but the agent asked 2, and its next call waits for answers to \
+         those: \"Which database should we use?\", \"What should we name this service?\". Write \
+         one entry per question, in this order, then run this again",
+    );
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), one);
 }
 
 #[test]
@@ -275,8 +319,9 @@ fn incomplete_edit_names_the_gap_and_keeps_the_file() {
     let message = stderr(&output);
     assert!(
         message.contains(&format!(
-            "nothing was recorded and {0} is as it was: write the missing answers into it and run ask-user -c --pending-file {0} again",
-            pending_in(dir.path())
+            "nothing was recorded and {0} is as it was: write the missing answers into it and run {1} -c --pending-file {0} again",
+            pending_in(dir.path()),
+            common::names("ask_user").program()
         )),
         "{message}"
     );
@@ -942,5 +987,13 @@ fn every_printed_command_runs_as_printed_when_the_path_has_a_space_or_a_quote() 
         let example = said(&missing);
         let example = example.trim_end().rsplit("e.g. ").next().unwrap();
         answers_as_printed(dir.path(), &pending, example);
+    }
+}
+
+/// The commands of `ask-user -p` run as the binary under test.
+fn own_commands() -> ask_print::Commands {
+    ask_print::Commands {
+        host: ask_print::Host::AskUser,
+        names: common::names("ask_user"),
     }
 }

@@ -26,7 +26,8 @@ fn written(text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
 #[test]
 fn the_walkthrough_file_is_taken_as_the_questions_it_shows() {
     let (_dir, path) = written(WALKTHROUGH);
-    let PassTwoOutcome::Answered(record) = pass_two(&path, PassTwo::Edited, Host::AskUser).unwrap()
+    let PassTwoOutcome::Answered(record) =
+        pass_two(&path, PassTwo::Edited, &Host::AskUser.into()).unwrap()
     else {
         panic!("the answers were not taken");
     };
@@ -58,7 +59,7 @@ fn a_hand_written_file_with_an_answer_missing_stays_pending() {
                           {"question": "Service name?", "answer": null}]}"#,
     );
     let PassTwoOutcome::Incomplete { unanswered, .. } =
-        pass_two(&path, PassTwo::Edited, Host::AskUser).unwrap()
+        pass_two(&path, PassTwo::Edited, &Host::AskUser.into()).unwrap()
     else {
         panic!("an open question was taken as answered");
     };
@@ -69,7 +70,7 @@ fn a_hand_written_file_with_an_answer_missing_stays_pending() {
 /// The message for a file holding `text`, after the file's own path.
 fn refusal(text: &str) -> String {
     let (_dir, path) = written(text);
-    let error = pass_two(&path, PassTwo::Edited, Host::AskUser).unwrap_err();
+    let error = pass_two(&path, PassTwo::Edited, &Host::AskUser.into()).unwrap_err();
     let message = error.to_string();
     let shown = format!(
         "`{}` is not a valid pending-questions file: ",
@@ -140,31 +141,87 @@ fn asked() -> ask_core::ValidatedInput {
     ask_core::validate(input, &Limits::default()).unwrap()
 }
 
+/// The questions of [`asked`], answered by hand in the walkthrough's shape.
+const ASKED_BY_HAND: &str = r#"{"questions": [
+  {"question": "Which database should we use?", "answer": "PostgreSQL (Recommended)"},
+  {"question": "What should we name this service?", "answer": "order-processor"}]}"#;
+
 /// Pass 2 of a hand-written file over one that pass 1 wrote, awaiting the model's next call
-/// or not: whether pass 2 says the answers will not reach that call.
-fn replaced(awaits: bool) -> bool {
+/// or not: whether pass 2 tells the two apart, and whether the file is still there after it.
+fn replaced(awaits: bool) -> (bool, bool, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("pending-questions.json");
     PrintFrontend::new(&path)
         .awaiting_call(awaits)
         .pass_one(&asked(), &[])
         .unwrap();
-    std::fs::write(&path, WALKTHROUGH).unwrap();
+    std::fs::write(&path, ASKED_BY_HAND).unwrap();
     let PassTwoStep::Answered(answering) =
-        ask_print::answer(&path, PassTwo::Edited, Host::AskUser).unwrap()
+        ask_print::answer(&path, PassTwo::Edited, &Host::AskUser.into()).unwrap()
     else {
         panic!("the answers were not taken");
     };
     let replaced = answering.replaced_awaiting();
     answering.mark_delivered().unwrap();
-    assert!(!path.exists());
-    replaced
+    (replaced, path.exists(), dir)
 }
 
 #[test]
 fn a_hand_written_file_over_one_that_awaited_the_models_call_is_told_apart() {
-    assert!(replaced(true));
-    assert!(!replaced(false));
+    assert!(replaced(true).0);
+    assert!(!replaced(false).0);
+}
+
+#[test]
+fn answers_written_by_hand_over_an_awaited_file_reach_the_models_next_call() {
+    let (_, kept, dir) = replaced(true);
+    assert!(
+        kept,
+        "the answers wait in the file for the model's next call"
+    );
+    let path = dir.path().join("pending-questions.json");
+    let outcome = PrintFrontend::new(&path)
+        .awaiting_call(true)
+        .pass_one(&asked(), &[])
+        .unwrap();
+    let ask_core::Outcome::Answered(answers) = outcome else {
+        panic!("the next call did not take the answers: {outcome:?}");
+    };
+    // Read against the questions as the model asked them, the label picks its option.
+    assert_eq!(
+        answers[0].selected_option.as_deref(),
+        Some("PostgreSQL (Recommended)")
+    );
+    assert_eq!(
+        answers[1].answer,
+        AnswerValue::Text("order-processor".into())
+    );
+    assert!(!path.exists(), "the delivered file is removed");
+    let (_, kept, _dir) = replaced(false);
+    assert!(
+        !kept,
+        "without a call to wait for, pass 2 delivers and removes the file"
+    );
+}
+
+#[test]
+fn a_hand_written_file_showing_other_questions_is_not_taken_for_the_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pending-questions.json");
+    PrintFrontend::new(&path)
+        .awaiting_call(true)
+        .pass_one(&asked(), &[])
+        .unwrap();
+    std::fs::write(&path, WALKTHROUGH).unwrap();
+    let error = PrintFrontend::new(&path)
+        .awaiting_call(true)
+        .pass_one(&asked(), &[])
+        .unwrap_err();
+    assert!(
+        matches!(error, ask_print::PrintError::EarlierCallPending { .. }),
+        "{error:?}"
+    );
+    assert!(path.exists(), "the person's file is kept");
 }
 
 #[test]
@@ -178,7 +235,7 @@ fn once_that_file_is_gone_a_new_hand_written_file_is_not_taken_for_a_replacement
     ask_print::clear(&path).unwrap();
     std::fs::write(&path, WALKTHROUGH).unwrap();
     let PassTwoStep::Answered(answering) =
-        ask_print::answer(&path, PassTwo::Edited, Host::AskUser).unwrap()
+        ask_print::answer(&path, PassTwo::Edited, &Host::AskUser.into()).unwrap()
     else {
         panic!("the answers were not taken");
     };

@@ -84,7 +84,7 @@ fn incomplete_inline_answers_leave_the_file_and_null_takes_the_files_answer() {
     let PassTwoOutcome::Incomplete { unanswered, .. } = pass_two(
         &path,
         PassTwo::Inline(r#"["postgresql", null]"#.into()),
-        Host::AskUser,
+        &Host::AskUser.into(),
     )
     .unwrap() else {
         panic!("one question is still open");
@@ -105,7 +105,7 @@ fn incomplete_inline_answers_leave_the_file_and_null_takes_the_files_answer() {
     let PassTwoOutcome::Answered(record) = pass_two(
         &path,
         PassTwo::Inline(r#"[null, "svc"]"#.into()),
-        Host::AskUser,
+        &Host::AskUser.into(),
     )
     .unwrap() else {
         panic!("both questions are answered");
@@ -128,7 +128,7 @@ proptest! {
         let path = dir.path().join("pending.json");
         pass_one(&path, &call(), None, "s").unwrap();
         let answers = serde_json::to_string(&[&text, &text]).unwrap();
-        let PassTwoOutcome::Answered(record) = pass_two(&path, PassTwo::Inline(answers), Host::AskUser).unwrap() else {
+        let PassTwoOutcome::Answered(record) = pass_two(&path, PassTwo::Inline(answers), &Host::AskUser.into()).unwrap() else {
             panic!("complete");
         };
         let first = &record.answers[0];
@@ -152,7 +152,7 @@ fn answers_given_elsewhere_are_written_into_the_file_and_count_in_pass_two() {
     let PassTwoOutcome::Answered(record) = pass_two(
         &path,
         PassTwo::Inline(r#"[null, "Falcon"]"#.into()),
-        Host::AskUser,
+        &Host::AskUser.into(),
     )
     .unwrap() else {
         panic!("both questions are answered");
@@ -217,7 +217,7 @@ fn state_follows_the_file_from_pass_one_to_the_answered_state() {
     // The answered state (a pass 2 ended before delivering) is complete and says so.
     std::fs::write(&path, &before).unwrap();
     let ask_print::PassTwoStep::Answered(answering) =
-        ask_print::answer(&path, PassTwo::Edited, Host::AskUser).unwrap()
+        ask_print::answer(&path, PassTwo::Edited, &Host::AskUser.into()).unwrap()
     else {
         panic!("complete");
     };
@@ -242,7 +242,10 @@ fn a_host_names_its_own_pass_two_command_in_the_file() {
     let Outcome::Pending { file, instructions } = outcome else {
         panic!("pending: {outcome:?}");
     };
-    assert_eq!(instructions, Host::Pi.instructions(&file, 2));
+    assert_eq!(
+        instructions,
+        ask_print::Commands::from(Host::Pi).instructions(&file, 2)
+    );
     assert!(
         instructions.contains("pi -c -p \"continue\""),
         "{instructions}"
@@ -259,7 +262,7 @@ fn a_host_names_its_own_pass_two_command_in_the_file() {
     let PassTwoOutcome::Incomplete { record, .. } = pass_two(
         &path,
         PassTwo::Inline(r#"["SQLite", null]"#.into()),
-        Host::Pi,
+        &Host::Pi.into(),
     )
     .unwrap() else {
         panic!("one question is open");
@@ -330,7 +333,7 @@ fn the_same_call_again_gets_the_instructions_then_the_answers_pass_two_left_in_t
     let outcome = pass_two(
         &path,
         PassTwo::Inline(r#"["SQLite", "Falcon"]"#.into()),
-        Host::AskUser,
+        &Host::AskUser.into(),
     )
     .unwrap();
     assert!(matches!(outcome, PassTwoOutcome::Answered(_)));
@@ -377,7 +380,7 @@ fn answers_written_into_the_file_reach_the_same_call_without_a_pass_two() {
     pass_two(
         &path,
         PassTwo::Inline(r#"["SQLite", "x"]"#.into()),
-        Host::AskUser,
+        &Host::AskUser.into(),
     )
     .unwrap();
     assert!(!path.exists());
@@ -398,17 +401,26 @@ fn the_relay_names_who_answers_by_the_client() {
         Relay::PersonBang
     );
     assert_eq!(Relay::for_client(Some("opencode")), Relay::PersonBang);
-    let shell = Relay::ModelShell.instructions(file, 2);
+    let names = ask_print::Names::default();
+    // Claude Code and OpenCode hold the terminal in raw mode only for their chat.
+    let call = |client, questions| ask_print::PendingCall {
+        client: Some(client),
+        terminal: ask_print::Terminal::Held,
+        file,
+        questions,
+        names: &names,
+    };
+    let shell = ask_print::pending_instructions(&call("claude-code", 2));
     assert!(
         shell.contains("run with your shell tool:\n  ask-user -p --answers '[\"answer 1\", \"answer 2\"]' --pending-file /tmp/p.json"),
         "{shell}"
     );
-    let bang = Relay::PersonBang.instructions(file, 1);
+    let bang = ask_print::pending_instructions(&call("opencode", 1));
     assert!(
         bang.contains("typing this into the chat, with their answers in question order:\n  !ask-user -p --answers '[\"your answer\"]' --pending-file /tmp/p.json"),
         "{bang}"
     );
-    for text in [shell, bang, Relay::Pi.instructions(file, 1)] {
+    for text in [shell, bang, ask_print::pending_instructions(&call("pi", 1))] {
         assert!(
             text.ends_with("Then call ask_user again with exactly the same questions: the answers come back as its result (until they are given, it returns these instructions again)."),
             "{text}"

@@ -62,8 +62,21 @@ pub(crate) fn raw_session(
 /// The MCP server `command` (set up but for its standard streams) after the initialize
 /// handshake of a plain JSON-lines client that declares `capabilities`.
 pub(crate) fn raw_session_of(
+    command: Command,
+    capabilities: Value,
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::io::Lines<BufReader<std::process::ChildStdout>>,
+) {
+    raw_session_as(command, capabilities, "raw")
+}
+
+/// [`raw_session_of`] for a client that gives `client` as its `clientInfo.name`.
+pub(crate) fn raw_session_as(
     mut command: Command,
     capabilities: Value,
+    client: &str,
 ) -> (
     std::process::Child,
     std::process::ChildStdin,
@@ -77,7 +90,7 @@ pub(crate) fn raw_session_of(
         &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-06-18",
             "capabilities": capabilities,
-            "clientInfo": {"name": "raw", "version": "1"}
+            "clientInfo": {"name": client, "version": "1"}
         }}),
     );
     let init = read_message(&mut lines);

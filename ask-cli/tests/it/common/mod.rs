@@ -295,3 +295,23 @@ while time.time() < deadline:
 os.kill(pid, signal.SIGKILL)
 print("still-running")
 "#;
+
+/// How ask-user names itself and its tool `tool` in the commands it gives: by the absolute path
+/// of the binary under test, as the running binary finds it.
+pub(crate) fn names(tool: &str) -> ask_print::Names {
+    let program = std::fs::canonicalize(env!("CARGO_BIN_EXE_ask-user")).unwrap();
+    ask_print::Names::new(&program.to_string_lossy(), tool)
+}
+
+/// The pending result `ask-user mcp` gives a client that is none of the known hosts (an SDK's
+/// client), for `questions` questions waiting in `file`: it cannot tell whether a chat waits,
+/// so both routes are given, whatever the terminal.
+pub(crate) fn sdk_pending(file: &str, questions: usize) -> String {
+    ask_print::pending_instructions(&ask_print::PendingCall {
+        client: None,
+        terminal: ask_print::Terminal::Absent,
+        file,
+        questions,
+        names: &names("ask_user"),
+    })
+}
