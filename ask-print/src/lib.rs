@@ -284,7 +284,7 @@ fn call_again(
     };
     let shown = absolute(path);
     if loaded.file.fingerprints.is_empty() {
-        return hand_written_again(path, &store, input, host);
+        return hand_written_again(path, input, host);
     }
     match answer(path, PassTwo::Edited, host) {
         Ok(PassTwoStep::Answered(answering)) => {
@@ -305,10 +305,10 @@ fn call_again(
 /// are complete; while answers are missing, the same instructions.
 fn hand_written_again(
     path: &Path,
-    store: &Store,
     input: &ValidatedInput,
     host: &Commands,
 ) -> Result<Option<Outcome>, PrintError> {
+    let store = Store::new(path);
     let _lock = store.lock()?;
     let Some(loaded) = store.read()? else {
         return Ok(None);
