@@ -495,7 +495,7 @@ fn a_question_on_a_40x8_terminal_scrolls_to_its_last_word() {
 
 #[test]
 fn the_showcase_asks_every_field_in_the_terminal() {
-    let mut session = Session::ask("demo --showcase", &[]);
+    let mut session = Session::ask("demo --showcase --output answers", &[]);
     session.wait_for("Features  □ Migrations  □ Config  □ Token");
     // The highlighted option's preview is drawn as written.
     session.wait_for("POST /login");
