@@ -226,7 +226,7 @@ fn a_hand_written_file_with_a_wrong_field_is_refused_naming_it() {
 
 /// A hand-written file in place of the one `ask-user mcp` wrote: pass 2 says in one line how
 /// the answers reach the model, and the model's next call of its questions gets them, under the
-/// questions it asked (the seed's file words them differently), a label picking its option.
+/// questions it asked (the walkthrough's file words them differently), a label picking its option.
 #[test]
 fn a_hand_written_file_over_the_mcp_servers_says_how_the_answers_reach_the_model() {
     let dir = tempfile::tempdir().unwrap();
