@@ -44,6 +44,7 @@ struct Options {
     people: usize,
     finished: usize,
     store: Option<std::path::PathBuf>,
+    journal: bool,
 }
 
 fn options() -> Options {
@@ -53,6 +54,7 @@ fn options() -> Options {
         people: 16,
         finished: 100_000,
         store: None,
+        journal: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -63,6 +65,7 @@ fn options() -> Options {
             "--people" => options.people = number(),
             "--finished" => options.finished = number(),
             "--store" => options.store = args.next().map(Into::into),
+            "--journal" => options.journal = true,
             // `cargo bench` passes `--bench`; anything else is not ours either.
             _ => {}
         }
@@ -290,15 +293,23 @@ fn main() {
         let addr = "127.0.0.1:0".parse().unwrap();
         let inbox = match &options.store {
             Some(path) => {
-                let _ = std::fs::remove_file(path);
-                let store = ask_web::FileStore::open(path).unwrap();
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut file = path.as_os_str().to_os_string();
+                    file.push(suffix);
+                    let _ = std::fs::remove_file(file);
+                }
+                let store: Arc<dyn ask_web::AskStore> = if options.journal {
+                    Arc::new(ask_web::FileStore::open(path).unwrap())
+                } else {
+                    Arc::new(ask_web::SqliteStore::open(path).unwrap())
+                };
                 let tokens = ask_web::InboxTokens::fresh().unwrap();
                 Inbox::bind_stored(
                     addr,
                     Limits::default(),
                     ask_web::Stored {
                         tokens,
-                        store: Arc::new(store),
+                        store,
                         kept: Default::default(),
                     },
                 )

@@ -15,6 +15,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::Asker;
 
+mod sqlite;
+
+pub use sqlite::{SCHEMA_VERSION, SqliteStore};
+
 /// One ask as the store keeps it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -124,6 +128,43 @@ pub enum StoreFault {
     /// A change failed before it ended.
     #[error("the change failed before it ended")]
     Interrupted,
+    /// It is a symbolic link.
+    #[error(
+        "it is a symbolic link, which the store never follows: give the path of the file itself"
+    )]
+    Symlink,
+    /// It is not a regular file.
+    #[error("it is not a regular file")]
+    NotAFile,
+    /// It is a journal of an earlier build.
+    #[error(
+        "it is a journal of an earlier build of ask-user (its first line is `ask-user inbox \
+         store 1`), a format this build no longer reads; move it away or delete it, and \
+         `serve --store` creates the store anew in SQLite"
+    )]
+    JournalGone,
+    /// A newer build wrote it.
+    #[error(
+        "its schema is version {file}, newer than version {build}, the newest this build of \
+         ask-user knows: run a build at least as new as the one that wrote it"
+    )]
+    NewerSchema {
+        /// The schema version of the file.
+        file: usize,
+        /// The newest schema version this build knows.
+        build: usize,
+    },
+    /// SQLite failed.
+    #[error("{0}")]
+    Sqlite(#[source] rusqlite::Error),
+    /// An ask could not be read back.
+    #[error("the ask `{id}` cannot be read: {problem}")]
+    DamagedAsk {
+        /// The ask's id.
+        id: String,
+        /// What is wrong with it.
+        problem: String,
+    },
 }
 
 /// What a store gives an inbox that starts.
@@ -132,9 +173,9 @@ pub struct Kept {
     /// The asks that may still need the inbox, in the order they arrived: waiting, or ended
     /// with an outcome their agent has not confirmed.
     pub open: Vec<StoredAsk>,
-    /// The ids of the asks that ended for good (their outcome delivered, or withdrawn), which
-    /// the store keeps but no longer holds in memory; [`AskStore::get`] still reads them.
-    pub ended: Vec<String>,
+    /// The highest number an `ask-N` id ever took in the store, so that new asks are numbered
+    /// after it even once the asks that had them are deleted.
+    pub taken: u64,
 }
 
 /// Where an inbox keeps its asks. Each method is one atomic, durable change: once it returns,
@@ -164,6 +205,10 @@ pub trait AskStore: Send + Sync + std::fmt::Debug {
     /// [`KeptState::Waiting`]. True when it was (and now is `state`); false when it had
     /// already ended or is not kept.
     async fn record_first_outcome(&self, id: &str, state: KeptState) -> Result<bool, StoreError>;
+
+    /// Deletes the asks that ended for good (their outcome delivered, or withdrawn) before
+    /// `before`, in milliseconds since the Unix epoch; how many it deleted.
+    async fn forget_ended(&self, before: u64) -> Result<u64, StoreError>;
 }
 
 impl KeptState {
@@ -511,10 +556,11 @@ impl FileStore {
             journal.index.iter().map(|(id, &at)| (at, &**id)).collect();
         ids.sort_unstable();
         for (at, id) in ids {
-            match &journal.asks[at].open {
-                Some(ask) => kept.open.push(StoredAsk::clone(ask)),
-                None => kept.ended.push(id.to_string()),
+            if let Some(ask) = &journal.asks[at].open {
+                kept.open.push(StoredAsk::clone(ask));
             }
+            let number = id.strip_prefix("ask-").and_then(|n| n.parse().ok());
+            kept.taken = kept.taken.max(number.unwrap_or(0));
         }
         kept
     }
@@ -738,5 +784,9 @@ impl AskStore for FileStore {
             })
         })
         .await
+    }
+
+    async fn forget_ended(&self, _before: u64) -> Result<u64, StoreError> {
+        Ok(0)
     }
 }
