@@ -698,3 +698,67 @@ async fn an_ask_whose_agent_left_while_it_was_written_is_withdrawn_not_left_wait
     stop.cancel();
     serving.await.unwrap().unwrap();
 }
+
+/// An agent's request to `inbox`, proven with its token, on the inbox's router.
+async fn agent_request(inbox: &Inbox, path: &str, body: Value) -> axum::response::Response {
+    use tower::ServiceExt;
+    let addr = inbox.local_addr().to_string();
+    let token = inbox.agent_token().to_string();
+    let proof = tokio::task::spawn_blocking({
+        let addr = addr.clone();
+        move || common::prove(&addr, &token)
+    })
+    .await
+    .unwrap();
+    let request = axum::http::Request::post(path)
+        .header("host", &addr)
+        .header("authorization", proof)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap();
+    inbox.router().oneshot(request).await.unwrap()
+}
+
+/// The capability on a held response.
+fn capability_of(response: &axum::response::Response) -> String {
+    let header = &response.headers()["x-ask-capability"];
+    header.to_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_that_attaches_again_keeps_its_capability_so_a_kill_meanwhile_strands_nothing() {
+    let (_dir, path, addr, tokens, served) = fresh().await;
+    let body =
+        json!({"agent": "alpha", "cwd": "/work", "callId": "call-1", "input": call().input()});
+    let asked = agent_request(&served.inbox, "/api/agent/asks", body).await;
+    assert_eq!(asked.status(), 200);
+    let capability = capability_of(&asked);
+    // The agent's connection ends; it attaches again, twice, with the capability it holds.
+    drop(asked);
+    for _ in 0..2 {
+        let wait = json!({"capability": capability});
+        let again = agent_request(&served.inbox, "/api/agent/wait", wait).await;
+        assert_eq!(again.status(), 200);
+        assert_eq!(
+            capability_of(&again),
+            capability,
+            "the agent keeps its capability"
+        );
+    }
+    served.stop().await;
+    // Whenever `serve` is killed during those re-attachments, its store holds the capability
+    // the agent has: never one the agent did not receive yet.
+    let store = SqliteStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap();
+    assert_eq!(
+        kept.open[0].capability,
+        ask_web::testing::auth::digest(&[&capability])
+    );
+    drop(store);
+    let served = Served::start(&path, addr, tokens).await;
+    let wait = json!({"capability": capability});
+    let again = agent_request(&served.inbox, "/api/agent/wait", wait).await;
+    assert_eq!(again.status(), 200);
+    drop(again);
+    served.stop().await;
+}
