@@ -44,7 +44,6 @@ struct Options {
     people: usize,
     finished: usize,
     store: Option<std::path::PathBuf>,
-    journal: bool,
 }
 
 fn options() -> Options {
@@ -54,7 +53,6 @@ fn options() -> Options {
         people: 16,
         finished: 100_000,
         store: None,
-        journal: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -65,7 +63,6 @@ fn options() -> Options {
             "--people" => options.people = number(),
             "--finished" => options.finished = number(),
             "--store" => options.store = args.next().map(Into::into),
-            "--journal" => options.journal = true,
             // `cargo bench` passes `--bench`; anything else is not ours either.
             _ => {}
         }
@@ -298,11 +295,7 @@ fn main() {
                     file.push(suffix);
                     let _ = std::fs::remove_file(file);
                 }
-                let store: Arc<dyn ask_web::AskStore> = if options.journal {
-                    Arc::new(ask_web::FileStore::open(path).unwrap())
-                } else {
-                    Arc::new(ask_web::SqliteStore::open(path).unwrap())
-                };
+                let store = Arc::new(ask_web::SqliteStore::open(path).unwrap());
                 let tokens = ask_web::InboxTokens::fresh().unwrap();
                 Inbox::bind_stored(
                     addr,

@@ -58,8 +58,7 @@ pub use listen::{Bounds, raise_descriptor_limit};
 pub use shared::Links;
 pub use single::WebFrontend;
 pub use store::{
-    AskStore, FileStore, Kept, KeptState, SCHEMA_VERSION, SqliteStore, StoreError, StoreFault,
-    StoredAsk,
+    AskStore, Kept, KeptState, SCHEMA_VERSION, SqliteStore, StoreError, StoreFault, StoredAsk,
 };
 pub use via::ViaFrontend;
 

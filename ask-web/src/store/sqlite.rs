@@ -348,7 +348,7 @@ fn read_ask(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<StoredAsk, Store
     let answers: Option<String> = row.get(8)?;
     let delivered: Option<bool> = row.get(9)?;
     let parsed = (|| {
-        let damaged = |problem: String| StoreFault::DamagedAsk {
+        let damaged = |problem: String| StoreFault::Damaged {
             id: id.clone(),
             problem,
         };
