@@ -762,3 +762,68 @@ async fn an_agent_that_attaches_again_keeps_its_capability_so_a_kill_meanwhile_s
     drop(again);
     served.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ask_refused_because_the_waiting_asks_fill_their_budget_is_not_kept_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let limits = Limits {
+        max_preview_chars: 1_000_000,
+        ..Limits::default()
+    };
+    let bind = |store: SqliteStore, kept| {
+        Inbox::bind_stored(
+            free_addr(),
+            limits,
+            Stored {
+                tokens: InboxTokens::fresh().unwrap(),
+                store: Arc::new(store),
+                kept,
+            },
+        )
+        .unwrap()
+    };
+    let inbox = Arc::new(bind(
+        SqliteStore::open(&path).unwrap(),
+        ask_web::Kept::default(),
+    ));
+    let stop = CancellationToken::new();
+    let serving = tokio::spawn({
+        let (inbox, stop) = (Arc::clone(&inbox), stop.clone());
+        async move { inbox.serve_until(stop).await }
+    });
+    // Asks of about 3 MB each, until one is refused: the budget of 64 MiB is full.
+    let preview = "p".repeat(1_000_000);
+    let option = |label: &str| json!({"label": label, "description": "d", "preview": preview});
+    let large = json!({"agent": "alpha", "cwd": "/work", "input": {"questions": [{
+        "question": "Which layout?", "header": "Layout",
+        "options": [option("A"), option("B"), option("C")]}]}});
+    let mut shown = 0;
+    let refused = loop {
+        let asked = agent_request(&inbox, "/api/agent/asks", large.clone()).await;
+        if asked.status() == 503 {
+            break asked;
+        }
+        assert_eq!(asked.status(), 200);
+        shown += 1;
+        assert!(shown < 40, "the budget never filled");
+    };
+    drop(refused);
+    assert!(shown >= 15, "{shown}");
+    stop.cancel();
+    serving.await.unwrap().unwrap();
+    // The refused ask ended in the store; only the shown ones wait there, and after a restart
+    // the budget counts those alone.
+    drop(inbox);
+    let store = SqliteStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap();
+    assert_eq!(kept.open.len(), shown);
+    let refused = store
+        .get(&format!("ask-{}", shown + 1))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(refused.state, KeptState::Withdrawn);
+    let inbox = bind(store, kept);
+    assert_eq!(inbox.waiting(), shown);
+}
