@@ -129,7 +129,8 @@ fn take_lock(path: &Path) -> Result<std::fs::File, StoreFault> {
 /// a descriptor of a file drops every POSIX lock the process holds on it, SQLite's too.
 fn check_or_create(path: &Path) -> Result<(), StoreFault> {
     use rustix::fs::{FileType, Mode, OFlags, fstat, open};
-    let reading = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    // Without blocking: opening a FIFO named by mistake must not wait for a writer.
+    let reading = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
     let fd = match open(path, reading, Mode::empty()) {
         Ok(fd) => fd,
         Err(rustix::io::Errno::NOENT) => {

@@ -126,6 +126,14 @@ fn a_journal_of_an_earlier_build_or_another_file_is_refused_and_left_as_it_is() 
     std::fs::create_dir(&folder).unwrap();
     let error = SqliteStore::open(&folder).unwrap_err().to_string();
     assert!(error.contains("not a regular file"), "{error}");
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let error = SqliteStore::open(&fifo).unwrap_err().to_string();
+    assert!(error.contains("not a regular file"), "{error}");
 }
 
 #[test]
