@@ -163,15 +163,28 @@ fn check_or_create(path: &Path) -> Result<(), StoreFault> {
     Ok(())
 }
 
-/// Opens the database of the store at `path`: the one place its file is opened. The file is
-/// created for this user alone when it is absent, and never opened through a symbolic link
-/// (SQLite opens its `-wal` and `-shm` files the same way, with the database's mode).
-fn open_database(path: &Path) -> Result<Connection, StoreFault> {
+/// The open database of a store, and the lock that keeps other inboxes off it, which must be
+/// let go only after the connection is closed.
+struct Opened {
+    conn: Connection,
+    lock: std::fs::File,
+}
+
+/// Opens the store at `path`: the one place its folder and files are made and opened. The
+/// folder is created when absent; the lock `PATH.lock` is taken; the database is created for
+/// this user alone when it is absent, and never opened through a symbolic link (SQLite opens
+/// its `-wal` and `-shm` files the same way, with the database's mode).
+fn open_database(path: &Path) -> Result<Opened, StoreFault> {
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(StoreFault::CreateFolder)?;
+    }
+    let lock = take_lock(path)?;
     check_or_create(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_NOFOLLOW
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    Connection::open_with_flags(path, flags).map_err(StoreFault::Sqlite)
+    let conn = Connection::open_with_flags(path, flags).map_err(StoreFault::Sqlite)?;
+    Ok(Opened { conn, lock })
 }
 
 /// Sets the connection up (WAL, synchronous commits, foreign keys) and brings the schema to
@@ -504,12 +517,7 @@ impl SqliteStore {
             path: path.display().to_string(),
             fault,
         };
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            std::fs::create_dir_all(parent)
-                .map_err(|error| failed(StoreFault::CreateFolder(error)))?;
-        }
-        let lock = take_lock(path).map_err(failed)?;
-        let mut conn = open_database(path).map_err(failed)?;
+        let Opened { mut conn, lock } = open_database(path).map_err(failed)?;
         prepare(&mut conn).map_err(failed)?;
         // The thread ends when the last handle on the store is gone: with it, the last sender.
         // The connection closes before the lock is let go.
