@@ -417,6 +417,13 @@ pub(crate) struct ServeArgs {
     /// waiting asks and agents re-attach.
     #[arg(long, value_name = "PATH")]
     pub(crate) store: Option<PathBuf>,
+    /// With --store: how long an ask is kept after it ended (its outcome delivered, or
+    /// withdrawn), as a number and a unit: s, m, h or d.
+    #[arg(long, value_name = "DURATION", default_value = "7d", value_parser = retention)]
+    pub(crate) retention: std::time::Duration,
+    /// With --store: bring the store's schema up to date for this build, and exit.
+    #[arg(long, requires = "store", conflicts_with = "link")]
+    pub(crate) migrate: bool,
     /// Make fresh tokens, not those of the token files (agents with the old one must restart).
     #[arg(long, conflicts_with = "link")]
     pub(crate) rotate_token: bool,
@@ -425,6 +432,30 @@ pub(crate) struct ServeArgs {
     pub(crate) lang: Option<Lang>,
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
+}
+
+/// A duration of `--retention`: a whole number and a unit, `s`, `m`, `h` or `d` (`90m`, `7d`).
+fn retention(text: &str) -> Result<std::time::Duration, String> {
+    let unit = text.trim_start_matches(|c: char| c.is_ascii_digit());
+    let number = &text[..text.len() - unit.len()];
+    let seconds = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86_400,
+        _ => {
+            return Err(format!(
+                "`{text}` is not a duration: give a whole number and a unit, s, m, h or d \
+                 (for example 12h or 7d)"
+            ));
+        }
+    };
+    number
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(seconds))
+        .map(std::time::Duration::from_secs)
+        .ok_or_else(|| format!("`{text}` is not a duration: its number is missing or too large"))
 }
 
 // The flags of `demo`, which may also come before the word `demo`.

@@ -34,6 +34,8 @@ pub(crate) fn serve(args: &ServeArgs) -> Exit {
             token_file: args.token_file.clone(),
             limits: args.limits.limits(),
             store: args.store.clone(),
+            retention: args.retention,
+            migrate: args.migrate,
             rotate_token: args.rotate_token,
             lang: args.lang,
         })

@@ -11,8 +11,8 @@ use ask_core::Limits;
 use ask_core::lang::Lang;
 
 use ask_web::{
-    AgentWatch, AskStore, Asker, Bounds, FileStore, Inbox, InboxTokens, Links, NotKept, StoreError,
-    Stored, ViaFrontend, WebError, WebFrontend,
+    AgentWatch, AskStore, Asker, Bounds, Inbox, InboxTokens, Links, NotKept, SqliteStore,
+    StoreError, StoreFault, Stored, ViaFrontend, WebError, WebFrontend,
 };
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_util::sync::CancellationToken;
@@ -197,6 +197,10 @@ pub(crate) struct ServeOptions {
     /// The store the asks and answers are kept in (`--store`); with one, a graceful stop keeps
     /// the token files, so that agents holding the token re-attach to the restarted inbox.
     pub(crate) store: Option<PathBuf>,
+    /// How long the store keeps an ask after it ended for good (`--retention`).
+    pub(crate) retention: std::time::Duration,
+    /// Only bring the store's schema up to date, then exit (`--migrate`).
+    pub(crate) migrate: bool,
     /// Fresh tokens even when the files hold usable ones (`--rotate-token`).
     pub(crate) rotate_token: bool,
     /// The page's language when one was given (`--lang`); else each browser's.
@@ -272,9 +276,63 @@ fn stop_signal() -> CancellationToken {
     stop
 }
 
+/// Opens the store at `path`, saying why it cannot be: a journal of an earlier build is the
+/// wrong input (exit 2), anything else a failure.
+fn open_store(path: &Path) -> Result<SqliteStore, Failure> {
+    SqliteStore::open(path).map_err(|error| {
+        say(&error.to_string());
+        match error.fault {
+            StoreFault::JournalGone => Failure::Invalid,
+            _ => Failure::Failed,
+        }
+    })
+}
+
+/// `ask-user serve --store PATH --migrate`: brings the store's schema up to date, and exits.
+fn migrate(path: &Path) -> Result<(), Failure> {
+    drop(open_store(path)?);
+    say(&format!(
+        "the store {} is at schema version {}, the newest this build knows",
+        path.display(),
+        ask_web::SCHEMA_VERSION
+    ));
+    Ok(())
+}
+
+/// How often `serve` deletes the asks that ended longer than `retention` ago: a quarter of it,
+/// between a second and an hour.
+fn forget_every(retention: std::time::Duration) -> std::time::Duration {
+    (retention / 4).clamp(
+        std::time::Duration::from_secs(1),
+        std::time::Duration::from_secs(3600),
+    )
+}
+
+/// Deletes from `store`, now and every [`forget_every`], the asks that ended for good longer
+/// than `retention` ago, so that the store's size stays bounded; says a failure and goes on.
+async fn forget_ended(store: SqliteStore, retention: std::time::Duration) {
+    let mut ticks = tokio::time::interval(forget_every(retention));
+    loop {
+        ticks.tick().await;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let before = now.saturating_sub(retention).as_millis();
+        if let Err(error) = store
+            .forget_ended(u64::try_from(before).unwrap_or(u64::MAX))
+            .await
+        {
+            say(&error.to_string());
+        }
+    }
+}
+
 /// Runs `ask-user serve` until SIGINT or SIGTERM, then stops in order (see
 /// [`Inbox::serve_until`]) and removes the token files, unless the asks are kept in a store.
 pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
+    if let (Some(path), true) = (&options.store, options.migrate) {
+        return migrate(path);
+    }
     let runtime = runtime()?;
     let stop = {
         let _entered = runtime.enter();
@@ -290,10 +348,7 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     let mut kept_in = None;
     let inbox = match &options.store {
         Some(path) => {
-            let store = FileStore::open(path).map_err(|error| {
-                say(&error.to_string());
-                Failure::Failed
-            })?;
+            let store = open_store(path)?;
             kept_in = Some(store.clone());
             let kept = runtime.block_on(AskStore::load(&store)).map_err(|error| {
                 say(&error.to_string());
@@ -351,7 +406,14 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     }
     let inbox = Arc::new(inbox);
     fresh_link_on_enter(inbox.links(), options.listen);
+    let forgetting = kept_in.clone().map(|store| {
+        let _entered = runtime.enter();
+        tokio::spawn(forget_ended(store, options.retention))
+    });
     let served = runtime.block_on(Box::pin(serve_saying(&inbox, stop, &mut store_errors)));
+    if let Some(forgetting) = forgetting {
+        forgetting.abort();
+    }
     // The tasks still running end here; a change of the store they started is finished.
     drop(inbox);
     drop(runtime);

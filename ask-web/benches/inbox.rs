@@ -290,15 +290,19 @@ fn main() {
         let addr = "127.0.0.1:0".parse().unwrap();
         let inbox = match &options.store {
             Some(path) => {
-                let _ = std::fs::remove_file(path);
-                let store = ask_web::FileStore::open(path).unwrap();
+                for suffix in ["", "-wal", "-shm"] {
+                    let mut file = path.as_os_str().to_os_string();
+                    file.push(suffix);
+                    let _ = std::fs::remove_file(file);
+                }
+                let store = Arc::new(ask_web::SqliteStore::open(path).unwrap());
                 let tokens = ask_web::InboxTokens::fresh().unwrap();
                 Inbox::bind_stored(
                     addr,
                     Limits::default(),
                     ask_web::Stored {
                         tokens,
-                        store: Arc::new(store),
+                        store,
                         kept: Default::default(),
                     },
                 )

@@ -59,7 +59,9 @@ pub use link::{NotKept, kept_token, link_token_file, parent_name, qr_text, shows
 pub use listen::{Bounds, raise_descriptor_limit};
 pub use shared::{Links, Quota};
 pub use single::WebFrontend;
-pub use store::{AskStore, FileStore, Kept, KeptState, StoreError, StoreFault, StoredAsk};
+pub use store::{
+    AskStore, Kept, KeptState, SCHEMA_VERSION, SqliteStore, StoreError, StoreFault, StoredAsk,
+};
 pub use via::ViaFrontend;
 
 use std::net::SocketAddr;

@@ -1,6 +1,10 @@
 //! The kill -9 torture of `ask-user serve --store`: real `ask-user --via` agents wait, a
 //! scripted person answers some of them in a burst through the page's API, `serve` is killed
 //! with SIGKILL at a random instant of that burst and started again on the same store and port.
+//! In half the iterations some agents are frozen (SIGSTOP) before the burst, so that they miss
+//! the restart and the person's answers to them after it take the saved path (`202`); then they
+//! are woken (SIGCONT) and attach again, and `serve` is killed once more at a random instant of
+//! that re-attachment and started again.
 //!
 //! Each iteration checks that no answer acknowledged to the person (`200` or `202`) is lost,
 //! that every ask still waiting at the kill is listed again by the restarted inbox, that every
@@ -29,6 +33,21 @@ const PATIENCE: Duration = Duration::from_secs(30);
 /// cores, the first answer of a burst is acknowledged after about 5 ms and the last of up to
 /// five after about 5 to 20 ms, so that most kills fall between the two.
 const KILL_WITHIN: Duration = Duration::from_millis(16);
+
+/// The latest instant of the kill after frozen agents are woken: an agent notices at once that
+/// its connection died with the killed `serve`, and its re-attachment (a challenge, then
+/// `POST /api/agent/wait`) takes a few milliseconds, so that many kills fall inside it.
+const REATTACH_WITHIN: Duration = Duration::from_millis(20);
+
+/// Sends `signal` (`STOP` or `CONT`) to the process `child`.
+fn signal(child: &Child, signal: &str) {
+    let sent = std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{signal} {}", child.id());
+}
 
 /// Two questions: a choice, and a free-text question whose answer names the answer given.
 fn call() -> Value {
@@ -184,6 +203,12 @@ struct Counts {
     mid_burst: u64,
     /// Answers of a burst not acknowledged before the kill that still reached their agent.
     unacknowledged_kept: u64,
+    /// Agents frozen across a restart.
+    frozen: u64,
+    /// Answers acknowledged as saved for an agent not connected (`202`).
+    saved: u64,
+    /// Kills while frozen agents, just woken, attached again.
+    reattach_kills: u64,
 }
 
 /// The page's entry for the agent `name`, if listed.
@@ -269,6 +294,16 @@ fn serve_killed_at_random_instants_loses_no_acknowledged_answer() {
             assert!(Instant::now() < deadline, "{at}: the asks arrive: {asks:?}");
             std::thread::sleep(Duration::from_millis(5));
         };
+        // Some agents frozen, in half the iterations: they miss the restart.
+        let frozen: Vec<usize> = if random.below(2) == 0 {
+            (0..agents.len()).filter(|_| random.below(2) == 0).collect()
+        } else {
+            Vec::new()
+        };
+        for &index in &frozen {
+            signal(&agents[index].process.0, "STOP");
+        }
+        counts.frozen += frozen.len() as u64;
         // The burst: a random subset answered at once, and the kill at a random instant of it.
         let chosen: Vec<usize> = (0..agents.len()).filter(|_| random.below(3) != 0).collect();
         let kill_after = Duration::from_micros(random.below(KILL_WITHIN.as_micros() as u64));
@@ -287,7 +322,9 @@ fn serve_killed_at_random_instants_loses_no_acknowledged_answer() {
         serve.process.0.wait().unwrap();
         let mut acknowledged_now = 0;
         for (thread, &index) in burst.into_iter().zip(&chosen) {
-            if let Ok(200 | 202) = thread.join().unwrap() {
+            let status = thread.join().unwrap();
+            counts.saved += u64::from(matches!(status, Ok(202)));
+            if let Ok(200 | 202) = status {
                 let name = agents[index].given.last().unwrap().clone();
                 agents[index].acknowledged.push(name);
                 acknowledged_now += 1;
@@ -347,7 +384,29 @@ fn serve_killed_at_random_instants_loses_no_acknowledged_answer() {
                 "{at}: the answer to {} after the restart: {status:?}",
                 agents[index].name
             );
+            if frozen.contains(&index) {
+                assert_eq!(
+                    status.as_ref().ok(),
+                    Some(&202),
+                    "{at}: a frozen agent's answer is saved for it"
+                );
+            }
+            counts.saved += u64::from(matches!(status, Ok(202)));
             agents[index].acknowledged.push(name);
+        }
+        // The frozen agents wake and attach again, and `serve` is killed at a random instant of
+        // that, then started again: a saved answer still reaches its agent.
+        if !frozen.is_empty() {
+            for &index in &frozen {
+                signal(&agents[index].process.0, "CONT");
+            }
+            let kill_after =
+                Duration::from_micros(random.below(REATTACH_WITHIN.as_micros() as u64));
+            std::thread::sleep(kill_after);
+            serve.process.0.kill().unwrap();
+            serve.process.0.wait().unwrap();
+            counts.reattach_kills += 1;
+            serve = Serve::start(&listen, dir.path(), &store);
         }
         // Every agent ends with the answers acknowledged to the person, and none other.
         let deadline = Instant::now() + PATIENCE;
@@ -412,14 +471,18 @@ fn serve_killed_at_random_instants_loses_no_acknowledged_answer() {
     println!(
         "{} iterations in {:.1} s: {} answers acknowledged, {} lost, {} agents re-attached, {} \
          kills in the middle of a burst, {} answers unacknowledged at the kill that reached \
-         their agent",
+         their agent; {} agents frozen across a restart, {} answers saved for an agent away, \
+         {} kills while frozen agents attached again",
         counts.iterations,
         started.elapsed().as_secs_f64(),
         counts.acknowledged,
         counts.lost,
         counts.reattached,
         counts.mid_burst,
-        counts.unacknowledged_kept
+        counts.unacknowledged_kept,
+        counts.frozen,
+        counts.saved,
+        counts.reattach_kills
     );
     assert_eq!(counts.lost, 0);
 }

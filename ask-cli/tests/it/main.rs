@@ -34,6 +34,7 @@ mod rpc;
 mod rpc_result;
 mod secret;
 mod session;
+mod store;
 mod terminal_faults;
 mod tui;
 mod tui_features;

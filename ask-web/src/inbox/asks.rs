@@ -78,7 +78,7 @@ pub(super) async fn wait_again(
     let Some(request_id) = by_capability(&shared, &wait.capability) else {
         return error_response(StatusCode::NOT_FOUND, "no waiting ask has this capability");
     };
-    match attach(&shared, &request_id, None).await {
+    match attach(&shared, &request_id, By::Capability(&wait.capability)).await {
         Some(reply) => reply,
         None => error_response(StatusCode::NOT_FOUND, "no waiting ask has this capability"),
     }
@@ -95,19 +95,31 @@ fn derived_id(asker: &Asker, call_id: &str) -> String {
     format!("ask-{}", &digest[..32])
 }
 
+/// How an agent names the ask it attaches to again.
+#[derive(Clone, Copy)]
+enum By<'a> {
+    /// By its call id, asking these questions, which must be the ask's own: the agent gets a
+    /// fresh capability.
+    CallId(&'a [Question]),
+    /// By the capability it holds, which it keeps: a capability stays valid until the agent
+    /// has the one that replaces it, so an inbox killed while it answers a re-attachment never
+    /// leaves the agent holding a capability the restarted inbox refuses.
+    Capability(&'a str),
+}
+
 /// Attaches a new held connection to the ask `request_id` when it is still on the inbox's
 /// list (waiting, or ended with an outcome saved for its agent), or answers at once when the
-/// store says that it ended and its agent already took the outcome. `questions`, when given,
-/// must be the ask's own. `None` when no such ask exists: the caller makes a new one.
-async fn attach(
-    shared: &Arc<Shared>,
-    request_id: &str,
-    questions: Option<&[Question]>,
-) -> Option<Response> {
+/// store says that it ended and its agent already took the outcome. `None` when no such ask
+/// exists: the caller makes a new one.
+async fn attach(shared: &Arc<Shared>, request_id: &str, by: By<'_>) -> Option<Response> {
     let Some(slot) = Slot::take(shared) else {
         return Some(too_many_held());
     };
-    let capability = match random_token() {
+    let (questions, capability) = match by {
+        By::CallId(questions) => (Some(questions), random_token()),
+        By::Capability(capability) => (None, Ok(capability.to_string())),
+    };
+    let capability = match capability {
         Ok(capability) => capability,
         Err(error) => {
             return Some(error_response(
@@ -142,8 +154,9 @@ async fn attach(
     let Some((attached, delivered, saved)) = attached else {
         return ended(shared, request_id, questions).await;
     };
-    // The new capability only: an answer the person gives meanwhile is written beside it.
-    if let Some(store) = &shared.store
+    // A new capability only, when there is one: an answer the person gives meanwhile is
+    // written beside it.
+    if let (Some(store), By::CallId(_)) = (&shared.store, by)
         && let Err(error) = store.set_capability(request_id, &digest).await
     {
         return Some(error_response(
@@ -228,7 +241,7 @@ pub(super) async fn create(
     let request_id = match &ask.call_id {
         Some(call_id) => {
             let request_id = derived_id(&ask.asker, call_id);
-            if let Some(reply) = attach(shared, &request_id, Some(&questions)).await {
+            if let Some(reply) = attach(shared, &request_id, By::CallId(&questions)).await {
                 return reply;
             }
             request_id
@@ -322,9 +335,16 @@ async fn open_kept(
             ));
         }
     }
-    shared
-        .open(view, Some(digest))
-        .map_err(|no_room| no_room_response(shared, no_room))
+    let id = view.request_id.clone();
+    let opened = shared.open(view, Some(digest));
+    if opened.is_err()
+        && let Some(store) = &shared.store
+    {
+        // Never shown, it ends for good, and the store forgets it with the other ended asks:
+        // a refused ask does not wait in the store for a restart.
+        let _ = store.record_first_outcome(&id, KeptState::Withdrawn).await;
+    }
+    opened.map_err(|no_room| no_room_response(shared, no_room))
 }
 
 /// How long an agent refused for want of room is asked to wait before it tries again: the

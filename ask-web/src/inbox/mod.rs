@@ -323,12 +323,7 @@ async fn nowhere() -> axum::response::Response {
 /// Shows again the asks kept in the store that still wait for the person or for their agent,
 /// and numbers new asks after the highest kept.
 fn restore(shared: &Arc<Shared>, kept: Kept) {
-    let numbered = |id: &str| id.strip_prefix("ask-").and_then(|n| n.parse::<u64>().ok());
-    let highest = (kept.open.iter().map(|ask| ask.id.as_str()))
-        .chain(kept.ended.iter().map(String::as_str))
-        .filter_map(numbered)
-        .max()
-        .unwrap_or(0);
+    let highest = kept.taken;
     for ask in kept.open {
         let secret = ask_core::any_secret(&ask.questions);
         let (saved, given) = match ask.state {

@@ -317,7 +317,7 @@ async fn an_agent_at_its_quota_is_refused_and_another_agent_still_asks() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn asks_of_an_agent_that_went_away_leave_its_quota_fill_the_budget_and_go_in_one_action() {
     let dir = tempfile::tempdir().unwrap();
-    let store = ask_web::FileStore::open(&dir.path().join("asks.db")).unwrap();
+    let store = ask_web::SqliteStore::open(&dir.path().join("asks.db")).unwrap();
     let kept = ask_web::AskStore::load(&store).await.unwrap();
     let stored = ask_web::Stored {
         tokens: ask_web::InboxTokens::fresh().unwrap(),

@@ -13,5 +13,6 @@ mod crowding;
 mod page;
 mod reattach;
 mod router;
+mod sqlite;
 mod store;
 mod words;

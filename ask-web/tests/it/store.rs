@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use ask_core::{Answer, AskRequest, Frontend, Limits, Outcome, Question, ValidatedInput};
 use ask_web::{
-    AskStore, Asker, FileStore, Inbox, InboxTokens, KeptState, Stored, StoredAsk, ViaFrontend,
+    AskStore, Asker, Inbox, InboxTokens, KeptState, SqliteStore, Stored, StoredAsk, ViaFrontend,
 };
 use common::{http, visit};
 use serde_json::{Value, json};
@@ -69,7 +69,7 @@ impl Served {
     async fn start(path: &Path, addr: SocketAddr, tokens: InboxTokens) -> Served {
         let deadline = Instant::now() + PATIENCE;
         let store = loop {
-            match FileStore::open(path) {
+            match SqliteStore::open(path) {
                 Ok(store) => break store,
                 Err(error) => {
                     assert!(Instant::now() < deadline, "{error}");
@@ -277,7 +277,7 @@ fn kept_ask(id: &str) -> StoredAsk {
 async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("inbox/asks.db");
-    let store = FileStore::open(&path).unwrap();
+    let store = SqliteStore::open(&path).unwrap();
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&path).unwrap().permissions().mode();
     assert_eq!(
@@ -286,7 +286,7 @@ async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
         "the person's answers are this user's alone"
     );
     // One inbox per store.
-    let second = FileStore::open(&path).unwrap_err().to_string();
+    let second = SqliteStore::open(&path).unwrap_err().to_string();
     assert!(second.contains("another process has it open"), "{second}");
     for id in ["ask-1", "ask-2", "ask-3"] {
         store.put(&kept_ask(id)).await.unwrap();
@@ -316,7 +316,7 @@ async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
             .unwrap()
     );
     drop(store);
-    let store = FileStore::open(&path).unwrap();
+    let store = SqliteStore::open(&path).unwrap();
     let kept = store.load().await.unwrap().open;
     let ids: Vec<&str> = kept.iter().map(|a| a.id.as_str()).collect();
     assert_eq!(
@@ -328,15 +328,16 @@ async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
     assert_eq!(kept[0].state, KeptState::Waiting);
 }
 
-/// The ids and states of the asks of the store at `path`, opened anew: those still open, then
-/// those that ended for good.
+/// The ids and states of the asks `ask-N` of the store at `path`, opened anew, by number.
 async fn reopened(path: &Path) -> Vec<(String, KeptState)> {
-    let store = FileStore::open(path).unwrap();
+    let store = SqliteStore::open(path).unwrap();
     let kept = store.load().await.unwrap();
-    let mut states: Vec<_> = kept.open.into_iter().map(|a| (a.id, a.state)).collect();
-    for id in kept.ended {
-        let ask = store.get(&id).await.unwrap().unwrap();
-        states.push((id, ask.state));
+    let mut states = Vec::new();
+    for n in 0..=kept.taken {
+        let id = format!("ask-{n}");
+        if let Some(ask) = store.get(&id).await.unwrap() {
+            states.push((id, ask.state));
+        }
     }
     states
 }
@@ -348,7 +349,7 @@ fn finish_writes_waits_for_the_changes_of_tasks_that_were_given_up() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("asks.db");
-    let store = FileStore::open(&path).unwrap();
+    let store = SqliteStore::open(&path).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
@@ -384,136 +385,6 @@ fn finish_writes_waits_for_the_changes_of_tasks_that_were_given_up() {
         .unwrap()
         .block_on(reopened(&path));
     assert_eq!(kept.len(), 200, "every change asked for was written");
-}
-
-#[tokio::test]
-async fn a_change_cut_short_by_a_crash_is_dropped_and_the_store_goes_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("asks.db");
-    // A store with nothing in it yet, opened again, and again.
-    drop(FileStore::open(&path).unwrap());
-    assert_eq!(reopened(&path).await, []);
-    let store = FileStore::open(&path).unwrap();
-    store.put(&kept_ask("ask-1")).await.unwrap();
-    store.put(&kept_ask("ask-2")).await.unwrap();
-    drop(store);
-    // A crash while the answer to ask-2 was being written: half its line is on the disk.
-    let whole = std::fs::read(&path).unwrap();
-    let mut answered_ask = kept_ask("ask-2");
-    answered_ask.state = KeptState::Answered {
-        answers: answered("lost"),
-        delivered: false,
-    };
-    let line = format!(
-        "0123456789abcdef {}\n",
-        serde_json::to_string(&answered_ask).unwrap()
-    );
-    let mut cut = whole.clone();
-    cut.extend_from_slice(&line.as_bytes()[..line.len() / 2]);
-    std::fs::write(&path, &cut).unwrap();
-    assert_eq!(
-        reopened(&path).await,
-        [
-            ("ask-1".to_string(), KeptState::Waiting),
-            ("ask-2".to_string(), KeptState::Waiting)
-        ],
-        "the change was never acknowledged, so it is not there"
-    );
-    assert_eq!(std::fs::read(&path).unwrap(), whole, "the cut line is gone");
-    // A whole last line whose digest does not match is a cut line too.
-    let mut wrong = whole.clone();
-    wrong.extend_from_slice(line.as_bytes());
-    std::fs::write(&path, &wrong).unwrap();
-    let store = FileStore::open(&path).unwrap();
-    assert_eq!(std::fs::read(&path).unwrap(), whole);
-    // The store goes on after the dropped line.
-    let settled = KeptState::Cancelled { delivered: false };
-    assert!(
-        store
-            .record_first_outcome("ask-2", settled.clone())
-            .await
-            .unwrap()
-    );
-    drop(store);
-    assert_eq!(
-        reopened(&path).await,
-        [
-            ("ask-1".to_string(), KeptState::Waiting),
-            ("ask-2".to_string(), settled)
-        ]
-    );
-}
-
-#[tokio::test]
-async fn a_damaged_store_or_another_file_is_refused_and_left_as_it_is() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("asks.db");
-    let store = FileStore::open(&path).unwrap();
-    for id in ["ask-1", "ask-2", "ask-3"] {
-        store.put(&kept_ask(id)).await.unwrap();
-    }
-    drop(store);
-    // One byte of the second ask's line changed: not a crash, which cuts only the last line.
-    let mut damaged = std::fs::read(&path).unwrap();
-    let second = damaged.windows(7).position(|w| w == b"\"ask-2\"").unwrap();
-    damaged[second + 5] = b'9';
-    std::fs::write(&path, &damaged).unwrap();
-    let error = FileStore::open(&path).unwrap_err().to_string();
-    assert!(
-        error.contains("asks.db") && error.contains("line 3 is damaged"),
-        "{error}"
-    );
-    assert_eq!(std::fs::read(&path).unwrap(), damaged, "nothing is dropped");
-    // A file of the person's own, named by mistake.
-    let notes = dir.path().join("notes.txt");
-    std::fs::write(&notes, "my notes").unwrap();
-    let error = FileStore::open(&notes).unwrap_err().to_string();
-    assert!(error.contains("is not a store of ask-user"), "{error}");
-    assert_eq!(std::fs::read_to_string(&notes).unwrap(), "my notes");
-}
-
-#[tokio::test]
-async fn a_journal_mostly_of_replaced_lines_is_written_anew_with_one_line_per_ask() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("asks.db");
-    let store = FileStore::open(&path).unwrap();
-    for id in ["ask-1", "ask-2", "ask-3"] {
-        store.put(&kept_ask(id)).await.unwrap();
-    }
-    // Large changes of one ask: every line but the last replaced.
-    let large = "c".repeat(100_000);
-    let mut largest = 0;
-    for round in 0..30 {
-        assert!(
-            store
-                .set_capability("ask-2", &format!("{round}{large}"))
-                .await
-                .unwrap()
-        );
-        largest = largest.max(std::fs::metadata(&path).unwrap().len());
-    }
-    // Without being written anew, the journal would hold all 30 lines: over 3 MB. It is
-    // written anew each time it passes 1 MiB.
-    assert!(largest < 1_300_000, "the journal grew to {largest} bytes");
-    assert!(!dir.path().join("asks.db.new").exists());
-    // Still the only process with the store, and the same asks in the same order.
-    let second = FileStore::open(&path).unwrap_err().to_string();
-    assert!(second.contains("another process has it open"), "{second}");
-    assert!(
-        store
-            .record_first_outcome("ask-3", KeptState::Withdrawn)
-            .await
-            .unwrap()
-    );
-    drop(store);
-    let store = FileStore::open(&path).unwrap();
-    let kept = store.load().await.unwrap();
-    let ids: Vec<&str> = kept.open.iter().map(|a| a.id.as_str()).collect();
-    assert_eq!(ids, ["ask-1", "ask-2"]);
-    assert_eq!(kept.open[1].capability, format!("29{large}"));
-    assert_eq!(kept.ended, ["ask-3"]);
-    let withdrawn = store.get("ask-3").await.unwrap().unwrap();
-    assert_eq!(withdrawn.state, KeptState::Withdrawn);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -707,79 +578,11 @@ async fn a_wait_the_host_cancels_withdraws_its_ask_from_an_inbox_that_keeps_asks
     served.stop().await;
 }
 
-#[tokio::test]
-async fn asks_that_ended_for_good_are_read_back_from_the_journal_after_it_is_written_anew() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("asks.db");
-    let store = FileStore::open(&path).unwrap();
-    // Each with its own large capability, so that reading the wrong line shows.
-    let capability = |n: usize| format!("{n}:{}", "c".repeat(20_000));
-    for n in 1..=40 {
-        let mut ask = kept_ask(&format!("ask-{n}"));
-        ask.capability = capability(n);
-        store.put(&ask).await.unwrap();
-        let state = KeptState::Answered {
-            answers: answered(&format!("answer {n}")),
-            delivered: false,
-        };
-        assert!(
-            store
-                .record_first_outcome(&ask.id, state.clone())
-                .await
-                .unwrap()
-        );
-        if n.is_multiple_of(2) {
-            // Its agent took the outcome: nothing more to do for it.
-            ask.state = state.delivered();
-            store.put(&ask).await.unwrap();
-        }
-    }
-    // 100 changes were written; the journal was written anew once it passed 1 MiB with mostly
-    // replaced lines, so it holds fewer lines than that.
-    let lines = std::fs::read(&path).unwrap().split(|&b| b == b'\n').count() - 1;
-    assert!(lines < 1 + 100, "the journal holds {lines} lines");
-    let check = |ask: StoredAsk, n: usize| {
-        assert_eq!(ask.id, format!("ask-{n}"));
-        assert_eq!(ask.capability, capability(n));
-        assert_eq!(
-            ask.state,
-            KeptState::Answered {
-                answers: answered(&format!("answer {n}")),
-                delivered: n.is_multiple_of(2),
-            }
-        );
-    };
-    for n in 1..=40 {
-        check(store.get(&format!("ask-{n}")).await.unwrap().unwrap(), n);
-    }
-    // An ended ask keeps its outcome: a later one loses.
-    assert!(
-        !store
-            .record_first_outcome("ask-2", KeptState::Withdrawn)
-            .await
-            .unwrap()
-    );
-    drop(store);
-    let store = FileStore::open(&path).unwrap();
-    let kept = store.load().await.unwrap();
-    let open: Vec<String> = (1..=40).step_by(2).map(|n| format!("ask-{n}")).collect();
-    let ended: Vec<String> = (2..=40).step_by(2).map(|n| format!("ask-{n}")).collect();
-    assert_eq!(
-        kept.open.iter().map(|a| a.id.clone()).collect::<Vec<_>>(),
-        open,
-        "only the asks whose outcome is not yet delivered are open"
-    );
-    assert_eq!(kept.ended, ended);
-    for n in 1..=40 {
-        check(store.get(&format!("ask-{n}")).await.unwrap().unwrap(), n);
-    }
-}
-
-/// A [`FileStore`] whose writes of new asks wait until the test lets them go. As in the
-/// [`FileStore`], a write once started goes on when its caller gives up.
+/// A [`SqliteStore`] whose writes of new asks wait until the test lets them go. As in the
+/// [`SqliteStore`], a write once started goes on when its caller gives up.
 #[derive(Debug)]
 struct HeldWrites {
-    store: FileStore,
+    store: SqliteStore,
     /// Told when a write of a new ask starts waiting.
     started: tokio::sync::Notify,
     /// Lets the waiting writes go on.
@@ -816,6 +619,9 @@ impl AskStore for HeldWrites {
     ) -> Result<bool, ask_web::StoreError> {
         self.store.record_first_outcome(id, state).await
     }
+    async fn forget_ended(&self, before: u64) -> Result<u64, ask_web::StoreError> {
+        self.store.forget_ended(before).await
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -823,7 +629,7 @@ async fn an_ask_whose_agent_left_while_it_was_written_is_withdrawn_not_left_wait
     use tower::ServiceExt;
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(HeldWrites {
-        store: FileStore::open(&dir.path().join("asks.db")).unwrap(),
+        store: SqliteStore::open(&dir.path().join("asks.db")).unwrap(),
         started: tokio::sync::Notify::new(),
         go: Arc::new(tokio::sync::Semaphore::new(0)),
     });
@@ -881,13 +687,146 @@ async fn an_ask_whose_agent_left_while_it_was_written_is_withdrawn_not_left_wait
     let deadline = Instant::now() + PATIENCE;
     let kept = loop {
         let kept = store.load().await.unwrap();
-        if !kept.ended.is_empty() || Instant::now() > deadline {
+        if kept.open.is_empty() || Instant::now() > deadline {
             break kept;
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
     assert!(kept.open.is_empty(), "{:?}", kept.open);
-    assert_eq!(kept.ended, [id]);
+    let withdrawn = store.get(id).await.unwrap().unwrap();
+    assert_eq!(withdrawn.state, KeptState::Withdrawn);
     stop.cancel();
     serving.await.unwrap().unwrap();
+}
+
+/// An agent's request to `inbox`, proven with its token, on the inbox's router.
+async fn agent_request(inbox: &Inbox, path: &str, body: Value) -> axum::response::Response {
+    use tower::ServiceExt;
+    let addr = inbox.local_addr().to_string();
+    let token = inbox.agent_token().to_string();
+    let proof = tokio::task::spawn_blocking({
+        let addr = addr.clone();
+        move || common::prove(&addr, &token)
+    })
+    .await
+    .unwrap();
+    let request = axum::http::Request::post(path)
+        .header("host", &addr)
+        .header("authorization", proof)
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(body.to_string()))
+        .unwrap();
+    inbox.router().oneshot(request).await.unwrap()
+}
+
+/// The capability on a held response.
+fn capability_of(response: &axum::response::Response) -> String {
+    let header = &response.headers()["x-ask-capability"];
+    header.to_str().unwrap().to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_that_attaches_again_keeps_its_capability_so_a_kill_meanwhile_strands_nothing() {
+    let (_dir, path, addr, tokens, served) = fresh().await;
+    let body =
+        json!({"agent": "alpha", "cwd": "/work", "callId": "call-1", "input": call().input()});
+    let asked = agent_request(&served.inbox, "/api/agent/asks", body).await;
+    assert_eq!(asked.status(), 200);
+    let capability = capability_of(&asked);
+    // The agent's connection ends; it attaches again, twice, with the capability it holds.
+    drop(asked);
+    for _ in 0..2 {
+        let wait = json!({"capability": capability});
+        let again = agent_request(&served.inbox, "/api/agent/wait", wait).await;
+        assert_eq!(again.status(), 200);
+        assert_eq!(
+            capability_of(&again),
+            capability,
+            "the agent keeps its capability"
+        );
+    }
+    served.stop().await;
+    // Whenever `serve` is killed during those re-attachments, its store holds the capability
+    // the agent has: never one the agent did not receive yet.
+    let store = SqliteStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap();
+    assert_eq!(
+        kept.open[0].capability,
+        ask_web::testing::auth::digest(&[&capability])
+    );
+    drop(store);
+    let served = Served::start(&path, addr, tokens).await;
+    let wait = json!({"capability": capability});
+    let again = agent_request(&served.inbox, "/api/agent/wait", wait).await;
+    assert_eq!(again.status(), 200);
+    drop(again);
+    served.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ask_refused_because_the_waiting_asks_fill_their_budget_is_not_kept_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("asks.db");
+    let limits = Limits {
+        max_preview_chars: 1_000_000,
+        ..Limits::default()
+    };
+    let bind = |store: SqliteStore, kept| {
+        Inbox::bind_stored(
+            free_addr(),
+            limits,
+            Stored {
+                tokens: InboxTokens::fresh().unwrap(),
+                store: Arc::new(store),
+                kept,
+            },
+        )
+        .unwrap()
+    };
+    let inbox = Arc::new(bind(
+        SqliteStore::open(&path).unwrap(),
+        ask_web::Kept::default(),
+    ));
+    let stop = CancellationToken::new();
+    let serving = tokio::spawn({
+        let (inbox, stop) = (Arc::clone(&inbox), stop.clone());
+        async move { inbox.serve_until(stop).await }
+    });
+    // Asks of about 3 MB each, until one is refused: the budget of 64 MiB is full.
+    let preview = "p".repeat(1_000_000);
+    let option = |label: &str| json!({"label": label, "description": "d", "preview": preview});
+    // Each from an agent of its own, so that no agent's quota stops them first.
+    let large = |agent: usize| {
+        json!({"agent": format!("agent-{agent}"), "cwd": "/work", "input": {"questions": [{
+            "question": "Which layout?", "header": "Layout",
+            "options": [option("A"), option("B"), option("C")]}]}})
+    };
+    let mut shown = 0;
+    let refused = loop {
+        let asked = agent_request(&inbox, "/api/agent/asks", large(shown)).await;
+        if asked.status() == 503 {
+            break asked;
+        }
+        assert_eq!(asked.status(), 200);
+        shown += 1;
+        assert!(shown < 40, "the budget never filled");
+    };
+    drop(refused);
+    assert!(shown >= 15, "{shown}");
+    stop.cancel();
+    serving.await.unwrap().unwrap();
+    // The refused ask ended in the store; only the shown ones wait there, and after a restart
+    // the budget counts those alone.
+    drop(inbox);
+    let store = SqliteStore::open(&path).unwrap();
+    let kept = store.load().await.unwrap();
+    assert_eq!(kept.open.len(), shown);
+    let refused = store
+        .get(&format!("ask-{}", shown + 1))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(refused.state, KeptState::Withdrawn);
+    let inbox = bind(store, kept);
+    assert_eq!(inbox.waiting(), shown);
 }
