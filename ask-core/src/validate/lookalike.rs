@@ -303,14 +303,42 @@ impl Form {
             Form::Skeleton => skeleton_key(&plain)
                 .chars()
                 .filter(|c| c.is_alphanumeric())
-                .map(|c| match c {
-                    '0' => 'o',
-                    '3' => 'e',
-                    '1' => 'l',
-                    c => c,
-                })
+                .map(fold_digit)
                 .collect(),
         }
+    }
+
+    /// The first two letters of `key` (already normalised) in this form, as [`Form::letters`]
+    /// gives them, found without building the letters; `None` for a skeleton that starts with a
+    /// non-ASCII letter, which takes the Unicode tables to find.
+    fn start(self, key: &str) -> Option<[Option<char>; 2]> {
+        let mut alnum = key
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase);
+        let mut start = [None, None];
+        match self {
+            Form::Plain => start = [alnum.next(), alnum.next()],
+            Form::Skeleton => {
+                let mut found = 0;
+                for c in alnum {
+                    if !c.is_ascii() {
+                        return None;
+                    }
+                    // An ASCII letter's skeleton does not depend on the letters around it.
+                    for s in ascii_skeleton(c).chars().filter(|c| c.is_alphanumeric()) {
+                        if let Some(slot) = start.get_mut(found) {
+                            *slot = Some(fold_digit(s));
+                            found += 1;
+                        }
+                    }
+                    if found == start.len() {
+                        break;
+                    }
+                }
+            }
+        }
+        Some(start)
     }
 
     /// [`OTHER_NAMES`] and [`OLDER_EXPLANATION`] in this form, built once.
@@ -324,22 +352,50 @@ impl Form {
     }
 }
 
+/// A digit that passes for a letter, as that letter.
+fn fold_digit(c: char) -> char {
+    match c {
+        '0' => 'o',
+        '3' => 'e',
+        '1' => 'l',
+        c => c,
+    }
+}
+
 /// The names of "Other" and their explanations, per language, in one form.
 struct Names {
     rows: Vec<(Vec<String>, Vec<String>)>,
     older: String,
+    /// The first two letters of every name (one for a name of one letter): a label that starts
+    /// with none of them names nothing, and most labels are turned away by this alone.
+    starts: std::collections::HashSet<[Option<char>; 2]>,
 }
 
 impl Names {
     fn new(form: Form) -> Names {
         let all = |words: &[&str]| words.iter().map(|w| form.letters(w)).collect();
+        let rows: Vec<(Vec<String>, Vec<String>)> = OTHER_NAMES
+            .iter()
+            .map(|(_, names, explanations)| (all(names), all(explanations)))
+            .collect();
+        let starts = rows
+            .iter()
+            .flat_map(|(names, _)| names)
+            .map(|name| {
+                let mut chars = name.chars();
+                [chars.next(), chars.next()]
+            })
+            .collect();
         Names {
-            rows: OTHER_NAMES
-                .iter()
-                .map(|(_, names, explanations)| (all(names), all(explanations)))
-                .collect(),
+            rows,
             older: form.letters(OLDER_EXPLANATION),
+            starts,
         }
+    }
+
+    /// False when a label whose first two letters are `start` cannot begin with a name.
+    fn may_start(&self, start: [Option<char>; 2]) -> bool {
+        self.starts.contains(&start) || self.starts.contains(&[start[0], None])
     }
 }
 
@@ -364,9 +420,12 @@ pub(super) fn imitates_other(key: &str) -> bool {
         .filter(|_| key.trim_end().ends_with([')', '）', ']']))
         .map(|at| &key[..at]);
     [Form::Plain, Form::Skeleton].into_iter().any(|form| {
+        let table = form.table();
+        if form.start(key).is_some_and(|start| !table.may_start(start)) {
+            return false;
+        }
         let letters = form.letters(key);
         let head = head.map(|head| form.letters(head));
-        let table = form.table();
         table.rows.iter().any(|(names, explanations)| {
             names.iter().any(|name| {
                 head.as_ref() == Some(name)
