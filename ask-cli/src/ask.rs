@@ -217,11 +217,11 @@ fn frontend_for(
                 Box::new(ask_tui::Embedded::new(request.input.input()).with_given(&request.given))
             }),
             tokio::io::BufReader::new(tokio::io::stdin()),
-            tokio::io::stdout(),
+            crate::output::protocol_stdout(),
         )),
         Presenter::Rpc => Box::new(ask_rpc::RpcFrontend::new(ask_rpc::Connection::new(
             tokio::io::stdin(),
-            tokio::io::stdout(),
+            crate::output::protocol_stdout(),
         ))),
         Presenter::Web | Presenter::Url => crate::web::frontend(args)?,
         Presenter::Elicitation => {

@@ -33,7 +33,8 @@ pub(crate) fn run(args: &McpArgs) -> Exit {
         Ok(runtime) => runtime,
         Err(exit) => return exit,
     };
-    let ended = runtime.block_on(server.serve(tokio::io::stdin(), tokio::io::stdout()));
+    let ended =
+        runtime.block_on(server.serve(tokio::io::stdin(), crate::output::protocol_stdout()));
     // Anything still running after the session ended (a client request being answered) is
     // given half a second; a terminal UI has already been withdrawn and the terminal restored.
     runtime.shutdown_timeout(Duration::from_millis(500));

@@ -36,6 +36,7 @@ pub mod lang;
 mod prefill;
 mod presenter;
 mod result;
+pub mod safe_json;
 mod screen;
 mod state;
 mod summary;

@@ -755,7 +755,7 @@ mod tests {
                 "/questions/2/multiSelect: multiSelect is true but the question has no options; add options or set multiSelect to false",
                 "/questions/2/question: this question repeats question 0; answers are keyed by the question text, so make each one unique",
                 "/questions/3/extra: unknown field `extra`; the fields allowed here are `question`, `header`, `options`, `multiSelect`, `kind`, `placeholder`, `secret` and `id`",
-                "/questions/3/options/0/label: this label reads as \"Other\", which is added automatically so the person can type their own answer; remove this option",
+                "/questions/3/options/0/label: this label reads as \"Other\"; remove this option: the person always gets an \"Other\" choice to type their own answer, and a multi-select question also a \"None of these\" choice",
             ],
         );
     }

@@ -15,6 +15,7 @@ mod disk;
 mod docs;
 mod durability;
 mod embedded;
+mod escaped;
 #[cfg(target_os = "linux")]
 mod hardening;
 mod host;

@@ -140,7 +140,7 @@ fn invalid_examples() {
     check_invalid(
         "other-label.json",
         "/questions/0/options/1/label",
-        "this label reads as \"Other\", which is added automatically so the person can type their own answer; remove this option",
+        "this label reads as \"Other\"; remove this option: the person always gets an \"Other\" choice to type their own answer, and a multi-select question also a \"None of these\" choice",
     );
     check_invalid(
         "multi-select-without-options.json",

@@ -246,7 +246,8 @@ pub enum ProblemKind {
         /// The index of the earlier option.
         first: usize,
     },
-    /// An option is labelled "Other", which the tool adds itself.
+    /// An option reads as "Other" (or "Type your own answer", or the word in another language),
+    /// which the tool adds itself.
     ReservedLabel,
     /// `multiSelect` is true on a question without options.
     MultiSelectWithoutOptions,
@@ -496,8 +497,9 @@ impl fmt::Display for ProblemKind {
                 )
             }
             ProblemKind::ReservedLabel => f.write_str(
-                "this label reads as \"Other\", which is added automatically so the person can \
-                 type their own answer; remove this option",
+                "this label reads as \"Other\"; remove this option: the person always gets an \
+                 \"Other\" choice to type their own answer, and a multi-select question also a \
+                 \"None of these\" choice",
             ),
             ProblemKind::MultiSelectWithoutOptions => f.write_str(
                 "multiSelect is true but the question has no options; add options or set \

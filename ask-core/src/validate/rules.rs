@@ -191,10 +191,7 @@ fn check_labels(at: &impl Fn(&str) -> String, options: &[QuestionOption], sink: 
             .as_ref()
             .map(|_| skeleton_key(&option.label))
             .filter(|k| !k.is_empty());
-        // Like label pairs, a label is read by its skeleton only when it is not plain ASCII.
-        let look_alike_of_other =
-            || !option.label.is_ascii() && skeleton.as_deref().is_some_and(imitates_other);
-        if imitates_other(&key) || look_alike_of_other() {
+        if imitates_other(&key) {
             sink.out
                 .push(Problem::new(label_path(), ProblemKind::ReservedLabel));
         } else if let Some(&first) = seen.get(&key) {
