@@ -73,14 +73,17 @@ pub enum AnswerError {
     /// An empty answer, which is no answer.
     #[error(
         "question {} (\"{question}\") has an empty answer, which is no answer; give an option \
-         label or the person's text, or send ask_user_cancel",
-        index + 1
+         label or the person's text{}, or send ask_user_cancel",
+        index + 1,
+        if *multi_select { ", or [] for \"None of these\"" } else { "" }
     )]
     Empty {
         /// The question's index, from 0.
         index: usize,
         /// The question's text.
         question: String,
+        /// True for a multi-select question, which `[]` answers with "None of these".
+        multi_select: bool,
     },
     /// A `selectedOption` that names no offered option or disagrees with the answer.
     #[error("question {} (\"{question}\"): {problem}", index + 1)]
@@ -186,6 +189,7 @@ fn to_answer(
         return Err(AnswerError::Empty {
             index,
             question: question.question.clone(),
+            multi_select: question.multi_select,
         });
     };
     // A client that knows the person typed an answer equal to a label says so.
@@ -381,8 +385,9 @@ mod tests {
             );
         }
         for empty in [
-            AnswerValue::Choices(vec![]),
+            AnswerValue::Text(String::new()),
             AnswerValue::Choices(vec![String::new()]),
+            AnswerValue::Choices(vec![" ".into(), String::new()]),
         ] {
             let given = [
                 input(None, AnswerValue::Text("SQLite".into())),
@@ -390,9 +395,18 @@ mod tests {
             ];
             assert_eq!(
                 to_answers(&qs, &given).unwrap_err().to_string(),
-                "question 2 (\"Which features?\") has an empty answer, which is no answer; give an option label or the person's text, or send ask_user_cancel"
+                "question 2 (\"Which features?\") has an empty answer, which is no answer; give an option label or the person's text, or [] for \"None of these\", or send ask_user_cancel"
             );
         }
+        // `[]` given deliberately to a multi-select question is "None of these".
+        let none = [
+            input(None, AnswerValue::Text("SQLite".into())),
+            input(None, AnswerValue::Choices(vec![])),
+        ];
+        assert_eq!(
+            to_answers(&qs, &none).unwrap()[1],
+            Answer::none_of_these("Which features?")
+        );
         let twice = [
             input(Some("Which database?"), AnswerValue::Text("x".into())),
             input(Some("Which database?"), AnswerValue::Text("y".into())),

@@ -37,7 +37,9 @@ pub(crate) fn render(file: &PendingFile, path: &Path) -> String {
             clean(&question.question)
         ));
         if question.multi_select {
-            out.push_str("   (choose any number)\n");
+            out.push_str(
+                "   (choose any number; your own words are added to them; [] for none of them)\n",
+            );
         }
         for label in question.options.iter().flatten() {
             let description = question
@@ -51,6 +53,9 @@ pub(crate) fn render(file: &PendingFile, path: &Path) -> String {
             serde_json::Value::Null => "(not answered yet)".to_string(),
             serde_json::Value::String(s) if s.trim().is_empty() => "(not answered yet)".to_string(),
             serde_json::Value::String(s) => clean(s),
+            serde_json::Value::Array(items) if items.is_empty() && question.multi_select => {
+                "(none of these)".to_string()
+            }
             other => clean(&other.to_string()),
         };
         out.push_str(&format!("   answer: {answer}\n"));

@@ -770,7 +770,8 @@ fn file_route_closes_its_loop(host: Host, extra: &[&str]) {
         }
         Host::Gemini | Host::OpenCode => assert_eq!(
             stage.unwrapped(received),
-            r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}"#
+            r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}
+Multi-select answers: {"Which features should we enable?":{"picked":["Auth","Search"]}}"#
         ),
     }
 }
@@ -1336,7 +1337,8 @@ fn opencode_run_from_a_terminal_the_terminal_ui_asks() {
     let text = terminal_ui_from_a_terminal(Host::OpenCode, &[]);
     assert_eq!(
         text,
-        r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}"#
+        r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}
+Multi-select answers: {"Which features should we enable?":{"picked":["Auth","Search"]}}"#
     );
 }
 

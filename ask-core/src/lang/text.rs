@@ -141,6 +141,10 @@ pub struct Text {
     pub ctrl_c_again: &'static str,
     /// "Answer is long ({n} chars). Continue anyway? [Y/n]".
     pub long_answer: &'static str,
+    /// Enter on a multi-select question with nothing ticked: "None of these? [y/N]".
+    pub none_of_these: &'static str,
+    /// A multi-select answer of none of the options, where the review shows the answer.
+    pub none_chosen: &'static str,
     /// "{n} questions still need an answer".
     pub unanswered: Counted,
     /// Enter on an empty free-text field.
@@ -271,6 +275,8 @@ pub(super) static EN: Text = Text {
     discard: counted("Discard 1 answer? [y/N]", "Discard {n} answers? [y/N]"),
     ctrl_c_again: "Press Ctrl+C again to abandon the questions.",
     long_answer: "Answer is long ({n} chars). Continue anyway? [Y/n]",
+    none_of_these: "None of these? [y/N]",
+    none_chosen: "None of these",
     unanswered: counted(
         "1 question still needs an answer",
         "{n} questions still need an answer",
@@ -359,6 +365,8 @@ pub(super) static DE: Text = Text {
     ),
     ctrl_c_again: "Noch einmal Strg+C bricht die Fragen ab.",
     long_answer: "Die Antwort ist lang ({n} Zeichen). Trotzdem fortfahren? [J/n]",
+    none_of_these: "Keine davon? [j/N]",
+    none_chosen: "Keine davon",
     unanswered: counted(
         "1 Frage braucht noch eine Antwort",
         "{n} Fragen brauchen noch eine Antwort",
@@ -453,6 +461,8 @@ pub(super) static ES: Text = Text {
     ),
     ctrl_c_again: "Pulsa Ctrl+C otra vez para abandonar las preguntas.",
     long_answer: "La respuesta es larga ({n} caracteres). ¿Continuar de todos modos? [S/n]",
+    none_of_these: "¿Ninguna de estas? [s/N]",
+    none_chosen: "Ninguna de estas",
     unanswered: counted(
         "Falta 1 pregunta por responder",
         "Faltan {n} preguntas por responder",
@@ -547,6 +557,8 @@ pub(super) static FR: Text = Text {
     ),
     ctrl_c_again: "Appuyez encore sur Ctrl+C pour abandonner les questions.",
     long_answer: "La réponse est longue ({n} caractères). Continuer quand même ? [O/n]",
+    none_of_these: "Aucune de ces options ? [o/N]",
+    none_chosen: "Aucune de ces options",
     unanswered: counted(
         "1 question attend encore une réponse",
         "{n} questions attendent encore une réponse",
@@ -620,6 +632,8 @@ pub(super) static JA: Text = Text {
     discard: same("{n} 件の回答を破棄しますか？ [y/N]"),
     ctrl_c_again: "もう一度 Ctrl+C を押すと質問を中断します。",
     long_answer: "回答が長くなっています（{n} 文字）。このまま続けますか？ [Y/n]",
+    none_of_these: "いずれも該当しませんか？ [y/N]",
+    none_chosen: "いずれも該当なし",
     unanswered: same("{n} 件の質問がまだ未回答です"),
     type_first: "先に回答を入力してください",
     type_first_or_back: "先に回答を入力するか、Esc で戻ってください",
@@ -690,6 +704,8 @@ pub(super) static ZH: Text = Text {
     discard: same("放弃 {n} 个回答？[y/N]"),
     ctrl_c_again: "再按一次 Ctrl+C 放弃这些问题。",
     long_answer: "回答较长（{n} 个字符）。仍要继续吗？[Y/n]",
+    none_of_these: "以上都不是？[y/N]",
+    none_chosen: "以上都不是",
     unanswered: same("还有 {n} 个问题需要回答"),
     type_first: "请先输入回答",
     type_first_or_back: "请先输入回答，或按 Esc 返回",
@@ -761,6 +777,7 @@ mod tests {
                     .contains(&format!("[{}/n]", yes.to_uppercase())),
                 "{lang}"
             );
+            assert!(text.none_of_these.contains(&format!("[{yes}/N]")), "{lang}");
         }
     }
 }
