@@ -206,6 +206,27 @@ fn discard_dialog_after_ctrl_c() {
     check("discard_dialog_after_ctrl_c", &state);
 }
 
+/// Enter on a multi-select with nothing ticked asks rather than taking the highlighted row.
+#[test]
+fn none_of_these_dialog() {
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Enter]);
+    check("none_of_these_dialog", &state);
+}
+
+/// The review names a multi-select answered with none of its options.
+#[test]
+fn submit_tab_with_none_of_these() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "order-processor");
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Enter, KeyCode::Char('y')],
+    );
+    check("submit_tab_with_none_of_these", &state);
+}
+
 #[test]
 fn long_answer_dialog() {
     let mut state = State::new(&single(1));
