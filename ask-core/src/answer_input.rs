@@ -17,7 +17,9 @@ pub struct AnswerInput {
     /// The question answered; when left out, answers are matched to questions by position.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<String>,
-    /// A label or typed text, or a list of them for a multi-select question.
+    /// A label or typed text, or a list of them for a multi-select question (`[]`: "None of
+    /// these"). `null` is no answer, as `""` is: it is refused as empty.
+    #[serde(deserialize_with = "null_is_no_answer")]
     pub answer: AnswerValue,
     /// The chosen option label, if the client tracks it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -28,6 +30,15 @@ pub struct AnswerInput {
     /// A note the person attached to this answer; a blank note is no note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+}
+
+/// Reads `null` as the empty text, which is no answer ([`AnswerValue::is_empty`]), so that it is
+/// refused naming its question rather than as a message of the wrong shape.
+fn null_is_no_answer<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<AnswerValue, D::Error> {
+    Ok(Option::<AnswerValue>::deserialize(deserializer)?
+        .unwrap_or_else(|| AnswerValue::Text(String::new())))
 }
 
 /// Why a client's answers do not fit the questions; each reads as a sentence the client can act
