@@ -140,7 +140,10 @@ fn enter_with_nothing_ticked_asks_none_of_these() {
     let features = features_call();
     let mut session = Session::ask("call.json --output tool", &[("call.json", &features)]);
     session.wait_for("Space/1-9 toggle");
-    session.key(DOWN, "> [ ] 2. REST API");
+    // The open "Other" field says that its text is added to the ticks.
+    session.key("0", "(added to the options you tick)");
+    session.key(ESC, "Space/1-9 toggle");
+    session.key("k", "> [ ] 3. Admin Dashboard");
     session.key(ENTER, "None of these? [y/N]");
     // No goes back to the list with nothing ticked; yes answers with none of the options.
     session.key("n", "Space/1-9 toggle");

@@ -83,6 +83,8 @@ pub struct Text {
     pub other_sends: &'static str,
     /// Under kept "Other" text while another option is the answer.
     pub other_not_chosen: &'static str,
+    /// Under the open "Other" field of a multi-select: the typed text is added to the ticks.
+    pub other_adds: &'static str,
     /// The review tab's name in the tab bar: "✓ Submit".
     pub submit_tab: &'static str,
     /// A tab with no header: "Q{n}".
@@ -206,6 +208,7 @@ pub(super) static EN: Text = Text {
     other_lead: "Other: ",
     other_sends: "(Enter on this row sends it)",
     other_not_chosen: "(not chosen: Enter on this row sends it)",
+    other_adds: "(added to the options you tick)",
     submit_tab: "✓ Submit",
     question_tab: "Q{n}",
     review_title: "Review your answers",
@@ -296,6 +299,7 @@ pub(super) static DE: Text = Text {
     other_lead: "Andere: ",
     other_sends: "(Enter in dieser Zeile sendet sie)",
     other_not_chosen: "(nicht gewählt: Enter in dieser Zeile sendet sie)",
+    other_adds: "(kommt zu den angekreuzten Optionen hinzu)",
     submit_tab: "✓ Senden",
     question_tab: "F{n}",
     review_title: "Antworten prüfen",
@@ -386,6 +390,7 @@ pub(super) static ES: Text = Text {
     other_lead: "Otra: ",
     other_sends: "(Enter en esta fila la envía)",
     other_not_chosen: "(no elegida: Enter en esta fila la envía)",
+    other_adds: "(se añade a las opciones marcadas)",
     submit_tab: "✓ Enviar",
     question_tab: "P{n}",
     review_title: "Revise sus respuestas",
@@ -482,6 +487,7 @@ pub(super) static FR: Text = Text {
     other_lead: "Autre : ",
     other_sends: "(Enter sur cette ligne l'envoie)",
     other_not_chosen: "(non choisi : Enter sur cette ligne l'envoie)",
+    other_adds: "(s'ajoute aux options cochées)",
     submit_tab: "✓ Envoyer",
     question_tab: "Q{n}",
     review_title: "Vérifiez vos réponses",
@@ -578,6 +584,7 @@ pub(super) static JA: Text = Text {
     other_lead: "その他: ",
     other_sends: "（この行で Enter を押すと送信）",
     other_not_chosen: "（未選択: この行で Enter を押すと送信）",
+    other_adds: "（チェックした選択肢に追加されます）",
     submit_tab: "✓ 送信",
     question_tab: "Q{n}",
     review_title: "回答の確認",
@@ -650,6 +657,7 @@ pub(super) static ZH: Text = Text {
     other_lead: "其他: ",
     other_sends: "（在此行按 Enter 发送）",
     other_not_chosen: "（未选中：在此行按 Enter 发送）",
+    other_adds: "（将添加到你勾选的选项中）",
     submit_tab: "✓ 提交",
     question_tab: "Q{n}",
     review_title: "检查你的回答",

@@ -108,6 +108,15 @@ fn multi_select_with_typed_other() {
     check("multi_select_with_typed_other", &state);
 }
 
+/// The open "Other" field of a multi-select says that its text is added to the ticks.
+#[test]
+fn multi_select_typing_other() {
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Char('1'), KeyCode::Char('0')]);
+    type_text(&mut state, "Rate limiting");
+    check("multi_select_typing_other", &state);
+}
+
 #[test]
 fn tabs_first_question() {
     check("tabs_first_question", &State::new(&demo()));
