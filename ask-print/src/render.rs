@@ -107,4 +107,23 @@ mod tests {
             "{text}"
         );
     }
+
+    #[test]
+    fn a_multi_select_says_how_it_is_answered_and_shows_none_of_these() {
+        let input: ask_core::AskUserInput = serde_json::from_str(
+            r#"{"questions": [{"question": "Which?", "multiSelect": true,
+                "options": [{"label": "A"}, {"label": "B"}]}]}"#,
+        )
+        .unwrap();
+        let mut file = PendingFile::new(&input);
+        file.questions[0].answer = serde_json::json!([]);
+        let text = render(&file, Path::new("/w/p.json"));
+        assert!(
+            text.contains(
+                "   (choose any number; your own words are added to them; [] for none of them)\n\
+                 \x20  - A\n   - B\n   answer: (none of these)\n"
+            ),
+            "{text}"
+        );
+    }
 }
