@@ -43,6 +43,7 @@ NAME = {"question": "What should the project be called?", "header": "Name"}
 CALLS = {
     "choices": {"questions": [DATABASE, FEATURES]},
     "other": {"questions": [DATABASE, FEATURES]},
+    "none": {"questions": [FEATURES]},
     "free_text": {"questions": [NAME]},
     "declined": {"questions": [DATABASE]},
     "cancelled": {"questions": [DATABASE]},
@@ -60,6 +61,9 @@ ELICIT_PLAN = [
         "accept",
         {"q1": "SQLite", "q1_other": "CockroachDB", "q2_2": True, "q2_other": "Webhooks"},
     ),
+    # Nothing ticked is no answer and the form comes again; "None of these" answers it.
+    ("none", "accept", {"q1_1": False, "q1_2": False, "q1_3": False, "q1_none": False}),
+    ("none", "accept", {"q1_none": True}),
     ("free_text", "accept", {"q1": "  Falcon  "}),
     ("declined", "decline", None),
     ("cancelled", "cancel", None),

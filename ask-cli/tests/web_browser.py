@@ -3,7 +3,7 @@
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE | LIST]
   SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
             layout | two | words | reopen | full |
-            other-label | long-review | escape | boxes
+            other-label | long-review | escape | boxes | none
   VIEWPORT  phone | desktop
   LINK      the one-time link ask-user printed
   LINK2     for `two`: the link of a second `ask-user --mode web`, answered in a second tab
@@ -739,6 +739,28 @@ def main():
             seen["recap"] = page.locator(".recap").inner_text()
         elif scenario in FINISH:
             seen.update(FINISH[scenario](page))
+        elif scenario == "none":
+            # "None of these" answers the multi-select; it and the options clear each other.
+            page.get_by_role("radio", name="SQLite").check()
+            page.get_by_role("button", name="Next").first.click()
+            seen["hint"] = page.locator("#a0-q1-hint").inner_text()
+            none = page.get_by_role("checkbox", name="None of these")
+            rest = page.get_by_role("checkbox", name="REST API")
+            rest.check()
+            none.check()
+            seen["pickAfterNone"] = rest.is_checked()
+            rest.check()
+            seen["noneAfterPick"] = none.is_checked()
+            rest.uncheck()
+            seen["tabsWithNothing"] = page.get_by_role("tab").all_inner_texts()
+            none.check()
+            seen["tabsWithNone"] = page.get_by_role("tab").all_inner_texts()
+            page.get_by_role("button", name="Next").first.click()
+            page.get_by_role("textbox", name="What should we name this service?").fill("none-svc")
+            page.get_by_role("tab", name="Submit").click()
+            seen["review"] = page.locator(".review").inner_text()
+            page.get_by_role("button", name="Submit answers").click()
+            page.get_by_text("Your answers were sent").first.wait_for()
         elif scenario == "given":
             # Nothing is touched: the page shows what the call carried, and Submit sends it.
             seen["selectedTab"] = page.locator("[role=tab][aria-selected=true]").inner_text()

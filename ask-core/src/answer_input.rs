@@ -17,7 +17,9 @@ pub struct AnswerInput {
     /// The question answered; when left out, answers are matched to questions by position.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<String>,
-    /// A label or typed text, or a list of them for a multi-select question.
+    /// A label or typed text, or a list of them for a multi-select question (`[]`: "None of
+    /// these"). `null` is no answer, as `""` is: it is refused as empty.
+    #[serde(deserialize_with = "null_is_no_answer")]
     pub answer: AnswerValue,
     /// The chosen option label, if the client tracks it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -28,6 +30,15 @@ pub struct AnswerInput {
     /// A note the person attached to this answer; a blank note is no note.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+}
+
+/// Reads `null` as the empty text, which is no answer ([`AnswerValue::is_empty`]), so that it is
+/// refused naming its question rather than as a message of the wrong shape.
+fn null_is_no_answer<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<AnswerValue, D::Error> {
+    Ok(Option::<AnswerValue>::deserialize(deserializer)?
+        .unwrap_or_else(|| AnswerValue::Text(String::new())))
 }
 
 /// Why a client's answers do not fit the questions; each reads as a sentence the client can act
@@ -73,14 +84,17 @@ pub enum AnswerError {
     /// An empty answer, which is no answer.
     #[error(
         "question {} (\"{question}\") has an empty answer, which is no answer; give an option \
-         label or the person's text, or send ask_user_cancel",
-        index + 1
+         label or the person's text{}, or send ask_user_cancel",
+        index + 1,
+        if *multi_select { ", or [] for \"None of these\"" } else { "" }
     )]
     Empty {
         /// The question's index, from 0.
         index: usize,
         /// The question's text.
         question: String,
+        /// True for a multi-select question, which `[]` answers with "None of these".
+        multi_select: bool,
     },
     /// A `selectedOption` that names no offered option or disagrees with the answer.
     #[error("question {} (\"{question}\"): {problem}", index + 1)]
@@ -186,6 +200,7 @@ fn to_answer(
         return Err(AnswerError::Empty {
             index,
             question: question.question.clone(),
+            multi_select: question.multi_select,
         });
     };
     // A client that knows the person typed an answer equal to a label says so.
@@ -381,8 +396,9 @@ mod tests {
             );
         }
         for empty in [
-            AnswerValue::Choices(vec![]),
+            AnswerValue::Text(String::new()),
             AnswerValue::Choices(vec![String::new()]),
+            AnswerValue::Choices(vec![" ".into(), String::new()]),
         ] {
             let given = [
                 input(None, AnswerValue::Text("SQLite".into())),
@@ -390,9 +406,18 @@ mod tests {
             ];
             assert_eq!(
                 to_answers(&qs, &given).unwrap_err().to_string(),
-                "question 2 (\"Which features?\") has an empty answer, which is no answer; give an option label or the person's text, or send ask_user_cancel"
+                "question 2 (\"Which features?\") has an empty answer, which is no answer; give an option label or the person's text, or [] for \"None of these\", or send ask_user_cancel"
             );
         }
+        // `[]` given deliberately to a multi-select question is "None of these".
+        let none = [
+            input(None, AnswerValue::Text("SQLite".into())),
+            input(None, AnswerValue::Choices(vec![])),
+        ];
+        assert_eq!(
+            to_answers(&qs, &none).unwrap()[1],
+            Answer::none_of_these("Which features?")
+        );
         let twice = [
             input(Some("Which database?"), AnswerValue::Text("x".into())),
             input(Some("Which database?"), AnswerValue::Text("y".into())),

@@ -51,7 +51,8 @@ pub struct Question {
     /// first and end its label with "(Recommended)".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<QuestionOption>>,
-    /// Allow the person to pick several options; the answer is then a list of labels.
+    /// Allow the person to pick several options; the answer is then a list of labels, with any
+    /// text they typed added last, or `[]` when they chose none of the options.
     #[serde(default)]
     pub multi_select: bool,
     /// What kind of answer the question takes: `"choice"` (the default: pick an option, or type

@@ -58,9 +58,9 @@ pub use json::{duplicate_key, unique_value};
 pub use prefill::Prefill;
 pub use presenter::{Presenter, PresenterError};
 pub use result::{
-    Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, Mode, Outcome, ProblemReport,
-    Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status, ToolOutput, answer_mask, any_secret,
-    interrupted_text,
+    Answer, AnswerMap, AnswerValue, AskUserResult, ChosenPreview, MULTI_SELECT_PREFIX, Mode,
+    Outcome, Picks, ProblemReport, Record, SECRET_PLACEHOLDER, SUBAGENT_REFUSAL, Status,
+    ToolOutput, answer_mask, any_secret, interrupted_text, multi_select_line,
 };
 pub use screen::{EmbeddedScreen, ScreenStep, ThemeError};
 pub use state::{AskState, InvalidTransition, StateMachine, StateObserver, WireState};

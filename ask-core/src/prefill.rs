@@ -21,6 +21,10 @@ pub struct Prefill {
     /// The note on the answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// True when a multi-select question was answered "None of these": no option, nothing
+    /// typed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub none: bool,
 }
 
 impl Prefill {
@@ -37,6 +41,13 @@ impl Prefill {
     /// assert_eq!(prefill.other.as_deref(), Some("SSO"));
     /// ```
     pub fn of(question: &Question, answer: &Answer) -> Option<Prefill> {
+        if question.multi_select && answer.answer.is_none_of_these() {
+            return Some(Prefill {
+                notes: answer.notes.clone(),
+                none: true,
+                ..Prefill::default()
+            });
+        }
         if answer.answer.is_empty() {
             return None;
         }
@@ -80,6 +91,7 @@ mod tests {
                 chosen: vec![0],
                 other: None,
                 notes: Some("for now".into()),
+                none: false,
             }),
         );
         check(
@@ -89,6 +101,7 @@ mod tests {
                 chosen: vec![],
                 other: Some("DynamoDB".into()),
                 notes: None,
+                none: false,
             }),
         );
         let name = Question::text("Name?");
@@ -99,6 +112,7 @@ mod tests {
                 chosen: vec![],
                 other: Some("orders".into()),
                 notes: None,
+                none: false,
             }),
         );
         check(&name, Answer::custom("Name?", "  "), None);
@@ -106,6 +120,14 @@ mod tests {
         check(
             &features,
             Answer::multi("Which features?", vec![], None),
+            Some(Prefill {
+                none: true,
+                ..Prefill::default()
+            }),
+        );
+        check(
+            &features,
+            Answer::multi("Which features?", vec![" ".into()], None),
             None,
         );
     }

@@ -18,8 +18,11 @@ pub(crate) const LAST_FIELD_CLIENTS: [&str; 1] = ["codex-mcp-client"];
 
 /// The elicitation form for a call: one field per question (for a multi-select question, one
 /// boolean field per option, unless the client draws a list of choices), plus an optional
-/// "Other" text field for each question with options. No field but a free-text question's is
-/// required, so a form submits from any field.
+/// "Other" text field for each question with options. A multi-select question also has a
+/// "None of these" boolean field: ticked, with no option ticked and nothing typed, it answers the
+/// question with none of its options; an option ticked or an answer typed beside it wins, and the
+/// field says so. No field but a free-text question's is required, so a form submits from any
+/// field.
 #[derive(Debug)]
 pub(crate) struct Form<'a> {
     questions: &'a [Question],
@@ -78,6 +81,12 @@ impl<'a> Form<'a> {
         format!("q{}_other", index + 1)
     }
 
+    /// The "None of these" field of the multi-select question `index`, which sorts after its
+    /// choices and, but in the layout that ends on a choice, before its "Other".
+    fn none_key(&self, index: usize) -> String {
+        format!("{}_none", self.key(index))
+    }
+
     /// The field names in the order the person reads them: each question's choices, then its
     /// "Other" field; in the layout that ends on a choice, the last question's "Other" comes
     /// before its choices. The names sort in this order, which is the order clients show.
@@ -93,6 +102,9 @@ impl<'a> Form<'a> {
                 order.extend((0..question.options().len()).map(|at| self.box_key(index, at)));
             } else {
                 order.push(self.key(index));
+            }
+            if question.multi_select {
+                order.push(self.none_key(index));
             }
             if !question.is_free_text() && !other_first {
                 order.push(self.other_key(index));
@@ -178,10 +190,26 @@ impl<'a> Form<'a> {
                 }
                 properties.insert(self.key(index), field);
             }
-            let mut other = json!({"type": "string",
-                "title": format!("{title}: Other (type your answer)"),
-                "description": format!("Type your own answer instead of choosing: {}",
-                                       question.question)});
+            let mut other = if question.multi_select {
+                let none = answer.as_ref().is_some_and(|a| a.answer.is_none_of_these());
+                properties.insert(
+                    self.none_key(index),
+                    json!({"type": "boolean", "title": format!("{title}: None of these"),
+                           "description": format!(
+                               "Tick to answer with none of the options (an option ticked or \
+                                an answer typed counts instead): {}", question.question),
+                           "default": none}),
+                );
+                json!({"type": "string",
+                    "title": format!("{title}: Other (added to your picks)"),
+                    "description": format!("Type an answer of your own; it is added to the \
+                                            options you pick: {}", question.question)})
+            } else {
+                json!({"type": "string",
+                    "title": format!("{title}: Other (type your answer)"),
+                    "description": format!("Type your own answer instead of choosing: {}",
+                                           question.question)})
+            };
             if let Some(text) = other_default {
                 other["default"] = Value::String(text);
             }
@@ -224,8 +252,16 @@ impl<'a> Form<'a> {
             .filter_map(|index| self.questions.get(*index))
             .map(|question| format!("\"{}\"", question.question))
             .collect();
+        let multi = missing
+            .iter()
+            .any(|index| self.questions.get(*index).is_some_and(|q| q.multi_select));
+        let or_none = if multi {
+            " (or tick \"None of these\")"
+        } else {
+            ""
+        };
         format!(
-            "Please answer every question; choose an option or type an answer for: {}",
+            "Please answer every question; choose an option{or_none} or type an answer for: {}",
             list.join(", ")
         )
     }
@@ -328,7 +364,10 @@ impl Form<'_> {
             }
             let labels = question.chosen_labels(&chosen);
             if labels.is_empty() && other.is_none() {
-                return None;
+                // Nothing ticked and nothing typed is no answer, unless the person said
+                // "None of these"; a pick or a typed answer beside it wins.
+                let none = content.get(self.none_key(index)) == Some(&Value::Bool(true));
+                return none.then(|| Answer::none_of_these(&question.question));
             }
             return Some(Answer::multi(&question.question, labels, other));
         }
@@ -386,6 +425,64 @@ pub(crate) mod tests {
             json!({"q1": "SQLite", "q2_1": false, "q3": "x"}),
             Err(vec![1]),
         );
+        check(
+            json!({"q1": "SQLite", "q2_1": false, "q2_none": false, "q3": "x"}),
+            Err(vec![1]),
+        );
+    }
+
+    #[test]
+    fn none_of_these_answers_a_multi_select_with_no_option() {
+        check(
+            json!({"q1": "SQLite", "q2_1": false, "q2_none": true, "q3": "x"}),
+            Ok(vec![
+                Answer::selected("Which database?", "SQLite"),
+                Answer::none_of_these("Which features?"),
+                Answer::custom("Project name?", "x"),
+            ]),
+        );
+        // An option ticked or an answer typed beside it counts instead.
+        check(
+            json!({"q1": "SQLite", "q2_2": true, "q2_none": true, "q2_other": "Search", "q3": "x"}),
+            Ok(vec![
+                Answer::selected("Which database?", "SQLite"),
+                Answer::multi("Which features?", vec!["API".into()], Some("Search".into())),
+                Answer::custom("Project name?", "x"),
+            ]),
+        );
+        let questions = questions();
+        let lists = Form::for_client(&questions, Some("claude-code"));
+        assert_eq!(
+            lists.read(&json!({"q1": "SQLite", "q2": [], "q2_none": true, "q3": "x"})),
+            Ok(vec![
+                Answer::selected("Which database?", "SQLite"),
+                Answer::none_of_these("Which features?"),
+                Answer::custom("Project name?", "x"),
+            ])
+        );
+        // The field shows the earlier answer, and a multi-select's "Other" adds to the picks.
+        let given = json!({"q2_none": true});
+        let schema = Form::new(&questions).schema(given.as_object().unwrap());
+        assert_eq!(schema["properties"]["q2_none"]["default"], true);
+        assert_eq!(
+            schema["properties"]["q2_none"]["title"],
+            "Question 2: None of these"
+        );
+        assert_eq!(
+            schema["properties"]["q2_other"]["title"],
+            "Question 2: Other (added to your picks)"
+        );
+        assert!(
+            !schema["properties"]["q2_other"]["description"]
+                .as_str()
+                .unwrap()
+                .contains("instead")
+        );
+        assert_eq!(
+            Form::new(&questions).again(&[1]),
+            "Please answer every question; choose an option (or tick \"None of these\") or type \
+             an answer for: \"Which features?\""
+        );
     }
 
     #[test]
@@ -414,11 +511,13 @@ pub(crate) mod tests {
         let questions = questions();
         assert_eq!(
             Form::new(&questions).order(),
-            ["q1", "q1_other", "q2_1", "q2_2", "q2_3", "q2_other", "q3"]
+            [
+                "q1", "q1_other", "q2_1", "q2_2", "q2_3", "q2_none", "q2_other", "q3"
+            ]
         );
         assert_eq!(
             Form::for_client(&questions, Some("claude-code")).order(),
-            ["q1", "q1_other", "q2", "q2_other", "q3"]
+            ["q1", "q1_other", "q2", "q2_none", "q2_other", "q3"]
         );
         // For Codex the form ends on a choice, never on an optional text field.
         let codex = |questions| Form::for_client(questions, Some("codex-mcp-client")).order();
@@ -430,7 +529,8 @@ pub(crate) mod tests {
                 "q2_other",
                 "q2_pick_1",
                 "q2_pick_2",
-                "q2_pick_3"
+                "q2_pick_3",
+                "q2_pick_none"
             ]
         );
         assert_eq!(codex(&questions[..1]), ["q1_other", "q1_pick"]);
@@ -461,7 +561,7 @@ pub(crate) mod tests {
         let schema: ElicitationSchema =
             serde_json::from_value(Form::new(&questions).schema(given.as_object().unwrap()))
                 .unwrap();
-        assert_eq!(schema.properties.len(), 7);
+        assert_eq!(schema.properties.len(), 8);
         // Only a free-text question's field is required; "Other" never is.
         assert_eq!(schema.required, Some(vec!["q3".to_string()]));
         let back = serde_json::to_value(&schema).unwrap();

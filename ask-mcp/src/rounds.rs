@@ -314,8 +314,8 @@ mod tests {
         assert_eq!(
             form.step(&mut rounds, accept(json!({"q1": "SQLite", "q2": []}))),
             Step::Again(
-                "Please answer every question; choose an option or type an answer for: \
-                 \"Which features?\", \"Project name?\""
+                "Please answer every question; choose an option (or tick \"None of these\") or \
+                 type an answer for: \"Which features?\", \"Project name?\""
                     .to_string()
             )
         );

@@ -32,7 +32,8 @@ impl Progress {
 /// Reads one answer value for `question` (the question at `index`).
 ///
 /// `null` and an empty answer (`""`, a string of spaces, `[]`, `[""]`: see
-/// [`AnswerValue::is_empty`]) mean "not answered yet". A string matching an option label (see
+/// [`AnswerValue::is_empty`]) mean "not answered yet", but for `[]` given to a multi-select
+/// question, which is the answer "None of these" ([`Answer::none_of_these`]). A string matching an option label (see
 /// [`Question::find_option`]) selects that option; any other string is the person's own answer.
 /// A multi-select question also takes a list of strings, or the labels joined with commas.
 pub(crate) fn read_answer(
@@ -189,15 +190,27 @@ mod tests {
     fn empty_answers_are_unanswered() {
         for question in [db(), features(), Question::text("Name?")] {
             for value in [
+                json!(null),
                 json!(""),
                 json!(" "),
-                json!([]),
                 json!([""]),
                 json!(["", " "]),
             ] {
                 check(question.clone(), value, None);
             }
         }
+        for question in [db(), Question::text("Name?")] {
+            check(question, json!([]), None);
+        }
+    }
+
+    #[test]
+    fn an_empty_list_answers_a_multi_select_with_none_of_these() {
+        check(
+            features(),
+            json!([]),
+            Some(Answer::none_of_these("Which features?")),
+        );
     }
 
     #[test]

@@ -167,8 +167,9 @@ impl Commands {
     /// The note written into each new pending file `file` (its `howToAnswer`).
     pub fn how_to_answer(&self, file: &str) -> String {
         format!(
-            "Replace each null answer with your answer: an option label or your own words (a list \
-             of labels for a multiSelect question). Then run: {}",
+            "Replace each null answer with your answer: an option label or your own words (for a \
+             multiSelect question, a list of labels, your own words added to them, or [] for none \
+             of them). Then run: {}",
             self.edited_command(file)
         )
     }

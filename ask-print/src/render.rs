@@ -38,7 +38,9 @@ pub(crate) fn render(file: &PendingFile, path: &Path, names: &Names) -> String {
             clean(&question.question)
         ));
         if question.multi_select {
-            out.push_str("   (choose any number)\n");
+            out.push_str(
+                "   (choose any number; your own words are added to them; [] for none of them)\n",
+            );
         }
         for label in question.options.iter().flatten() {
             let description = question
@@ -52,6 +54,9 @@ pub(crate) fn render(file: &PendingFile, path: &Path, names: &Names) -> String {
             serde_json::Value::Null => "(not answered yet)".to_string(),
             serde_json::Value::String(s) if s.trim().is_empty() => "(not answered yet)".to_string(),
             serde_json::Value::String(s) => clean(s),
+            serde_json::Value::Array(items) if items.is_empty() && question.multi_select => {
+                "(none of these)".to_string()
+            }
             other => clean(&other.to_string()),
         };
         out.push_str(&format!("   answer: {answer}\n"));
@@ -100,6 +105,25 @@ mod tests {
                  ask-user -p @'/w/my dir/it'\\''s.json' \"your answers\"\n\
                  or clear them:\n  \
                  ask-user questions clear --pending-file '/w/my dir/it'\\''s.json'"
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_multi_select_says_how_it_is_answered_and_shows_none_of_these() {
+        let input: ask_core::AskUserInput = serde_json::from_str(
+            r#"{"questions": [{"question": "Which?", "multiSelect": true,
+                "options": [{"label": "A"}, {"label": "B"}]}]}"#,
+        )
+        .unwrap();
+        let mut file = PendingFile::new(&input);
+        file.questions[0].answer = serde_json::json!([]);
+        let text = render(&file, Path::new("/w/p.json"), &Names::default());
+        assert!(
+            text.contains(
+                "   (choose any number; your own words are added to them; [] for none of them)\n\
+                 \x20  - A\n   - B\n   answer: (none of these)\n"
             ),
             "{text}"
         );

@@ -1,7 +1,7 @@
 //! Compact renderings of a call and of its result, for hosts that show a transcript (a tool's
 //! `renderCall` and `renderResult` in pi), as ratatui lines and as plain text.
 
-use ask_core::{AskUserInput, AskUserResult, Question};
+use ask_core::{AskUserInput, AskUserResult, Picks, Question};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 
@@ -110,19 +110,34 @@ pub fn render_result(questions: &[Question], result: &AskUserResult) -> Vec<Line
             Some(question) => answer.shown(question),
             None => std::borrow::Cow::Borrowed(answer),
         };
+        let dim = Style::new().add_modifier(Modifier::DIM);
         let mut spans = vec![
             Span::raw("  "),
             Span::styled(
                 format!("{name}: "),
                 Style::new().add_modifier(Modifier::BOLD),
             ),
-            Span::raw(safe(&answer.answer.joined()).into_owned()),
         ];
-        if answer.was_custom {
-            spans.push(Span::styled(
-                " (typed)",
-                Style::new().add_modifier(Modifier::DIM),
-            ));
+        // A multi-select answer shows its picks, then only its typed text marked as typed.
+        let multi = question.filter(|q| q.multi_select && ask_core::answer_mask(q).is_none());
+        match multi.map(|question| Picks::of(question, &answer)) {
+            Some(picks) if picks.picked.is_empty() && picks.typed.is_none() => {
+                spans.push(Span::styled("none of these", dim));
+            }
+            Some(picks) => {
+                spans.push(Span::raw(safe(&picks.picked.join(", ")).into_owned()));
+                if let Some(typed) = picks.typed {
+                    let joint = if picks.picked.is_empty() { "" } else { " + " };
+                    spans.push(Span::raw(format!("{joint}{}", safe(&typed))));
+                    spans.push(Span::styled(" (typed)", dim));
+                }
+            }
+            None => {
+                spans.push(Span::raw(safe(&answer.answer.joined()).into_owned()));
+                if answer.was_custom {
+                    spans.push(Span::styled(" (typed)", dim));
+                }
+            }
         }
         lines.push(Line::from(spans));
     }
@@ -183,7 +198,27 @@ mod tests {
         )]);
         assert_eq!(
             render_result_text(&questions, &answered.to_result()),
-            "✓ answered\n  Which?: A, mine (typed)"
+            "✓ answered\n  Which?: A + mine (typed)"
+        );
+        // Typed text alone, and "None of these".
+        let typed = Outcome::Answered(vec![Answer::multi("Which?", vec![], Some("A, B".into()))]);
+        assert_eq!(
+            render_result_text(&questions, &typed.to_result()),
+            "✓ answered\n  Which?: A, B (typed)"
+        );
+        let none = Outcome::Answered(vec![Answer::none_of_these("Which?")]);
+        assert_eq!(
+            render_result_text(&questions, &none.to_result()),
+            "✓ answered\n  Which?: none of these"
+        );
+        let picked = Outcome::Answered(vec![Answer::multi(
+            "Which?",
+            vec!["A".into(), "B".into()],
+            None,
+        )]);
+        assert_eq!(
+            render_result_text(&questions, &picked.to_result()),
+            "✓ answered\n  Which?: A, B"
         );
         assert_eq!(
             render_result_text(&questions, &Outcome::Cancelled.to_result()),

@@ -110,6 +110,9 @@ pub enum Dialog {
         /// The length of the answer in characters.
         chars: usize,
     },
+    /// "None of these? [y/N]": Enter on a multi-select question with nothing ticked; yes
+    /// answers it with none of its options.
+    NoneOfThese,
 }
 
 /// A one-line remark shown above the help line until the next key.
@@ -174,7 +177,8 @@ impl State {
         let tabbed = self.is_tabbed();
         let mut any = false;
         for ((question, page), answer) in self.questions.iter().zip(&mut self.pages).zip(given) {
-            let Some(answer) = answer.as_ref().filter(|a| !a.answer.is_empty()) else {
+            let given = |a: &&Answer| !a.answer.is_empty() || a.answer.is_none_of_these();
+            let Some(answer) = answer.as_ref().filter(given) else {
                 continue;
             };
             any = true;

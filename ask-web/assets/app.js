@@ -432,10 +432,36 @@ function questionPanel(ask, question, qi, masked, given) {
     ask.changed();
   });
   fieldset.append(otherLabel, el("div", { class: "field other" }, otherTextLabel, otherText, count));
+  // "None of these" answers a multi-select question with none of its options: it clears the
+  // other choices, and any other choice clears it.
+  let noneInput = null;
+  if (multi) {
+    const noneId = `${id}-none`;
+    noneInput = el("input", { type: "checkbox", id: noneId, class: "none", value: "none" });
+    const noneLabel = el("label", { for: noneId, class: "option" }, noneInput,
+      el("span", {}, el("span", { class: "label", text: T.noneOfThese })));
+    noneInput.addEventListener("change", () => {
+      if (noneInput.checked) {
+        for (const input of inputs) input.checked = false;
+        otherInput.checked = false;
+      }
+      ask.changed();
+    });
+    for (const input of [...inputs, otherInput]) {
+      input.addEventListener("change", () => {
+        if (input.checked) noneInput.checked = false;
+      });
+    }
+    otherText.addEventListener("input", () => {
+      if (otherText.value !== "") noneInput.checked = false;
+    });
+    fieldset.append(noneLabel);
+  }
   const note = noteField(ask, masked, id, qi);
   panel.append(note.field);
   if (given) {
     for (const oi of given.chosen) if (inputs[oi]) inputs[oi].checked = true;
+    if (given.none && noneInput) noneInput.checked = true;
     if (given.other) {
       otherInput.checked = true;
       otherText.value = given.other;
@@ -453,6 +479,7 @@ function questionPanel(ask, question, qi, masked, given) {
       event.preventDefault();
       if (multi) target.checked = !target.checked;
       else target.checked = true;
+      if (noneInput && target.checked) noneInput.checked = false;
       target.focus();
       if (target === otherInput && target.checked) otherText.focus();
       ask.changed();
@@ -467,7 +494,9 @@ function questionPanel(ask, question, qi, masked, given) {
     if (multi) {
       const chosen = inputs.filter((i) => i.checked).map((i) => options[Number(i.value)].label);
       if (other.trim() !== "") chosen.push(other);
-      return chosen.length === 0 ? null : { answer: chosen, wasCustom: other.trim() !== "" };
+      // `[]` is the answer "None of these"; nothing chosen without it is no answer.
+      if (chosen.length === 0) return noneInput.checked ? { answer: [], wasCustom: false } : null;
+      return { answer: chosen, wasCustom: other.trim() !== "" };
     }
     if (otherInput.checked) return other.trim() === "" ? null : { answer: other, wasCustom: true };
     const picked = inputs.find((i) => i.checked);
@@ -511,7 +540,8 @@ function updateCount(node, text) {
 }
 
 function answerText(answer) {
-  return Array.isArray(answer.answer) ? answer.answer.join(", ") : answer.answer;
+  if (!Array.isArray(answer.answer)) return answer.answer;
+  return answer.answer.length === 0 ? T.noneOfThese : answer.answer.join(", ");
 }
 
 // The most of one answer or note that the review and the recap show, so that a long answer

@@ -87,6 +87,8 @@ interface ShownRecord {
 	status: string;
 	answers: Fields[];
 	secret: Set<string>;
+	/** The labels of each multi-select question, by question. */
+	multi: Map<string, Set<string>>;
 	reply?: string;
 	pendingFile?: string;
 }
@@ -96,13 +98,19 @@ function readRecord(details: unknown): ShownRecord | undefined {
 	const answers = Array.isArray(details.answers) ? (details.answers as unknown[]).filter(isObject) : [];
 	const questions = Array.isArray(details.questions) ? (details.questions as unknown[]).filter(isObject) : [];
 	const secret = new Set<string>();
+	const multi = new Map<string, Set<string>>();
 	for (const q of questions) {
 		if (q.secret === true && typeof q.question === "string") secret.add(q.question);
+		if (q.multiSelect === true && typeof q.question === "string") {
+			const options = Array.isArray(q.options) ? (q.options as unknown[]).filter(isObject) : [];
+			multi.set(q.question, new Set(options.map((o) => o.label).filter((l): l is string => typeof l === "string")));
+		}
 	}
 	return {
 		status: details.status,
 		answers,
 		secret,
+		multi,
 		reply: typeof details.reply === "string" ? details.reply : undefined,
 		pendingFile: typeof details.pendingFile === "string" ? details.pendingFile : undefined,
 	};
@@ -116,6 +124,22 @@ function answerField(answer: Fields, field: (typeof SECRET_ANSWER_FIELDS)[number
 	if (typeof value === "string") return value;
 	if (Array.isArray(value)) return value.filter((v) => typeof v === "string").join(", ");
 	return undefined;
+}
+
+/**
+ * A multi-select answer: the labels picked, then the text typed through "Other" (which is added
+ * to them), and only that text marked as typed; "none of these" for an answer of no option.
+ */
+function picksText(answer: unknown[], labels: Set<string>, theme: Styles): string {
+	const parts = answer.filter((v): v is string => typeof v === "string");
+	const picked = parts.filter((p) => labels.has(p));
+	const typed = parts.filter((p) => !labels.has(p));
+	if (picked.length === 0 && typed.length === 0) return theme.fg("dim", "none of these");
+	let text = shown(picked.join(", "), "  ");
+	if (typed.length > 0) {
+		text += `${picked.length > 0 ? " + " : ""}${shown(typed.join(", "), "  ")}${theme.fg("dim", " (typed)")}`;
+	}
+	return text;
 }
 
 /**
@@ -135,9 +159,12 @@ export function resultLines(details: unknown, content: string, theme: Styles): s
 				.map((a) => {
 					const question = typeof a.question === "string" ? a.question : "";
 					const secret = record.secret.has(question);
-					const answer = answerField(a, "answer", secret) ?? "";
-					const typed = a.wasCustom === true ? theme.fg("dim", " (typed)") : "";
-					let line = `${theme.fg("success", "✓")} ${shown(question, "  ")} ${theme.fg("dim", "→")} ${shown(answer, "  ")}${typed}`;
+					const labels = record.multi.get(question);
+					const drawn =
+						labels !== undefined && !secret && Array.isArray(a.answer)
+							? picksText(a.answer, labels, theme)
+							: `${shown(answerField(a, "answer", secret) ?? "", "  ")}${a.wasCustom === true ? theme.fg("dim", " (typed)") : ""}`;
+					let line = `${theme.fg("success", "✓")} ${shown(question, "  ")} ${theme.fg("dim", "→")} ${drawn}`;
 					const notes = answerField(a, "notes", secret);
 					if (notes !== undefined) line += `\n  ${theme.fg("dim", `note: ${shown(notes, "  ")}`)}`;
 					return line;

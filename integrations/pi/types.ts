@@ -26,7 +26,7 @@ export interface Question {
 	id?: string | null;
 	/** What kind of answer the question takes: `"choice"` (the default: pick an option, or type free text when there are no options), `"yesno"` (the options "Yes" and "No" are added, so leave `options` out; the answer is "Yes" or "No") or `"path"` (the person types a file or folder path, with completion; no options). */
 	kind?: QuestionKind;
-	/** Allow the person to pick several options; the answer is then a list of labels. */
+	/** Allow the person to pick several options; the answer is then a list of labels, with any text they typed added last, or `[]` when they chose none of the options. */
 	multiSelect?: boolean;
 	/** The suggested answers. Omit for a free-text question. An "Other" choice that lets the person type their own answer is always added; do not add one yourself (labels such as "Other", "Others" or "Other (please specify)" are refused). Put the recommended option first and end its label with "(Recommended)". */
 	options?: QuestionOption[] | null;
@@ -48,14 +48,14 @@ export interface AskUserInput {
 	metadata?: { [key: string]: unknown };
 }
 
-/** The answer: a label or typed text, or a list for a multi-select question. The answer to a secret question is here, in this result, only: records and logs hold "[secret]". */
+/** The answer: a label or typed text, or a list for a multi-select question (`[]` when the person chose none of the options). The answer to a secret question is here, in this result, only: records and logs hold "[secret]". */
 export type AnswerValue = string | string[];
 
 /** The person's answer to one question. */
 export interface Answer {
 	/** The question, exactly as it was asked. */
 	question: string;
-	/** The answer: a label or typed text, or a list for a multi-select question. The answer to a secret question is here, in this result, only: records and logs hold "[secret]". */
+	/** The answer: a label or typed text, or a list for a multi-select question (`[]` when the person chose none of the options). The answer to a secret question is here, in this result, only: records and logs hold "[secret]". */
 	answer: AnswerValue;
 	/** True when the person typed the answer through "Other" (for a multi-select question: when typed text is among the answers). */
 	wasCustom: boolean;
@@ -101,7 +101,7 @@ export interface AskUserResult {
 export interface AskedQuestion {
 	/** The complete question, ending with a question mark. Answers are keyed by this text, so it must be unique within the call. */
 	question: string;
-	/** Allow the person to pick several options; the answer is then a list of labels. */
+	/** Allow the person to pick several options; the answer is then a list of labels, with any text they typed added last, or `[]` when they chose none of the options. */
 	multiSelect: boolean;
 	/** A very short label shown as a tab or chip, such as "Database" (12 characters or fewer reads best), on one line. */
 	header?: string | null;
@@ -159,7 +159,7 @@ export interface CallRecord {
 
 /** The tool output handed to an agent harness: `{content, details, isError}`. */
 export interface ToolOutput {
-	/** The text for the model: the answer map when answered, a plain sentence otherwise. */
+	/** The text for the model: the answer map when answered (followed, when the call has a multi-select question, by a line `Multi-select answers: {…}` that gives each one's picked labels and typed text apart), a plain sentence otherwise. */
 	content: string;
 	/** True when the call was refused or invalid. */
 	isError: boolean;

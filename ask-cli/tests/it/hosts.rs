@@ -880,7 +880,8 @@ fn file_route_closes_its_loop(host: Host, extra: &[&str]) {
         }
         Host::Gemini | Host::OpenCode => assert_eq!(
             stage.unwrapped(received),
-            r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}"#
+            r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}
+Multi-select answers: {"Which features should we enable?":{"picked":["Auth","Search"]}}"#
         ),
     }
 }
@@ -1166,7 +1167,8 @@ fn claude_interactive_draws_the_form_and_the_model_gets_both_answers() {
             RIGHT, SPACE, DOWN, DOWN, RIGHT, SPACE, DOWN, SPACE, ENTER, DOWN,
         ],
     );
-    answer(&mut session, "Features: Auth, Search", &[ENTER]);
+    // Enter leaves "None of these" unticked and moves on to Accept, which a second Enter takes.
+    answer(&mut session, "Features: Auth, Search", &[ENTER, ENTER]);
     wait_for_screen(&session, "The stand-in model got the tool result.");
     // ask-user runs in the terminal's foreground process group, while the host holds the
     // terminal in raw mode to draw its own screen.
@@ -1194,14 +1196,16 @@ fn codex_interactive_draws_the_form_and_the_model_gets_both_answers() {
     // its "Other", then the last question's "Other" before its check boxes, so that the form
     // ends on a choice (Codex submits only from the last field, and takes Enter in an empty
     // text field as nothing; Ctrl+N moves past it). Choose PostgreSQL, skip both "Other"
-    // fields, tick Auth and Search, leave Billing, and submit.
+    // fields, tick Auth and Search, leave Billing and "None of these", and submit.
     const NEXT_FIELD: &str = "\x0e";
     const UP: &str = "\x1b[A";
     wait_until(&session, "the form", || stage.forms_sent() == 1);
     answer(
         &mut session,
-        "Field 1/6",
-        &[ENTER, NEXT_FIELD, NEXT_FIELD, UP, ENTER, UP, ENTER, ENTER],
+        "Field 1/7",
+        &[
+            ENTER, NEXT_FIELD, NEXT_FIELD, UP, ENTER, UP, ENTER, ENTER, ENTER,
+        ],
     );
     wait_for_screen(&session, "The stand-in model got the tool result.");
     // Codex starts MCP servers without a controlling terminal: ask-user cannot open /dev/tty.
@@ -1448,7 +1452,8 @@ fn opencode_run_from_a_terminal_the_terminal_ui_asks() {
     let text = terminal_ui_from_a_terminal(Host::OpenCode, &[]);
     assert_eq!(
         text,
-        r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}"#
+        r#"{"answers":{"Which database should we use?":"PostgreSQL","Which features should we enable?":"Auth, Search"}}
+Multi-select answers: {"Which features should we enable?":{"picked":["Auth","Search"]}}"#
     );
 }
 

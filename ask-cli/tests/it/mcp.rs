@@ -206,7 +206,8 @@ fn accepted_form_returns_the_answer_map_and_the_structured_result() {
         assert_eq!(result["isError"], false, "{era}");
         assert_eq!(
             text(result),
-            r#"{"answers":{"Which database should we use?":"SQLite","Which features should we include?":"Authentication, Admin Dashboard"}}"#,
+            r#"{"answers":{"Which database should we use?":"SQLite","Which features should we include?":"Authentication, Admin Dashboard"}}
+Multi-select answers: {"Which features should we include?":{"picked":["Authentication","Admin Dashboard"]}}"#,
             "{era}"
         );
         assert_eq!(
@@ -237,9 +238,45 @@ fn other_text_becomes_a_custom_answer_and_wins_over_a_chosen_option() {
             ]),
             "{era}"
         );
+        // The text tells the pick from the typed answer that the map joins.
+        assert_eq!(
+            text(result).lines().nth(1),
+            Some(
+                r#"Multi-select answers: {"Which features should we include?":{"picked":["REST API"],"typed":"Webhooks"}}"#
+            ),
+            "{era}"
+        );
         assert_eq!(
             text(call(seen, "free_text")),
             r#"{"answers":{"What should the project be called?":"Falcon"}}"#,
+            "{era}"
+        );
+    }
+}
+
+#[test]
+#[ignore = "needs the Python mcp package (ask-cli/tests/requirements.txt); run by .ci/run"]
+fn none_of_these_answers_a_multi_select_after_a_form_with_nothing_ticked() {
+    let _heavy = common::heavy::heavy("mcp");
+    for (era, seen) in eras() {
+        let result = call(seen, "none");
+        assert_eq!(result["isError"], false, "{era}: {result}");
+        assert_eq!(
+            text(result),
+            r#"{"answers":{"Which features should we include?":""}}
+Multi-select answers: {"Which features should we include?":{"picked":[]}}"#,
+            "{era}"
+        );
+        assert_eq!(
+            result["structuredContent"]["answers"],
+            json!([{"question": "Which features should we include?", "answer": [], "wasCustom": false}]),
+            "{era}"
+        );
+        let forms = requests(seen, "none");
+        assert_eq!(forms.len(), 2, "{era}: nothing ticked asks again");
+        assert_eq!(
+            forms[0]["requestedSchema"]["properties"]["q1_none"]["title"],
+            "Features: None of these",
             "{era}"
         );
     }

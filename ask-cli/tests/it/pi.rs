@@ -782,6 +782,36 @@ fn interactive_secret_answer_reaches_the_model_and_never_the_terminal() {
     assert_obeyed_nothing(&raw, &escapes);
 }
 
+#[test]
+#[ignore = "needs pi from npm; run by .ci/run"]
+fn interactive_multi_select_marks_only_the_typed_text_as_typed() {
+    let _heavy = common::heavy::heavy("pi");
+    let call = json!({"questions": [{"question": "Which features?", "header": "Features",
+        "multiSelect": true,
+        "options": [{"label": "Auth"}, {"label": "SSO, Google only"}, {"label": "API"}]}]});
+    let stage = Stage::with_call(&call.to_string());
+    let mut session = pi_in_pty(&stage, &[]);
+    session.wait_for("stand-in");
+    session.send("please ask me");
+    session.send(ENTER);
+    session.wait_for("Space/1-9 toggle");
+    session.key("1", "[x] 1. Auth");
+    session.key("2", "[x] 2. SSO, Google only");
+    session.key("0", "Space/1-9 toggle");
+    session.send("GraphQL");
+    session.key(ENTER, "Other: GraphQL");
+    session.send(ENTER);
+    // The transcript marks only the typed text; the model reads the picks apart from it.
+    session.wait_for("Which features? → Auth, SSO, Google only + GraphQL (typed)");
+    session.wait_for("model saw: tool");
+    assert_eq!(
+        stage.last_tool_text(),
+        "{\"answers\":{\"Which features?\":\"Auth, SSO, Google only, GraphQL\"}}\n\
+         Multi-select answers: {\"Which features?\":\
+         {\"picked\":[\"Auth\",\"SSO, Google only\"],\"typed\":\"GraphQL\"}}"
+    );
+}
+
 /// The hostile-input corpus entry `name`, whole.
 fn corpus_question_file(name: &str) -> Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/corpus/{name}.json"));

@@ -362,6 +362,75 @@ fn inline_answers_with_a_multi_select_list() {
 }
 
 #[test]
+fn an_empty_list_is_none_of_these_and_null_or_blank_stay_unanswered() {
+    let features = "Which features should we include?";
+    let dir = tempfile::tempdir().unwrap();
+    let pass_one = run(
+        dir.path(),
+        &["-p", example("features.json").to_str().unwrap()],
+    );
+    assert_eq!(pass_one.status.code(), Some(4), "{}", stderr(&pass_one));
+    for blank in [json!(null), json!(""), json!([""])] {
+        write_answers(dir.path(), std::slice::from_ref(&blank));
+        let output = run(dir.path(), &["-c"]);
+        assert_eq!(
+            output.status.code(),
+            Some(4),
+            "{blank}: {}",
+            stderr(&output)
+        );
+        assert!(
+            stderr(&output).contains("1. Which features should we include?"),
+            "{blank}: {}",
+            stderr(&output)
+        );
+    }
+    // `[]` written into the file is the answer "None of these".
+    write_answers(dir.path(), &[json!([])]);
+    let output = run(dir.path(), &["-c", "--output", "tool"]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let tool = stdout_json(&output);
+    assert_eq!(
+        tool["content"],
+        format!(
+            "{{\"answers\":{{\"{features}\":\"\"}}}}\n\
+             Multi-select answers: {{\"{features}\":{{\"picked\":[]}}}}"
+        )
+    );
+    assert_eq!(tool["details"]["answers"][0]["answer"], json!([]));
+    assert!(!dir.path().join(PENDING).exists());
+    // And so it is given inline; typed text beside picks is told apart in the text.
+    for (inline, line) in [
+        ("[[]]", r#"{"picked":[]}"#),
+        (
+            r#"[["REST API", "Search, and filters"]]"#,
+            r#"{"picked":["REST API"],"typed":"Search, and filters"}"#,
+        ),
+    ] {
+        run(
+            dir.path(),
+            &["-p", example("features.json").to_str().unwrap()],
+        );
+        let output = run(dir.path(), &["-p", "--answers", inline, "--output", "tool"]);
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{inline}: {}",
+            stderr(&output)
+        );
+        let content = stdout_json(&output)["content"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            content.lines().nth(1).unwrap(),
+            format!("Multi-select answers: {{\"{features}\":{line}}}"),
+            "{inline}"
+        );
+    }
+}
+
+#[test]
 fn partial_inline_answers_leave_the_file_as_it_was() {
     let dir = pending_setup();
     let before = std::fs::read(dir.path().join(PENDING)).unwrap();

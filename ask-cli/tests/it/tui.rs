@@ -136,6 +136,34 @@ fn multi_select_ticks_with_space() {
 }
 
 #[test]
+fn enter_with_nothing_ticked_asks_none_of_these() {
+    let features = features_call();
+    let mut session = Session::ask("call.json --output tool", &[("call.json", &features)]);
+    session.wait_for("Space toggle");
+    // The open "Other" field says that its text is added to the ticks.
+    session.key("0", "(added to the options you tick)");
+    session.key(ESC, "Space toggle");
+    session.key("k", "> [ ] 3. Admin Dashboard");
+    session.key(ENTER, "None of these? [y/N]");
+    // No goes back to the list with nothing ticked; yes answers with none of the options.
+    session.key("n", "Space toggle");
+    session.key(ENTER, "None of these? [y/N]");
+    session.send("y");
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    let tool: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        tool["content"],
+        "{\"answers\":{\"Which features should we include?\":\"\"}}\n\
+         Multi-select answers: {\"Which features should we include?\":{\"picked\":[]}}"
+    );
+    assert_eq!(
+        tool["details"]["answers"][0]["answer"],
+        serde_json::json!([])
+    );
+}
+
+#[test]
 fn demo_walks_the_tabs_and_submits() {
     let mut session = Session::ask("demo --output answers", &[]);
     session.wait_for("← ▸□ Database  □ Service Name  □ Features  ✓ Submit →");

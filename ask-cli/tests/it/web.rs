@@ -318,12 +318,16 @@ fn a_wrong_answer_is_refused_and_the_questions_keep_waiting() {
     );
     let not_json = web.post(&credential, "answer", &json!({"answer": "SQLite"}));
     assert_eq!(not_json.status, 400, "{not_json:?}");
-    let empty = web.post(
-        &credential,
-        "answer",
-        &json!({"answers": [{"answer": "SQLite"}, {"answer": []}, {"answer": "x"}]}),
-    );
-    assert_eq!(empty.status, 422, "{empty:?}");
+    // `[""]` and `null` leave the multi-select unanswered (`[]` would be "None of these").
+    for blank in [json!([""]), Value::Null] {
+        let empty = web.post(
+            &credential,
+            "answer",
+            &json!({"answers": [{"answer": "SQLite"}, {"answer": blank}, {"answer": "x"}]}),
+        );
+        assert_eq!(empty.status, 422, "{blank}: {empty:?}");
+        assert!(empty.body.contains("has an empty answer"), "{}", empty.body);
+    }
     let ok = web.post(
         &credential,
         "answer",
@@ -794,6 +798,40 @@ fn browser_opens_a_spent_link_again_in_the_same_browser_and_refuses_another() {
     let (code, out) = later.finish();
     assert_eq!(code, 0, "{out}");
     assert_eq!(out["answers"][2]["answer"], "the-later-call", "{out}");
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_answers_a_multi_select_with_none_of_these() {
+    let _heavy = common::heavy::heavy("web");
+    needs_browser();
+    let (seen, code, out) = browser("none", "desktop");
+    assert_eq!(code, 0, "{seen}");
+    assert_eq!(
+        seen["hint"],
+        ask_core::lang::Lang::En.page().choose_any,
+        "{seen}"
+    );
+    assert_eq!(seen["pickAfterNone"], false, "{seen}");
+    assert_eq!(seen["noneAfterPick"], false, "{seen}");
+    // Nothing ticked is no answer; "None of these" is one.
+    assert_eq!(
+        seen["tabsWithNothing"],
+        json!(["■ Database", "□ Features", "□ Name", "✓ Submit"])
+    );
+    assert_eq!(
+        seen["tabsWithNone"],
+        json!(["■ Database", "■ Features", "□ Name", "✓ Submit"])
+    );
+    assert_eq!(
+        seen["review"],
+        "Which database should we use?\nSQLite\nWhich features should we include?\nNone of these\n\
+         What should we name this service?\nnone-svc"
+    );
+    assert_eq!(
+        out["answers"][1],
+        json!({"question": "Which features should we include?", "answer": [], "wasCustom": false})
+    );
 }
 
 fn check_answered(viewport: &str) {

@@ -83,6 +83,8 @@ pub struct Text {
     pub other_sends: &'static str,
     /// Under kept "Other" text while another option is the answer.
     pub other_not_chosen: &'static str,
+    /// Under the open "Other" field of a multi-select: the typed text is added to the ticks.
+    pub other_adds: &'static str,
     /// The review tab's name in the tab bar: "✓ Submit".
     pub submit_tab: &'static str,
     /// A tab with no header: "Q{n}".
@@ -141,6 +143,10 @@ pub struct Text {
     pub ctrl_c_again: &'static str,
     /// "Answer is long ({n} chars). Continue anyway? [Y/n]".
     pub long_answer: &'static str,
+    /// Enter on a multi-select question with nothing ticked: "None of these? [y/N]".
+    pub none_of_these: &'static str,
+    /// A multi-select answer of none of the options, where the review shows the answer.
+    pub none_chosen: &'static str,
     /// "{n} questions still need an answer".
     pub unanswered: Counted,
     /// Enter on an empty free-text field.
@@ -206,6 +212,7 @@ pub(super) static EN: Text = Text {
     other_lead: "Other: ",
     other_sends: "(Enter on this row sends it)",
     other_not_chosen: "(not chosen: Enter on this row sends it)",
+    other_adds: "(added to the options you tick)",
     submit_tab: "✓ Submit",
     question_tab: "Q{n}",
     review_title: "Review your answers",
@@ -275,6 +282,8 @@ pub(super) static EN: Text = Text {
     discard: counted("Discard 1 answer? [y/N]", "Discard {n} answers? [y/N]"),
     ctrl_c_again: "Press Ctrl+C again to abandon the questions.",
     long_answer: "Answer is long ({n} chars). Continue anyway? [Y/n]",
+    none_of_these: "None of these? [y/N]",
+    none_chosen: "None of these",
     unanswered: counted(
         "1 question still needs an answer",
         "{n} questions still need an answer",
@@ -296,6 +305,7 @@ pub(super) static DE: Text = Text {
     other_lead: "Andere: ",
     other_sends: "(Enter in dieser Zeile sendet sie)",
     other_not_chosen: "(nicht gewählt: Enter in dieser Zeile sendet sie)",
+    other_adds: "(kommt zu den angekreuzten Optionen hinzu)",
     submit_tab: "✓ Senden",
     question_tab: "F{n}",
     review_title: "Antworten prüfen",
@@ -365,6 +375,8 @@ pub(super) static DE: Text = Text {
     ),
     ctrl_c_again: "Noch einmal Strg+C bricht die Fragen ab.",
     long_answer: "Die Antwort ist lang ({n} Zeichen). Trotzdem fortfahren? [J/n]",
+    none_of_these: "Keine davon? [j/N]",
+    none_chosen: "Keine davon",
     unanswered: counted(
         "1 Frage braucht noch eine Antwort",
         "{n} Fragen brauchen noch eine Antwort",
@@ -386,6 +398,7 @@ pub(super) static ES: Text = Text {
     other_lead: "Otra: ",
     other_sends: "(Enter en esta fila la envía)",
     other_not_chosen: "(no elegida: Enter en esta fila la envía)",
+    other_adds: "(se añade a las opciones marcadas)",
     submit_tab: "✓ Enviar",
     question_tab: "P{n}",
     review_title: "Revise sus respuestas",
@@ -461,6 +474,8 @@ pub(super) static ES: Text = Text {
     ),
     ctrl_c_again: "Pulsa Ctrl+C otra vez para abandonar las preguntas.",
     long_answer: "La respuesta es larga ({n} caracteres). ¿Continuar de todos modos? [S/n]",
+    none_of_these: "¿Ninguna de estas? [s/N]",
+    none_chosen: "Ninguna de estas",
     unanswered: counted(
         "Falta 1 pregunta por responder",
         "Faltan {n} preguntas por responder",
@@ -482,6 +497,7 @@ pub(super) static FR: Text = Text {
     other_lead: "Autre : ",
     other_sends: "(Enter sur cette ligne l'envoie)",
     other_not_chosen: "(non choisi : Enter sur cette ligne l'envoie)",
+    other_adds: "(s'ajoute aux options cochées)",
     submit_tab: "✓ Envoyer",
     question_tab: "Q{n}",
     review_title: "Vérifiez vos réponses",
@@ -557,6 +573,8 @@ pub(super) static FR: Text = Text {
     ),
     ctrl_c_again: "Appuyez encore sur Ctrl+C pour abandonner les questions.",
     long_answer: "La réponse est longue ({n} caractères). Continuer quand même ? [O/n]",
+    none_of_these: "Aucune de ces options ? [o/N]",
+    none_chosen: "Aucune de ces options",
     unanswered: counted(
         "1 question attend encore une réponse",
         "{n} questions attendent encore une réponse",
@@ -578,6 +596,7 @@ pub(super) static JA: Text = Text {
     other_lead: "その他: ",
     other_sends: "（この行で Enter を押すと送信）",
     other_not_chosen: "（未選択: この行で Enter を押すと送信）",
+    other_adds: "（チェックした選択肢に追加されます）",
     submit_tab: "✓ 送信",
     question_tab: "Q{n}",
     review_title: "回答の確認",
@@ -632,6 +651,8 @@ pub(super) static JA: Text = Text {
     discard: same("{n} 件の回答を破棄しますか？ [y/N]"),
     ctrl_c_again: "もう一度 Ctrl+C を押すと質問を中断します。",
     long_answer: "回答が長くなっています（{n} 文字）。このまま続けますか？ [Y/n]",
+    none_of_these: "いずれも該当しませんか？ [y/N]",
+    none_chosen: "いずれも該当なし",
     unanswered: same("{n} 件の質問がまだ未回答です"),
     type_first: "先に回答を入力してください",
     type_first_or_back: "先に回答を入力するか、Esc で戻ってください",
@@ -650,6 +671,7 @@ pub(super) static ZH: Text = Text {
     other_lead: "其他: ",
     other_sends: "（在此行按 Enter 发送）",
     other_not_chosen: "（未选中：在此行按 Enter 发送）",
+    other_adds: "（将添加到你勾选的选项中）",
     submit_tab: "✓ 提交",
     question_tab: "Q{n}",
     review_title: "检查你的回答",
@@ -704,6 +726,8 @@ pub(super) static ZH: Text = Text {
     discard: same("放弃 {n} 个回答？[y/N]"),
     ctrl_c_again: "再按一次 Ctrl+C 放弃这些问题。",
     long_answer: "回答较长（{n} 个字符）。仍要继续吗？[Y/n]",
+    none_of_these: "以上都不是？[y/N]",
+    none_chosen: "以上都不是",
     unanswered: same("还有 {n} 个问题需要回答"),
     type_first: "请先输入回答",
     type_first_or_back: "请先输入回答，或按 Esc 返回",
@@ -777,6 +801,7 @@ mod tests {
                     .contains(&format!("[{}/n]", yes.to_uppercase())),
                 "{lang}"
             );
+            assert!(text.none_of_these.contains(&format!("[{yes}/N]")), "{lang}");
         }
     }
 }

@@ -23,7 +23,9 @@ impl AnswerValue {
     ///
     /// This is the one rule of every mode: an empty answer is no answer. Print mode leaves the
     /// question unanswered, RPC refuses the response, and a form asks again; none of them
-    /// records an empty string as what the person said.
+    /// records an empty string as what the person said. The one exception is the empty list
+    /// given to a multi-select question, which [`Answer::from_value`] reads as "None of these"
+    /// ([`AnswerValue::is_none_of_these`]).
     ///
     /// ```
     /// use ask_core::AnswerValue;
@@ -36,6 +38,19 @@ impl AnswerValue {
             AnswerValue::Text(text) => text.trim().is_empty(),
             AnswerValue::Choices(texts) => texts.iter().all(|text| text.trim().is_empty()),
         }
+    }
+
+    /// True when the value is the empty list `[]`: given to a multi-select question, it is the
+    /// answer "None of these", none of the options; `[""]` is not.
+    ///
+    /// ```
+    /// use ask_core::AnswerValue;
+    /// assert!(AnswerValue::Choices(vec![]).is_none_of_these());
+    /// assert!(!AnswerValue::Choices(vec!["".into()]).is_none_of_these());
+    /// assert!(!AnswerValue::Text("".into()).is_none_of_these());
+    /// ```
+    pub fn is_none_of_these(&self) -> bool {
+        matches!(self, AnswerValue::Choices(choices) if choices.is_empty())
     }
 
     /// The answer as one string, with multi-select choices joined by `", "`.
@@ -54,8 +69,9 @@ impl AnswerValue {
 pub struct Answer {
     /// The question, exactly as it was asked.
     pub question: String,
-    /// The answer: a label or typed text, or a list for a multi-select question. The answer to
-    /// a secret question is here, in this result, only: records and logs hold "[secret]".
+    /// The answer: a label or typed text, or a list for a multi-select question (`[]` when the
+    /// person chose none of the options). The answer to a secret question is here, in this
+    /// result, only: records and logs hold "[secret]".
     // The text above is the schema's description for the model, which reads "[secret]" as
     // written; rustdoc would read it as a link.
     #[allow(rustdoc::broken_intra_doc_links)]
@@ -138,6 +154,12 @@ impl Answer {
         }
     }
 
+    /// The answer "None of these" to a multi-select question: none of its options, and nothing
+    /// typed. Its `answer` is `[]`, and the answer map's value for it is `""`.
+    pub fn none_of_these(question: impl Into<String>) -> Answer {
+        Answer::multi(question, Vec::new(), None)
+    }
+
     /// The same answer with the person's note attached; a blank note is no note.
     ///
     /// ```
@@ -198,7 +220,22 @@ impl Answer {
     /// `None` when the value is empty ([`AnswerValue::is_empty`]): the question is then
     /// unanswered. A text is read by [`Answer::from_text`] (or, for a multi-select question,
     /// [`Answer::from_texts`]), a list by [`Answer::from_texts`].
+    ///
+    /// The empty list `[]` given to a multi-select question is given deliberately: it is the
+    /// answer "None of these" ([`Answer::none_of_these`]). `""` and `[""]` stay unanswered.
+    ///
+    /// ```
+    /// use ask_core::{Answer, AnswerValue, Question};
+    /// let q = Question::choice("Which features?", ["Auth", "API"]).multi();
+    /// let none = Answer::from_value(&q, &AnswerValue::Choices(vec![])).unwrap();
+    /// assert_eq!(none, Answer::none_of_these("Which features?"));
+    /// assert_eq!(Answer::from_value(&q, &AnswerValue::Choices(vec!["".into()])), None);
+    /// assert_eq!(Answer::from_value(&q, &AnswerValue::Text("".into())), None);
+    /// ```
     pub fn from_value(question: &Question, value: &AnswerValue) -> Option<Answer> {
+        if question.multi_select && value.is_none_of_these() {
+            return Some(Answer::none_of_these(&question.question));
+        }
         if value.is_empty() {
             return None;
         }
@@ -462,13 +499,26 @@ mod tests {
             for value in [
                 AnswerValue::Text(String::new()),
                 AnswerValue::Text(" \t".into()),
-                AnswerValue::Choices(vec![]),
                 AnswerValue::Choices(vec![String::new()]),
                 AnswerValue::Choices(vec![" ".into(), String::new()]),
             ] {
                 assert_eq!(Answer::from_value(question, &value), None, "{value:?}");
             }
         }
+        // `[]` is no answer to a question of one answer, and "None of these" to a multi-select.
+        for question in [&single, &free] {
+            assert_eq!(
+                Answer::from_value(question, &AnswerValue::Choices(vec![])),
+                None
+            );
+        }
+        let none = Answer::from_value(&features(), &AnswerValue::Choices(vec![])).unwrap();
+        assert_eq!(none.answer, AnswerValue::Choices(vec![]));
+        assert!(!none.was_custom && none.selected_option.is_none());
+        assert_eq!(
+            AnswerMap::from_answers(&[none]).to_json(),
+            r#"{"answers":{"Which features should we include?":""}}"#
+        );
         assert_eq!(
             Answer::from_value(&single, &AnswerValue::Text("sqlite".into())),
             Some(Answer::selected("Which database?", "SQLite"))

@@ -5,10 +5,12 @@
 //! [`tool_output`].
 
 mod answer;
+mod multi;
 mod record;
 mod tool_output;
 
 pub use answer::{Answer, AnswerMap, AnswerValue, SECRET_PLACEHOLDER, answer_mask, any_secret};
+pub use multi::{MULTI_SELECT_PREFIX, Picks, multi_select_line};
 pub use record::{ChosenPreview, Mode, Outcome, Record, Status};
 pub use tool_output::{
     AskUserResult, ProblemReport, SUBAGENT_REFUSAL, ToolOutput, interrupted_text,

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::input::Question;
 
 use super::answer::{Answer, AnswerMap};
+use super::multi::multi_select_line;
 use super::record::{Outcome, Record, Status};
 
 /// The structured result of `ask_user`: whether the person answered, and the answers in
@@ -142,7 +143,9 @@ pub const SUBAGENT_REFUSAL: &str = "ask_user is only available to the parent con
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolOutput {
-    /// The text for the model: the answer map when answered, a plain sentence otherwise.
+    /// The text for the model: the answer map when answered (followed, when the call has a
+    /// multi-select question, by a line `Multi-select answers: {…}` that gives each one's picked
+    /// labels and typed text apart), a plain sentence otherwise.
     pub content: String,
     /// The persisted record, when the call reached a frontend.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -178,7 +181,7 @@ impl ToolOutput {
         let content = match record.status {
             Status::Answered => match &record.reply {
                 Some(reply) => reply_content(&record.questions, reply),
-                None => AnswerMap::from_answers(&record.answers).to_json(),
+                None => answered_content(&record.questions, &record.answers),
             },
             Status::Cancelled | Status::ConnectionLost | Status::Pending => {
                 record.outcome().message().unwrap_or_default()
@@ -235,6 +238,17 @@ pub fn interrupted_text(signal: Option<&str>) -> String {
             "The questions were interrupted by {name} before the user answered; nothing was \
              answered."
         ),
+    }
+}
+
+/// The text for the model when the person answered each question: the answer map, exactly, and
+/// when the call has a multi-select question, the line that tells its picks from its typed text
+/// ([`multi_select_line`]) on the line after it.
+fn answered_content(questions: &[Question], answers: &[Answer]) -> String {
+    let map = AnswerMap::from_answers(answers).to_json();
+    match multi_select_line(questions, answers) {
+        Some(line) => format!("{map}\n{line}"),
+        None => map,
     }
 }
 
@@ -369,6 +383,54 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&refused).unwrap(),
             json!({"content": SUBAGENT_REFUSAL, "isError": true})
+        );
+    }
+
+    #[test]
+    fn a_call_with_a_multi_select_question_has_its_line_after_the_map() {
+        let single = Question::choice("Which database?", ["PostgreSQL", "SQLite"]);
+        let record = |answers: Vec<Answer>| Record {
+            call_id: None,
+            questions: vec![single.clone(), features()],
+            answers,
+            answered_at: 0,
+            mode: Mode::Print,
+            metadata: None,
+            status: Status::Answered,
+            pending_file: None,
+            reply: None,
+            previews: Vec::new(),
+            pending_instructions: None,
+        };
+        let features = "Which features should we include?";
+        let picked = ToolOutput::from_record(record(vec![
+            Answer::selected("Which database?", "SQLite"),
+            Answer::multi(
+                features,
+                vec!["Authentication".into()],
+                Some("SSO, Google only".into()),
+            ),
+        ]));
+        assert_eq!(
+            picked.content,
+            "{\"answers\":{\"Which database?\":\"SQLite\",\
+             \"Which features should we include?\":\"Authentication, SSO, Google only\"}}\n\
+             Multi-select answers: {\"Which features should we include?\":\
+             {\"picked\":[\"Authentication\"],\"typed\":\"SSO, Google only\"}}"
+        );
+        let none = ToolOutput::from_record(record(vec![
+            Answer::selected("Which database?", "SQLite"),
+            Answer::none_of_these(features),
+        ]));
+        assert_eq!(
+            none.content,
+            "{\"answers\":{\"Which database?\":\"SQLite\",\
+             \"Which features should we include?\":\"\"}}\n\
+             Multi-select answers: {\"Which features should we include?\":{\"picked\":[]}}"
+        );
+        assert_eq!(
+            serde_json::to_value(none.details.unwrap().answers[1].clone()).unwrap()["answer"],
+            json!([])
         );
     }
 

@@ -529,7 +529,10 @@ async fn a_form_answers_the_call_with_the_answer_map_and_the_structured_result()
         assert!(!is_error(&result), "{era:?}: {result}");
         assert_eq!(
             text(&result),
-            r#"{"answers":{"Which database should we use?":"SQLite","Which features should we include?":"Authentication, Admin Dashboard"}}"#,
+            "{\"answers\":{\"Which database should we use?\":\"SQLite\",\
+             \"Which features should we include?\":\"Authentication, Admin Dashboard\"}}\n\
+             Multi-select answers: {\"Which features should we include?\":\
+             {\"picked\":[\"Authentication\",\"Admin Dashboard\"]}}",
             "{era:?}"
         );
         assert_eq!(
@@ -561,6 +564,7 @@ async fn a_form_answers_the_call_with_the_answer_map_and_the_structured_result()
             "Database: Other (type your answer)"
         );
         assert_eq!(fields["q2_other"]["type"], "string", "{era:?}");
+        assert_eq!(fields["q2_none"]["type"], "boolean", "{era:?}");
         assert_eq!(session.close().await.unwrap(), Ended::ClientClosed);
     }
 }
@@ -574,7 +578,9 @@ async fn a_multi_select_question_is_a_check_box_per_option_unless_the_client_dra
         let result = session.call(questions(&[features()])).await;
         assert_eq!(
             text(&result),
-            r#"{"answers":{"Which features should we include?":"Authentication, Admin Dashboard"}}"#,
+            "{\"answers\":{\"Which features should we include?\":\"Authentication, Admin Dashboard\"}}\n\
+             Multi-select answers: {\"Which features should we include?\":\
+             {\"picked\":[\"Authentication\",\"Admin Dashboard\"]}}",
             "{era:?}"
         );
         let form = &session.person.elicitations()[0]["requestedSchema"];
@@ -589,12 +595,55 @@ async fn a_multi_select_question_is_a_check_box_per_option_unless_the_client_dra
                          "description": "Which features should we include?", "default": false},
                 "q1_3": {"type": "boolean", "title": "Features: Admin Dashboard",
                          "description": "Which features should we include?", "default": false},
-                "q1_other": {"type": "string", "title": "Features: Other (type your answer)",
-                             "description": "Type your own answer instead of choosing: Which \
-                                             features should we include?"}}),
+                "q1_none": {"type": "boolean", "title": "Features: None of these",
+                            "description": "Tick to answer with none of the options (an option \
+                                            ticked or an answer typed counts instead): Which \
+                                            features should we include?", "default": false},
+                "q1_other": {"type": "string", "title": "Features: Other (added to your picks)",
+                             "description": "Type an answer of your own; it is added to the \
+                                             options you pick: Which features should we \
+                                             include?"}}),
             "{era:?}"
         );
         assert!(form.get("required").is_none(), "{era:?}: {form}");
+        session.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn none_of_these_answers_a_multi_select_and_nothing_ticked_asks_again() {
+    for era in ERAS {
+        // Nothing ticked with "None of these" unset is no answer; ticked, it is one.
+        let person = Person::with_forms()
+            .accepts(json!({"q1_1": false, "q1_2": false, "q1_3": false, "q1_none": false}))
+            .accepts(json!({"q1_none": true}));
+        let session = connect(server(&[Presenter::Elicitation], Vec::new()), person, era).await;
+        let result = session.call(questions(&[features()])).await;
+        assert!(!is_error(&result), "{era:?}: {result}");
+        let forms = session.person.elicitations();
+        assert_eq!(forms.len(), 2, "{era:?}");
+        assert_eq!(
+            text(&result),
+            "{\"answers\":{\"Which features should we include?\":\"\"}}\n\
+             Multi-select answers: {\"Which features should we include?\":{\"picked\":[]}}",
+            "{era:?}"
+        );
+        assert_eq!(
+            result["structuredContent"]["answers"],
+            json!([{"question": "Which features should we include?", "answer": [],
+                    "wasCustom": false}]),
+            "{era:?}"
+        );
+        session.close().await.unwrap();
+        // A box ticked beside "None of these" is the answer, as its field says.
+        let person = Person::with_forms().accepts(json!({"q1_2": true, "q1_none": true}));
+        let session = connect(server(&[Presenter::Elicitation], Vec::new()), person, era).await;
+        let result = session.call(questions(&[features()])).await;
+        assert_eq!(
+            result["structuredContent"]["answers"][0]["answer"],
+            json!(["REST API"]),
+            "{era:?}"
+        );
         session.close().await.unwrap();
     }
 }

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use ask_core::{AskUserInput, Outcome};
+use ask_core::{Answer, AskUserInput, Outcome};
 use ask_rpc::{Connection, LineReader};
 use tokio::io::{AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 use tokio::task::JoinHandle;
@@ -319,6 +319,8 @@ fn wrong_and_empty_answers_are_named_in_wire_terms() {
         h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": 7}, {"answer": "Auth"}]}"#).await;
         h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": ""}, {"answer": "Auth"}]}"#).await;
         h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": "SQLite"}, {"answer": [""]}]}"#).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": "SQLite"}, {"answer": null}]}"#).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": "SQLite"}, {"answer": ""}]}"#).await;
         h.send(br#"{"type": "ask_user_response", "requestId": "req-9", "answers": [{"answer": "SQLite"}, {"answer": "Auth"}]}"#).await;
         assert!(matches!(
             h.asks.pop().unwrap().await.unwrap(),
@@ -334,7 +336,31 @@ fn wrong_and_empty_answers_are_named_in_wire_terms() {
         "a string, or a list of strings",
         r#"question 1 (\"Which database?\") has an empty answer, which is no answer"#,
         r#"question 2 (\"Which features?\") has an empty answer"#,
+        r#"or [] for \"None of these\""#,
     ] {
         assert!(transcript.contains(said), "{said}:\n{transcript}");
     }
+    // `[""]`, `null` and `""` for the multi-select question are each refused, naming it.
+    assert_eq!(
+        transcript
+            .matches(r#"question 2 (\"Which features?\") has an empty answer"#)
+            .count(),
+        3,
+        "{transcript}"
+    );
+}
+
+/// `[]` given to a multi-select question is the answer "None of these".
+#[test]
+fn an_empty_list_answers_a_multi_select_with_none_of_these() {
+    run(async {
+        let mut h = Harness::new();
+        h.ask("req-10", two_questions()).await;
+        h.send(br#"{"type": "ask_user_response", "requestId": "req-10", "answers": [{"answer": "SQLite"}, {"answer": []}]}"#).await;
+        let Outcome::Answered(answers) = h.asks.pop().unwrap().await.unwrap() else {
+            panic!("not answered")
+        };
+        assert_eq!(answers[1], Answer::none_of_these("Which features?"));
+        h.transcript
+    });
 }

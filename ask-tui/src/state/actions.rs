@@ -336,21 +336,28 @@ impl State {
         };
         let nothing = !page.checked.contains(&true) && !page.other_checked;
         if nothing {
+            // Enter on "Other" opens it; anywhere else, nothing ticked may mean "None of
+            // these", which the person confirms rather than getting the highlighted row.
             if page.cursor >= question.options().len() {
                 return self.open_other();
             }
-            let cursor = page.cursor;
-            if let Some(page) = self.page_mut() {
-                page.checked[cursor] = true;
-            }
-        }
-        let Some((question, page)) = self.current() else {
+            self.dialog = Some(Dialog::NoneOfThese);
             return Effect::Continue;
-        };
+        }
         let labels = question.chosen_labels(&page.checked);
         let custom =
             (page.other_checked && !page.field.is_blank()).then(|| page.field.text().to_string());
         let answer = Answer::multi(&question.question, labels, custom);
+        self.commit(answer)
+    }
+
+    /// "None of these" confirmed: the open multi-select question is answered with none of its
+    /// options, and nothing typed.
+    pub(super) fn commit_none(&mut self) -> Effect {
+        let Some((question, _)) = self.current() else {
+            return Effect::Continue;
+        };
+        let answer = Answer::none_of_these(&question.question);
         self.commit(answer)
     }
 

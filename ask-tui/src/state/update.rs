@@ -330,6 +330,14 @@ fn update_dialog(state: &mut State, dialog: Dialog, msg: Msg) -> Effect {
             state.dialog = None;
             Effect::Continue
         }
+        (Dialog::NoneOfThese, Msg::Yes) => {
+            state.dialog = None;
+            state.commit_none()
+        }
+        (Dialog::NoneOfThese, Msg::No | Msg::Cancel | Msg::Interrupt | Msg::Enter) => {
+            state.dialog = None;
+            Effect::Continue
+        }
         _ => Effect::Continue,
     }
 }

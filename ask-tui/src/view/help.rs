@@ -268,6 +268,7 @@ fn dialog_text(t: &Text, dialog: Dialog) -> String {
             }
         }
         Dialog::LongAnswer { chars } => fill(t.long_answer, &[("n", &t.number(chars))]),
+        Dialog::NoneOfThese => t.none_of_these.to_string(),
     }
 }
 

@@ -179,9 +179,18 @@ fn option_block(list: ListOf<'_>, row: usize) -> Block {
                     style: Style::new(),
                 },
             );
+            // In a multi-select, what is typed is added to the ticked options.
+            let description = if question.multi_select {
+                wrap(t.other_adds, text_width)
+                    .into_iter()
+                    .map(|line| Line::styled(format!("{}{line}", " ".repeat(indent)), dim()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
             return Block {
                 label,
-                description: Vec::new(),
+                description,
                 indent,
                 focus,
             };

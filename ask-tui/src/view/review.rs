@@ -32,10 +32,13 @@ pub(super) fn review_lines(state: &State, inner: usize, max_rows: usize) -> Vec<
         .enumerate()
         .map(|(i, (question, page))| {
             let label = tab_label(t, question, i);
-            let answer = page
-                .answer
-                .as_ref()
-                .map(|answer| review_text(&answer.shown(question).answer.joined()));
+            let answer = page.answer.as_ref().map(|answer| {
+                if answer.answer.is_none_of_these() {
+                    t.none_chosen.to_string()
+                } else {
+                    review_text(&answer.shown(question).answer.joined())
+                }
+            });
             if answer.is_none() {
                 missing.push(label.clone());
             }

@@ -76,6 +76,19 @@ fn arrow_keys_and_enter_as_raw_bytes_answer() {
 }
 
 #[test]
+fn enter_with_nothing_ticked_asks_and_y_answers_none_of_these() {
+    let mut embedded = Embedded::new(&single(2));
+    embedded.resize(80, 20);
+    assert_eq!(embedded.input(b"\r"), Step::Continue);
+    let frame = embedded.frame().join("\n");
+    assert!(frame.contains("None of these? [y/N]"), "{frame}");
+    assert_eq!(
+        answered(embedded.input(b"y")),
+        [AnswerValue::Choices(vec![])]
+    );
+}
+
+#[test]
 fn a_sequence_split_across_inputs_is_one_key() {
     let mut embedded = Embedded::new(&single(0));
     assert_eq!(embedded.input(b"\x1b["), Step::Continue);

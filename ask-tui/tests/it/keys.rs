@@ -245,12 +245,50 @@ fn digits_toggle_in_a_multi_select() {
 }
 
 #[test]
-fn enter_with_nothing_ticked_takes_the_highlighted_option() {
+fn enter_with_nothing_ticked_asks_none_of_these() {
     let mut state = State::new(&single(2));
-    let answers = answered(keys(&mut state, &[KeyCode::Down, KeyCode::Enter]));
+    // Enter with nothing ticked picks nothing: it asks whether none of the options is meant.
+    keys(&mut state, &[KeyCode::Down, KeyCode::Enter]);
+    assert_eq!(state.dialog(), Some(Dialog::NoneOfThese));
+    assert!(state.pages()[0].checked.iter().all(|ticked| !ticked));
+    // No, Enter (the default) and Esc go back to the list, nothing ticked.
+    for back in [KeyCode::Char('n'), KeyCode::Enter, KeyCode::Esc] {
+        let effect = keys(&mut state, &[back]);
+        assert_eq!(effect, Effect::Continue, "{back:?}");
+        assert_eq!(state.dialog(), None, "{back:?}");
+        keys(&mut state, &[KeyCode::Enter]);
+        assert_eq!(state.dialog(), Some(Dialog::NoneOfThese), "{back:?}");
+    }
+    let answers = answered(keys(&mut state, &[KeyCode::Char('y')]));
+    assert_eq!(answers, [Answer::none_of_these(FEATURES)]);
+    assert_eq!(answers[0].answer, AnswerValue::Choices(vec![]));
+    // Enter on "Other" with nothing ticked still opens it.
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::End, KeyCode::Enter]);
+    assert_eq!(state.dialog(), None);
+    assert!(state.pages()[0].editing);
+}
+
+#[test]
+fn none_of_these_answers_a_tab_and_ticking_takes_it_back() {
+    let mut state = State::new(&demo());
+    // Database, then the name, then the features with nothing ticked.
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "orders");
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Enter, KeyCode::Char('y')],
+    );
+    assert_eq!(state.screen(), Screen::Submit);
     assert_eq!(
-        answers,
-        [Answer::multi(FEATURES, vec!["REST API".into()], None)]
+        state.pages()[2].answer,
+        Some(Answer::none_of_these(FEATURES))
+    );
+    // Ticking an option after all makes the ticks the answer.
+    keys(&mut state, &[KeyCode::Left, KeyCode::Char('2')]);
+    assert_eq!(
+        state.pages()[2].answer,
+        Some(Answer::multi(FEATURES, vec!["REST API".into()], None))
     );
 }
 

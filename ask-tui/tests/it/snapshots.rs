@@ -108,6 +108,15 @@ fn multi_select_with_typed_other() {
     check("multi_select_with_typed_other", &state);
 }
 
+/// The open "Other" field of a multi-select says that its text is added to the ticks.
+#[test]
+fn multi_select_typing_other() {
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Char('1'), KeyCode::Char('0')]);
+    type_text(&mut state, "Rate limiting");
+    check("multi_select_typing_other", &state);
+}
+
 #[test]
 fn tabs_first_question() {
     check("tabs_first_question", &State::new(&demo()));
@@ -231,6 +240,27 @@ fn every_key_after_question_mark() {
     let mut state = State::new(&single(2));
     keys(&mut state, &[KeyCode::Char('?')]);
     check("every_key_after_question_mark", &state);
+}
+
+/// Enter on a multi-select with nothing ticked asks rather than taking the highlighted row.
+#[test]
+fn none_of_these_dialog() {
+    let mut state = State::new(&single(2));
+    keys(&mut state, &[KeyCode::Down, KeyCode::Enter]);
+    check("none_of_these_dialog", &state);
+}
+
+/// The review names a multi-select answered with none of its options.
+#[test]
+fn submit_tab_with_none_of_these() {
+    let mut state = State::new(&demo());
+    keys(&mut state, &[KeyCode::Enter]);
+    type_text(&mut state, "order-processor");
+    keys(
+        &mut state,
+        &[KeyCode::Enter, KeyCode::Enter, KeyCode::Char('y')],
+    );
+    check("submit_tab_with_none_of_these", &state);
 }
 
 #[test]

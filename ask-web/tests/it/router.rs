@@ -829,6 +829,17 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
             StatusCode::BAD_REQUEST,
             "the body is not an answer object",
         ),
+        // `null`, `""` and `[""]` leave the multi-select question unanswered.
+        (
+            json!({"answers": [{"answer": "SQLite"}, {"answer": null}, {"answer": "x"}]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "question 2 (\"Which features should we include?\") has an empty answer",
+        ),
+        (
+            json!({"answers": [{"answer": "SQLite"}, {"answer": [""]}, {"answer": "x"}]}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "question 2 (\"Which features should we include?\") has an empty answer",
+        ),
     ];
     for (body, status, sentence) in refusals {
         let reply = single.post("answer", &body).await;
@@ -894,6 +905,22 @@ async fn answers_that_do_not_fit_are_refused_and_the_ask_keeps_waiting() {
     assert_eq!(
         single.outcome().await,
         Outcome::Answered(answered("Falcon"))
+    );
+}
+
+#[tokio::test]
+async fn an_empty_list_answers_a_multi_select_with_none_of_these() {
+    let single = Single::start().await;
+    let body = json!({"answers": [{"answer": "SQLite"}, {"answer": [], "wasCustom": false},
+                                  {"answer": "Falcon"}]});
+    assert_eq!(single.post("answer", &body).await.status, StatusCode::OK);
+    assert_eq!(
+        single.outcome().await,
+        Outcome::Answered(vec![
+            Answer::selected("Which database should we use?", "SQLite"),
+            Answer::none_of_these("Which features should we include?"),
+            Answer::custom("What should we name this service?", "Falcon"),
+        ])
     );
 }
 

@@ -117,6 +117,26 @@ test("the answers are drawn, with their notes; a secret answer and its note only
 	assert.equal(reply, "<success>✓</success> replied: [secret]");
 });
 
+test("a multi-select answer marks only its typed text as typed, and none of these is said", () => {
+	const record = (answer: unknown, wasCustom: boolean) => ({
+		questions: [
+			{ question: "Which features?", multiSelect: true, options: [{ label: "Auth" }, { label: "SSO, Google only" }] },
+		],
+		answers: [{ question: "Which features?", answer, wasCustom }],
+		answeredAt: 0,
+		mode: "print",
+		status: "answered",
+	});
+	const arrow = "<success>✓</success> Which features? <dim>→</dim> ";
+	assert.equal(resultLines(record(["Auth", "SSO, Google only"], false), "", theme), `${arrow}Auth, SSO, Google only`);
+	assert.equal(resultLines(record(["Auth", "GraphQL"], true), "", theme), `${arrow}Auth + GraphQL<dim> (typed)</dim>`);
+	assert.equal(
+		resultLines(record(["Auth, SSO, Google only"], true), "", theme),
+		`${arrow}Auth, SSO, Google only<dim> (typed)</dim>`,
+	);
+	assert.equal(resultLines(record([], false), "", theme), `${arrow}<dim>none of these</dim>`);
+});
+
 test("the other outcomes, and a result that is not a record, are drawn safely", () => {
 	assert.equal(resultLines({ ...SECRET_RECORD, status: "cancelled", answers: [] }, "", theme), "<warning>The questions were cancelled.</warning>");
 	assert.equal(
