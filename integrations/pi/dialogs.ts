@@ -21,6 +21,8 @@ export interface GivenAnswer {
 
 export const OTHER = "Other…";
 export const DONE = "Done";
+/** A multi-select's answer with none of its options: `[]`, given on purpose. */
+export const NONE = "None of these";
 
 /**
  * The questions of an `ask_user_request`, or `undefined` when one of them lacks the fields a
@@ -91,17 +93,19 @@ export async function askQuestion(ui: Dialogs, question: Question): Promise<Give
 	for (;;) {
 		const rows = options.map((o, i) => `${ticked.has(i) ? "☑" : "☐"} ${row(o)}`);
 		if (custom !== undefined) rows.push(`☑ ${shown(custom)}`);
-		rows.push(DONE, OTHER);
+		rows.push(DONE, NONE, OTHER);
 		const chosen = await ui.select(`${title(question)} (choose any, then ${DONE})`, rows);
 		if (chosen === undefined) return undefined;
 		if (chosen === DONE) {
+			// Nothing ticked is no answer; "None of these" is one.
 			if (ticked.size === 0 && custom === undefined) continue;
 			const labels = options.filter((_, i) => ticked.has(i)).map((o) => o.label);
 			if (custom !== undefined) labels.push(custom);
 			return { question: question.question, answer: labels };
 		}
+		if (chosen === NONE) return { question: question.question, answer: [] };
 		if (chosen === OTHER) {
-			const text = await typed(ui, `${title(question)} (your own answer)`);
+			const text = await typed(ui, `${title(question)} (your own answer, added to the ticked ones)`);
 			if (text === undefined) return undefined;
 			custom = text;
 			continue;

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { type Dialogs, DONE, OTHER, askAll, readQuestions } from "../dialogs.ts";
+import { type Dialogs, DONE, NONE, OTHER, askAll, readQuestions } from "../dialogs.ts";
 
 /** pi's dialogs, answered from a script: each step picks the row that starts with its text. */
 function scripted(steps: (string | undefined)[]): Dialogs & { seen: string[] } {
@@ -49,6 +49,20 @@ test("multi-select ticks rows until Done; a cancel sends nothing", async () => {
 	assert.ok(questions);
 	assert.deepEqual(await askAll(scripted(["☐ b", "☐ a", DONE]), questions), [{ question: "Which?", answer: ["a", "b"] }]);
 	assert.equal(await askAll(scripted(["☐ b", undefined]), questions), undefined);
+});
+
+test("multi-select: Done with nothing ticked asks again, None of these answers [], Other adds to the ticks", async () => {
+	const questions = readQuestions([{ question: "Which?", multiSelect: true, options: [{ label: "a" }, { label: "b" }] }]);
+	assert.ok(questions);
+	const none = scripted([DONE, NONE]);
+	assert.deepEqual(await askAll(none, questions), [{ question: "Which?", answer: [] }]);
+	assert.deepEqual(none.seen, [
+		"select Which? (choose any, then Done) | ☐ a | ☐ b | Done | None of these | Other…",
+		"select Which? (choose any, then Done) | ☐ a | ☐ b | Done | None of these | Other…",
+	]);
+	const typed = scripted(["☐ a", OTHER, "c", DONE]);
+	assert.deepEqual(await askAll(typed, questions), [{ question: "Which?", answer: ["a", "c"] }]);
+	assert.ok(typed.seen.includes("input Which? (your own answer, added to the ticked ones)"), typed.seen.join("\n"));
 });
 
 test("titles and rows are sanitised", async () => {
