@@ -111,10 +111,11 @@ pub(crate) fn pass_two(args: &AskArgs, how: PassTwo, path: &Path) -> Exit {
                 say(&notes::undelivered(path, answering.kept()));
                 return exit;
             }
+            let tool = answering.awaited_tool();
             if answering.replaced_awaiting() {
-                say(&notes::replaced_awaiting(path));
+                say(&notes::replaced_awaiting(path, tool));
             } else if answering.awaits_call() {
-                say(&notes::awaiting_call(path));
+                say(&notes::awaiting_call(path, tool));
             }
             match answering.mark_delivered() {
                 Ok(_) => exit,

@@ -243,8 +243,11 @@ fn pass_one(
     }
     store.create(&file)?;
     // A mark that cannot be written only loses pass 2's note on a file written over this one.
-    let words: Vec<&str> = file.questions.iter().map(|q| q.question.as_str()).collect();
-    let _ = lock.mark_awaits_call(file.awaits_call.then_some(&words));
+    let awaited = store::Awaited {
+        tool: host.names.tool().to_string(),
+        questions: file.questions.iter().map(|q| q.question.clone()).collect(),
+    };
+    let _ = lock.mark_awaits_call(file.awaits_call.then_some(&awaited));
     let instructions = host.instructions(&shown, input.questions.len());
     Ok(Outcome::Pending {
         file: shown,
@@ -417,6 +420,7 @@ pub struct Answering {
     resumed: bool,
     kept: bool,
     replaced_awaiting: bool,
+    tool: Option<String>,
     _lock: Lock,
 }
 
@@ -445,6 +449,12 @@ impl Answering {
     /// of its questions.
     pub fn replaced_awaiting(&self) -> bool {
         self.replaced_awaiting
+    }
+
+    /// The tool, as the model knows it, whose next call takes the answers, when a frontend whose
+    /// answers wait for that call wrote the file this one answers.
+    pub fn awaited_tool(&self) -> Option<&str> {
+        self.tool.as_deref()
     }
 
     /// True when the answers are in the pending file (its `answered` state). False only when
@@ -509,11 +519,14 @@ pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep,
     // A file written by hand over one whose answers wait for the model's next call: its
     // answers, question by question in order, wait for that call too, under the questions as the
     // model asked them, so that the call finds them by their words.
-    let awaited = if !loaded.file.awaits_call && loaded.file.fingerprints.is_empty() {
-        lock.awaited_call()
-    } else {
-        None
-    };
+    let awaited_call = lock.awaited_call();
+    let tool = awaited_call
+        .as_ref()
+        .map(|awaited| awaited.tool.clone())
+        .filter(|tool| !tool.is_empty());
+    let awaited = awaited_call
+        .filter(|_| !loaded.file.awaits_call && loaded.file.fingerprints.is_empty())
+        .map(|awaited| awaited.questions);
     if let Some(asked) = awaited.as_ref().filter(|asked| !asked.is_empty())
         && asked.len() != loaded.file.questions.len()
     {
@@ -532,6 +545,7 @@ pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep,
             resumed: true,
             kept: true,
             replaced_awaiting,
+            tool,
             _lock: lock,
         })));
     }
@@ -603,6 +617,7 @@ pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep,
                 resumed: false,
                 kept,
                 replaced_awaiting,
+                tool,
                 _lock: lock,
             })))
         }

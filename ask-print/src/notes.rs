@@ -89,24 +89,35 @@ pub fn undelivered(path: &Path, kept: bool) -> String {
     }
 }
 
+/// The tool whose next call takes the answers, as a person reads it: its name as the model
+/// knows it, when the lock file kept it.
+fn the_tool(tool: Option<&str>) -> String {
+    tool.map_or_else(
+        || "the same tool".to_string(),
+        |tool| ask_core::sanitize_for_display(tool).into_owned(),
+    )
+}
+
 /// What pass 2 tells the person when the answers go back to the model through its next call of
 /// the same questions (a file written by `ask-user mcp`): the file keeps them until then.
-pub fn awaiting_call(path: &Path) -> String {
+pub fn awaiting_call(path: &Path, tool: Option<&str>) -> String {
     format!(
-        "the answers wait in {} for the agent: they reach the model when it calls the same tool \
-         again with the same questions (tell it to)",
-        path.display()
+        "the answers wait in {} for the agent: they reach the model when it calls {} again \
+         with the same questions (tell it to)",
+        path.display(),
+        the_tool(tool)
     )
 }
 
 /// What pass 2 tells the person when the pending file was written by hand over one whose answers
 /// waited for the model's next call (a file written by `ask-user mcp`): the answers wait there,
 /// in the order of the questions, for that call.
-pub fn replaced_awaiting(path: &Path) -> String {
+pub fn replaced_awaiting(path: &Path, tool: Option<&str>) -> String {
     format!(
         "{} was written by hand over the file ask-user mcp wrote: its answers, in the order of \
-         the agent's questions, wait in it and reach the model when it calls the same tool again \
-         with the same questions (tell it to)",
-        path.display()
+         the agent's questions, wait in it and reach the model when it calls {} again with the \
+         same questions (tell it to)",
+        path.display(),
+        the_tool(tool)
     )
 }

@@ -41,24 +41,34 @@ pub struct Lock {
 /// The first line of the lock file while the pending file waits for the model's next call.
 const AWAITS_CALL: &[u8] = b"awaitsCall\n";
 
+/// What the lock file says of a pending file that waits for the model's next call: the tool as
+/// the model knows it, and the words of the questions, so that pass 2 can name the one and put a
+/// hand-written file's answers under the other.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Awaited {
+    /// The tool's name as served (`--tool-name`).
+    pub(crate) tool: String,
+    /// The words of the questions, in order.
+    pub(crate) questions: Vec<String>,
+}
+
 impl Lock {
-    /// Notes whether the pending file just written waits for the model's next call, and the
-    /// words of the questions it waits with.
-    pub(crate) fn mark_awaits_call(&mut self, awaits: Option<&[&str]>) -> io::Result<()> {
+    /// Notes whether the pending file just written waits for the model's next call, and what
+    /// that call is.
+    pub(crate) fn mark_awaits_call(&mut self, awaits: Option<&Awaited>) -> io::Result<()> {
         self.file.set_len(0)?;
         self.file.rewind()?;
-        if let Some(questions) = awaits {
+        if let Some(awaited) = awaits {
             self.file.write_all(AWAITS_CALL)?;
-            serde_json::to_writer(&mut self.file, questions)?;
+            serde_json::to_writer(&mut self.file, awaited)?;
             self.file.write_all(b"\n")?;
         }
         self.file.sync_data()
     }
 
-    /// The words of the questions of the pending file last written under this lock, when it
-    /// waited for the model's next call and has not been removed since (an empty list when an
-    /// older ask-user wrote the mark without them).
-    pub(crate) fn awaited_call(&mut self) -> Option<Vec<String>> {
+    /// What the pending file last written under this lock waited for, when it waited for the
+    /// model's next call and has not been removed since (empty when the mark says no more).
+    pub(crate) fn awaited_call(&mut self) -> Option<Awaited> {
         let mut held = Vec::new();
         self.file.rewind().ok()?;
         self.file.read_to_end(&mut held).ok()?;

@@ -878,7 +878,7 @@ fn the_pending_file_loop_closes_when_the_model_calls_again_with_the_same_questio
     assert_eq!(answered.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&answered.stderr);
     assert!(
-        stderr.contains("they reach the model when it calls the same tool again"),
+        stderr.contains("they reach the model when it calls ask_user again"),
         "{stderr}"
     );
     assert!(Path::new(&pending).exists());
@@ -1040,6 +1040,12 @@ fn a_headless_host_is_told_its_tool_name_and_a_command_that_runs_in_a_login_shel
         .output()
         .unwrap();
     assert!(answered.status.success(), "{command}: {answered:?}");
+    // The person is told which tool the model calls for the answers: the one it was served.
+    let told = String::from_utf8_lossy(&answered.stderr);
+    assert!(
+        told.contains("they reach the model when it calls ask_person again"),
+        "{told}"
+    );
     // The continued session's call of the same questions receives the answer.
     let delivered = call(3);
     assert_eq!(text(&delivered), r#"{"answers":{"Ship it?":"Yes"}}"#);

@@ -249,7 +249,7 @@ fn a_hand_written_file_over_the_mcp_servers_says_how_the_answers_reach_the_model
         [format!(
             "ask-user: {PENDING} was written by hand over the file ask-user mcp wrote: its \
              answers, in the order of the agent's questions, wait in it and reach the model when \
-             it calls the same tool again with the same questions (tell it to)"
+             it calls ask_user again with the same questions (tell it to)"
         )]
     );
     let ask_core::Outcome::Answered(answers) = server.pass_one(&call, &[]).unwrap() else {
