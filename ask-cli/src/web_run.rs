@@ -48,15 +48,16 @@ fn warn_if_exposed(listen: SocketAddr, bound: SocketAddr) {
     }
 }
 
-/// Prints a fresh link each time Enter is pressed on stdin, on a thread of its own.
-fn fresh_link_on_enter(links: Links, listen: SocketAddr) {
+/// Prints a fresh link each time Enter is pressed on stdin, on a thread of its own, saying what
+/// becomes of the earlier one (`earlier`).
+fn fresh_link_on_enter(links: Links, listen: SocketAddr, earlier: &'static str) {
     std::thread::spawn(move || {
         let mut line = String::new();
         while std::io::stdin().read_line(&mut line).is_ok_and(|n| n > 0) {
             line.clear();
             match links.fresh() {
                 Ok(link) => {
-                    say_link("a fresh link (the earlier one no longer works): ", &link);
+                    say_link(&format!("a fresh link ({earlier}): "), &link);
                     show_qr(listen, &link);
                 }
                 Err(error) => say(&error.to_string()),
@@ -89,7 +90,12 @@ pub(crate) fn web(listen: SocketAddr, lang: Option<Lang>) -> Result<WebFrontend,
     show_qr(listen, web.link());
     if std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         say("press Enter here for a fresh link");
-        fresh_link_on_enter(web.links(), listen);
+        // A link already opened still opens the page again in the browser that opened it.
+        fresh_link_on_enter(
+            web.links(),
+            listen,
+            "the earlier one no longer works, but in the browser that opened it",
+        );
     }
     Ok(web)
 }
@@ -405,7 +411,11 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
         ));
     }
     let inbox = Arc::new(inbox);
-    fresh_link_on_enter(inbox.links(), options.listen);
+    fresh_link_on_enter(
+        inbox.links(),
+        options.listen,
+        "the earlier one no longer works",
+    );
     let forgetting = kept_in.clone().map(|store| {
         let _entered = runtime.enter();
         tokio::spawn(forget_ended(store, options.retention))
