@@ -198,6 +198,17 @@ fn frame(event: &str, data: &str) -> Bytes {
     Bytes::from(format!("event: {event}\ndata: {data}\n\n"))
 }
 
+/// Applies `change` to the listed ask `request_id`, and gives the summary frame that tells the
+/// pages of it; `None` when no such ask is listed or `change` changed nothing.
+fn changed(
+    state: &mut State,
+    request_id: &str,
+    change: impl FnOnce(&mut AskView) -> bool,
+) -> Option<Bytes> {
+    let ask = (state.snapshot.asks.iter_mut()).find(|ask| ask.request_id == request_id)?;
+    change(ask).then(|| summary_frame(ask))
+}
+
 fn summary_frame(view: &AskView) -> Bytes {
     frame(
         "ask",
@@ -283,41 +294,31 @@ impl Board {
     /// Marks the ask `request_id` as one whose agent is away (or back), and tells every page.
     pub(crate) fn set_away(&self, request_id: &str, away: bool) {
         let mut state = self.lock();
-        let Some(ask) = state
-            .snapshot
-            .asks
-            .iter_mut()
-            .find(|ask| ask.request_id == request_id)
-        else {
+        let Some(change) = changed(&mut state, request_id, |ask| {
+            ask.away != away && {
+                ask.away = away;
+                true
+            }
+        }) else {
             return;
         };
-        if ask.away == away {
-            return;
-        }
-        ask.away = away;
-        let change = summary_frame(ask);
         self.tell(&mut state, change);
     }
 
     /// Sets the state of one ask, tells every page, and lets the oldest finished asks go.
     pub(crate) fn set_state(&self, request_id: &str, new: WireState) {
         let mut state = self.lock();
-        let Some(ask) = state
-            .snapshot
-            .asks
-            .iter_mut()
-            .find(|ask| ask.request_id == request_id)
-        else {
+        let Some(change) = changed(&mut state, request_id, |ask| {
+            ask.state != new && {
+                ask.state = new;
+                if new != WireState::WaitingForUser {
+                    ask.away = false;
+                }
+                true
+            }
+        }) else {
             return;
         };
-        if ask.state == new {
-            return;
-        }
-        ask.state = new;
-        if new != WireState::WaitingForUser {
-            ask.away = false;
-        }
-        let change = summary_frame(ask);
         if new != WireState::WaitingForUser
             && let Some(size) = state.sizes.remove(request_id)
         {
