@@ -141,6 +141,17 @@ fn asked() -> ask_core::ValidatedInput {
     ask_core::validate(input, &Limits::default()).unwrap()
 }
 
+/// The pending file of [`asked`] in `dir`, as pass 1 writes it for a server whose answers wait
+/// for the model's next call (`awaits`) or not.
+fn asked_by_the_server(dir: &std::path::Path, awaits: bool) -> std::path::PathBuf {
+    let path = dir.join("pending-questions.json");
+    PrintFrontend::new(&path)
+        .awaiting_call(awaits)
+        .pass_one(&asked(), &[])
+        .unwrap();
+    path
+}
+
 /// The questions of [`asked`], answered by hand in the walkthrough's shape.
 const ASKED_BY_HAND: &str = r#"{"questions": [
   {"question": "Which database should we use?", "answer": "PostgreSQL (Recommended)"},
@@ -150,11 +161,7 @@ const ASKED_BY_HAND: &str = r#"{"questions": [
 /// or not: whether pass 2 tells the two apart, and whether the file is still there after it.
 fn replaced(awaits: bool) -> (bool, bool, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("pending-questions.json");
-    PrintFrontend::new(&path)
-        .awaiting_call(awaits)
-        .pass_one(&asked(), &[])
-        .unwrap();
+    let path = asked_by_the_server(dir.path(), awaits);
     std::fs::write(&path, ASKED_BY_HAND).unwrap();
     let PassTwoStep::Answered(answering) =
         ask_print::answer(&path, PassTwo::Edited, &Host::AskUser.into()).unwrap()
@@ -207,11 +214,7 @@ fn answers_written_by_hand_over_an_awaited_file_reach_the_models_next_call() {
 #[test]
 fn a_hand_written_file_showing_other_questions_is_not_taken_for_the_call() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("pending-questions.json");
-    PrintFrontend::new(&path)
-        .awaiting_call(true)
-        .pass_one(&asked(), &[])
-        .unwrap();
+    let path = asked_by_the_server(dir.path(), true);
     std::fs::write(&path, WALKTHROUGH).unwrap();
     let error = PrintFrontend::new(&path)
         .awaiting_call(true)
@@ -227,11 +230,7 @@ fn a_hand_written_file_showing_other_questions_is_not_taken_for_the_call() {
 #[test]
 fn once_that_file_is_gone_a_new_hand_written_file_is_not_taken_for_a_replacement() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("pending-questions.json");
-    PrintFrontend::new(&path)
-        .awaiting_call(true)
-        .pass_one(&asked(), &[])
-        .unwrap();
+    let path = asked_by_the_server(dir.path(), true);
     ask_print::clear(&path).unwrap();
     std::fs::write(&path, WALKTHROUGH).unwrap();
     let PassTwoStep::Answered(answering) =
