@@ -440,6 +440,24 @@ async fn spent(reply: Reply) -> (String, Option<String>) {
 const USED: &str = "refused: this link was already used; ask for a fresh link where ask-user runs";
 
 #[tokio::test]
+async fn a_link_opens_the_page_until_a_browser_spends_it_or_a_fresh_one_replaces_it() {
+    let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let link = web.link().to_string();
+    let links = web.links();
+    assert!(links.opens(&link));
+    assert!(links.opens(&link), "asking spends nothing");
+    assert!(!links.opens(&format!("{link}0")));
+    let page = Page::new(web.router(), &link);
+    spent(page.exchange(page.token(&link)).await).await;
+    assert!(!links.opens(&link), "spent");
+    let fresh = links.unspent().unwrap();
+    assert!(links.opens(&fresh));
+    let fresher = links.fresh().unwrap();
+    assert!(!links.opens(&fresh), "replaced before it was spent");
+    assert!(links.opens(&fresher));
+}
+
+#[tokio::test]
 async fn a_spent_link_opens_again_only_in_the_browser_that_holds_its_key() {
     let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let link = web.link().to_string();
