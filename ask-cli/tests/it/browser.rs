@@ -78,6 +78,11 @@ impl Stage {
     /// `ask-user mcp --present web` with a display, the stand-ins first on `PATH`, `run/` as
     /// its runtime folder and `$BROWSER` the stand-in when `browser`, after the handshake.
     fn server(&self, browser: bool) -> (Child, ChildStdin, Lines) {
+        self.server_with(browser.then(|| self.path("bin/browser")))
+    }
+
+    /// [`Stage::server`] with `browser` as `$BROWSER`, or none.
+    fn server_with(&self, browser: Option<PathBuf>) -> (Child, ChildStdin, Lines) {
         let path = format!(
             "{}:{}",
             self.path("bin").display(),
@@ -95,8 +100,8 @@ impl Stage {
             .env_remove("ASK_USER_NO_OPEN")
             .env_remove("ASK_USER_PRESENT")
             .env_remove("ASK_USER_SUBAGENT");
-        if browser {
-            command.env("BROWSER", self.path("bin/browser"));
+        if let Some(browser) = browser {
+            command.env("BROWSER", browser);
         } else {
             command.env_remove("BROWSER");
         }
@@ -353,4 +358,49 @@ fn the_file_for_xdg_open_is_gone_when_the_call_ends_unclaimed_or_the_client_goes
     assert!(!file.exists(), "{} outlived the server", file.display());
     drop(opened);
     assert_eq!(std::fs::read_dir(stage.path("run")).unwrap().count(), 0);
+}
+
+#[test]
+#[ignore = "needs chromium; run by .ci/run"]
+fn chromium_follows_the_file_to_the_page_which_spends_the_link() {
+    assert!(
+        Path::new("/usr/bin/chromium").exists(),
+        "Debian's chromium is missing: apt-get install chromium, or run `bash .ci/run`"
+    );
+    let stage = Stage::new();
+    // The browser: headless Chromium, which opens the file it is given, follows it to the page
+    // and runs the page's script, which spends the link.
+    let browser = stage.path("bin/chromium");
+    std::fs::write(
+        &browser,
+        format!(
+            "#!/bin/sh\necho \"$1\" > '{log}/chromium.url.tmp' && mv '{log}/chromium.url.tmp' '{log}/chromium.url'\n\
+             exec /usr/bin/chromium --headless --no-sandbox --disable-gpu --user-data-dir='{profile}' \
+             --virtual-time-budget=10000 --dump-dom \"$1\" > /dev/null 2>&1\n",
+            log = stage.path("log").display(),
+            profile = stage.path("profile").display(),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&browser, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (mut server, mut stdin, mut lines) = stage.server_with(Some(browser));
+    let link = ask(&mut stdin, &mut lines, 2);
+    let url = stage.path("log/chromium.url");
+    let start = Instant::now();
+    while !url.exists() {
+        assert!(start.elapsed() < LIMIT, "chromium was never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let url = std::fs::read_to_string(&url).unwrap();
+    let file = PathBuf::from(url.trim().strip_prefix("file://").unwrap());
+    // The file goes once the page spent the link, while the call still waits.
+    gone(&file);
+    assert!(
+        server.try_wait().unwrap().is_none(),
+        "the server still runs"
+    );
+    let refused = common::spend_link(&link).unwrap_err();
+    assert_eq!(refused.status, 403, "the link was spent by Chromium");
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
 }

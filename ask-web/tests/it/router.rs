@@ -673,6 +673,28 @@ async fn a_request_from_another_origin_is_refused() {
         )
         .await;
     assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    // A browser opening the page itself from elsewhere (a link on another site, a file on
+    // disk) gets the page, and nothing but the page: not in a frame, not its data.
+    let navigate = |path: &str, dest: &str| {
+        get(path)
+            .header("sec-fetch-site", "cross-site")
+            .header("sec-fetch-mode", "navigate")
+            .header("sec-fetch-dest", dest)
+    };
+    let reply = single.page.send(navigate("/", "document")).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let reply = single.page.send(navigate("/", "iframe")).await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    let reply = single
+        .page
+        .send(navigate("/api/asks", "document").header("authorization", credential))
+        .await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    let reply = single
+        .page
+        .send(navigate("/", "document").header("origin", "http://evil.example"))
+        .await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
     // A browser that says the request is cross-site is believed.
     let reply = single
         .page
