@@ -104,6 +104,18 @@ impl Redirect {
             OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
             Mode::empty(),
         )?;
+        // The folder opened is the one made: the user's (another user could only have swapped
+        // it in a parent folder they may write, which the user's runtime folder is not).
+        let made = rustix::fs::fstat(&dir)?;
+        if made.st_uid != rustix::process::geteuid().as_raw() {
+            let error = std::io::Error::other(format!(
+                "{} is not the user's own folder",
+                redirect.folder.display()
+            ));
+            // Nothing in another user's folder is removed.
+            std::mem::forget(redirect);
+            return Err(error);
+        }
         // The mode asked for, whatever the umask took away.
         rustix::fs::fchmod(&dir, Mode::from_raw_mode(0o700))?;
         let file = rustix::fs::openat(
