@@ -7,7 +7,8 @@
 //! line, and one who read a one-time link could spend it and answer in the person's name. It
 //! gets a `file://` URL of a redirect file instead: `open.html`, 0600, in a fresh 0700 folder of
 //! the user's (under `$XDG_RUNTIME_DIR`, else the temporary folder), which forwards to the link.
-//! The file and its folder are removed once a browser spent the link, or the call ended.
+//! The file and its folder are removed once a browser spent the link, or the call ended; the
+//! folders of processes killed before they could remove theirs go when a browser is next opened.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -88,6 +89,43 @@ pub(crate) struct Redirect {
 /// The name of the redirect file in its folder.
 const REDIRECT_FILE: &str = "open.html";
 
+/// How a redirect folder's name starts; the pid of the process that made it follows, then a
+/// dash and random hex digits.
+const FOLDER_PREFIX: &str = "ask-user-";
+
+/// Removes the redirect folders in `parent` that the user's processes left when they were
+/// killed (kill -9, or a signal that ended them at once): folders of the user's own, named as
+/// [`Redirect::write`] names them, whose process no longer runs. Each holds a link whose page
+/// died with its process; this only tidies.
+pub(crate) fn sweep_left_behind(parent: &Path) {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let me = rustix::process::geteuid().as_raw();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|name| name.strip_prefix(FOLDER_PREFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .and_then(|(pid, _)| pid.parse::<i32>().ok())
+            .and_then(rustix::process::Pid::from_raw)
+        else {
+            continue;
+        };
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        let gone = rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH);
+        if meta.is_dir() && meta.uid() == me && gone {
+            drop(Redirect {
+                folder: entry.path(),
+            });
+        }
+    }
+}
+
 impl Redirect {
     /// Writes a redirect file to `link` in a fresh folder under `parent`: the folder is made
     /// 0700 under a random name (never an existing one), the file 0600 with `O_EXCL` and
@@ -96,7 +134,8 @@ impl Redirect {
         let mut random = [0_u8; 12];
         std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut random)?;
         let name: String = random.iter().map(|byte| format!("{byte:02x}")).collect();
-        let folder = parent.join(format!("ask-user-{name}"));
+        let pid = std::process::id();
+        let folder = parent.join(format!("{FOLDER_PREFIX}{pid}-{name}"));
         rustix::fs::mkdir(&folder, Mode::from_raw_mode(0o700))?;
         let redirect = Redirect { folder };
         let dir = rustix::fs::open(
@@ -197,6 +236,8 @@ impl Redirects {
     /// Opens `link` in the person's browser through a redirect file; gives whether a browser
     /// started. Without a file there is no browser: the person has the link from the client.
     pub(crate) fn open(&self, link: &str) -> bool {
+        static SWEPT: std::sync::Once = std::sync::Once::new();
+        SWEPT.call_once(|| redirect_parents().iter().for_each(|p| sweep_left_behind(p)));
         let written = redirect_parents()
             .iter()
             .find_map(|parent| Redirect::write(parent, link).ok());
@@ -315,6 +356,29 @@ mod tests {
         assert!(!file.parent().unwrap().exists());
         assert!(other.file().exists());
         assert!(Redirect::write(&parent.join("missing"), link).is_err());
+    }
+
+    #[test]
+    fn folders_left_by_processes_that_no_longer_run_are_swept() {
+        let parent = tempfile::tempdir().unwrap();
+        let mine = Redirect::write(parent.path(), "http://127.0.0.1:9/#token=a").unwrap();
+        // A process that ran and was reaped: its pid runs nothing now.
+        let mut ended = std::process::Command::new("true").spawn().unwrap();
+        let dead = ended.id();
+        ended.wait().unwrap();
+        let left = parent.path().join(format!("{FOLDER_PREFIX}{dead}-00ff"));
+        std::fs::create_dir(&left).unwrap();
+        std::fs::write(left.join(REDIRECT_FILE), "old").unwrap();
+        let other = parent.path().join(format!("{FOLDER_PREFIX}{dead}-kept"));
+        std::fs::create_dir(&other).unwrap();
+        std::fs::write(other.join("something else"), "").unwrap();
+        sweep_left_behind(parent.path());
+        assert!(
+            !left.exists(),
+            "the folder of a process that no longer runs goes"
+        );
+        assert!(other.exists(), "a folder holding anything else stays");
+        assert!(mine.file().exists(), "a running process's file stays");
     }
 
     #[test]

@@ -404,3 +404,30 @@ fn chromium_follows_the_file_to_the_page_which_spends_the_link() {
     drop(stdin);
     assert!(server.wait().unwrap().success());
 }
+
+#[test]
+fn a_file_left_by_a_killed_server_goes_when_the_next_one_opens_a_browser() {
+    let stage = Stage::new();
+    let mut seen = HashSet::new();
+    let (mut killed, mut stdin, mut lines) = stage.server(true);
+    let link = ask(&mut stdin, &mut lines, 2);
+    let opened = stage.opened("browser", &mut seen);
+    let left = check_opened(&opened, &link, &stage.path("run"));
+    drop(opened);
+    // kill -9 removes nothing: the file stays, with a link whose page died with the server.
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    assert!(left.exists());
+    let (mut server, mut stdin, mut lines) = stage.server(true);
+    let link = ask(&mut stdin, &mut lines, 2);
+    let opened = stage.opened("browser", &mut seen);
+    let file = check_opened(&opened, &link, &stage.path("run"));
+    assert!(
+        !left.parent().unwrap().exists(),
+        "the killed server's file was swept"
+    );
+    drop(opened);
+    drop(stdin);
+    assert!(server.wait().unwrap().success());
+    assert!(!file.exists());
+}
