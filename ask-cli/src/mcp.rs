@@ -13,13 +13,24 @@ use ask_mcp::{Ended, Fallback, McpServer, Page, PageError};
 use ask_print::{PendingCall, PrintFrontend, Terminal};
 use ask_tui::TuiFrontend;
 
+use crate::browser::{Redirected, Redirects};
 use crate::cli::{McpArgs, ViaArgs};
 use crate::exit::Exit;
 use crate::output::say;
 
 /// Runs `ask-user mcp` until the client closes the connection.
 pub(crate) fn run(args: &McpArgs) -> Exit {
-    let server = match server(args) {
+    let redirects = Redirects::default();
+    let exit = serve(args, &redirects);
+    // A redirect file whose call did not end in order (a task still running at shutdown) goes
+    // with the server.
+    redirects.clear();
+    exit
+}
+
+/// [`run`], with the redirect files of the browsers it opens kept in `redirects`.
+fn serve(args: &McpArgs, redirects: &Redirects) -> Exit {
+    let server = match server(args, redirects) {
         Ok(server) => server,
         Err(error) => {
             say(&error.to_string());
@@ -57,13 +68,14 @@ pub(crate) fn run(args: &McpArgs) -> Exit {
 /// The server with the presenters of `--present` (or `ASK_USER_PRESENT`): the terminal UI only
 /// while it may draw on the terminal, the `--via` inbox or a fresh page on 127.0.0.1 for every
 /// call (announced in a browser and on a canonical terminal), and the pending file.
-fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
+fn server(args: &McpArgs, redirects: &Redirects) -> Result<McpServer, ask_mcp::McpError> {
     let tui = TuiFrontend::new()
         .with_notify(!args.tui.no_notify)
         .with_lang(crate::tui::chosen_lang(args.tui.lang));
     // The inbox's page is already open where the person answers: no browser for its address.
     let (inbox, via) = (args.inbox.clone(), args.inbox.via.is_some());
     let open = !args.no_open && !via;
+    let (pages, opened) = (redirects.clone(), redirects.clone());
     let names = crate::print::names(&args.tool_name);
     let file = PrintFrontend::new(&args.pending_file)
         .awaiting_call(true)
@@ -92,23 +104,32 @@ fn server(args: &McpArgs) -> Result<McpServer, ask_mcp::McpError> {
             })
         })
         .pages(
-            Box::new(move || Box::pin(std::future::ready(page(&inbox)))),
+            Box::new(move || Box::pin(std::future::ready(page(&inbox, &pages)))),
             move || via || crate::browser::display_available() || crate::tui::access().can_print(),
         )
         .announce_to(move |link| {
-            let _ = open && crate::browser::open_in_browser(link);
+            let _ = open && opened.open(link);
             let _ = crate::tui::terminal_allowed()
                 && ask_tui::say_on_terminal(&ask_mcp::terminal_lines(link));
         }))
 }
 
 /// The page of one call (`web_run::page`): its link goes to the client, the browser and
-/// a canonical terminal, never to stdout or stderr.
-fn page(inbox: &ViaArgs) -> Result<Page, PageError> {
+/// a canonical terminal, never to stdout or stderr. A page of its own removes the redirect file
+/// of the browser opened for it once its link is spent, and when the call ends.
+fn page(inbox: &ViaArgs, redirects: &Redirects) -> Result<Page, PageError> {
     let (token_file, name) = (inbox.token_file.as_deref(), inbox.agent_name.clone());
-    Ok(crate::web_run::page(
-        inbox.via.as_deref(),
-        token_file,
-        name,
-    )?)
+    let (page, links) = crate::web_run::page(inbox.via.as_deref(), token_file, name)?;
+    let Some(links) = links else {
+        return Ok(page);
+    };
+    Ok(Page {
+        frontend: Box::new(Redirected {
+            inner: page.frontend,
+            link: page.link.clone(),
+            links,
+            redirects: redirects.clone(),
+        }),
+        ..page
+    })
 }

@@ -163,30 +163,33 @@ pub(crate) fn via(
 /// The page of one call of `ask-user mcp`: the inbox at `via` when one is given (the person
 /// answers on the inbox's page; its token from `token_file`, the agent named `agent_name`),
 /// else a page of its own on 127.0.0.1 with a fresh one-time link, which the browser that spent
-/// it may open again, and with fresh links for the progress notifications once it was spent.
+/// it may open again, and with fresh links for the progress notifications once it was spent;
+/// with the links of a page of its own, which tell when its link was spent.
 pub(crate) fn page(
     via: Option<&str>,
     token_file: Option<&Path>,
     agent_name: Option<String>,
-) -> Result<ask_mcp::Page, String> {
+) -> Result<(ask_mcp::Page, Option<ask_web::Links>), String> {
     match via {
         Some(url) => {
             let via = self::via(url, token_file, agent_name)
                 .map_err(|_| format!("the inbox at {url} cannot take the questions"))?;
-            Ok(ask_mcp::Page {
+            let page = ask_mcp::Page {
                 frontend: Box::new(via),
                 link: url.to_string(),
                 unspent: None,
-            })
+            };
+            Ok((page, None))
         }
         None => {
             let web = WebFrontend::bind(([127, 0, 0, 1], 0).into()).map_err(|e| e.to_string())?;
-            let links = web.links();
-            Ok(ask_mcp::Page {
+            let (links, spent) = (web.links(), web.links());
+            let page = ask_mcp::Page {
                 link: web.link().to_string(),
                 frontend: Box::new(web),
                 unspent: Some(std::sync::Arc::new(move || links.unspent().ok())),
-            })
+            };
+            Ok((page, Some(spent)))
         }
     }
 }

@@ -193,10 +193,33 @@ pub(crate) fn host(request: &Request) -> Result<(), Refused> {
 }
 
 /// Refuses a request of the page that is not for this machine's name ([`checked_host`]) or
-/// comes from another origin ([`check_origin`]).
+/// comes from another origin ([`check_origin`]), except a browser opening the page itself
+/// ([`opens_the_page`]).
 fn same_origin(request: &Request) -> Result<(), Refused> {
     let host = checked_host(request.headers()).map_err(Refusal::refused)?;
+    if opens_the_page(request) {
+        return Ok(());
+    }
     check_origin(request.method(), request.headers(), host).map_err(Refusal::refused)
+}
+
+/// Whether the request is a browser opening the page's document from elsewhere: a top-level
+/// navigation (not a frame, not a script's request) to `/`, sent with no `Origin`, such as a
+/// link clicked on another site or the file that `ask-user mcp` hands a browser, which the
+/// browser marks cross-site. It carries no credential and gets only the page, the same for
+/// everyone; the page's script then spends the link from the page's own origin.
+fn opens_the_page(request: &Request) -> bool {
+    let headers = request.headers();
+    let says = |name: &str, value: &[u8]| {
+        headers
+            .get(name)
+            .is_some_and(|sent| sent.as_bytes() == value)
+    };
+    request.method() == Method::GET
+        && request.uri().path() == "/"
+        && says("sec-fetch-mode", b"navigate")
+        && says("sec-fetch-dest", b"document")
+        && !headers.contains_key(header::ORIGIN)
 }
 
 /// Whether the request carries the credential of one of the people's sessions; marks its

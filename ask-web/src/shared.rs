@@ -570,4 +570,14 @@ impl Links {
     pub fn unspent(&self) -> Result<String, WebError> {
         self.0.unspent_link()
     }
+
+    /// Whether `link` still opens the page for a browser that has not spent it: it is the
+    /// current link and no browser spent it yet. Asking changes nothing.
+    #[must_use]
+    pub fn opens(&self, link: &str) -> bool {
+        let token = self.0.lock().token.clone();
+        token.is_some_and(|token| {
+            crate::auth::same_secret(&format!("{}/#token={token}", self.0.base), link)
+        })
+    }
 }

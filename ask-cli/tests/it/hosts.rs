@@ -1586,7 +1586,9 @@ fn web_route_answered_in_the_browser(host: Host, extra: &[&str]) {
     std::fs::write(
         &browser,
         format!(
-            "#!/bin/sh\nexec \"$HOSTS_PYTHON\" '{}' \"$1\" '{}' > '{}' 2>&1\n",
+            // The link is the one the redirect file it is given forwards to.
+            "#!/bin/sh\nlink=$(sed -n 's/.*href=\"\\([^\"]*\\)\".*/\\1/p' \"${{1#file://}}\")\n\
+             exec \"$HOSTS_PYTHON\" '{}' \"$link\" '{}' > '{}' 2>&1\n",
             hosts_dir().join("answer_page.py").display(),
             r#"[{"answer": "PostgreSQL"}, {"answer": ["Auth", "Search"]}]"#,
             stage.path("log/browser.out").display(),

@@ -7,6 +7,7 @@
     clippy::too_many_arguments
 )]
 
+mod browser;
 mod cli;
 mod common;
 mod corpus;

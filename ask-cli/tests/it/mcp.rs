@@ -594,7 +594,10 @@ fn a_call_whose_arguments_repeat_a_key_is_refused() {
 }
 
 /// Reads messages until the one with `id` (skipping notifications).
-fn read_reply(lines: &mut impl Iterator<Item = std::io::Result<String>>, id: i64) -> Value {
+pub(crate) fn read_reply(
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    id: i64,
+) -> Value {
     loop {
         let message = read_message(lines);
         if message["id"] == id && message.get("method").is_none() {
@@ -605,7 +608,7 @@ fn read_reply(lines: &mut impl Iterator<Item = std::io::Result<String>>, id: i64
 
 /// Opens `link` as a browser would (the first time; then with the credential it got) and answers
 /// the one question of the waiting ask with `answer`; returns the HTTP status of the answer.
-fn answer_on_page(link: &str, credential: &mut Option<String>, answer: &str) -> u16 {
+pub(crate) fn answer_on_page(link: &str, credential: &mut Option<String>, answer: &str) -> u16 {
     let rest = link.strip_prefix("http://").unwrap();
     let (host, path) = rest.split_at(rest.find('/').unwrap());
     assert!(path.starts_with("/#token="), "{link}");
@@ -726,11 +729,12 @@ fn line_in(path: &Path) -> String {
 #[test]
 fn without_forms_but_with_a_display_the_page_opens_in_the_browser_with_a_fresh_link() {
     let dir = tempfile::tempdir().unwrap();
-    // The browser: a script that notes each link it is given.
+    // The browser: a script that notes the link each redirect file it is given forwards to.
     let browser = dir.path().join("browser");
     std::fs::write(
         &browser,
-        "#!/bin/sh\necho \"$1\" >> \"$0.$$\"\necho \"$1\" > \"$0.last\"\n",
+        "#!/bin/sh\nlink=$(sed -n 's/.*href=\"\\([^\"]*\\)\".*/\\1/p' \"${1#file://}\")\n\
+         echo \"$link\" >> \"$0.$$\"\necho \"$link\" > \"$0.last\"\n",
     )
     .unwrap();
     std::fs::set_permissions(

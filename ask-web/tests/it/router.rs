@@ -440,6 +440,24 @@ async fn spent(reply: Reply) -> (String, Option<String>) {
 const USED: &str = "refused: this link was already used; ask for a fresh link where ask-user runs";
 
 #[tokio::test]
+async fn a_link_opens_the_page_until_a_browser_spends_it_or_a_fresh_one_replaces_it() {
+    let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
+    let link = web.link().to_string();
+    let links = web.links();
+    assert!(links.opens(&link));
+    assert!(links.opens(&link), "asking spends nothing");
+    assert!(!links.opens(&format!("{link}0")));
+    let page = Page::new(web.router(), &link);
+    spent(page.exchange(page.token(&link)).await).await;
+    assert!(!links.opens(&link), "spent");
+    let fresh = links.unspent().unwrap();
+    assert!(links.opens(&fresh));
+    let fresher = links.fresh().unwrap();
+    assert!(!links.opens(&fresh), "replaced before it was spent");
+    assert!(links.opens(&fresher));
+}
+
+#[tokio::test]
 async fn a_spent_link_opens_again_only_in_the_browser_that_holds_its_key() {
     let web = WebFrontend::bind("127.0.0.1:0".parse().unwrap()).unwrap();
     let link = web.link().to_string();
@@ -653,6 +671,28 @@ async fn a_request_from_another_origin_is_refused() {
                 .header("authorization", credential)
                 .json(&answers("no origin")),
         )
+        .await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    // A browser opening the page itself from elsewhere (a link on another site, a file on
+    // disk) gets the page, and nothing but the page: not in a frame, not its data.
+    let navigate = |path: &str, dest: &str| {
+        get(path)
+            .header("sec-fetch-site", "cross-site")
+            .header("sec-fetch-mode", "navigate")
+            .header("sec-fetch-dest", dest)
+    };
+    let reply = single.page.send(navigate("/", "document")).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let reply = single.page.send(navigate("/", "iframe")).await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    let reply = single
+        .page
+        .send(navigate("/api/asks", "document").header("authorization", credential))
+        .await;
+    assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
+    let reply = single
+        .page
+        .send(navigate("/", "document").header("origin", "http://evil.example"))
         .await;
     assert_eq!(reply.refusal_text(StatusCode::FORBIDDEN).await, REFUSED);
     // A browser that says the request is cross-site is believed.
