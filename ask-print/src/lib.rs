@@ -25,6 +25,7 @@
 //! # }
 //! ```
 
+mod again;
 mod answers;
 mod error;
 mod host;
@@ -197,7 +198,7 @@ fn pass_one(
             question: ask_core::sanitize_for_display(&question.question).into_owned(),
         });
     }
-    if *awaits_call && let Some(outcome) = call_again(path, input, host)? {
+    if *awaits_call && let Some(outcome) = again::call_again(path, input, host)? {
         return Ok(outcome);
     }
     let store = Store::new(path);
@@ -253,87 +254,6 @@ fn pass_one(
         file: shown,
         instructions,
     })
-}
-
-/// A call of a frontend whose answers go back through the model's next call, with a pending
-/// file already there: the same questions get their answers (the `answered` state, or complete
-/// answers written into the file, which are taken as pass 2 takes them) and the file is removed,
-/// or, while answers are missing, the same instructions; other questions are refused. `None`
-/// when no file is there.
-fn call_again(
-    path: &Path,
-    input: &ValidatedInput,
-    host: &Commands,
-) -> Result<Option<Outcome>, PrintError> {
-    let store = Store::new(path);
-    let loaded = {
-        let _lock = store.lock()?;
-        match existing(&store)? {
-            None => return Ok(None),
-            Some(Existing::Call { .. }) => store.read()?,
-            Some(Existing::Unreadable) => None,
-        }
-    };
-    let Some(loaded) =
-        loaded.filter(|loaded| loaded.file.asks(input.input()) || loaded.file.shows(input.input()))
-    else {
-        let state = state(path)?;
-        return Err(PrintError::EarlierCallPending {
-            path: PathBuf::from(absolute(path)),
-            count: state.questions,
-            answered: state.answered,
-            names: host.names.clone(),
-        });
-    };
-    let shown = absolute(path);
-    if loaded.file.fingerprints.is_empty() {
-        return hand_written_again(path, input, host);
-    }
-    match answer(path, PassTwo::Edited, host) {
-        Ok(PassTwoStep::Answered(answering)) => {
-            let record = answering.remove()?;
-            Ok(Some(Outcome::Answered(record.answers)))
-        }
-        Ok(PassTwoStep::Incomplete { .. }) => Ok(Some(Outcome::Pending {
-            instructions: host.instructions(&shown, loaded.file.questions.len()),
-            file: shown,
-        })),
-        Err(error) => Err(error),
-    }
-}
-
-/// A call of the questions that a hand-written pending file shows (the person wrote it over the
-/// one this frontend wrote, without its fingerprints): its answers are read against the questions
-/// as the model asked them, so that a label picks its option, and the file is removed once they
-/// are complete; while answers are missing, the same instructions.
-fn hand_written_again(
-    path: &Path,
-    input: &ValidatedInput,
-    host: &Commands,
-) -> Result<Option<Outcome>, PrintError> {
-    let store = Store::new(path);
-    let _lock = store.lock()?;
-    let Some(loaded) = store.read()? else {
-        return Ok(None);
-    };
-    let values: Vec<&serde_json::Value> = loaded.file.questions.iter().map(|q| &q.answer).collect();
-    let progress = read_file_answers(input.input(), &values)?;
-    let shown = absolute(path);
-    match progress.complete() {
-        Some(answers) => {
-            let answers = answers
-                .into_iter()
-                .zip(&loaded.file.questions)
-                .map(|(answer, in_file)| answer.with_notes(in_file.notes.clone()))
-                .collect();
-            store.remove(&loaded)?;
-            Ok(Some(Outcome::Answered(answers)))
-        }
-        None => Ok(Some(Outcome::Pending {
-            instructions: host.instructions(&shown, input.questions.len()),
-            file: shown,
-        })),
-    }
 }
 
 /// What an existing pending file holds.
