@@ -73,6 +73,16 @@ pub(crate) fn read_answer(
         }
         other => return Err(bad(kind_of(other))),
     };
+    ask_core::check_answer_bytes(given.utf8_len()).map_err(|too_long| {
+        PrintError::AnswerTooLong {
+            what: format!(
+                "the answer to question {} (\"{}\")",
+                index + 1,
+                question.question
+            ),
+            too_long,
+        }
+    })?;
     Ok(Answer::from_value(question, &given))
 }
 
@@ -85,6 +95,20 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// Checks the note written beside the answer to question `index` against the cap of one answer.
+pub(crate) fn check_note(
+    index: usize,
+    question: &str,
+    notes: Option<&str>,
+) -> Result<(), PrintError> {
+    ask_core::check_answer_bytes(notes.map_or(0, str::len)).map_err(|too_long| {
+        PrintError::AnswerTooLong {
+            what: format!("the note to question {} (\"{question}\")", index + 1),
+            too_long,
+        }
+    })
 }
 
 /// Reads the answers written into the pending file.

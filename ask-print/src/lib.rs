@@ -318,6 +318,7 @@ fn hand_written_again(
     };
     let values: Vec<&serde_json::Value> = loaded.file.questions.iter().map(|q| &q.answer).collect();
     let progress = read_file_answers(input.input(), &values)?;
+    check_notes(&loaded.file.questions)?;
     let shown = absolute(path);
     match progress.complete() {
         Some(answers) => {
@@ -334,6 +335,16 @@ fn hand_written_again(
             file: shown,
         })),
     }
+}
+
+/// Checks each note written into the file against the cap of one answer.
+fn check_notes(questions: &[pending::PendingQuestion]) -> Result<(), PrintError> {
+    questions
+        .iter()
+        .enumerate()
+        .try_for_each(|(index, in_file)| {
+            answers::check_note(index, &in_file.question, in_file.notes.as_deref())
+        })
 }
 
 /// What an existing pending file holds.
@@ -569,6 +580,12 @@ pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep,
                     path: path.to_path_buf(),
                 });
             }
+            ask_core::check_answer_bytes(text.len()).map_err(|too_long| {
+                PrintError::AnswerTooLong {
+                    what: "the reply".to_string(),
+                    too_long,
+                }
+            })?;
             let answers = input
                 .questions
                 .iter()
@@ -578,6 +595,7 @@ pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep,
         }
     };
     // A note written beside an answer in the file goes with that answer.
+    check_notes(&loaded.file.questions)?;
     let progress = Progress {
         answers: progress
             .answers
