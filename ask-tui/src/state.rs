@@ -126,6 +126,9 @@ pub enum Notice {
     NoCompletion,
     /// `?` on a list: the help line names every key of the screen, not only those that answer.
     Keys,
+    /// Typing or a paste reached the cap of one answer (`ask_core::MAX_ANSWER_BYTES`): what
+    /// did not fit was left out.
+    AnswerCap,
 }
 
 /// Which screen the current tab shows.

@@ -75,6 +75,26 @@ impl TextField {
         self.snap();
     }
 
+    /// Inserts as much of `text` at the cursor as keeps the field within the cap of one answer
+    /// ([`ask_core::MAX_ANSWER_BYTES`]), cut at a grapheme boundary; true when some of it was
+    /// left out.
+    pub fn insert_within_cap(&mut self, text: &str) -> bool {
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        if ask_core::check_answer_bytes(self.text.len() + text.len()).is_ok() {
+            self.insert(&text);
+            return false;
+        }
+        let room = ask_core::MAX_ANSWER_BYTES.saturating_sub(self.text.len());
+        let fits = text
+            .grapheme_indices(true)
+            .map(|(start, grapheme)| start + grapheme.len())
+            .take_while(|end| *end <= room)
+            .last()
+            .unwrap_or(0);
+        self.insert(&text[..fits]);
+        true
+    }
+
     /// Deletes the grapheme before the cursor.
     pub fn backspace(&mut self) {
         if let Some(start) = self.previous_boundary() {
@@ -187,6 +207,22 @@ mod tests {
         field.home();
         field.delete();
         assert_eq!(field.text(), "");
+    }
+
+    #[test]
+    fn an_insertion_stops_at_the_cap_of_one_answer_on_a_grapheme_boundary() {
+        let cap = ask_core::MAX_ANSWER_BYTES;
+        let mut field = TextField::with_text("a".repeat(cap - 3));
+        assert!(!field.insert_within_cap("bc"));
+        assert_eq!(field.text().len(), cap - 1);
+        // "e" with its accent is one grapheme of three bytes: it does not fit, and is not split.
+        assert!(field.insert_within_cap("e\u{301}"));
+        assert_eq!(field.text().len(), cap - 1);
+        assert!(!field.insert_within_cap("d"));
+        assert_eq!(field.text().len(), cap);
+        assert!(field.insert_within_cap("x"));
+        assert_eq!(field.text().len(), cap);
+        assert_eq!(field.char_count(), cap);
     }
 
     #[test]
