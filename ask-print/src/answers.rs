@@ -4,6 +4,7 @@ use ask_core::{Answer, AnswerValue, AskUserInput, Question};
 use serde_json::Value;
 
 use crate::error::PrintError;
+use crate::pending::PendingQuestion;
 
 /// The answers of a pending call as far as they go.
 #[derive(Debug, Clone, PartialEq)]
@@ -97,17 +98,35 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
     }
 }
 
-/// Checks the note written beside the answer to question `index` against the cap of one answer.
-pub(crate) fn check_note(
-    index: usize,
-    question: &str,
-    notes: Option<&str>,
-) -> Result<(), PrintError> {
-    ask_core::check_answer_bytes(notes.map_or(0, str::len)).map_err(|too_long| {
-        PrintError::AnswerTooLong {
-            what: format!("the note to question {} (\"{question}\")", index + 1),
+/// `progress` with the note written beside each answer in the file: a note goes with its
+/// answer. A note over the cap of one answer is refused, naming its question.
+pub(crate) fn with_file_notes(
+    progress: Progress,
+    questions: &[PendingQuestion],
+) -> Result<Progress, PrintError> {
+    let answers = progress.answers.into_iter().zip(questions).enumerate();
+    let answers = answers.map(|(index, (answer, in_file))| {
+        let bytes = in_file.notes.as_deref().map_or(0, str::len);
+        ask_core::check_answer_bytes(bytes).map_err(|too_long| PrintError::AnswerTooLong {
+            what: format!(
+                "the note to question {} (\"{}\")",
+                index + 1,
+                in_file.question
+            ),
             too_long,
-        }
+        })?;
+        Ok(answer.map(|a| a.with_notes(in_file.notes.clone())))
+    });
+    Ok(Progress {
+        answers: answers.collect::<Result<_, PrintError>>()?,
+    })
+}
+
+/// Checks a reply in words, which answers every question, against the cap of one answer.
+pub(crate) fn check_reply(text: &str) -> Result<(), PrintError> {
+    ask_core::check_answer_bytes(text.len()).map_err(|too_long| PrintError::AnswerTooLong {
+        what: "the reply".to_string(),
+        too_long,
     })
 }
 

@@ -318,15 +318,10 @@ fn hand_written_again(
     };
     let values: Vec<&serde_json::Value> = loaded.file.questions.iter().map(|q| &q.answer).collect();
     let progress = read_file_answers(input.input(), &values)?;
-    check_notes(&loaded.file.questions)?;
+    let progress = answers::with_file_notes(progress, &loaded.file.questions)?;
     let shown = absolute(path);
     match progress.complete() {
         Some(answers) => {
-            let answers = answers
-                .into_iter()
-                .zip(&loaded.file.questions)
-                .map(|(answer, in_file)| answer.with_notes(in_file.notes.clone()))
-                .collect();
             store.remove(&loaded)?;
             Ok(Some(Outcome::Answered(answers)))
         }
@@ -335,16 +330,6 @@ fn hand_written_again(
             file: shown,
         })),
     }
-}
-
-/// Checks each note written into the file against the cap of one answer.
-fn check_notes(questions: &[pending::PendingQuestion]) -> Result<(), PrintError> {
-    questions
-        .iter()
-        .enumerate()
-        .try_for_each(|(index, in_file)| {
-            answers::check_note(index, &in_file.question, in_file.notes.as_deref())
-        })
 }
 
 /// What an existing pending file holds.
@@ -580,12 +565,7 @@ pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep,
                     path: path.to_path_buf(),
                 });
             }
-            ask_core::check_answer_bytes(text.len()).map_err(|too_long| {
-                PrintError::AnswerTooLong {
-                    what: "the reply".to_string(),
-                    too_long,
-                }
-            })?;
+            answers::check_reply(&text)?;
             let answers = input
                 .questions
                 .iter()
@@ -594,16 +574,7 @@ pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep,
             (Progress { answers }, Some(text))
         }
     };
-    // A note written beside an answer in the file goes with that answer.
-    check_notes(&loaded.file.questions)?;
-    let progress = Progress {
-        answers: progress
-            .answers
-            .into_iter()
-            .zip(&loaded.file.questions)
-            .map(|(answer, in_file)| answer.map(|a| a.with_notes(in_file.notes.clone())))
-            .collect(),
-    };
+    let progress = answers::with_file_notes(progress, &loaded.file.questions)?;
     let call_id = loaded.file.call_id.clone();
     match progress.complete() {
         Some(answers) => {
