@@ -246,6 +246,17 @@ impl State {
         self.dialog
     }
 
+    /// The bytes that a multi-select's options could add to its answer beside the typed text,
+    /// all ticked: "Other" leaves room for them within the cap of one answer, so that the answer
+    /// stays within it whatever is ticked. Nothing for any other question.
+    pub(crate) fn labels_bytes(&self) -> usize {
+        self.current()
+            .filter(|(question, _)| question.multi_select)
+            .map_or(0, |(question, _)| {
+                question.options().iter().map(|o| o.label.len()).sum()
+            })
+    }
+
     /// The remark shown above the help line.
     pub fn notice(&self) -> Option<Notice> {
         self.notice

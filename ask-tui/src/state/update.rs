@@ -110,8 +110,9 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
         Msg::Paste(text) => {
             if matches!(screen, Screen::Choice | Screen::MultiSelect) {
                 state.open_other();
+                let reserved = state.labels_bytes();
                 if let Some(page) = state.page_mut()
-                    && page.field.insert_within_cap(&text)
+                    && page.field.insert_within_cap(&text, reserved)
                 {
                     state.notice = Some(Notice::AnswerCap);
                 }
@@ -209,10 +210,13 @@ fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
         | Msg::ScrollDown => return None,
         _ => {}
     }
+    let reserved = state.labels_bytes();
     let page = state.page_mut()?;
     let capped = match msg {
-        Msg::Input(c) => page.field.insert_within_cap(c.encode_utf8(&mut [0; 4])),
-        Msg::Paste(text) => page.field.insert_within_cap(text),
+        Msg::Input(c) => page
+            .field
+            .insert_within_cap(c.encode_utf8(&mut [0; 4]), reserved),
+        Msg::Paste(text) => page.field.insert_within_cap(text, reserved),
         _ => false,
     };
     if capped {
@@ -245,10 +249,10 @@ fn update_note(state: &mut State, msg: &Msg) -> Effect {
             state.switch_tab(*msg == Msg::NextTab);
         }
         // The guard inserts; only an insertion cut at the cap of one answer says so.
-        Msg::Input(c) if page.note.insert_within_cap(c.encode_utf8(&mut [0; 4])) => {
+        Msg::Input(c) if page.note.insert_within_cap(c.encode_utf8(&mut [0; 4]), 0) => {
             state.notice = Some(Notice::AnswerCap);
         }
-        Msg::Paste(text) if page.note.insert_within_cap(text) => {
+        Msg::Paste(text) if page.note.insert_within_cap(text, 0) => {
             state.notice = Some(Notice::AnswerCap);
         }
         Msg::Backspace => page.note.backspace(),

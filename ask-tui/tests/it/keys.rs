@@ -1148,3 +1148,21 @@ fn a_digit_on_the_review_opens_that_question() {
         "nothing is answered"
     );
 }
+
+/// A multi-select's "Other" leaves room for the labels that may be ticked beside it, so that the
+/// whole answer stays within the cap of one answer.
+#[test]
+fn a_multi_selects_other_leaves_room_for_its_labels_within_the_cap() {
+    let question = ask_core::Question::choice("Which features?", ["Auth", "API"]).multi();
+    let mut state = State::new(&common::one(question));
+    update(
+        &mut state,
+        Msg::Paste("z".repeat(ask_core::MAX_ANSWER_BYTES)),
+    );
+    assert_eq!(state.notice(), Some(ask_tui::Notice::AnswerCap));
+    let field = &state.pages()[0].field;
+    assert_eq!(
+        field.text().len(),
+        ask_core::MAX_ANSWER_BYTES - "Auth".len() - "API".len()
+    );
+}
