@@ -707,6 +707,14 @@ def main():
             note.fill("n" * 65537)
             seen["noteKept"] = note.evaluate("f => f.value.length")
             seen["noteCount"] = page.locator("#a0-q0-note-count").inner_text()
+            # A multi-select's typed answer leaves room for its labels: a paste into a field
+            # keeps what fits in the rest, cut between characters (a 4-byte emoji is not split).
+            seen["withLabels"] = page.evaluate(
+                "() => { const f = document.createElement('input');"
+                " f.value = 'z'.repeat(65520) + '\U0001F600'.repeat(10);"
+                " const cut = keepWithinCap(f, '', 7);"
+                " return [cut, new TextEncoder().encode(f.value).length]; }"
+            )
             page.get_by_role("button", name="Submit").click()
             page.get_by_role("button", name="Yes").click()
             page.get_by_text("Your answers were sent").first.wait_for()

@@ -429,7 +429,9 @@ function questionPanel(ask, question, qi, masked, given) {
   const otherTextLabel = el("label", { for: otherText.id, class: "other-label", text: T.ownAnswerLabel });
   const count = el("div", { class: "count", "aria-live": "polite", id: `${otherId}-count` });
   otherText.setAttribute("aria-describedby", count.id);
-  const cap = capped(otherText);
+  // A multi-select's typed answer leaves room for every label that may be ticked beside it.
+  const labelBytes = multi ? options.reduce((n, o) => n + utf8.encode(o.label).length, 0) : 0;
+  const cap = capped(otherText, labelBytes);
   otherText.addEventListener("input", () => {
     const cut = cap();
     // Typing an answer chooses Other.
@@ -552,11 +554,13 @@ function updateAge(node) {
 // An answer or a note holds at most MAX_ANSWER bytes of UTF-8, as the server checks again.
 // `maxlength` counts UTF-16 units, not bytes, so the page counts the bytes itself: of what was
 // just typed or pasted into `field`, only what fits is kept, cut between characters, and the
-// caret stays after it. `last` is the field's value before the change. True when something was
-// left out.
-function keepWithinCap(field, last) {
+// caret stays after it. `last` is the field's value before the change; `reserved` is the bytes
+// of the same answer held elsewhere (a multi-select's labels, all ticked). True when something
+// was left out.
+function keepWithinCap(field, last, reserved) {
+  const cap = MAX_ANSWER - reserved;
   const value = field.value;
-  if (utf8.encode(value).length <= MAX_ANSWER) return false;
+  if (utf8.encode(value).length <= cap) return false;
   // What changed lies between the part before it and the part after it that `last` shares.
   let start = 0;
   while (start < value.length && start < last.length && value[start] === last[start]) start++;
@@ -567,11 +571,11 @@ function keepWithinCap(field, last) {
   if (tail > 0 && /[\uDC00-\uDFFF]/.test(value[value.length - tail])) tail--;
   const before = value.slice(0, start);
   const after = value.slice(value.length - tail);
-  let room = MAX_ANSWER - utf8.encode(before).length - utf8.encode(after).length;
+  let room = cap - utf8.encode(before).length - utf8.encode(after).length;
   let kept = "";
   if (room < 0) {
-    // Already over the cap before this change: the field keeps its first MAX_ANSWER bytes.
-    room = MAX_ANSWER;
+    // Already over the cap before this change: the field keeps its first bytes up to the cap.
+    room = cap;
     for (const ch of value) {
       const n = utf8.encode(ch).length;
       if (n > room) break;
@@ -593,13 +597,13 @@ function keepWithinCap(field, last) {
   return true;
 }
 
-// Keeps `field` within the cap of one answer as it is typed in: the returned check, run first
-// on each input, says whether something was left out.
-function capped(field) {
+// Keeps `field` within the cap of one answer, less `reserved` bytes held elsewhere, as it is
+// typed in: the returned check, run first on each input, says whether something was left out.
+function capped(field, reserved = 0) {
   let last = field.value;
   field.addEventListener("beforeinput", () => { last = field.value; });
   return () => {
-    const cut = keepWithinCap(field, last);
+    const cut = keepWithinCap(field, last, reserved);
     last = field.value;
     return cut;
   };

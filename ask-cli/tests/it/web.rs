@@ -2363,6 +2363,8 @@ fn browser_stops_an_answer_and_a_note_at_the_64_kib_cap_and_says_so() {
     assert_eq!(seen["count"], said, "{seen}");
     assert_eq!(seen["noteKept"], cap, "{seen}");
     assert_eq!(seen["noteCount"], said, "{seen}");
+    // 65,520 bytes and two 4-byte emoji fit in 65,529; a third would pass it.
+    assert_eq!(seen["withLabels"], json!([true, cap - 8]), "{seen}");
     assert_eq!(code, 0);
     assert_eq!(out["answers"][0]["answer"], "é".repeat(cap / 2));
     assert_eq!(out["answers"][0]["notes"], "n".repeat(cap));
