@@ -1,7 +1,7 @@
 """Drives the page of `ask-user --mode web` in Debian's Chromium with Playwright, for tests/it/web.rs.
 
 Usage: web_browser.py SCENARIO VIEWPORT LINK [LINK2 | ACCEPT_LANGUAGE | LIST]
-  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long |
+  SCENARIO  answer | cancel | keyboard | fields | secrets | given | inbox | saved | again | long | cap |
             layout | two | words | reopen | full |
             other-label | long-review | escape | boxes | none
   VIEWPORT  phone | desktop
@@ -693,6 +693,28 @@ def main():
             seen["dialog"] = page.locator("#confirm-text").inner_text()
             page.get_by_role("button", name="No").click()
             seen["stillWaiting"] = page.get_by_role("button", name="Submit").is_visible()
+            page.get_by_role("button", name="Submit").click()
+            page.get_by_role("button", name="Yes").click()
+            page.get_by_text("Your answers were sent").first.wait_for()
+        elif scenario == "cap":
+            # One byte over the cap of an answer (64 KiB of UTF-8; "é" is two bytes): the field
+            # keeps the first 64 KiB and says so; the note stops at the same cap.
+            field = page.get_by_role("textbox", name="What should we name this service?")
+            field.fill("é" * 32768 + "x")
+            seen["kept"] = field.evaluate("f => new TextEncoder().encode(f.value).length")
+            seen["count"] = page.locator(".count").inner_text()
+            note = page.locator("#a0-q0-note")
+            note.fill("n" * 65537)
+            seen["noteKept"] = note.evaluate("f => f.value.length")
+            seen["noteCount"] = page.locator("#a0-q0-note-count").inner_text()
+            # A multi-select's typed answer leaves room for its labels: a paste into a field
+            # keeps what fits in the rest, cut between characters (a 4-byte emoji is not split).
+            seen["withLabels"] = page.evaluate(
+                "() => { const f = document.createElement('input');"
+                " f.value = 'z'.repeat(65520) + '\U0001F600'.repeat(10);"
+                " const cut = keepWithinCap(f, '', 7);"
+                " return [cut, new TextEncoder().encode(f.value).length]; }"
+            )
             page.get_by_role("button", name="Submit").click()
             page.get_by_role("button", name="Yes").click()
             page.get_by_text("Your answers were sent").first.wait_for()

@@ -41,6 +41,44 @@ fn null_is_no_answer<'de, D: serde::Deserializer<'de>>(
         .unwrap_or_else(|| AnswerValue::Text(String::new())))
 }
 
+/// The most one question's answer may hold: 64 KiB of UTF-8, the typed text and the picked
+/// labels of a multi-select together; a note has the same cap of its own.
+///
+/// This is a bound like every other input's, not a judgement of what the person meant: it sits
+/// far above [`crate::Limits::LONG_ANSWER_CHARS`], past which the terminal UI only asks for a
+/// confirmation. Every presenter checks it with [`check_answer_bytes`]: the terminal UI and the
+/// page stop input at it, a client's answer over it is refused, and a form's counts as declined.
+pub const MAX_ANSWER_BYTES: usize = 64 * 1024;
+
+/// An answer or note over [`MAX_ANSWER_BYTES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "is {bytes} bytes of UTF-8, over the cap of {} bytes (64 KiB) per question",
+    MAX_ANSWER_BYTES
+)]
+pub struct AnswerTooLong {
+    /// The bytes given.
+    pub bytes: usize,
+}
+
+/// Checks that `bytes` of UTF-8 fit in one answer (or one note): at most [`MAX_ANSWER_BYTES`].
+///
+/// ```
+/// use ask_core::{MAX_ANSWER_BYTES, check_answer_bytes};
+/// assert!(check_answer_bytes(MAX_ANSWER_BYTES).is_ok());
+/// assert_eq!(
+///     check_answer_bytes(MAX_ANSWER_BYTES + 1).unwrap_err().to_string(),
+///     "is 65537 bytes of UTF-8, over the cap of 65536 bytes (64 KiB) per question"
+/// );
+/// ```
+pub fn check_answer_bytes(bytes: usize) -> Result<(), AnswerTooLong> {
+    if bytes > MAX_ANSWER_BYTES {
+        Err(AnswerTooLong { bytes })
+    } else {
+        Ok(())
+    }
+}
+
 /// Why a client's answers do not fit the questions; each reads as a sentence the client can act
 /// on.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -95,6 +133,18 @@ pub enum AnswerError {
         question: String,
         /// True for a multi-select question, which `[]` answers with "None of these".
         multi_select: bool,
+    },
+    /// An answer, or its note, over [`MAX_ANSWER_BYTES`].
+    #[error("question {} (\"{question}\"): the {what} {too_long}; send a shorter one", index + 1)]
+    TooLong {
+        /// The question's index, from 0.
+        index: usize,
+        /// The question's text.
+        question: String,
+        /// `"answer"` or `"note"`.
+        what: &'static str,
+        /// How long it is.
+        too_long: AnswerTooLong,
     },
     /// A `selectedOption` that names no offered option or disagrees with the answer.
     #[error("question {} (\"{question}\"): {problem}", index + 1)]
@@ -195,6 +245,15 @@ fn to_answer(
             question: question.question.clone(),
         });
     }
+    let too_long = |what, too_long| AnswerError::TooLong {
+        index,
+        question: question.question.clone(),
+        what,
+        too_long,
+    };
+    check_answer_bytes(input.answer.utf8_len()).map_err(|e| too_long("answer", e))?;
+    check_answer_bytes(input.notes.as_deref().map_or(0, str::len))
+        .map_err(|e| too_long("note", e))?;
     // An empty answer is no answer, in every mode (`AnswerValue::is_empty`).
     let Some(mut answer) = Answer::from_value(question, &input.answer) else {
         return Err(AnswerError::Empty {
@@ -332,6 +391,58 @@ mod tests {
             Question::choice("Which database?", ["PostgreSQL", "SQLite"]),
             Question::choice("Which features?", ["Auth", "API"]).multi(),
         ]
+    }
+
+    #[test]
+    fn an_answer_or_note_over_the_cap_is_refused_and_one_at_the_cap_taken() {
+        let qs = questions();
+        let at_cap = "é".repeat(MAX_ANSWER_BYTES / 2);
+        let over = format!("{at_cap}x");
+        let typed = |text: &str| AnswerValue::Choices(vec!["Auth".into(), text.into()]);
+        let at = [
+            input(None, AnswerValue::Text(at_cap.clone())),
+            input(None, AnswerValue::Text("Auth".into())),
+        ];
+        assert_eq!(to_answers(&qs, &at).unwrap()[0].answer.joined(), at_cap);
+        let given = [
+            input(None, AnswerValue::Text(over.clone())),
+            input(None, AnswerValue::Text("Auth".into())),
+        ];
+        assert_eq!(
+            to_answers(&qs, &given).unwrap_err().to_string(),
+            "question 1 (\"Which database?\"): the answer is 65537 bytes of UTF-8, over the cap of 65536 bytes (64 KiB) per question; send a shorter one"
+        );
+        // A multi-select's typed "Other" counts with the labels picked.
+        let other = "x".repeat(MAX_ANSWER_BYTES - "Auth".len());
+        let at = [
+            input(None, AnswerValue::Text("SQLite".into())),
+            input(None, typed(&other)),
+        ];
+        assert!(to_answers(&qs, &at).is_ok());
+        let over_other = format!("{other}x");
+        let given = [
+            input(None, AnswerValue::Text("SQLite".into())),
+            input(None, typed(&over_other)),
+        ];
+        assert!(matches!(
+            to_answers(&qs, &given),
+            Err(AnswerError::TooLong {
+                index: 1,
+                what: "answer",
+                ..
+            })
+        ));
+        let mut noted = input(None, AnswerValue::Text("SQLite".into()));
+        noted.notes = Some(over);
+        let given = [noted, input(None, AnswerValue::Text("Auth".into()))];
+        assert!(matches!(
+            to_answers(&qs, &given),
+            Err(AnswerError::TooLong {
+                index: 0,
+                what: "note",
+                ..
+            })
+        ));
     }
 
     #[test]

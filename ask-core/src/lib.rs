@@ -43,7 +43,10 @@ mod summary;
 mod time;
 mod validate;
 
-pub use answer_input::{AnswerError, AnswerInput, SelectedOptionError, to_answers};
+pub use answer_input::{
+    AnswerError, AnswerInput, AnswerTooLong, MAX_ANSWER_BYTES, SelectedOptionError,
+    check_answer_bytes, to_answers,
+};
 pub use caller::{Caller, Refusal};
 pub use display::{
     CharClass, RECOMMENDED_SUFFIX, classify, classify_in_context, describe_char, is_recommended,

@@ -19,7 +19,8 @@ use rmcp::service::{RoleServer, ServiceError};
 
 use crate::form::Form;
 use crate::rounds::{
-    self, FormEnd, Handover, InOneCall, MAX_INCOMPLETE_ROUNDS, Next, Round, Stepper,
+    self, AnswerTooLongIn, FormEnd, Handover, InOneCall, MAX_INCOMPLETE_ROUNDS, Next, Round,
+    Stepper,
 };
 use crate::route::{Chosen, WebRoute};
 use crate::server::McpServer;
@@ -32,6 +33,26 @@ fn gave_up_text() -> String {
     format!(
         "The user left questions open in the form {MAX_INCOMPLETE_ROUNDS} times, and no other \
          presenter was configured; nothing was answered. Proceed without these answers."
+    )
+}
+
+/// The line for people when a form's answer was over the cap of one answer.
+fn too_long_line(found: AnswerTooLongIn) -> String {
+    format!(
+        "the form's answer to question {} {}, so the form counts as declined; the next \
+         presenter takes the call",
+        found.index + 1,
+        found.too_long
+    )
+}
+
+/// The tool error when a form's answer was over the cap and no presenter follows the form.
+fn too_long_text(found: AnswerTooLongIn) -> String {
+    format!(
+        "The form's answer to question {} {}, so the form counted as declined, and no other \
+         presenter was configured; nothing was answered. Proceed without these answers.",
+        found.index + 1,
+        found.too_long
     )
 }
 
@@ -52,12 +73,14 @@ fn past_form<'a>(
         Handover::GaveUp(_) => server.say(&format!(
             "the form came back with questions left open {MAX_INCOMPLETE_ROUNDS} times"
         )),
+        Handover::TooLong(found) => server.say(&too_long_line(*found)),
     }
     match (server.after_form(web), handover) {
-        (Some(next), Handover::CannotAsk) => Ok((next, Vec::new())),
+        (Some(next), Handover::CannotAsk | Handover::TooLong(_)) => Ok((next, Vec::new())),
         (Some(next), Handover::GaveUp(given)) => Ok((next, given)),
         (None, Handover::CannotAsk) => Err(server.unreachable()),
         (None, Handover::GaveUp(_)) => Err(gave_up_text()),
+        (None, Handover::TooLong(found)) => Err(too_long_text(found)),
     }
 }
 

@@ -71,6 +71,18 @@ enum Step {
     Again(String),
     /// Too many incomplete forms: hand over to the next presenter with these answers.
     GiveUp(Vec<Option<Answer>>),
+    /// An answer over the cap of one answer: the form counts as declined, and the next
+    /// presenter takes the call.
+    TooLong(AnswerTooLongIn),
+}
+
+/// An answer in a form over [`ask_core::MAX_ANSWER_BYTES`], and the question it answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AnswerTooLongIn {
+    /// The question's index, from 0.
+    pub(crate) index: usize,
+    /// How long the answer is.
+    pub(crate) too_long: ask_core::AnswerTooLong,
 }
 
 /// A reply to a form, and how long after the form's sending it came (when that is known).
@@ -88,6 +100,9 @@ pub(crate) enum Handover {
     /// The form came back with questions left open too often; the answers given so far, in
     /// question order.
     GaveUp(Vec<Option<Answer>>),
+    /// The form came back with an answer over the cap of one answer, which counts as declining
+    /// it; nothing of that form is kept.
+    TooLong(AnswerTooLongIn),
 }
 
 /// How a call's part in the client's form ended.
@@ -149,6 +164,7 @@ impl<'a> Stepper<'a> {
             Step::Done(outcome) => Turn::End(FormEnd::Done(outcome)),
             Step::Again(message) => Turn::Show(message),
             Step::GiveUp(given) => Turn::End(FormEnd::PastForm(Handover::GaveUp(given))),
+            Step::TooLong(found) => Turn::End(FormEnd::PastForm(Handover::TooLong(found))),
         }
     }
 }
@@ -260,6 +276,19 @@ impl Form<'_> {
                     }
                 }
                 let given = Value::Object(rounds.given.clone());
+                // An answer over the cap never reaches the model: the form counts as declined.
+                let over = self
+                    .partial(&given)
+                    .iter()
+                    .enumerate()
+                    .find_map(|(index, answer)| {
+                        let bytes = answer.as_ref().map_or(0, |a| a.answer.utf8_len());
+                        let too_long = ask_core::check_answer_bytes(bytes).err()?;
+                        Some(AnswerTooLongIn { index, too_long })
+                    });
+                if let Some(found) = over {
+                    return Step::TooLong(found);
+                }
                 match self.read(&given) {
                     Ok(answers) => Step::Done(Outcome::Answered(answers)),
                     Err(missing) => {

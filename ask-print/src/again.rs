@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use ask_core::{Outcome, ValidatedInput};
 
-use crate::answers::read_file_answers;
+use crate::answers::{self, read_file_answers};
 use crate::store::Store;
 use crate::{
     Commands, Existing, PassTwo, PassTwoStep, PrintError, absolute, answer, existing, state,
@@ -75,14 +75,10 @@ fn hand_written_again(
     };
     let values: Vec<&serde_json::Value> = loaded.file.questions.iter().map(|q| &q.answer).collect();
     let progress = read_file_answers(input.input(), &values)?;
+    let progress = answers::with_file_notes(progress, &loaded.file.questions)?;
     let shown = absolute(path);
     match progress.complete() {
         Some(answers) => {
-            let answers = answers
-                .into_iter()
-                .zip(&loaded.file.questions)
-                .map(|(answer, in_file)| answer.with_notes(in_file.notes.clone()))
-                .collect();
             store.remove(&loaded)?;
             Ok(Some(Outcome::Answered(answers)))
         }

@@ -4,6 +4,7 @@ use ask_core::{Answer, AnswerValue, AskUserInput, Question};
 use serde_json::Value;
 
 use crate::error::PrintError;
+use crate::pending::PendingQuestion;
 
 /// The answers of a pending call as far as they go.
 #[derive(Debug, Clone, PartialEq)]
@@ -73,6 +74,16 @@ pub(crate) fn read_answer(
         }
         other => return Err(bad(kind_of(other))),
     };
+    ask_core::check_answer_bytes(given.utf8_len()).map_err(|too_long| {
+        PrintError::AnswerTooLong {
+            what: format!(
+                "the answer to question {} (\"{}\")",
+                index + 1,
+                question.question
+            ),
+            too_long,
+        }
+    })?;
     Ok(Answer::from_value(question, &given))
 }
 
@@ -85,6 +96,38 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+/// `progress` with the note written beside each answer in the file: a note goes with its
+/// answer. A note over the cap of one answer is refused, naming its question.
+pub(crate) fn with_file_notes(
+    progress: Progress,
+    questions: &[PendingQuestion],
+) -> Result<Progress, PrintError> {
+    let answers = progress.answers.into_iter().zip(questions).enumerate();
+    let answers = answers.map(|(index, (answer, in_file))| {
+        let bytes = in_file.notes.as_deref().map_or(0, str::len);
+        ask_core::check_answer_bytes(bytes).map_err(|too_long| PrintError::AnswerTooLong {
+            what: format!(
+                "the note to question {} (\"{}\")",
+                index + 1,
+                in_file.question
+            ),
+            too_long,
+        })?;
+        Ok(answer.map(|a| a.with_notes(in_file.notes.clone())))
+    });
+    Ok(Progress {
+        answers: answers.collect::<Result<_, PrintError>>()?,
+    })
+}
+
+/// Checks a reply in words, which answers every question, against the cap of one answer.
+pub(crate) fn check_reply(text: &str) -> Result<(), PrintError> {
+    ask_core::check_answer_bytes(text.len()).map_err(|too_long| PrintError::AnswerTooLong {
+        what: "the reply".to_string(),
+        too_long,
+    })
 }
 
 /// Reads the answers written into the pending file.

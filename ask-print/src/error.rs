@@ -210,6 +210,15 @@ pub enum PrintError {
         /// The JSON type found.
         found: &'static str,
     },
+    /// An answer, a note or the reply is over the cap of one answer
+    /// ([`ask_core::MAX_ANSWER_BYTES`]); the call keeps waiting.
+    #[error("{what} {too_long}; write a shorter one")]
+    AnswerTooLong {
+        /// What is too long, such as `the answer to question 1 ("Name?")`.
+        what: String,
+        /// How long it is.
+        too_long: ask_core::AnswerTooLong,
+    },
     /// `--answers` is not JSON.
     #[error("--answers is not valid JSON at line {line}, column {column}: {reason}")]
     InlineNotJson {

@@ -489,6 +489,7 @@ pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep,
                     path: path.to_path_buf(),
                 });
             }
+            answers::check_reply(&text)?;
             let answers = input
                 .questions
                 .iter()
@@ -497,15 +498,7 @@ pub fn answer(path: &Path, how: PassTwo, host: &Commands) -> Result<PassTwoStep,
             (Progress { answers }, Some(text))
         }
     };
-    // A note written beside an answer in the file goes with that answer.
-    let progress = Progress {
-        answers: progress
-            .answers
-            .into_iter()
-            .zip(&loaded.file.questions)
-            .map(|(answer, in_file)| answer.map(|a| a.with_notes(in_file.notes.clone())))
-            .collect(),
-    };
+    let progress = answers::with_file_notes(progress, &loaded.file.questions)?;
     let call_id = loaded.file.call_id.clone();
     match progress.complete() {
         Some(answers) => {

@@ -9,7 +9,7 @@ use ask_core::{
 };
 use serde_json::Value;
 
-pub use ask_core::{CharClass, RECOMMENDED_SUFFIX, SECRET_PLACEHOLDER};
+pub use ask_core::{CharClass, MAX_ANSWER_BYTES, RECOMMENDED_SUFFIX, SECRET_PLACEHOLDER};
 
 const ZWJ: char = '\u{200d}';
 

@@ -126,6 +126,9 @@ pub enum Notice {
     NoCompletion,
     /// `?` on a list: the help line names every key of the screen, not only those that answer.
     Keys,
+    /// Typing or a paste reached the cap of one answer (`ask_core::MAX_ANSWER_BYTES`): what
+    /// did not fit was left out.
+    AnswerCap,
 }
 
 /// Which screen the current tab shows.
@@ -241,6 +244,17 @@ impl State {
     /// The open dialog.
     pub fn dialog(&self) -> Option<Dialog> {
         self.dialog
+    }
+
+    /// The bytes that a multi-select's options could add to its answer beside the typed text,
+    /// all ticked: "Other" leaves room for them within the cap of one answer, so that the answer
+    /// stays within it whatever is ticked. Nothing for any other question.
+    pub(crate) fn labels_bytes(&self) -> usize {
+        self.current()
+            .filter(|(question, _)| question.multi_select)
+            .map_or(0, |(question, _)| {
+                question.options().iter().map(|o| o.label.len()).sum()
+            })
     }
 
     /// The remark shown above the help line.

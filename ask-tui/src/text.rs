@@ -75,6 +75,27 @@ impl TextField {
         self.snap();
     }
 
+    /// Inserts as much of `text` at the cursor as keeps the field, with `reserved` bytes of the
+    /// same answer held elsewhere (a multi-select's labels), within the cap of one answer
+    /// ([`ask_core::MAX_ANSWER_BYTES`]), cut at a grapheme boundary; true when some of it was
+    /// left out.
+    pub fn insert_within_cap(&mut self, text: &str, reserved: usize) -> bool {
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        if ask_core::check_answer_bytes(reserved + self.text.len() + text.len()).is_ok() {
+            self.insert(&text);
+            return false;
+        }
+        let room = ask_core::MAX_ANSWER_BYTES.saturating_sub(reserved + self.text.len());
+        let fits = text
+            .grapheme_indices(true)
+            .map(|(start, grapheme)| start + grapheme.len())
+            .take_while(|end| *end <= room)
+            .last()
+            .unwrap_or(0);
+        self.insert(&text[..fits]);
+        true
+    }
+
     /// Deletes the grapheme before the cursor.
     pub fn backspace(&mut self) {
         if let Some(start) = self.previous_boundary() {
@@ -187,6 +208,26 @@ mod tests {
         field.home();
         field.delete();
         assert_eq!(field.text(), "");
+    }
+
+    #[test]
+    fn an_insertion_stops_at_the_cap_of_one_answer_on_a_grapheme_boundary() {
+        let cap = ask_core::MAX_ANSWER_BYTES;
+        let mut field = TextField::with_text("a".repeat(cap - 3));
+        assert!(!field.insert_within_cap("bc", 0));
+        assert_eq!(field.text().len(), cap - 1);
+        // "e" with its accent is one grapheme of three bytes: it does not fit, and is not split.
+        assert!(field.insert_within_cap("e\u{301}", 0));
+        assert_eq!(field.text().len(), cap - 1);
+        assert!(!field.insert_within_cap("d", 0));
+        assert_eq!(field.text().len(), cap);
+        assert!(field.insert_within_cap("x", 0));
+        assert_eq!(field.text().len(), cap);
+        assert_eq!(field.char_count(), cap);
+        // Bytes held elsewhere in the same answer leave that much less room.
+        let mut other = TextField::new();
+        assert!(other.insert_within_cap(&"y".repeat(cap), 10));
+        assert_eq!(other.text().len(), cap - 10);
     }
 
     #[test]

@@ -40,6 +40,9 @@ const askDisplay = (() => {
   /** Answers longer than this many characters ask for confirmation (`Limits::LONG_ANSWER_CHARS`). */
   const LONG_ANSWER_CHARS = 2000;
 
+  /** The most bytes of UTF-8 one answer or note may hold (`ask_core::MAX_ANSWER_BYTES`). */
+  const MAX_ANSWER_BYTES = 65536;
+
   /**
    * The code points that are not plain text out of context, as sorted triples
    * (first, last, class) (`ask_core::classify`).
@@ -174,14 +177,16 @@ const askDisplay = (() => {
     return trimmed.length >= RECOMMENDED_SUFFIX.length && lower(end) === lower(RECOMMENDED_SUFFIX);
   }
   return {
-    CONTROL, INVISIBLE, LAYOUT, LONG_ANSWER_CHARS, PLAIN, RECOMMENDED_SUFFIX,
-    SECRET_ANSWER_FIELDS, SECRET_HIDES_PREVIEW, SECRET_HIDES_REPLY, SECRET_PLACEHOLDER,
-    classify, classifyAt, isRecommended, sanitize, sanitizeLines,
+    CONTROL, INVISIBLE, LAYOUT, LONG_ANSWER_CHARS, MAX_ANSWER_BYTES, PLAIN,
+    RECOMMENDED_SUFFIX, SECRET_ANSWER_FIELDS, SECRET_HIDES_PREVIEW, SECRET_HIDES_REPLY,
+    SECRET_PLACEHOLDER, classify, classifyAt, isRecommended, sanitize, sanitizeLines,
   };
 })();
 // END GENERATED
 
 const LONG_ANSWER = askDisplay.LONG_ANSWER_CHARS;
+const MAX_ANSWER = askDisplay.MAX_ANSWER_BYTES;
+const utf8 = new TextEncoder();
 
 const statusLine = document.getElementById("status");
 const asksRoot = document.getElementById("asks");
@@ -303,14 +308,22 @@ function noteField(ask, masked, id, qi) {
     autocomplete: "off",
   });
   const label = el("label", { for: input.id, class: "note-label", text: T.noteLabel });
-  input.addEventListener("input", () => ask.changed());
+  const count = el("div", { class: "note-count", "aria-live": "polite", id: `${id}-note-count` });
+  input.setAttribute("aria-describedby", count.id);
+  const cap = capped(input);
+  input.addEventListener("input", () => {
+    const cut = cap();
+    count.textContent = cut ? T.answerCap : "";
+    count.classList.toggle("long", cut);
+    ask.changed();
+  });
   input.addEventListener("keydown", (event) => {
     if (event.key === "Enter") {
       event.preventDefault();
       ask.next(qi);
     }
   });
-  const field = el("div", { class: "field note" }, label, input);
+  const field = el("div", { class: "field note" }, label, input, count);
   const read = () => (input.value.trim() === "" ? null : input.value);
   const fill = (text) => { input.value = text; };
   return { field, read, fill };
@@ -344,8 +357,9 @@ function questionPanel(ask, question, qi, masked, given) {
     if (question.placeholder) area.placeholder = displayed(question.placeholder);
     const count = el("div", { class: "count", "aria-live": "polite", id: `${id}-count` });
     area.setAttribute("aria-describedby", count.id);
+    const cap = capped(area);
     area.addEventListener("input", () => {
-      updateCount(count, area.value);
+      updateCount(count, area.value, cap());
       ask.changed();
     });
     area.addEventListener("keydown", (event) => {
@@ -415,10 +429,14 @@ function questionPanel(ask, question, qi, masked, given) {
   const otherTextLabel = el("label", { for: otherText.id, class: "other-label", text: T.ownAnswerLabel });
   const count = el("div", { class: "count", "aria-live": "polite", id: `${otherId}-count` });
   otherText.setAttribute("aria-describedby", count.id);
+  // A multi-select's typed answer leaves room for every label that may be ticked beside it.
+  const labelBytes = multi ? options.reduce((n, o) => n + utf8.encode(o.label).length, 0) : 0;
+  const cap = capped(otherText, labelBytes);
   otherText.addEventListener("input", () => {
+    const cut = cap();
     // Typing an answer chooses Other.
     if (otherText.value !== "" && !otherInput.checked) otherInput.checked = true;
-    updateCount(count, otherText.value);
+    updateCount(count, otherText.value, cut);
     ask.changed();
   });
   otherText.addEventListener("keydown", (event) => {
@@ -533,7 +551,70 @@ function updateAge(node) {
   node.textContent = ` · ${minutes < 1 ? T.askedNow : fill(T.askedAgo, { n: number(minutes) })}`;
 }
 
-function updateCount(node, text) {
+// An answer or a note holds at most MAX_ANSWER bytes of UTF-8, as the server checks again.
+// `maxlength` counts UTF-16 units, not bytes, so the page counts the bytes itself: of what was
+// just typed or pasted into `field`, only what fits is kept, cut between characters, and the
+// caret stays after it. `last` is the field's value before the change; `reserved` is the bytes
+// of the same answer held elsewhere (a multi-select's labels, all ticked). True when something
+// was left out.
+function keepWithinCap(field, last, reserved) {
+  const cap = MAX_ANSWER - reserved;
+  const value = field.value;
+  if (utf8.encode(value).length <= cap) return false;
+  // What changed lies between the part before it and the part after it that `last` shares.
+  let start = 0;
+  while (start < value.length && start < last.length && value[start] === last[start]) start++;
+  if (start > 0 && /[\uD800-\uDBFF]/.test(value[start - 1])) start--;
+  let tail = 0;
+  const most = Math.min(value.length, last.length) - start;
+  while (tail < most && value[value.length - 1 - tail] === last[last.length - 1 - tail]) tail++;
+  if (tail > 0 && /[\uDC00-\uDFFF]/.test(value[value.length - tail])) tail--;
+  const before = value.slice(0, start);
+  const after = value.slice(value.length - tail);
+  let room = cap - utf8.encode(before).length - utf8.encode(after).length;
+  let kept = "";
+  if (room < 0) {
+    // Already over the cap before this change: the field keeps its first bytes up to the cap.
+    room = cap;
+    for (const ch of value) {
+      const n = utf8.encode(ch).length;
+      if (n > room) break;
+      room -= n;
+      kept += ch;
+    }
+    field.value = kept;
+    return true;
+  }
+  for (const ch of value.slice(start, value.length - tail)) {
+    const n = utf8.encode(ch).length;
+    if (n > room) break;
+    room -= n;
+    kept += ch;
+  }
+  field.value = before + kept + after;
+  const caret = before.length + kept.length;
+  if (field.setSelectionRange && field.type !== "hidden") field.setSelectionRange(caret, caret);
+  return true;
+}
+
+// Keeps `field` within the cap of one answer, less `reserved` bytes held elsewhere, as it is
+// typed in: the returned check, run first on each input, says whether something was left out.
+function capped(field, reserved = 0) {
+  let last = field.value;
+  field.addEventListener("beforeinput", () => { last = field.value; });
+  return () => {
+    const cut = keepWithinCap(field, last, reserved);
+    last = field.value;
+    return cut;
+  };
+}
+
+function updateCount(node, text, cut) {
+  if (cut) {
+    node.textContent = T.answerCap;
+    node.classList.add("long");
+    return;
+  }
   const n = [...text].length;
   node.textContent = n > LONG_ANSWER ? fill(T.longCount, { n: number(n) }) : "";
   node.classList.toggle("long", n > LONG_ANSWER);

@@ -32,6 +32,9 @@ export const RECOMMENDED_SUFFIX = "(Recommended)";
 /** Answers longer than this many characters ask for confirmation (`Limits::LONG_ANSWER_CHARS`). */
 export const LONG_ANSWER_CHARS = 2000;
 
+/** The most bytes of UTF-8 one answer or note may hold (`ask_core::MAX_ANSWER_BYTES`). */
+export const MAX_ANSWER_BYTES = 65536;
+
 /**
  * The code points that are not plain text out of context, as sorted triples
  * (first, last, class) (`ask_core::classify`).

@@ -14,7 +14,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use ask_schema::Limits;
-use ask_schema::display_rules::{CharClass, DisplayRules, RECOMMENDED_SUFFIX, SECRET_PLACEHOLDER};
+use ask_schema::display_rules::{
+    CharClass, DisplayRules, MAX_ANSWER_BYTES, RECOMMENDED_SUFFIX, SECRET_PLACEHOLDER,
+};
 use serde_json::Value;
 
 /// The pi package's generated types.
@@ -516,13 +518,16 @@ fn module(rules: &DisplayRules, flavour: Flavour) -> String {
          /** The suffix that marks the recommended option (`ask_core::RECOMMENDED_SUFFIX`). */\n\
          @export const RECOMMENDED_SUFFIX = {suffix};\n\n\
          /** Answers longer than this many characters ask for confirmation (`Limits::LONG_ANSWER_CHARS`). */\n\
-         @export const LONG_ANSWER_CHARS = {long};\n\n",
+         @export const LONG_ANSWER_CHARS = {long};\n\n\
+         /** The most bytes of UTF-8 one answer or note may hold (`ask_core::MAX_ANSWER_BYTES`). */\n\
+         @export const MAX_ANSWER_BYTES = {cap};\n\n",
         placeholder = Value::String(SECRET_PLACEHOLDER.into()),
         fields = fields.join(", "),
         preview = rules.secret_hides_preview,
         reply = rules.secret_hides_reply,
         suffix = Value::String(RECOMMENDED_SUFFIX.into()),
         long = Limits::LONG_ANSWER_CHARS,
+        cap = MAX_ANSWER_BYTES,
     );
     let body = format!("{CLASS_CONSTANTS}{constants}{data}{FUNCTIONS}");
     match flavour {
@@ -551,9 +556,10 @@ fn module(rules: &DisplayRules, flavour: Flavour) -> String {
                 }
             }
             out.push_str(
-                "  return {\n    CONTROL, INVISIBLE, LAYOUT, LONG_ANSWER_CHARS, PLAIN, RECOMMENDED_SUFFIX,\n    \
-                 SECRET_ANSWER_FIELDS, SECRET_HIDES_PREVIEW, SECRET_HIDES_REPLY, SECRET_PLACEHOLDER,\n    \
-                 classify, classifyAt, isRecommended, sanitize, sanitizeLines,\n  };\n})();\n",
+                "  return {\n    CONTROL, INVISIBLE, LAYOUT, LONG_ANSWER_CHARS, MAX_ANSWER_BYTES, PLAIN,\n    \
+                 RECOMMENDED_SUFFIX, SECRET_ANSWER_FIELDS, SECRET_HIDES_PREVIEW, SECRET_HIDES_REPLY,\n    \
+                 SECRET_PLACEHOLDER, classify, classifyAt, isRecommended, sanitize, sanitizeLines,\n  \
+                 };\n})();\n",
             );
             out.push_str(REGION_END);
             out.push('\n');

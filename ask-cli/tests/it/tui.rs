@@ -268,6 +268,33 @@ fn a_long_answer_is_accepted_after_the_warning() {
     );
 }
 
+/// A bracketed paste one byte over the 64 KiB cap of an answer stops at the cap and says so;
+/// the answer at the cap reaches stdout whole.
+#[test]
+fn a_paste_over_the_answer_cap_stops_at_it_and_says_so() {
+    let name = name_call();
+    let cap = ask_core::MAX_ANSWER_BYTES;
+    let mut session = Session::ask("call.json", &[("call.json", &name)]);
+    session.wait_for("Enter submit • Esc cancel");
+    let paste = "y".repeat(cap + 1);
+    session.key(
+        &format!("\x1b[200~{paste}\x1b[201~"),
+        "An answer holds at most 64 KiB; the rest was left out",
+    );
+    session.key(
+        ENTER,
+        "Answer is long (65,536 chars). Continue anyway? [Y/n]",
+    );
+    session.send("y");
+    let (code, stdout) = session.finish();
+    assert_eq!(code, 0);
+    let out: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(
+        out["answers"][0]["answer"] == serde_json::json!("y".repeat(cap)),
+        "the answer is the first 64 KiB of the paste"
+    );
+}
+
 #[test]
 fn first_frame_comes_from_a_terminal_that_answers_no_query() {
     // The emulator behind this pty never replies to anything the program asks, such as a

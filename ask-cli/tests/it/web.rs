@@ -2352,6 +2352,25 @@ fn browser_asks_before_sending_an_answer_over_2000_characters() {
 }
 
 #[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_stops_an_answer_and_a_note_at_the_64_kib_cap_and_says_so() {
+    let _heavy = common::heavy::heavy("web");
+    let call = json!({"questions": [{"question": "What should we name this service?"}]});
+    let (seen, code, out) = browser_with(&call, "cap", "desktop");
+    let cap = ask_core::MAX_ANSWER_BYTES;
+    let said = ask_core::lang::Lang::En.page().answer_cap;
+    assert_eq!(seen["kept"], cap, "{seen}");
+    assert_eq!(seen["count"], said, "{seen}");
+    assert_eq!(seen["noteKept"], cap, "{seen}");
+    assert_eq!(seen["noteCount"], said, "{seen}");
+    // 65,520 bytes and two 4-byte emoji fit in 65,529; a third would pass it.
+    assert_eq!(seen["withLabels"], json!([true, cap - 8]), "{seen}");
+    assert_eq!(code, 0);
+    assert_eq!(out["answers"][0]["answer"], "é".repeat(cap / 2));
+    assert_eq!(out["answers"][0]["notes"], "n".repeat(cap));
+}
+
+#[test]
 fn mcp_with_an_inbox_posts_each_call_there_and_the_person_answers_on_its_page() {
     use common::mcp_raw::{raw_session_of, read_message, send_line};
     let serve = Serve::start();

@@ -63,6 +63,9 @@ pub struct PageText {
     /// Under a field, as it is typed, once it holds a long answer: "Answer is long ({n} chars):
     /// Submit asks before sending it.".
     pub long_count: &'static str,
+    /// Under a field whose typing or paste reached the cap of one answer (64 KiB of UTF-8):
+    /// "An answer holds at most 64 KiB; the rest was left out.".
+    pub answer_cap: &'static str,
     /// The dialog before a long answer is sent: "Answer is long ({n} chars). Continue anyway?".
     pub long_answer: &'static str,
     /// The button to the next question.
@@ -165,6 +168,7 @@ pub(super) static EN: PageText = PageText {
     own_answer: "Your own answer to: {question}",
     own_answer_label: "Your own answer",
     long_count: "Answer is long ({n} chars): Submit asks before sending it.",
+    answer_cap: "An answer holds at most 64 KiB; the rest was left out.",
     long_answer: "Answer is long ({n} chars). Continue anyway?",
     next: "Next",
     submit: "Submit",
@@ -236,6 +240,7 @@ pub(super) static DE: PageText = PageText {
     own_answer: "Deine eigene Antwort auf: {question}",
     own_answer_label: "Deine eigene Antwort",
     long_count: "Die Antwort ist lang ({n} Zeichen): Vor dem Senden wird nachgefragt.",
+    answer_cap: "Eine Antwort fasst höchstens 64 KiB; der Rest wurde weggelassen.",
     long_answer: "Die Antwort ist lang ({n} Zeichen). Trotzdem fortfahren?",
     next: "Weiter",
     submit: "Senden",
@@ -305,6 +310,7 @@ pub(super) static ES: PageText = PageText {
     own_answer: "Su propia respuesta a: {question}",
     own_answer_label: "Su propia respuesta",
     long_count: "La respuesta es larga ({n} caracteres): se le pedirá confirmación antes de enviarla.",
+    answer_cap: "Una respuesta admite 64 KiB como máximo; el resto no se añadió.",
     long_answer: "La respuesta es larga ({n} caracteres). ¿Continuar de todos modos?",
     next: "Siguiente",
     submit: "Enviar",
@@ -376,6 +382,7 @@ pub(super) static FR: PageText = PageText {
     own_answer: "Votre propre réponse à : {question}",
     own_answer_label: "Votre propre réponse",
     long_count: "La réponse est longue ({n} caractères) : une confirmation sera demandée avant l'envoi.",
+    answer_cap: "Une réponse contient au plus 64 Kio ; le reste a été ignoré.",
     long_answer: "La réponse est longue ({n} caractères). Continuer quand même ?",
     next: "Suivant",
     submit: "Envoyer",
@@ -444,6 +451,7 @@ pub(super) static JA: PageText = PageText {
     own_answer: "「{question}」への自由回答",
     own_answer_label: "自由回答",
     long_count: "回答が長くなっています（{n} 文字）。送信前に確認します。",
+    answer_cap: "回答は 64 KiB までです。残りは入力されませんでした。",
     long_answer: "回答が長くなっています（{n} 文字）。このまま続けますか？",
     next: "次へ",
     submit: "送信",
@@ -514,6 +522,7 @@ pub(super) static ZH: PageText = PageText {
     own_answer: "你对“{question}”的回答",
     own_answer_label: "你的回答",
     long_count: "回答较长（{n} 个字符）。发送前会请你确认。",
+    answer_cap: "回答最多 64 KiB，其余部分未输入。",
     long_answer: "回答较长（{n} 个字符）。仍要继续吗？",
     next: "下一步",
     submit: "提交",

@@ -137,6 +137,8 @@ pub struct Text {
     pub no_preview: &'static str,
     /// Ctrl+T found nothing to complete.
     pub no_completion: &'static str,
+    /// Typing or a paste reached the cap of one answer (64 KiB of UTF-8); the rest was left out.
+    pub answer_cap: &'static str,
     /// "Discard {n} answers? [y/N]".
     pub discard: Counted,
     /// After the discard question when Ctrl+C asked it: a second Ctrl+C abandons the call.
@@ -279,6 +281,7 @@ pub(super) static EN: Text = Text {
     preview_title: "Preview",
     no_preview: "(no preview)",
     no_completion: "No path starts with that",
+    answer_cap: "An answer holds at most 64 KiB; the rest was left out",
     discard: counted("Discard 1 answer? [y/N]", "Discard {n} answers? [y/N]"),
     ctrl_c_again: "Press Ctrl+C again to abandon the questions.",
     long_answer: "Answer is long ({n} chars). Continue anyway? [Y/n]",
@@ -369,6 +372,7 @@ pub(super) static DE: Text = Text {
     preview_title: "Vorschau",
     no_preview: "(keine Vorschau)",
     no_completion: "Kein Pfad beginnt so",
+    answer_cap: "Eine Antwort fasst höchstens 64 KiB; der Rest fehlt",
     discard: counted(
         "1 Antwort verwerfen? [j/N]",
         "{n} Antworten verwerfen? [j/N]",
@@ -468,6 +472,7 @@ pub(super) static ES: Text = Text {
     preview_title: "Vista previa",
     no_preview: "(sin vista previa)",
     no_completion: "Ninguna ruta empieza así",
+    answer_cap: "Una respuesta admite 64 KiB como máximo; el resto no se añadió",
     discard: counted(
         "¿Descartar 1 respuesta? [s/N]",
         "¿Descartar {n} respuestas? [s/N]",
@@ -567,6 +572,7 @@ pub(super) static FR: Text = Text {
     preview_title: "Aperçu",
     no_preview: "(pas d'aperçu)",
     no_completion: "Aucun chemin ne commence ainsi",
+    answer_cap: "Une réponse contient au plus 64 Kio ; le reste est ignoré",
     discard: counted(
         "Abandonner 1 réponse ? [o/N]",
         "Abandonner {n} réponses ? [o/N]",
@@ -648,6 +654,7 @@ pub(super) static JA: Text = Text {
     preview_title: "プレビュー",
     no_preview: "(プレビューなし)",
     no_completion: "一致するパスがありません",
+    answer_cap: "回答は 64 KiB までです。残りは入力されません",
     discard: same("{n} 件の回答を破棄しますか？ [y/N]"),
     ctrl_c_again: "もう一度 Ctrl+C を押すと質問を中断します。",
     long_answer: "回答が長くなっています（{n} 文字）。このまま続けますか？ [Y/n]",
@@ -723,6 +730,7 @@ pub(super) static ZH: Text = Text {
     preview_title: "预览",
     no_preview: "(无预览)",
     no_completion: "没有以此开头的路径",
+    answer_cap: "回答最多 64 KiB，其余部分未输入",
     discard: same("放弃 {n} 个回答？[y/N]"),
     ctrl_c_again: "再按一次 Ctrl+C 放弃这些问题。",
     long_answer: "回答较长（{n} 个字符）。仍要继续吗？[Y/n]",

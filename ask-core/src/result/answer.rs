@@ -53,6 +53,15 @@ impl AnswerValue {
         matches!(self, AnswerValue::Choices(choices) if choices.is_empty())
     }
 
+    /// Its size in bytes of UTF-8: the text, or the choices' together, as
+    /// [`crate::MAX_ANSWER_BYTES`] counts it.
+    pub fn utf8_len(&self) -> usize {
+        match self {
+            AnswerValue::Text(text) => text.len(),
+            AnswerValue::Choices(choices) => choices.iter().map(String::len).sum(),
+        }
+    }
+
     /// The answer as one string, with multi-select choices joined by `", "`.
     pub fn joined(&self) -> String {
         match self {

@@ -1781,3 +1781,68 @@ async fn a_client_that_only_discovers_the_server_closes_it_as_a_client_that_left
         .unwrap();
     assert!(matches!(ended, Err(McpError::Start(_))), "{ended:?}");
 }
+
+/// A form's typed answer one byte over the 64 KiB cap counts as declining the form: it never
+/// reaches the model, and the next presenter takes the call from nothing; one at exactly the cap
+/// answers the call.
+#[tokio::test]
+async fn a_form_answer_over_the_cap_counts_as_declined_and_the_chain_goes_on() {
+    let at_cap = "ж".repeat(ask_core::MAX_ANSWER_BYTES / 2);
+    for era in ERAS {
+        let person = Person::with_forms().accepts(json!({"q1_other": format!("{at_cap}!")}));
+        let file = Scripted::new(Presenter::File, |_| {
+            Ok(Outcome::Pending {
+                file: "/tmp/pending-questions.json".to_string(),
+                instructions: PENDING_INSTRUCTIONS.to_string(),
+            })
+        });
+        let shown = file.shown();
+        let server = server(&[Presenter::Elicitation, Presenter::File], vec![file]);
+        let session = connect(server, person, era).await;
+        let result = session.call(questions(&[database()])).await;
+        assert_eq!(session.person.elicitations().len(), 1, "{era:?}");
+        let shown = shown.borrow().clone();
+        assert_eq!(shown.len(), 1, "{era:?}");
+        assert_eq!(shown[0].given, Vec::<Option<Answer>>::new(), "{era:?}");
+        assert_eq!(text(&result), PENDING_INSTRUCTIONS, "{era:?}");
+        let lines = session.lines();
+        assert!(
+            lines.iter().any(|line| line
+                == "the form's answer to question 1 is 65537 bytes of UTF-8, over the cap of \
+                    65536 bytes (64 KiB) per question, so the form counts as declined; the \
+                    next presenter takes the call"),
+            "{era:?}: {lines:?}"
+        );
+        session.close().await.unwrap();
+
+        // With nothing after the form, the model is told that nothing was answered.
+        let person = Person::with_forms().accepts(json!({"q1_other": format!("{at_cap}!")}));
+        let session = connect(server_alone(), person, era).await;
+        let result = session.call(questions(&[database()])).await;
+        assert!(is_error(&result), "{era:?}: {result}");
+        assert!(
+            text(&result).contains("over the cap of 65536 bytes (64 KiB) per question"),
+            "{era:?}: {result}"
+        );
+        assert!(
+            !text(&result).contains("жж"),
+            "{era:?}: the answer is not echoed"
+        );
+        session.close().await.unwrap();
+
+        let person = Person::with_forms().accepts(json!({"q1_other": at_cap}));
+        let session = connect(server_alone(), person, era).await;
+        let result = session.call(questions(&[database()])).await;
+        assert!(!is_error(&result), "{era:?}: {result}");
+        let content: Value = serde_json::from_str(text(&result)).unwrap();
+        assert!(
+            content["answers"]["Which database should we use?"] == json!(at_cap),
+            "{era:?}: the answer at the cap reaches the model whole"
+        );
+        session.close().await.unwrap();
+    }
+}
+
+fn server_alone() -> McpServer {
+    server(&[Presenter::Elicitation], Vec::new())
+}

@@ -427,3 +427,60 @@ fn the_relay_names_who_answers_by_the_client() {
         );
     }
 }
+
+/// An answer or a note one byte over the 64 KiB cap, in `--answers` or in the file, is refused
+/// with a sentence naming the cap, and the file stays as it was: the call keeps waiting. An
+/// answer at exactly the cap is taken.
+#[test]
+fn an_answer_over_the_cap_is_refused_and_the_file_keeps_waiting() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pending.json");
+    pass_one(&path, &call(), None, "s").unwrap();
+    let before = std::fs::read(&path).unwrap();
+    let at_cap = "ß".repeat(ask_core::MAX_ANSWER_BYTES / 2);
+    let over = format!("{at_cap}.");
+    let inline = serde_json::json!(["SQLite", over]).to_string();
+    let refused = pass_two(&path, PassTwo::Inline(inline), &Host::AskUser.into()).unwrap_err();
+    assert_eq!(
+        refused.to_string(),
+        "the answer to question 2 (\"Name?\") is 65537 bytes of UTF-8, over the cap of 65536 bytes (64 KiB) per question; write a shorter one"
+    );
+    let edited = String::from_utf8(before.clone()).unwrap().replacen(
+        "\"answer\": null",
+        &format!("\"answer\": \"{over}\""),
+        1,
+    );
+    std::fs::write(&path, &edited).unwrap();
+    let refused = pass_two(&path, PassTwo::Edited, &Host::AskUser.into()).unwrap_err();
+    assert!(
+        matches!(refused, PrintError::AnswerTooLong { .. }),
+        "{refused}"
+    );
+    let noted = String::from_utf8(before.clone()).unwrap().replacen(
+        "\"answer\": null",
+        &format!("\"answer\": \"SQLite\", \"notes\": \"{over}\""),
+        1,
+    );
+    std::fs::write(&path, &noted).unwrap();
+    let inline = r#"[null, "svc"]"#.to_string();
+    let refused = pass_two(&path, PassTwo::Inline(inline), &Host::AskUser.into()).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .starts_with("the note to question 1 (\"Which database?\") is 65537 bytes"),
+        "{refused}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        noted,
+        "the file is as it was"
+    );
+    std::fs::write(&path, &before).unwrap();
+    let inline = serde_json::json!(["SQLite", at_cap]).to_string();
+    let PassTwoOutcome::Answered(record) =
+        pass_two(&path, PassTwo::Inline(inline), &Host::AskUser.into()).unwrap()
+    else {
+        panic!("both questions are answered");
+    };
+    assert_eq!(record.answers[1].answer.joined(), at_cap);
+}

@@ -364,3 +364,36 @@ fn an_empty_list_answers_a_multi_select_with_none_of_these() {
         h.transcript
     });
 }
+
+/// An answer one byte over the 64 KiB cap is refused with a sentence naming the cap, and the
+/// ask keeps waiting; one at exactly the cap is taken.
+#[test]
+fn an_answer_over_the_cap_is_refused_and_the_ask_keeps_waiting() {
+    run(async {
+        let mut h = Harness::new();
+        h.ask("req-11", database()).await;
+        let response = |text: &str| {
+            serde_json::json!({"type": "ask_user_response", "requestId": "req-11",
+                "answers": [{"answer": text}]})
+            .to_string()
+        };
+        let at_cap = "a".repeat(ask_core::MAX_ANSWER_BYTES);
+        let refused = h.send(response(&format!("{at_cap}b")).as_bytes()).await;
+        assert!(
+            refused.contains(
+                "the answer is 65537 bytes of UTF-8, over the cap of 65536 bytes (64 KiB) per question"
+            ),
+            "{refused}"
+        );
+        assert!(
+            !refused.contains("aaaaaaaaaa"),
+            "the answer is not echoed: {refused}"
+        );
+        h.send(response(&at_cap).as_bytes()).await;
+        let Outcome::Answered(answers) = h.asks.pop().unwrap().await.unwrap() else {
+            panic!("not answered")
+        };
+        assert_eq!(answers[0].answer.joined(), at_cap);
+        h.transcript
+    });
+}

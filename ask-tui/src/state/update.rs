@@ -110,8 +110,11 @@ pub fn update(state: &mut State, msg: Msg) -> Effect {
         Msg::Paste(text) => {
             if matches!(screen, Screen::Choice | Screen::MultiSelect) {
                 state.open_other();
-                if let Some(page) = state.page_mut() {
-                    page.field.insert(&text);
+                let reserved = state.labels_bytes();
+                if let Some(page) = state.page_mut()
+                    && page.field.insert_within_cap(&text, reserved)
+                {
+                    state.notice = Some(Notice::AnswerCap);
                 }
             }
         }
@@ -207,10 +210,20 @@ fn update_field(state: &mut State, msg: &Msg) -> Option<Effect> {
         | Msg::ScrollDown => return None,
         _ => {}
     }
+    let reserved = state.labels_bytes();
     let page = state.page_mut()?;
+    let capped = match msg {
+        Msg::Input(c) => page
+            .field
+            .insert_within_cap(c.encode_utf8(&mut [0; 4]), reserved),
+        Msg::Paste(text) => page.field.insert_within_cap(text, reserved),
+        _ => false,
+    };
+    if capped {
+        state.notice = Some(Notice::AnswerCap);
+        return Some(Effect::Continue);
+    }
     match msg {
-        Msg::Input(c) => page.field.insert(c.encode_utf8(&mut [0; 4])),
-        Msg::Paste(text) => page.field.insert(text),
         Msg::Backspace => page.field.backspace(),
         Msg::Delete => page.field.delete(),
         Msg::CursorLeft => page.field.left(),
@@ -235,8 +248,13 @@ fn update_note(state: &mut State, msg: &Msg) -> Effect {
             page.noting = false;
             state.switch_tab(*msg == Msg::NextTab);
         }
-        Msg::Input(c) => page.note.insert(c.encode_utf8(&mut [0; 4])),
-        Msg::Paste(text) => page.note.insert(text),
+        // The guard inserts; only an insertion cut at the cap of one answer says so.
+        Msg::Input(c) if page.note.insert_within_cap(c.encode_utf8(&mut [0; 4]), 0) => {
+            state.notice = Some(Notice::AnswerCap);
+        }
+        Msg::Paste(text) if page.note.insert_within_cap(text, 0) => {
+            state.notice = Some(Notice::AnswerCap);
+        }
         Msg::Backspace => page.note.backspace(),
         Msg::Delete => page.note.delete(),
         Msg::CursorLeft => page.note.left(),

@@ -288,6 +288,7 @@ fn notice_text(state: &State, notice: Notice) -> String {
         Notice::EmptyAnswer if state.screen() == Screen::FreeText => t.type_first.to_string(),
         Notice::EmptyAnswer => t.type_first_or_back.to_string(),
         Notice::NoCompletion => t.no_completion.to_string(),
+        Notice::AnswerCap => t.answer_cap.to_string(),
         Notice::Keys => String::new(),
     }
 }

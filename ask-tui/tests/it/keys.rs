@@ -878,25 +878,56 @@ fn shift_and_ctrl_arrows_scroll_and_plain_arrows_move() {
     assert_eq!(msg_for_key(&state, key(KeyCode::Down)), Some(Msg::Down));
 }
 
+/// A paste of a million characters stops at the cap of one answer (64 KiB of UTF-8) and says
+/// so; the field then edits in place, and a key typed at the cap is left out, saying so again.
 #[test]
-fn a_million_character_field_edits_in_place() {
+fn a_million_character_paste_stops_at_the_cap_and_edits_in_place() {
+    let cap = ask_core::MAX_ANSWER_BYTES;
     let mut state = State::new(&single(1));
     let big = "abcdefghij".repeat(100_000);
     update(&mut state, Msg::Paste(big));
+    assert_eq!(state.notice(), Some(ask_tui::Notice::AnswerCap));
+    assert_eq!(state.pages()[0].field.char_count(), cap);
     keys(&mut state, &[KeyCode::Home]);
-    for _ in 0..500_000 {
+    for _ in 0..cap / 2 {
         update(&mut state, Msg::CursorRight);
     }
-    type_text(&mut state, "XY");
     keys(&mut state, &[KeyCode::Backspace]);
+    type_text(&mut state, "X");
+    assert_eq!(
+        state.notice(),
+        None,
+        "one byte freed, one byte typed: at the cap exactly"
+    );
+    type_text(&mut state, "Y");
+    assert_eq!(state.notice(), Some(ask_tui::Notice::AnswerCap));
     let field = &state.pages()[0].field;
-    assert_eq!(field.char_count(), 1_000_001);
-    assert_eq!(field.chars_before_cursor(), 500_001);
-    assert_eq!(&field.text()[499_998..500_003], "ijXab");
+    assert_eq!(field.text().len(), cap);
+    assert_eq!(field.chars_before_cursor(), cap / 2);
+    assert_eq!(&field.text()[cap / 2 - 3..cap / 2 + 2], "fgXij");
     let text = screen(&state, 80, 24);
-    assert!(text.contains("… 499,"), "{text}");
     assert!(text.contains("more characters"), "{text}");
-    assert!(text.contains("X"), "{text}");
+    assert!(text.contains("An answer holds at most 64 KiB"), "{text}");
+    // Enter asks for the confirmation every long answer gets, then takes the answer whole.
+    keys(&mut state, &[KeyCode::Enter]);
+    let answers = answered(keys(&mut state, &[KeyCode::Char('y')]));
+    assert_eq!(answers[0].answer.utf8_len(), cap);
+}
+
+/// A note stops at the same cap.
+#[test]
+fn a_note_stops_at_the_cap() {
+    let mut state = State::new(&single(0));
+    update(&mut state, Msg::Note);
+    update(
+        &mut state,
+        Msg::Paste("n".repeat(ask_core::MAX_ANSWER_BYTES + 1)),
+    );
+    assert_eq!(state.notice(), Some(ask_tui::Notice::AnswerCap));
+    assert_eq!(
+        state.pages()[0].note.text().len(),
+        ask_core::MAX_ANSWER_BYTES
+    );
 }
 
 #[test]
@@ -1115,5 +1146,23 @@ fn a_digit_on_the_review_opens_that_question() {
     assert!(
         state.pages().iter().all(|page| page.answer.is_none()),
         "nothing is answered"
+    );
+}
+
+/// A multi-select's "Other" leaves room for the labels that may be ticked beside it, so that the
+/// whole answer stays within the cap of one answer.
+#[test]
+fn a_multi_selects_other_leaves_room_for_its_labels_within_the_cap() {
+    let question = ask_core::Question::choice("Which features?", ["Auth", "API"]).multi();
+    let mut state = State::new(&common::one(question));
+    update(
+        &mut state,
+        Msg::Paste("z".repeat(ask_core::MAX_ANSWER_BYTES)),
+    );
+    assert_eq!(state.notice(), Some(ask_tui::Notice::AnswerCap));
+    let field = &state.pages()[0].field;
+    assert_eq!(
+        field.text().len(),
+        ask_core::MAX_ANSWER_BYTES - "Auth".len() - "API".len()
     );
 }

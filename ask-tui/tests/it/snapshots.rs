@@ -771,6 +771,15 @@ fn huge_field() {
     check("huge_field", &state);
 }
 
+/// A paste into "Other" past the cap of one answer: the field holds 64 KiB, and the help line
+/// says that the rest was left out.
+#[test]
+fn answer_cap_reached() {
+    let mut state = State::new(&single(0));
+    ask_tui::update(&mut state, ask_tui::Msg::Paste("pasted ".repeat(10_000)));
+    check("answer_cap_reached", &state);
+}
+
 /// The screen the terminal UI's page shows is the demo's first screen as it is drawn today.
 #[test]
 fn the_terminal_page_shows_the_current_demo_screen() {

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use ask_core::{Answer, AskRequest, Frontend, Limits, Outcome, PresentError};
+use ask_core::{Answer, AnswerValue, AskRequest, Frontend, Limits, Outcome, PresentError};
 use ask_web::testing::{CSP, MAX_BODY};
 use ask_web::{Inbox, WebFrontend};
 use axum::Router;
@@ -1640,4 +1640,74 @@ async fn an_agent_name_or_folder_too_long_or_hiding_text_is_refused() {
     assert_eq!(agent.chars().count(), ask_web::testing::MAX_AGENT_NAME);
     assert!(agent.ends_with('…'));
     assert_eq!(fitted.cwd.unwrap(), "/a^[b\\u{202e}c");
+}
+
+/// The answers of [`call`] with `typed` as the multi-select's own answer beside a ticked label.
+fn with_typed_other(typed: &str) -> Value {
+    json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API", typed]},
+                       {"answer": "Falcon"}]})
+}
+
+/// The "Other" text that makes the multi-select's answer exactly the cap, ticked label included.
+fn other_at_the_cap() -> String {
+    "é".repeat((ask_core::MAX_ANSWER_BYTES - "REST API".len()) / 2)
+}
+
+const OVER_THE_CAP: &str = "question 2 (\"Which features should we include?\"): the answer is \
+                            65537 bytes of UTF-8, over the cap of 65536 bytes (64 KiB) per \
+                            question; send a shorter one";
+
+/// The page's answer one byte over the 64 KiB cap is refused naming the cap, and the ask keeps
+/// waiting; one at exactly the cap is taken.
+#[tokio::test]
+async fn a_page_answer_over_the_cap_is_refused_and_one_at_the_cap_taken() {
+    let single = Single::start().await;
+    let at_cap = other_at_the_cap();
+    let over = format!("{at_cap}!");
+    let reply = single.post("answer", &with_typed_other(&over)).await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::UNPROCESSABLE_ENTITY).await,
+        OVER_THE_CAP
+    );
+    assert_eq!(
+        state(&single.page.asks(&single.credential).await, 0),
+        "waiting_for_user"
+    );
+    let reply = single.post("answer", &with_typed_other(&at_cap)).await;
+    assert_eq!(reply.status, StatusCode::OK);
+    let Outcome::Answered(answers) = single.outcome().await else {
+        panic!("not answered")
+    };
+    assert_eq!(
+        answers[1].answer,
+        AnswerValue::Choices(vec!["REST API".into(), at_cap])
+    );
+}
+
+/// An inbox's answer one byte over the cap is refused the same way, and its agent keeps waiting
+/// for the answer at the cap.
+#[tokio::test]
+async fn an_inbox_answer_over_the_cap_is_refused_and_the_agent_keeps_waiting() {
+    let served = Served::start(Limits::default()).await;
+    let held = served.ask("alpha").await;
+    let at_cap = other_at_the_cap();
+    let over = with_typed_other(&format!("{at_cap}!"));
+    let reply = served
+        .page
+        .post(&served.credential, "ask-1", "answer", &over)
+        .await;
+    assert_eq!(
+        reply.refusal_text(StatusCode::UNPROCESSABLE_ENTITY).await,
+        OVER_THE_CAP
+    );
+    let body = with_typed_other(&at_cap);
+    let (reply, outcome) = tokio::join!(
+        served
+            .page
+            .post(&served.credential, "ask-1", "answer", &body),
+        held.outcome()
+    );
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(outcome["state"], "answered");
+    assert_eq!(outcome["answers"][1]["answer"], json!(["REST API", at_cap]));
 }
