@@ -59,7 +59,7 @@ pub(crate) struct Waiting {
 pub struct Quota {
     /// The most asks waiting for one agent.
     pub asks: usize,
-    /// The most bytes ([`AskView::size`]) of the asks waiting for one agent.
+    /// The most bytes of the asks waiting for one agent, each counted as the page is sent it.
     pub bytes: usize,
     /// How long an agent may stay away (its held connection ended, in an inbox that keeps its
     /// asks) before its asks leave its quota: the time `--via` keeps trying to attach again.
