@@ -2076,19 +2076,7 @@ fn browser_answers_one_of_many_asks_in_the_inbox() {
     serve.wait_for(&visit_credential, 4);
     // A fresh link for the browser (the one above was spent).
     let link = serve.fresh_link();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
-    let output = Command::new("python3")
-        .arg(script)
-        .args(["inbox", "phone", &link])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let seen = seen_on(&["inbox", "phone", &link]);
     let cwd = std::env::current_dir().unwrap().display().to_string();
     assert_eq!(
         seen["askers"],
@@ -2134,19 +2122,7 @@ fn browser_says_it_fell_behind_and_that_away_asks_fill_the_inbox_and_cancels_the
     serve.wait_for(&credential, 2);
     let listed = serve.asks(&credential).to_string();
     let link = serve.fresh_link();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
-    let output = Command::new("python3")
-        .arg(script)
-        .args(["full", "phone", &link, &listed])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let seen = seen_on(&["full", "phone", &link, &listed]);
     let cwd = std::env::current_dir().unwrap().display().to_string();
     assert_eq!(
         seen["behind"],
@@ -2166,6 +2142,23 @@ fn browser_says_it_fell_behind_and_that_away_asks_fill_the_inbox_and_cancels_the
         let (code, _) = output_of(gamma);
         assert_eq!(code, 130);
     }
+}
+
+/// What `tests/web_browser.py ARGS…` says the page showed, once it ended well.
+fn seen_on(args: &[&str]) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let output = Command::new("python3")
+        .arg(script)
+        .args(args)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
 }
 
 /// The answers the page gives in `submit_three` of `tests/web_browser.py`, as the agent prints
