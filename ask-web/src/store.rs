@@ -134,6 +134,13 @@ pub enum StoreFault {
         /// The newest schema version this build knows.
         build: usize,
     },
+    /// SQLite would not keep it in write-ahead-log mode (a file system without the shared
+    /// memory WAL needs, as many network file systems are).
+    #[error("SQLite keeps it in `{mode}` mode, not `wal`: put the store on a local file system")]
+    NotWal {
+        /// The journal mode SQLite kept.
+        mode: String,
+    },
     /// SQLite failed.
     #[error("{0}")]
     Sqlite(#[source] rusqlite::Error),

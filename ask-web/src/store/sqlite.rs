@@ -219,7 +219,7 @@ fn prepare(conn: &mut Connection) -> Result<(), StoreFault> {
         .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
         .map_err(StoreFault::Sqlite)?;
     if !mode.eq_ignore_ascii_case("wal") {
-        return Err(StoreFault::Sqlite(rusqlite::Error::ExecuteReturnedResults));
+        return Err(StoreFault::NotWal { mode });
     }
     for (name, value) in [("synchronous", "FULL"), ("foreign_keys", "ON")] {
         conn.pragma_update(None, name, value)
