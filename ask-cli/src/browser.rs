@@ -132,7 +132,7 @@ impl Redirect {
     /// `O_NOFOLLOW` inside it, so that no other user can read it or aim it elsewhere.
     pub(crate) fn write(parent: &Path, link: &str) -> std::io::Result<Redirect> {
         let mut random = [0_u8; 12];
-        std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut random)?;
+        getrandom::fill(&mut random).map_err(std::io::Error::other)?;
         let name: String = random.iter().map(|byte| format!("{byte:02x}")).collect();
         let pid = std::process::id();
         let folder = parent.join(format!("{FOLDER_PREFIX}{pid}-{name}"));
