@@ -27,6 +27,8 @@ mod languages;
 mod limits;
 mod mcp;
 mod mcp_node;
+#[cfg(target_os = "linux")]
+mod other_user;
 mod packages;
 mod pi;
 mod print;
