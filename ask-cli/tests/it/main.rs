@@ -18,6 +18,7 @@ mod docs;
 mod durability;
 mod embedded;
 mod escaped;
+mod files;
 #[cfg(target_os = "linux")]
 mod hardening;
 mod host;
