@@ -18,10 +18,10 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use ask_core::{AskRequest, Capabilities, Frontend, Outcome, PresentError, Presenter};
-use rustix::fs::{Mode, OFlags};
 
 /// True when a page opened here can be seen: a graphical session (`DISPLAY` or
 /// `WAYLAND_DISPLAY` set), or macOS or Windows.
+#[allow(clippy::disallowed_methods)] // process glue: only the binary does it
 pub(crate) fn display_available() -> bool {
     let set = |name: &str| std::env::var_os(name).is_some_and(|value| !value.is_empty());
     cfg!(any(target_os = "macos", target_os = "windows"))
@@ -59,6 +59,7 @@ fn browser_commands(browser: Option<&str>, link: &str) -> Vec<Vec<String>> {
 
 /// Starts the first of [`browser_commands`] for `target` that starts; gives whether one did.
 /// The browser is not waited for (a thread reaps it), and its standard streams are `/dev/null`.
+#[allow(clippy::disallowed_methods)] // process glue: only the binary does it
 fn start_browser(target: &str) -> bool {
     let browser = std::env::var("BROWSER").ok();
     for words in browser_commands(browser.as_deref(), target) {
@@ -98,13 +99,10 @@ const FOLDER_PREFIX: &str = "ask-user-";
 /// [`Redirect::write`] names them, whose process no longer runs. Each holds a link whose page
 /// died with its process; this only tidies.
 pub(crate) fn sweep_left_behind(parent: &Path) {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(entries) = std::fs::read_dir(parent) else {
+    let Ok(dir) = ask_fs::Dir::open(parent, ask_fs::Rule::Shared) else {
         return;
     };
-    let me = rustix::process::geteuid().as_raw();
-    for entry in entries.flatten() {
-        let name = entry.file_name();
+    for name in dir.entries().unwrap_or_default() {
         let Some(pid) = name
             .to_str()
             .and_then(|name| name.strip_prefix(FOLDER_PREFIX))
@@ -114,57 +112,37 @@ pub(crate) fn sweep_left_behind(parent: &Path) {
         else {
             continue;
         };
-        let Ok(meta) = entry.path().symlink_metadata() else {
-            continue;
-        };
         let gone = rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH);
-        if meta.is_dir() && meta.uid() == me && gone {
+        if gone && dir.is_own_folder(&name) {
             drop(Redirect {
-                folder: entry.path(),
+                folder: parent.join(&name),
             });
         }
     }
 }
 
 impl Redirect {
-    /// Writes a redirect file to `link` in a fresh folder under `parent`: the folder is made
-    /// 0700 under a random name (never an existing one), the file 0600 with `O_EXCL` and
-    /// `O_NOFOLLOW` inside it, so that no other user can read it or aim it elsewhere.
+    /// Writes a redirect file to `link` in a fresh folder under `parent`: the parent is checked
+    /// as every folder ask-user writes in (the user's or root's, and no other user may write
+    /// it unless it is sticky), the folder is made 0700 under a random name (never an existing
+    /// one) and checked to be the user's own once opened, and the file is made 0600 with
+    /// `O_EXCL` and `O_NOFOLLOW` inside it, so that no other user can read it or aim it
+    /// elsewhere.
     pub(crate) fn write(parent: &Path, link: &str) -> std::io::Result<Redirect> {
         let mut random = [0_u8; 12];
         getrandom::fill(&mut random).map_err(std::io::Error::other)?;
         let name: String = random.iter().map(|byte| format!("{byte:02x}")).collect();
         let pid = std::process::id();
-        let folder = parent.join(format!("{FOLDER_PREFIX}{pid}-{name}"));
-        rustix::fs::mkdir(&folder, Mode::from_raw_mode(0o700))?;
-        let redirect = Redirect { folder };
-        let dir = rustix::fs::open(
-            &redirect.folder,
-            OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::empty(),
-        )?;
-        // The folder opened is the one made: the user's (another user could only have swapped
-        // it in a parent folder they may write, which the user's runtime folder is not).
-        let made = rustix::fs::fstat(&dir)?;
-        if made.st_uid != rustix::process::geteuid().as_raw() {
-            let error = std::io::Error::other(format!(
-                "{} is not the user's own folder",
-                redirect.folder.display()
-            ));
-            // Nothing in another user's folder is removed.
-            std::mem::forget(redirect);
-            return Err(error);
-        }
-        // The mode asked for, whatever the umask took away.
-        rustix::fs::fchmod(&dir, Mode::from_raw_mode(0o700))?;
-        let file = rustix::fs::openat(
-            &dir,
-            REDIRECT_FILE,
-            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
-            Mode::from_raw_mode(0o600),
-        )?;
-        rustix::fs::fchmod(&file, Mode::from_raw_mode(0o600))?;
-        std::fs::File::from(file).write_all(forwarding_page(link).as_bytes())?;
+        let name = format!("{FOLDER_PREFIX}{pid}-{name}");
+        let parent_dir = ask_fs::Dir::open(parent, ask_fs::Rule::Shared)?;
+        // Nothing in another user's folder is removed: the folder is this process's to remove
+        // only once it was opened as the user's own.
+        let dir = parent_dir.create_dir(name.as_ref())?;
+        let redirect = Redirect {
+            folder: dir.path().to_path_buf(),
+        };
+        dir.create_new(REDIRECT_FILE.as_ref())?
+            .write_all(forwarding_page(link).as_bytes())?;
         Ok(redirect)
     }
 
@@ -218,6 +196,7 @@ fn forwarding_page(link: &str) -> String {
 /// The folders a redirect folder is made in, in order: `$XDG_RUNTIME_DIR` when set (the user's
 /// own, 0700, emptied at logout), then the temporary folder (for a sandbox where the runtime
 /// folder cannot be written).
+#[allow(clippy::disallowed_methods)] // process glue: only the binary does it
 fn redirect_parents() -> Vec<PathBuf> {
     let runtime = std::env::var_os("XDG_RUNTIME_DIR").filter(|dir| !dir.is_empty());
     runtime
@@ -317,6 +296,7 @@ impl Drop for Redirected {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 mod tests {
     use super::*;
 

@@ -34,6 +34,8 @@ Environment:
   ASK_USER_VIA_TOKEN     the agent token of that inbox (else its token file)
   ASK_USER_VIA_TOKEN_FILE  the inbox's token file (--token-file)
   ASK_USER_NO_TTY        if set, never open the terminal: auto mode takes print mode and `mcp` skips `tui`
+  ASK_USER_TRUST_OWNERS  uids (comma-separated) whose files and folders are used as the user's own:
+                         for a container where the agent and the person are different users
   LC_ALL, LC_MESSAGES, LANG  the terminal UI's language without --lang: the first one set decides
                          (en, de, es, fr, ja, zh; any other language is English)";
 

@@ -1,7 +1,9 @@
 //! `ask-user`: the binary. It parses flags, picks the layers, and maps outcomes to exit codes;
 //! the behaviour lives in the library crates.
 // The binary is where the process's environment, arguments, output streams and exit live.
-#![allow(clippy::print_stderr, clippy::disallowed_methods)]
+// The binary prints to stderr. Its process glue (environment, arguments, programs, exit) is
+// allowed function by function, so that the rule on files holds here as in the libraries.
+#![allow(clippy::print_stderr)]
 
 mod ask;
 mod browser;
@@ -28,6 +30,10 @@ fn main() -> std::process::ExitCode {
 
 /// Runs the command line; the exit code.
 fn run() -> u8 {
+    if let Err(message) = trust_owners() {
+        output::say(&message);
+        return 2;
+    }
     let cli = match parse() {
         Ok(cli) => cli,
         // Help and version go to stdout as clap writes them.
@@ -66,9 +72,39 @@ fn run() -> u8 {
     exit.code()
 }
 
+/// Hands ask-fs the owners `ASK_USER_TRUST_OWNERS` trusts besides the user and root (a
+/// comma-separated list of numeric uids), read once here; anything else in it is a usage error
+/// naming the variable and the item.
+#[allow(clippy::disallowed_methods)] // process glue: only the binary does it
+fn trust_owners() -> Result<(), String> {
+    let Some(list) = std::env::var_os("ASK_USER_TRUST_OWNERS") else {
+        return Ok(());
+    };
+    let list = list.to_string_lossy();
+    let mut uids = Vec::new();
+    for item in list
+        .split(',')
+        .map(str::trim)
+        .filter(|item| !item.is_empty())
+    {
+        match item.parse::<u32>() {
+            Ok(uid) => uids.push(uid),
+            Err(_) => {
+                return Err(format!(
+                    "ASK_USER_TRUST_OWNERS holds `{item}`, which is not a numeric uid: give a \
+                     comma-separated list of uids, such as 1000,1001"
+                ));
+            }
+        }
+    }
+    ask_fs::trust_owners(&uids);
+    Ok(())
+}
+
 /// Parses the command line. The ask command's flags and INPUT come before any subcommand in
 /// clap's grammar; only `demo` takes some of them (`ask-user --no-notify demo`), and any other
 /// use of them with a subcommand is refused rather than ignored.
+#[allow(clippy::disallowed_methods)] // process glue: only the binary does it
 fn parse() -> Result<Cli, clap::Error> {
     use clap::{CommandFactory, FromArgMatches};
     let mut command = Cli::command();

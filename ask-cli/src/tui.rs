@@ -6,6 +6,7 @@ use ask_tui::{Access, Lang};
 
 /// Whether ask-user may use the terminal at all: not when `ASK_USER_NO_TTY` is set (as in CI,
 /// or a host that wants the terminal left alone).
+#[allow(clippy::disallowed_methods)] // process glue: only the binary does it
 pub(crate) fn terminal_allowed() -> bool {
     std::env::var_os("ASK_USER_NO_TTY").is_none()
 }
@@ -23,6 +24,7 @@ pub(crate) fn access() -> Access {
 /// The terminal UI's language: `flag` when one is given (`--lang`), else the language of this
 /// process's locale ([`Lang::from_locale`]: the first of `LC_ALL`, `LC_MESSAGES`, `LANG` set),
 /// else English.
+#[allow(clippy::disallowed_methods)] // process glue: only the binary does it
 pub(crate) fn chosen_lang(flag: Option<Lang>) -> Lang {
     flag.unwrap_or_else(|| Lang::from_locale(|name| std::env::var(name).ok()))
 }

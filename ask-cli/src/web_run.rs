@@ -102,6 +102,7 @@ pub(crate) fn web(listen: SocketAddr, lang: Option<Lang>) -> Result<WebFrontend,
 
 /// The default file of the agent token: `$XDG_RUNTIME_DIR/ask-user/serve-token`, else
 /// `~/.ask-user/serve-token`.
+#[allow(clippy::disallowed_methods)] // process glue: only the binary does it
 pub(crate) fn default_token_file() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
         return Some(PathBuf::from(dir).join("ask-user/serve-token"));
@@ -113,6 +114,7 @@ pub(crate) fn default_token_file() -> Option<PathBuf> {
 
 /// A token: `variable` when set, else the first line of `file` (by default
 /// [`default_token_file`], or the people's file beside it).
+#[allow(clippy::disallowed_methods)] // process glue: only the binary does it
 fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Failure> {
     if let Some(token) = std::env::var(variable)
         .ok()
@@ -131,8 +133,10 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Fa
     } else {
         path
     };
-    std::fs::read_to_string(&path)
-        .map(|text| text.trim().to_string())
+    // The token is sent as this agent's credential: a file another user planted is refused.
+    ask_fs::read_acted_on(&path)
+        .and_then(|read| read.ok_or_else(|| std::io::ErrorKind::NotFound.into()))
+        .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_string())
         .map_err(|error| {
             say(&format!(
                 "cannot read the token `{}` ({error}): start `ask-user serve` first, or set \
@@ -464,7 +468,7 @@ struct RemoveOnDrop(Vec<PathBuf>);
 impl Drop for RemoveOnDrop {
     fn drop(&mut self) {
         for path in &self.0 {
-            let _ = std::fs::remove_file(path);
+            let _ = ask_fs::remove(path);
         }
     }
 }

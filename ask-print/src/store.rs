@@ -1,9 +1,11 @@
 //! The one module of this crate that touches the disk: reading the pending file, writing it
 //! atomically and durably, removing it, and the lock that serialises writers.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::File;
 use std::io::{self, Read, Seek, Write};
 use std::path::{Path, PathBuf};
+
+use ask_fs::{Dir, NewFile, Rule};
 
 use ask_core::failpoint;
 use serde_json::Value;
@@ -98,54 +100,32 @@ impl Store {
     }
 
     /// Takes the lock file beside the pending file (`<file>.lock`), waiting for other writers.
+    /// The folder is made 0700 when missing, and refused when another user owns it or may
+    /// write it (a sticky folder such as `/tmp` aside); the lock is never opened through a
+    /// symbolic link, and refused when another user owns it ([`Dir::lock_file`]).
     ///
     /// Every write of the pending file happens under this lock, so a temporary file
-    /// (`<file>.tmp-PID`) found once the lock is held was left by a writer that died between
-    /// writing it and the rename; it is removed.
+    /// (`<file>.tmp-` and random hex digits) found once the lock is held was left by a writer
+    /// killed between creating it and the rename; it is removed.
     pub fn lock(&self) -> Result<Lock, PrintError> {
-        if let Some(dir) = self.dir() {
-            fs::create_dir_all(dir).map_err(self.io("cannot create the folder", dir))?;
-        }
+        let dir = self.dir().unwrap_or(Path::new("."));
+        let folder =
+            Dir::create(dir, Rule::Shared).map_err(self.io("cannot use the folder", dir))?;
         let lock_path = self.sibling(".lock");
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .read(true)
-            .write(true)
-            .open(&lock_path)
+        let file = folder
+            .lock_file(lock_path.file_name().unwrap_or_default())
             .map_err(self.io("cannot open the lock file", &lock_path))?;
         file.lock().map_err(self.io("cannot lock", &lock_path))?;
-        self.remove_stale_temporaries();
+        folder.remove_temporaries_of(self.path.file_name().unwrap_or_default());
         Ok(Lock { file })
     }
 
-    /// Removes `<file>.tmp-PID` files beside the pending file. Called with the lock held.
-    fn remove_stale_temporaries(&self) {
-        let Some(name) = self.path.file_name().and_then(|n| n.to_str()) else {
-            return;
-        };
-        let prefix = format!("{name}.tmp-");
-        let dir = self.dir().unwrap_or(Path::new("."));
-        let Ok(entries) = fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let file_name = entry.file_name();
-            let stale = file_name.to_str().is_some_and(|n| {
-                n.strip_prefix(&prefix)
-                    .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()))
-            });
-            if stale {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
-    }
-
-    /// Reads and parses the pending file; `None` when there is none.
+    /// Reads and parses the pending file; `None` when there is none. Its answers are acted on,
+    /// so it is refused when another user owns it or may write it, or it is a symbolic link.
     pub fn read(&self) -> Result<Option<Loaded>, PrintError> {
-        let bytes = match fs::read(&self.path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        let bytes = match ask_fs::read_acted_on(&self.path) {
+            Ok(Some(bytes)) => bytes,
+            Ok(None) => return Ok(None),
             Err(e) => return Err(self.io("cannot read", &self.path)(e)),
         };
         let file = parse(&self.path, &bytes)?;
@@ -181,25 +161,27 @@ impl Store {
 
     /// Removes the pending file whatever it holds (`ask-user questions clear`).
     pub fn remove_unchecked(&self) -> Result<(), PrintError> {
-        match fs::remove_file(&self.path) {
+        match ask_fs::remove(&self.path) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
             Err(e) => return Err(self.io("cannot remove", &self.path)(e)),
         }
         failpoint("pending:after-remove");
         // No pending file waits for a call any more. The caller holds the lock.
-        let _ = OpenOptions::new()
-            .write(true)
-            .truncate(true)
-            .open(self.sibling(".lock"));
-        if let Some(dir) = self.dir() {
-            sync_dir(dir).map_err(self.io("cannot sync the folder", dir))?;
+        if let Ok(lock) = ask_fs::open_lock(&self.sibling(".lock")) {
+            let _ = lock.set_len(0);
         }
+        let dir = self.dir().unwrap_or(Path::new("."));
+        Dir::open(dir, Rule::Shared)
+            .and_then(|folder| folder.sync())
+            .map_err(self.io("cannot sync the folder", dir))?;
         Ok(())
     }
 
     fn check_unchanged(&self, read: &Loaded) -> Result<(), PrintError> {
-        let now = fs::read(&self.path).map_err(self.io("cannot read", &self.path))?;
+        let now = ask_fs::read_acted_on(&self.path)
+            .and_then(|read| read.ok_or_else(|| io::ErrorKind::NotFound.into()))
+            .map_err(self.io("cannot read", &self.path))?;
         if now == read.bytes {
             Ok(())
         } else {
@@ -253,8 +235,10 @@ pub fn parse(path: &Path, bytes: &[u8]) -> Result<PendingFile, PrintError> {
     serde_json::from_slice(bytes).map_err(malformed)
 }
 
-/// Writes `bytes` to `path` so that a reader sees the old file or the new one, never a part:
-/// a temporary file in the same folder, fsync, rename over `path`, fsync the folder.
+/// Writes `bytes` to `path` so that a reader sees the old file or the new one, never a part
+/// ([`Dir::write_file`]: a temporary file under a random name, created 0600 without following
+/// a link, synced, renamed over `path`, the folder synced), in a folder checked by
+/// [`Rule::Shared`].
 ///
 /// `before_rename` runs after the temporary file is complete; tests use it to stand in for a
 /// crash at that moment.
@@ -267,30 +251,11 @@ pub(crate) fn write_atomic(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp-{}", std::process::id()));
-    let temp = dir.join(name);
-    let result = (|| {
-        let mut file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&temp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        drop(file);
-        before_rename(&temp)?;
-        fs::rename(&temp, path)?;
-        sync_dir(dir)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    result
-}
-
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    File::open(dir)?.sync_all()
+    Dir::create(dir, Rule::Shared)?.write_file(&NewFile {
+        name: path.file_name().unwrap_or_default(),
+        bytes,
+        before_rename: Some(before_rename),
+    })
 }
 
 /// The `before_rename` of every write of the pending file: only the failpoint.
@@ -300,8 +265,10 @@ fn crash_before_rename(_: &Path) -> io::Result<()> {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn a_temporary_file_left_by_a_dead_writer_is_removed_under_the_lock() {
@@ -310,6 +277,7 @@ mod tests {
         fs::write(&path, b"old contents").unwrap();
         // What a writer killed between writing and renaming leaves behind.
         fs::write(dir.path().join("pending.json.tmp-4242"), b"new cont").unwrap();
+        fs::write(dir.path().join("pending.json.tmp-5f3a9c0e1b2d4876"), b"new").unwrap();
         fs::write(dir.path().join("pending.json.tmp-notes"), b"kept").unwrap();
         fs::write(dir.path().join("other.json.tmp-4242"), b"kept").unwrap();
         let store = Store::new(&path);

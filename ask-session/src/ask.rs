@@ -420,6 +420,7 @@ impl StateObserver for BoxedObserver {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
     use std::future::Future;

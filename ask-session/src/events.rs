@@ -1,7 +1,7 @@
 //! The events file: the state transitions of an ask as JSON lines, for a harness or a notifier to
 //! watch that the agent is waiting, in every mode.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::Write;
 use std::path::Path;
 use std::sync::Mutex;
@@ -30,17 +30,16 @@ impl std::fmt::Debug for EventLog {
 }
 
 impl EventLog {
-    /// Opens (creating it if needed) the events file at `path` for appending; the first write
-    /// that fails is told to `warn`.
+    /// Opens (creating it 0600, and its folder 0700, if needed) the events file at `path` for
+    /// appending, never through a symbolic link, and refusing another user's file; a FIFO,
+    /// character device or descriptor the person names is written as it is
+    /// ([`ask_fs::open_append`]). The first write that fails is told to `warn`.
     pub(crate) fn open(
         path: &Path,
         call_id: Option<String>,
         warn: Warn,
     ) -> std::io::Result<EventLog> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir)?;
-        }
-        let file = OpenOptions::new().append(true).create(true).open(path)?;
+        let file = ask_fs::open_append(path, ask_fs::Append { read: false })?;
         Ok(EventLog {
             file: Mutex::new(file),
             call_id,

@@ -60,7 +60,7 @@ pub fn read_call_from(
         ("stdin".into(), Box::new(std::io::stdin().lock()))
     } else {
         let what = format!("`{}`", input.display());
-        match std::fs::File::open(input) {
+        match ask_fs::open_plain(input) {
             Ok(file) => (what, Box::new(file)),
             Err(error) => return Err(ReadFailure::Io { what, error }),
         }
@@ -97,6 +97,7 @@ pub fn stdin_holds_input() -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods)]
 mod tests {
     use super::*;
 

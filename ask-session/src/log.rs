@@ -1,7 +1,7 @@
 //! The session log: one JSON line per finished call, keyed by the agent's tool-call id, for replay
 //! and history. All of its disk access is here.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -35,12 +35,11 @@ impl SessionLog {
 
     /// Reads every record. A missing file is an empty log; a line that is not a record (such as
     /// a last line cut short by a crash) is skipped with a warning, and every other record is
-    /// kept.
+    /// kept. Records are acted on, so a log another user owns or may write, or a symbolic
+    /// link, is refused ([`ask_fs::open_acted_on`]).
     pub fn read(&self) -> io::Result<History> {
-        let bytes = match fs::read(&self.path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(History::default()),
-            Err(e) => return Err(e),
+        let Some(bytes) = ask_fs::read_acted_on(&self.path)? else {
+            return Ok(History::default());
         };
         Ok(parse_history(&bytes, &self.path))
     }
@@ -49,12 +48,12 @@ impl SessionLog {
     /// several), and warnings about lines that look like that call's but are not records.
     ///
     /// The log is streamed a line at a time and only lines that mention the call id are parsed,
-    /// so memory does not grow with the log and a lookup in a long log stays fast.
+    /// so memory does not grow with the log and a lookup in a long log stays fast. A record
+    /// found is replayed without asking, so a log another user owns or may write, or a
+    /// symbolic link, is refused ([`ask_fs::open_acted_on`]).
     pub fn find(&self, call_id: &str) -> io::Result<(Option<Record>, Vec<String>)> {
-        let file = match File::open(&self.path) {
-            Ok(file) => file,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((None, Vec::new())),
-            Err(e) => return Err(e),
+        let Some(file) = ask_fs::open_acted_on(&self.path)? else {
+            return Ok((None, Vec::new()));
         };
         scan(
             BufReader::with_capacity(64 * 1024, file),
@@ -70,7 +69,7 @@ impl SessionLog {
     /// is streamed and only lines that hold the question's text are parsed; a log that cannot
     /// be read has no earlier answers.
     pub fn earlier_answers(&self, question: &str, max: usize) -> Vec<String> {
-        let Ok(file) = File::open(&self.path) else {
+        let Ok(Some(file)) = ask_fs::open_acted_on(&self.path) else {
             return Vec::new();
         };
         let Ok(needle) = serde_json::to_string(question) else {
@@ -105,17 +104,10 @@ impl SessionLog {
     /// Takes the lock of the call `call_id` (a file in `<log>.calls/`), waiting while another
     /// process holds it: concurrent asks of one call wait for the first one, which then has a
     /// record to replay. This is not the log's own lock, which is held only for the moment of
-    /// an append.
+    /// an append. The folder is made 0700 and the lock 0600, never through a symbolic link
+    /// ([`ask_fs::open_lock`]).
     pub(crate) fn lock_call(&self, call_id: &str) -> io::Result<CallLock> {
-        let path = self.call_lock_path(call_id);
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir)?;
-        }
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&path)?;
+        let file = ask_fs::open_lock(&self.call_lock_path(call_id))?;
         file.lock()?;
         Ok(CallLock { _file: file })
     }
@@ -123,7 +115,7 @@ impl SessionLog {
     /// Removes the lock file of a call that has its record: whoever still waits on it finds the
     /// record and replays it, and a later ask of the call creates a new one.
     pub(crate) fn forget_call_lock(&self, call_id: &str) {
-        let _ = fs::remove_file(self.call_lock_path(call_id));
+        let _ = ask_fs::remove(&self.call_lock_path(call_id));
     }
 
     fn call_lock_path(&self, call_id: &str) -> PathBuf {
@@ -136,19 +128,14 @@ impl SessionLog {
     /// that record is returned and nothing is written. Only a [`Kept`] record can be appended,
     /// so no secret answer reaches the log. The lookup and the append happen under
     /// one exclusive lock, so a call id never gets two records; a torn last line left by a crash
-    /// is cut off first, and the line is synced to disk before this returns.
+    /// is cut off first, and the line is synced to disk before this returns. The log (0600, its
+    /// folder 0700 when made) is never opened through a symbolic link, and refused when another
+    /// user owns it or may write it ([`ask_fs::open_append`]).
     pub(crate) fn append_once(&self, record: &Kept) -> io::Result<Appended> {
         let record = &record.0;
-        if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            fs::create_dir_all(dir)?;
-        }
         let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
         line.push(b'\n');
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(&self.path)?;
+        let mut file = ask_fs::open_append(&self.path, ask_fs::Append { read: true })?;
         file.lock()?;
         repair_torn_tail(&mut file)?;
         if let Some(call_id) = record.call_id.as_deref() {
@@ -320,9 +307,11 @@ pub(crate) fn is_final(record: &Record) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::disallowed_methods, clippy::disallowed_types)]
 mod tests {
     use super::*;
     use ask_core::{Answer, AskUserInput, Mode, Outcome, Question};
+    use std::fs::{self, OpenOptions};
 
     fn record(id: &str) -> Record {
         let input = AskUserInput {

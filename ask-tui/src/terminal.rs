@@ -13,7 +13,7 @@
 //! terminal and stop the process; on SIGCONT the UI takes the terminal back in raw mode and
 //! draws the next frame whole.
 
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -126,11 +126,7 @@ pub type HistoryProvider = Arc<dyn Fn(&str) -> Vec<String> + Send + Sync>;
 /// error, a panic (through a panic hook that runs before the previous one), a withdrawal, or
 /// SIGTERM, SIGHUP and SIGINT (noticed within a tenth of a second).
 pub fn run(input: &AskUserInput, options: &RunOptions<'_>) -> Result<Outcome, TuiError> {
-    let tty = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .open("/dev/tty")
-        .map_err(TuiError::NoTerminal)?;
+    let tty = open_tty(true).map_err(TuiError::NoTerminal)?;
     let signals = Signals::get()?;
     install_panic_hook();
     signals.catch();
@@ -438,23 +434,10 @@ pub(crate) fn load_msg(load: Load, history: Option<&HistoryProvider>) -> Msg {
             answers.truncate(crate::HISTORY_MAX);
             Msg::History(answers)
         }
-        Load::Complete { typed } => {
-            let entries = std::fs::read_dir(completion_folder(&typed))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .take(MAX_LISTED)
-                .filter_map(|entry| {
-                    let name = entry.file_name().into_string().ok()?;
-                    // A link to a folder completes as a folder.
-                    let dir = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
-                    Some((name, dir))
-                });
-            Msg::Completions {
-                candidates: completions(&typed, entries),
-                typed,
-            }
-        }
+        Load::Complete { typed } => Msg::Completions {
+            candidates: completions(&typed, listed(completion_folder(&typed))),
+            typed,
+        },
     }
 }
 
@@ -463,12 +446,41 @@ const MAX_LISTED: usize = 10_000;
 
 /// Puts the terminal back as it was: leaves the alternate screen, turns bracketed paste off,
 /// shows the cursor and leaves raw mode. It does nothing when the terminal is not in the UI's
+/// The names in `folder` that a path completes to, at most [`MAX_LISTED`], each with whether
+/// it is a folder (a link to a folder completes as one).
+// Listing a folder the person types the path of only offers names to pick; nothing in it is
+// opened, written or acted on, so it need not go through ask-fs's checks.
+#[allow(clippy::disallowed_methods)]
+fn listed(folder: &str) -> impl Iterator<Item = (String, bool)> {
+    std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .take(MAX_LISTED)
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let dir = std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+            Some((name, dir))
+        })
+}
+
+/// Opens the controlling terminal, for reading too when `read`.
+// `/dev/tty` is the process's own terminal, a character device at a fixed path, not a file in
+// a folder another user may write: it is opened as it is, not through ask-fs.
+#[allow(clippy::disallowed_types)]
+fn open_tty(read: bool) -> io::Result<File> {
+    std::fs::OpenOptions::new()
+        .read(read)
+        .write(true)
+        .open("/dev/tty")
+}
+
 /// modes, so every exit path may call it.
 fn restore() {
     if !ACTIVE.swap(false, Ordering::SeqCst) {
         return;
     }
-    if let Ok(mut tty) = OpenOptions::new().write(true).open("/dev/tty") {
+    if let Ok(mut tty) = open_tty(false) {
         let mut modes = Vec::with_capacity(64);
         if queue!(
             modes,
@@ -513,7 +525,7 @@ pub struct Access {
 impl Access {
     /// The controlling terminal as it is now (nothing at all when `/dev/tty` does not open).
     pub fn now() -> Access {
-        match OpenOptions::new().read(true).write(true).open("/dev/tty") {
+        match open_tty(true) {
             Ok(tty) => Access::of(&tty),
             Err(_) => Access::default(),
         }
@@ -554,7 +566,7 @@ impl Access {
 /// this process (it is in the foreground group, or the terminal lets background groups write);
 /// gives whether it was written.
 pub fn say_on_terminal(text: &str) -> bool {
-    let Ok(mut tty) = OpenOptions::new().read(true).write(true).open("/dev/tty") else {
+    let Ok(mut tty) = open_tty(true) else {
         return false;
     };
     let access = Access::of(&tty);

@@ -39,26 +39,12 @@ pub fn link_token_file(token_file: &Path) -> PathBuf {
     token_file.with_file_name(name)
 }
 
-/// Writes `token` to `path`, readable and writable by this user only (a temporary file beside
-/// it, then a rename, so a reader never sees half a token).
+/// Writes `token` to `path`, readable and writable by this user only: a temporary file under
+/// a random name beside it, created 0600 without following a link, then a rename, so a reader
+/// never sees half a token; the folder is made 0700 when missing, and refused when another
+/// user owns it or may write it ([`ask_fs::write_atomic`]).
 pub fn write_token(path: &Path, token: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::DirBuilder::new()
-            .recursive(true)
-            .mode(0o700)
-            .create(dir)?;
-    }
-    let temporary = path.with_extension(format!("tmp-{}", std::process::id()));
-    let mut file = std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(&temporary)?;
-    file.write_all(token.as_bytes())?;
-    file.sync_all()?;
-    std::fs::rename(&temporary, path)
+    ask_fs::write_atomic(path, token.as_bytes())
 }
 
 /// Why a token file from an earlier run is not used again.
@@ -66,10 +52,9 @@ pub fn write_token(path: &Path, token: &str) -> std::io::Result<()> {
 pub enum NotKept {
     /// There is no such file.
     Missing,
-    /// It is not a regular file (a symbolic link, a folder, a device).
-    NotRegular,
-    /// Another user owns it.
-    NotOwned,
+    /// It, or its folder, is one ask-user does not act on: a symbolic link, not a regular
+    /// file, another user's, or one others may write (the sentence of `ask_fs`).
+    Refused(std::io::Error),
     /// Its group or other users may read or write it.
     Exposed,
     /// It does not hold a token as the inbox makes them (64 lowercase hex digits).
@@ -82,8 +67,7 @@ impl std::fmt::Display for NotKept {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             NotKept::Missing => f.write_str("there was none"),
-            NotKept::NotRegular => f.write_str("it is not a regular file"),
-            NotKept::NotOwned => f.write_str("another user owns it"),
+            NotKept::Refused(error) => write!(f, "{error}"),
             NotKept::Exposed => f.write_str("its group or other users may read it"),
             NotKept::Malformed => f.write_str("it does not hold a token"),
             NotKept::Unreadable(error) => write!(f, "it cannot be read: {error}"),
@@ -92,29 +76,21 @@ impl std::fmt::Display for NotKept {
 }
 
 /// The token of `path` written by an earlier run, when it may be used again: a regular file
-/// (not a symbolic link) owned by this user, that its group and other users can neither read
+/// (not a symbolic link) owned by this user (or root, or a trusted owner) in a folder no other
+/// user may write ([`ask_fs::open_acted_on`]), that its group and other users can neither read
 /// nor write, holding one token as [`crate::auth::random_token`] makes them.
 pub fn kept_token(path: &Path) -> Result<String, NotKept> {
     use std::io::Read;
     use std::os::unix::fs::MetadataExt;
-    let unreadable = |error: std::io::Error| match error.kind() {
-        std::io::ErrorKind::NotFound => NotKept::Missing,
-        _ => NotKept::Unreadable(error),
+    let mut file = match ask_fs::open_acted_on(path) {
+        Ok(Some(file)) => file,
+        Ok(None) => return Err(NotKept::Missing),
+        Err(error) if error.kind() == std::io::ErrorKind::PermissionDenied => {
+            return Err(NotKept::Refused(error));
+        }
+        Err(error) => return Err(NotKept::Unreadable(error)),
     };
-    let named = std::fs::symlink_metadata(path).map_err(unreadable)?;
-    if !named.file_type().is_file() {
-        return Err(NotKept::NotRegular);
-    }
-    // The file opened is the one examined: same device and inode, so a swap between the two
-    // steps is caught.
-    let mut file = std::fs::File::open(path).map_err(unreadable)?;
-    let opened = file.metadata().map_err(unreadable)?;
-    if !opened.file_type().is_file() || (opened.dev(), opened.ino()) != (named.dev(), named.ino()) {
-        return Err(NotKept::NotRegular);
-    }
-    if opened.uid() != rustix::process::geteuid().as_raw() {
-        return Err(NotKept::NotOwned);
-    }
+    let opened = file.metadata().map_err(NotKept::Unreadable)?;
     if opened.mode() & 0o077 != 0 {
         return Err(NotKept::Exposed);
     }
@@ -139,7 +115,8 @@ pub fn kept_token(path: &Path) -> Result<String, NotKept> {
 /// The name of the parent process, from `/proc`.
 pub fn parent_name() -> Option<String> {
     let ppid = std::os::unix::process::parent_id();
-    std::fs::read_to_string(format!("/proc/{ppid}/comm"))
+    let comm = ask_fs::read_plain(Path::new(&format!("/proc/{ppid}/comm"))).ok()?;
+    String::from_utf8(comm)
         .ok()
         .map(|name| name.trim().to_string())
         .filter(|name| !name.is_empty())

@@ -78,10 +78,8 @@ pub struct StoreError {
 /// What went wrong with a store.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreFault {
-    /// Its folder could not be made.
-    #[error("cannot create its folder: {0}")]
-    CreateFolder(#[source] std::io::Error),
-    /// It could not be opened.
+    /// It, its folder or a file beside it could not be opened, or was refused: a symbolic
+    /// link, a file that is not regular, another user's, or a folder others may write.
     #[error("cannot open it: {0}")]
     Open(#[source] std::io::Error),
     /// Another process holds its lock.
@@ -108,14 +106,6 @@ pub enum StoreFault {
     /// A change failed before it ended.
     #[error("the change failed before it ended")]
     Interrupted,
-    /// It is a symbolic link.
-    #[error(
-        "it is a symbolic link, which the store never follows: give the path of the file itself"
-    )]
-    Symlink,
-    /// It is not a regular file.
-    #[error("it is not a regular file")]
-    NotAFile,
     /// It is a journal of an earlier build.
     #[error(
         "it is a journal of an earlier build of ask-user (its first line is `ask-user inbox \

@@ -149,17 +149,22 @@ fn rust_files(dir: &Path) -> BTreeMap<String, String> {
 /// others as `Frontend` values). ARCHITECTURE.md shows the same table.
 const ALLOWED: &[(&str, &[&str])] = &[
     ("ask-core", &[]),
+    ("ask-fs", &[]),
     ("ask-schema", &["ask-core"]),
-    ("ask-session", &["ask-core", "ask-schema"]),
+    ("ask-session", &["ask-core", "ask-fs", "ask-schema"]),
     ("ask-tui", &["ask-core"]),
-    ("ask-print", &["ask-core"]),
+    ("ask-print", &["ask-core", "ask-fs"]),
     ("ask-rpc", &["ask-core", "ask-schema"]),
     ("ask-mcp", &["ask-core", "ask-schema", "ask-session"]),
-    ("ask-web", &["ask-core", "ask-schema", "ask-session"]),
+    (
+        "ask-web",
+        &["ask-core", "ask-fs", "ask-schema", "ask-session"],
+    ),
     (
         "ask-user",
         &[
             "ask-core",
+            "ask-fs",
             "ask-schema",
             "ask-session",
             "ask-tui",

@@ -4,6 +4,7 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::disallowed_methods,
+    clippy::disallowed_types,
     clippy::too_many_arguments
 )]
 
@@ -17,6 +18,7 @@ mod docs;
 mod durability;
 mod embedded;
 mod escaped;
+mod files;
 #[cfg(target_os = "linux")]
 mod hardening;
 mod host;

@@ -4,6 +4,7 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::disallowed_methods,
+    clippy::disallowed_types,
     clippy::too_many_arguments
 )]
 

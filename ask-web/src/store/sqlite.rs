@@ -1,10 +1,13 @@
 //! [`SqliteStore`]: the asks of `ask-user serve --store PATH` in one SQLite database, which the
 //! `sqlite3` shell can read, back up and query while the inbox runs.
 
+use std::ffi::OsStr;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
+use ask_fs::Dir;
 use async_trait::async_trait;
 use rusqlite::{
     Connection, OpenFlags, OptionalExtension, Transaction, TransactionBehavior, params,
@@ -98,66 +101,41 @@ fn now_ms() -> i64 {
         })
 }
 
-/// The place of the lock that keeps a second inbox off the store at `path`.
-pub(crate) fn lock_path(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".lock");
-    path.with_file_name(name)
-}
-
-/// Takes the only lock of the store at `path` (an exclusive `flock` on `PATH.lock`, created
-/// for this user alone), or says that another process holds it.
-fn take_lock(path: &Path) -> Result<std::fs::File, StoreFault> {
-    use rustix::fs::{FlockOperation, Mode, OFlags, flock, open};
-    let flags = OFlags::RDWR | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    let fd = open(lock_path(path), flags, Mode::from_raw_mode(0o600))
-        .map_err(|errno| StoreFault::Open(errno.into()))?;
-    flock(&fd, FlockOperation::NonBlockingLockExclusive).map_err(|error| {
+/// Takes the only lock of the store named `name` in `dir` (an exclusive `flock` on
+/// `NAME.lock`, created for this user alone and never through a symbolic link), or says that
+/// another process holds it.
+fn take_lock(dir: &Dir, name: &OsStr) -> Result<std::fs::File, StoreFault> {
+    use rustix::fs::{FlockOperation, flock};
+    let mut lock = name.to_os_string();
+    lock.push(".lock");
+    let file = dir.lock_file(&lock).map_err(StoreFault::Open)?;
+    flock(&file, FlockOperation::NonBlockingLockExclusive).map_err(|error| {
         if error == rustix::io::Errno::WOULDBLOCK {
             StoreFault::Locked
         } else {
             StoreFault::Lock(error)
         }
     })?;
-    Ok(std::fs::File::from(fd))
+    Ok(file)
 }
 
-/// Makes sure the file at `path` is one SQLite may open as the store, creating it empty for
-/// this user alone (mode 0600, never through a symbolic link) when it does not exist: a file
-/// that is a symbolic link, not a regular file, or a journal of an earlier build is refused.
-/// The descriptor it opens is closed before it returns, before SQLite opens the file: closing
-/// a descriptor of a file drops every POSIX lock the process holds on it, SQLite's too.
-fn check_or_create(path: &Path) -> Result<(), StoreFault> {
-    use rustix::fs::{FileType, Mode, OFlags, fstat, open};
-    // Without blocking: opening a FIFO named by mistake must not wait for a writer.
-    let reading = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
-    let fd = match open(path, reading, Mode::empty()) {
-        Ok(fd) => fd,
-        Err(rustix::io::Errno::NOENT) => {
-            let creating =
-                OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-            open(path, creating, Mode::from_raw_mode(0o600))
-                .map_err(|errno| StoreFault::Open(errno.into()))?;
-            return Ok(());
-        }
-        Err(rustix::io::Errno::LOOP) => return Err(StoreFault::Symlink),
-        Err(errno) => return Err(StoreFault::Open(errno.into())),
+/// Makes sure the file `name` in `dir` is one SQLite may open as the store, creating it empty
+/// for this user alone (mode 0600, never through a symbolic link) when it does not exist: a
+/// symbolic link, a file that is not regular, another user's or one others may write, or a
+/// journal of an earlier build is refused. The descriptor it opens is closed before it
+/// returns, before SQLite opens the file: closing a descriptor of a file drops every POSIX lock
+/// the process holds on it, SQLite's too.
+fn check_or_create(dir: &Dir, name: &OsStr) -> Result<(), StoreFault> {
+    let Some(mut file) = dir.open_acted_on(name).map_err(StoreFault::Open)? else {
+        dir.create_new(name).map_err(StoreFault::Open)?;
+        return Ok(());
     };
-    let stat = fstat(&fd).map_err(|errno| StoreFault::Open(errno.into()))?;
-    if FileType::from_raw_mode(stat.st_mode) != FileType::RegularFile {
-        return Err(StoreFault::NotAFile);
-    }
-    let mut first = [0; JOURNAL_HEADER.len()];
-    let mut read = 0;
-    while read < first.len() {
-        match rustix::io::read(&fd, &mut first[read..]) {
-            Ok(0) => break,
-            Ok(n) => read += n,
-            Err(rustix::io::Errno::INTR) => {}
-            Err(errno) => return Err(StoreFault::Read(errno.into())),
-        }
-    }
-    if first[..read] == *JOURNAL_HEADER {
+    let mut first = Vec::with_capacity(JOURNAL_HEADER.len());
+    (&mut file)
+        .take(JOURNAL_HEADER.len() as u64)
+        .read_to_end(&mut first)
+        .map_err(StoreFault::Read)?;
+    if first == JOURNAL_HEADER {
         return Err(StoreFault::JournalGone);
     }
     Ok(())
@@ -171,15 +149,17 @@ struct Opened {
 }
 
 /// Opens the store at `path`: the one place its folder and files are made and opened. The
-/// folder is created when absent; the lock `PATH.lock` is taken; the database is created for
-/// this user alone when it is absent, and never opened through a symbolic link (SQLite opens
-/// its `-wal` and `-shm` files the same way, with the database's mode).
+/// folder is made 0700 when absent, and must be the user's alone (`ask_fs::check_store`: no
+/// sticky exception, since SQLite creates its `-wal` and `-shm` files beside the database,
+/// where another user could create them first); the database and those files, where they
+/// exist, must be regular files of the user's. The lock `PATH.lock` is taken; the database is
+/// created for this user alone when it is absent. SQLite then opens the files itself, never
+/// through a symbolic link (its `-wal` and `-shm` with the database's mode): the one writer
+/// outside ask-fs.
 fn open_database(path: &Path) -> Result<Opened, StoreFault> {
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(StoreFault::CreateFolder)?;
-    }
-    let lock = take_lock(path)?;
-    check_or_create(path)?;
+    let (dir, name) = ask_fs::check_store(path).map_err(StoreFault::Open)?;
+    let lock = take_lock(&dir, &name)?;
+    check_or_create(&dir, &name)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_NOFOLLOW
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
