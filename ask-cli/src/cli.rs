@@ -406,6 +406,11 @@ pub(crate) struct ServeArgs {
     /// $XDG_RUNTIME_DIR/ask-user/serve-token, else ~/.ask-user/serve-token].
     #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
     pub(crate) token_file: Option<PathBuf>,
+    /// A URL agents dial to reach this inbox besides its own address: that of a reverse proxy
+    /// in front of it (https://host[:port] or http://host[:port]; repeatable). The handshake
+    /// refuses any other address, a relay's.
+    #[arg(long, value_name = "URL")]
+    pub(crate) public_url: Vec<String>,
     /// Print a fresh one-time link for people from the running inbox at --via (default
     /// http://127.0.0.1:8765), and exit.
     #[arg(long)]

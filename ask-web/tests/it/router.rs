@@ -1092,17 +1092,24 @@ impl Served {
         let nonce = ask_web::testing::auth::random_token().unwrap();
         let reply = self
             .page
-            .send(post("/api/agent/hello").json(&json!({"nonce": nonce, "as": role})))
+            .send(
+                post("/api/agent/hello")
+                    .json(&json!({"nonce": nonce, "as": role, "address": self.page.host})),
+            )
             .await;
         assert_eq!(reply.status, StatusCode::OK);
         let hello = reply.json().await;
-        let inbox_nonce = hello["nonce"].as_str().unwrap();
+        let exchange = ask_web::testing::auth::Exchange {
+            client_nonce: &nonce,
+            inbox_nonce: hello["nonce"].as_str().unwrap(),
+            address: &self.page.host,
+        };
         assert_eq!(
             hello["proof"],
-            ask_web::testing::auth::inbox_proof(token, &nonce, inbox_nonce),
+            ask_web::testing::auth::inbox_proof(token, exchange),
             "the inbox proves it holds the token"
         );
-        ask_web::testing::auth::authorization(token, &nonce, inbox_nonce)
+        ask_web::testing::auth::authorization(token, exchange)
     }
 
     /// An agent's ask of [`call`]: the held response.
@@ -1277,7 +1284,14 @@ async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
     let token = served.inbox.agent_token().to_string();
     let bearer = format!("Bearer {token}");
     let nonce = "0123456789abcdef";
-    let unknown = ask_web::testing::auth::authorization(&token, nonce, &"1".repeat(64));
+    let unknown = ask_web::testing::auth::authorization(
+        &token,
+        ask_web::testing::auth::Exchange {
+            client_nonce: nonce,
+            inbox_nonce: &"1".repeat(64),
+            address: &served.page.host,
+        },
+    );
     let spent = served.prove(&token, "agent").await;
     let reply = served
         .page

@@ -1,0 +1,124 @@
+//! The inbox's Unix socket for the agents of this machine: bound in a folder of this user's
+//! alone, made readable and writable by this user only, and removed when the inbox ends.
+//!
+//! The socket file is made 0600 by a `chmod` right after `bind`, before any connection is
+//! accepted. Between the two, the socket has the mode the umask gives it, but no other user
+//! can reach it: its folder must already be this user's alone (0700, checked before the
+//! bind), and a path in it cannot be opened by anyone else. The umask is left alone, as it is
+//! the whole process's, and other threads create files meanwhile.
+
+use std::io;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+
+use crate::WebError;
+
+/// The socket bound at its path, which is removed when this is dropped.
+#[derive(Debug)]
+pub(crate) struct SocketFile {
+    pub(crate) listener: UnixListener,
+    pub(crate) path: PathBuf,
+    /// The socket file's inode as it was bound.
+    inode: Option<u64>,
+}
+
+impl Drop for SocketFile {
+    fn drop(&mut self) {
+        // Only the socket this inbox bound: a later inbox may have replaced it meanwhile.
+        let ours = std::fs::symlink_metadata(&self.path)
+            .ok()
+            .is_some_and(|now| Some(now.ino()) == self.inode);
+        if ours {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Why the socket at `path` cannot be listened on.
+fn refused(path: &Path, reason: impl Into<String>) -> WebError {
+    WebError::Socket {
+        path: path.to_path_buf(),
+        reason: reason.into(),
+    }
+}
+
+/// Binds the socket at `path`: its folder is created 0700 when missing, and must be this
+/// user's alone; a socket left there by an inbox that is gone is replaced, one an inbox still
+/// listens on is refused, and anything else in its place is refused.
+pub(crate) fn bind(path: &Path) -> Result<SocketFile, WebError> {
+    let folder = path
+        .parent()
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .ok_or_else(|| refused(path, "it must be an absolute path"))?;
+    if !path.is_absolute() {
+        return Err(refused(path, "it must be an absolute path"));
+    }
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(folder)
+            .map_err(|error| refused(path, format!("its folder cannot be made: {error}")))?;
+    }
+    let meta = std::fs::symlink_metadata(folder)
+        .map_err(|error| refused(path, format!("its folder cannot be read: {error}")))?;
+    let uid = rustix::process::geteuid().as_raw();
+    if !meta.is_dir() || meta.uid() != uid || meta.mode() & 0o077 != 0 {
+        return Err(refused(
+            path,
+            format!(
+                "its folder {} must be a folder of this user's that no one else may enter \
+                 (mode 0700; it is {:o}, owned by user {}): make it so, or give another \
+                 --token-file",
+                folder.display(),
+                meta.mode() & 0o7777,
+                meta.uid()
+            ),
+        ));
+    }
+    replace_stale(path)?;
+    let listener = UnixListener::bind(path).map_err(|error| refused(path, error.to_string()))?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+        .map_err(|error| refused(path, error.to_string()))?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|error| refused(path, error.to_string()))?;
+    let inode = std::fs::symlink_metadata(path).ok().map(|meta| meta.ino());
+    Ok(SocketFile {
+        listener,
+        path: path.to_path_buf(),
+        inode,
+    })
+}
+
+/// Removes a socket at `path` that no inbox listens on any more; refuses one that an inbox
+/// still listens on, and anything that is not a socket.
+fn replace_stale(path: &Path) -> Result<(), WebError> {
+    use std::os::unix::fs::FileTypeExt;
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(meta) => meta,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(refused(path, error.to_string())),
+    };
+    if !meta.file_type().is_socket() {
+        return Err(refused(
+            path,
+            "something that is not a socket is in its place; move it away",
+        ));
+    }
+    match UnixStream::connect(path) {
+        Ok(_) => Err(refused(
+            path,
+            "another `ask-user serve` is listening on it; stop that one first, or give this one \
+             another --listen port",
+        )),
+        Err(error) if error.kind() == io::ErrorKind::ConnectionRefused => {
+            std::fs::remove_file(path).map_err(|error| {
+                refused(path, format!("the stale socket cannot be removed: {error}"))
+            })
+        }
+        Err(error) => Err(refused(path, error.to_string())),
+    }
+}
