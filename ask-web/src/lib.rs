@@ -290,4 +290,12 @@ pub mod testing {
         BODY_BUDGET, BODY_TIMEOUT, CSP, DELIVERY_PATIENCE, HEARTBEAT, MAX_BODY,
     };
     pub use crate::via::{CONNECT_TRIES, MAX_LINE, REATTACH_PATIENCE, ROOM_PATIENCE};
+
+    /// `request` as the inbox's Unix socket hands it on, from a process of user id `uid`.
+    pub fn over_socket(
+        request: axum::http::request::Builder,
+        uid: u32,
+    ) -> axum::http::request::Builder {
+        request.extension(crate::address::Came::Socket { uid })
+    }
 }

@@ -122,3 +122,42 @@ fn replace_stale(path: &Path) -> Result<(), WebError> {
         Err(error) => Err(refused(path, error.to_string())),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_socket_is_refused_in_a_folder_others_may_enter_or_over_something_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let open = dir.path().join("open");
+        std::fs::create_dir(&open).unwrap();
+        std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let error = bind(&open.join("serve.sock")).unwrap_err().to_string();
+        assert!(
+            error.contains("must be a folder of this user's that no one else may enter"),
+            "{error}"
+        );
+        assert!(error.contains("it is 755"), "{error}");
+        // A missing folder is made 0700; a file in the socket's place is left alone.
+        let own = dir.path().join("own/serve.sock");
+        std::fs::create_dir(own.parent().unwrap()).unwrap();
+        std::fs::set_permissions(
+            own.parent().unwrap(),
+            std::fs::Permissions::from_mode(0o700),
+        )
+        .unwrap();
+        std::fs::write(&own, "not a socket").unwrap();
+        let error = bind(&own).unwrap_err().to_string();
+        assert!(error.contains("not a socket"), "{error}");
+        assert_eq!(std::fs::read_to_string(&own).unwrap(), "not a socket");
+        let made = dir.path().join("made/deeper/serve.sock");
+        let socket = bind(&made).unwrap();
+        let folder = std::fs::metadata(made.parent().unwrap()).unwrap();
+        assert_eq!(folder.mode() & 0o777, 0o700);
+        assert_eq!(std::fs::metadata(&made).unwrap().mode() & 0o777, 0o600);
+        drop(socket);
+        assert!(!made.exists(), "removed with its inbox");
+        assert!(bind(Path::new("relative.sock")).is_err());
+    }
+}

@@ -18,6 +18,7 @@ use common::{Reply, http};
 use serde_json::{Value, json};
 
 mod finish;
+mod relay;
 
 /// The page's list `listed` with each ask opened as the page opens it (`GET /api/asks/{id}`):
 /// the list holds who asks and how many questions, and each ask's questions come alone.
