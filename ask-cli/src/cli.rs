@@ -12,7 +12,8 @@ use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 const AFTER_HELP: &str = "\
 Exit codes:
   0    answered, or valid
-  1    an unexpected failure (a terminal, pending file or session log that could not be used)
+  1    an unexpected failure (a terminal, pending file or session log that could not be used), or
+       --via refusing an inbox that did not prove itself for the address dialled (nothing sent)
   2    invalid input or usage
   3    refused: the caller is a sub-agent
   4    pending: the questions wait in the pending file
