@@ -73,8 +73,9 @@ impl Dialled {
             .bound
             .map(|bound| bound.to_string())
             .unwrap_or_default();
+        // The address as the client sent it, at most 256 characters of it.
         format!(
-            "refused: `{address}`, the address you dialled, is not one this inbox listens on \
+            "refused: `{address:.256}`, the address you dialled, is not one this inbox listens on \
              ({own}): something between you and the inbox relays the connection. Dial the \
              inbox's own address; a reverse proxy you run yourself is let through with `ask-user \
              serve --public-url URL`"

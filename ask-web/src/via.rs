@@ -519,3 +519,44 @@ impl ViaFrontend {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn via(url: &str) -> ViaFrontend {
+        ViaFrontend::new(url, String::new(), Asker::default()).unwrap()
+    }
+
+    #[test]
+    fn the_address_dialled_is_the_urls_and_a_loopback_url_takes_the_socket() {
+        let socket = std::path::Path::new("/run/user/1000/ask-user/serve-8765.sock");
+        let local = via("http://LocalHost:8765/");
+        assert_eq!(local.dialled(), "localhost:8765");
+        // `localhost` is dialled as 127.0.0.1, what the inbox takes it for.
+        assert_eq!(local.target, Target::Tcp("127.0.0.1:8765".into()));
+        for url in [
+            "http://127.0.0.1:8765",
+            "http://[::1]:9",
+            "http://localhost:1",
+        ] {
+            let through = via(url).through_socket(socket);
+            assert_eq!(
+                through.dialled(),
+                format!("unix:{}", socket.display()),
+                "{url}"
+            );
+            assert_eq!(through.target, Target::Unix(socket.to_path_buf()));
+        }
+        // Another machine is dialled over TCP, whatever the token file names.
+        let remote = via("http://192.0.2.7:8765").through_socket(socket);
+        assert_eq!(remote.dialled(), "192.0.2.7:8765");
+        assert_eq!(remote.target, Target::Tcp("192.0.2.7:8765".into()));
+        for bad in ["127.0.0.1:8765", "http://h:1/api", "ftp://h:1"] {
+            assert!(
+                ViaFrontend::new(bad, String::new(), Asker::default()).is_err(),
+                "{bad}"
+            );
+        }
+    }
+}
