@@ -18,7 +18,9 @@
 //! the page's own (every POST must send one). Responses carry a strict
 //! Content-Security-Policy with no inline script, and the page inserts agent text only as text.
 //! Agents and the inbox prove to each other that they hold the agents' token by an HMAC
-//! challenge-response (`auth.rs`); the token never crosses the socket.
+//! challenge-response that names the address the agent dialled (`auth.rs`), so no relay can
+//! sit between them; the token never crosses the socket. Agents on the same machine reach the
+//! inbox through a Unix socket that only its user may open ([`Inbox::with_socket`]).
 //!
 //! Nothing is acknowledged that did not arrive: the person's answer is reported as sent only
 //! once the agent confirmed that it received it (`--via`), or once the process that waits for it

@@ -1,4 +1,5 @@
-//! The connections of the page and the inbox, with bounds: a header-read timeout (which is also
+//! The connections of the page and the inbox, over TCP and the inbox's Unix socket alike (each
+//! request is told which it came through, and over the socket the peer's user id), with bounds: a header-read timeout (which is also
 //! the idle timeout of a kept-alive connection between requests), a cap on connections that
 //! have carried no authenticated request (the oldest such that is not serving a request that
 //! arrived whole, head and body, is closed to make room; when every one of them is, the newcomer
