@@ -205,6 +205,20 @@ fn serve_public_url_lets_the_proxy_it_names_through() {
     assert_eq!(code, 0);
     assert_eq!(out["answers"][2]["answer"], "proxied");
     assert!(relay.seen().contains("Which database"), "through the proxy");
+    // A URL that names no host and port is refused before anything starts.
+    let dir = tempfile::tempdir().unwrap();
+    let child = common::serve_in(common::ask_user(), "127.0.0.1:0", dir.path())
+        .args(["--public-url", "ask.example.org"])
+        .spawn()
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains("--public-url needs the URL agents dial")
+            && said.contains("`ask.example.org`"),
+        "{said}"
+    );
 }
 
 /// The socket the token file of `serve` names.
