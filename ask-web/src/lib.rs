@@ -65,6 +65,7 @@ pub use link::{
 pub use listen::{Bounds, raise_descriptor_limit};
 pub use shared::{Links, Quota};
 pub use single::WebFrontend;
+pub use socket::SocketFault;
 pub use store::{
     AskStore, Kept, KeptState, SCHEMA_VERSION, SqliteStore, StoreError, StoreFault, StoredAsk,
 };
@@ -128,12 +129,13 @@ pub enum WebError {
         source: std::io::Error,
     },
     /// The Unix socket for local agents could not be listened on.
-    #[error("cannot listen on the socket {}: {reason}", path.display())]
+    #[error("cannot listen on the socket {}: {fault}", path.display())]
     Socket {
         /// The socket's path.
         path: std::path::PathBuf,
         /// Why.
-        reason: String,
+        #[source]
+        fault: SocketFault,
     },
     /// A `--public-url` is not an `http://` or `https://` URL with a host.
     #[error(

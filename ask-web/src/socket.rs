@@ -35,11 +35,51 @@ impl Drop for SocketFile {
     }
 }
 
-/// Why the socket at `path` cannot be listened on.
-fn refused(path: &Path, reason: impl Into<String>) -> WebError {
-    WebError::Socket {
+/// Why the inbox cannot listen on its Unix socket.
+#[derive(Debug, thiserror::Error)]
+pub enum SocketFault {
+    /// The path is not absolute.
+    #[error("it must be an absolute path")]
+    NotAbsolute,
+    /// Its folder could not be made or examined.
+    #[error("its folder cannot be made or read: {0}")]
+    Folder(#[source] io::Error),
+    /// Its folder is not this user's alone.
+    #[error(
+        "its folder {} must be a folder of this user's that no one else may enter (mode 0700; it \
+         is {mode:o}, owned by user {owner}): make it so, or give another --token-file",
+        folder.display()
+    )]
+    OpenFolder {
+        /// The folder.
+        folder: PathBuf,
+        /// Its permission bits.
+        mode: u32,
+        /// Its owner's user id.
+        owner: u32,
+    },
+    /// Something that is not a socket is at the path.
+    #[error("something that is not a socket is in its place; move it away")]
+    NotASocket,
+    /// Something listens on the socket already.
+    #[error(
+        "another `ask-user serve` is listening on it; stop that one first, or give this one \
+         another --listen port"
+    )]
+    Live,
+    /// The socket of an inbox that is gone could not be removed.
+    #[error("the stale socket cannot be removed: {0}")]
+    Stale(#[source] io::Error),
+    /// Binding or setting it up failed.
+    #[error("{0}")]
+    Io(#[source] io::Error),
+}
+
+/// The refusal of the socket at `path` for `fault`.
+fn refused(path: &Path) -> impl FnOnce(SocketFault) -> WebError + '_ {
+    move |fault| WebError::Socket {
         path: path.to_path_buf(),
-        reason: reason.into(),
+        fault,
     }
 }
 
@@ -47,44 +87,36 @@ fn refused(path: &Path, reason: impl Into<String>) -> WebError {
 /// user's alone; a socket left there by an inbox that is gone is replaced, one an inbox still
 /// listens on is refused, and anything else in its place is refused.
 pub(crate) fn bind(path: &Path) -> Result<SocketFile, WebError> {
+    bound(path).map_err(refused(path))
+}
+
+fn bound(path: &Path) -> Result<SocketFile, SocketFault> {
     let folder = path
         .parent()
-        .filter(|folder| !folder.as_os_str().is_empty())
-        .ok_or_else(|| refused(path, "it must be an absolute path"))?;
-    if !path.is_absolute() {
-        return Err(refused(path, "it must be an absolute path"));
-    }
+        .filter(|folder| !folder.as_os_str().is_empty() && path.is_absolute())
+        .ok_or(SocketFault::NotAbsolute)?;
     {
         use std::os::unix::fs::DirBuilderExt;
         std::fs::DirBuilder::new()
             .recursive(true)
             .mode(0o700)
             .create(folder)
-            .map_err(|error| refused(path, format!("its folder cannot be made: {error}")))?;
+            .map_err(SocketFault::Folder)?;
     }
-    let meta = std::fs::symlink_metadata(folder)
-        .map_err(|error| refused(path, format!("its folder cannot be read: {error}")))?;
+    let meta = std::fs::symlink_metadata(folder).map_err(SocketFault::Folder)?;
     let uid = rustix::process::geteuid().as_raw();
     if !meta.is_dir() || meta.uid() != uid || meta.mode() & 0o077 != 0 {
-        return Err(refused(
-            path,
-            format!(
-                "its folder {} must be a folder of this user's that no one else may enter \
-                 (mode 0700; it is {:o}, owned by user {}): make it so, or give another \
-                 --token-file",
-                folder.display(),
-                meta.mode() & 0o7777,
-                meta.uid()
-            ),
-        ));
+        return Err(SocketFault::OpenFolder {
+            folder: folder.to_path_buf(),
+            mode: meta.mode() & 0o7777,
+            owner: meta.uid(),
+        });
     }
     replace_stale(path)?;
-    let listener = UnixListener::bind(path).map_err(|error| refused(path, error.to_string()))?;
+    let listener = UnixListener::bind(path).map_err(SocketFault::Io)?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
-        .map_err(|error| refused(path, error.to_string()))?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|error| refused(path, error.to_string()))?;
+        .map_err(SocketFault::Io)?;
+    listener.set_nonblocking(true).map_err(SocketFault::Io)?;
     let inode = std::fs::symlink_metadata(path).ok().map(|meta| meta.ino());
     Ok(SocketFile {
         listener,
@@ -95,31 +127,22 @@ pub(crate) fn bind(path: &Path) -> Result<SocketFile, WebError> {
 
 /// Removes a socket at `path` that no inbox listens on any more; refuses one that an inbox
 /// still listens on, and anything that is not a socket.
-fn replace_stale(path: &Path) -> Result<(), WebError> {
+fn replace_stale(path: &Path) -> Result<(), SocketFault> {
     use std::os::unix::fs::FileTypeExt;
     let meta = match std::fs::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
-        Err(error) => return Err(refused(path, error.to_string())),
+        Err(error) => return Err(SocketFault::Io(error)),
     };
     if !meta.file_type().is_socket() {
-        return Err(refused(
-            path,
-            "something that is not a socket is in its place; move it away",
-        ));
+        return Err(SocketFault::NotASocket);
     }
     match UnixStream::connect(path) {
-        Ok(_) => Err(refused(
-            path,
-            "another `ask-user serve` is listening on it; stop that one first, or give this one \
-             another --listen port",
-        )),
+        Ok(_) => Err(SocketFault::Live),
         Err(error) if error.kind() == io::ErrorKind::ConnectionRefused => {
-            std::fs::remove_file(path).map_err(|error| {
-                refused(path, format!("the stale socket cannot be removed: {error}"))
-            })
+            std::fs::remove_file(path).map_err(SocketFault::Stale)
         }
-        Err(error) => Err(refused(path, error.to_string())),
+        Err(error) => Err(SocketFault::Io(error)),
     }
 }
 
