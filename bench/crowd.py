@@ -151,7 +151,7 @@ def main():
             host = base[len("http://"):]
             address = (host.split(":")[0], int(host.split(":")[1]))
             with open(os.path.join(runtime, "ask-user", "serve-token")) as file:
-                token = file.read().strip()
+                token = file.readline().strip()
             crowd = Crowd(address, args.idle, args.slow)
             time.sleep(2)
             pages, asks = [], []

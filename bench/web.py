@@ -38,7 +38,7 @@ def authorization(address, port, host, token):
     """The challenge-response of an agent (ask-web/WEB.md): checks the inbox's proof and
     returns the `Authorization` of one request; the token itself is never sent."""
     nonce = os.urandom(32).hex()
-    body = json.dumps({"nonce": nonce})
+    body = json.dumps({"nonce": nonce, "address": host})
     with socket.create_connection((address, int(port))) as connection:
         connection.sendall((f"POST /api/agent/hello HTTP/1.0\r\nHost: {host}\r\n"
                             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n{body}").encode())
@@ -46,7 +46,7 @@ def authorization(address, port, host, token):
         while chunk := connection.recv(4096):
             reply += chunk
     hello = json.loads(reply.split(b"\r\n\r\n", 1)[1])
-    sign = lambda label: hmac.new(token.encode(), f"{label}\n{nonce}\n{hello['nonce']}".encode(),
+    sign = lambda label: hmac.new(token.encode(), f"{label}\n{nonce}\n{hello['nonce']}\n{host}".encode(),
                                   hashlib.sha256).hexdigest()
     assert hmac.compare_digest(sign("ask-user inbox"), hello["proof"]), "not the inbox of this token"
     return f"AskUser {nonce} {hello['nonce']} {sign('ask-user client')}"
@@ -68,7 +68,7 @@ def figures(binary, asks):
             host = base[len("http://"):]
             address, port = host.split(":")
             with open(os.path.join(runtime, "ask-user", "serve-token")) as file:
-                token = file.read().strip()
+                token = file.readline().strip()
             time.sleep(0.2)
             before = rss_kib(server.pid)
             held = []

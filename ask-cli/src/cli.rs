@@ -12,7 +12,8 @@ use clap::{ArgAction, Args, Parser, Subcommand, ValueEnum};
 const AFTER_HELP: &str = "\
 Exit codes:
   0    answered, or valid
-  1    an unexpected failure (a terminal, pending file or session log that could not be used)
+  1    an unexpected failure (a terminal, pending file or session log that could not be used), or
+       --via refusing an inbox that did not prove itself for the address dialled (nothing sent)
   2    invalid input or usage
   3    refused: the caller is a sub-agent
   4    pending: the questions wait in the pending file
@@ -408,6 +409,11 @@ pub(crate) struct ServeArgs {
     /// $XDG_RUNTIME_DIR/ask-user/serve-token, else ~/.ask-user/serve-token].
     #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
     pub(crate) token_file: Option<PathBuf>,
+    /// A URL agents dial to reach this inbox besides its own address: that of a reverse proxy
+    /// in front of it (https://host[:port] or http://host[:port]; repeatable). The handshake
+    /// refuses any other address, a relay's.
+    #[arg(long, value_name = "URL")]
+    pub(crate) public_url: Vec<String>,
     /// Print a fresh one-time link for people from the running inbox at --via (default
     /// http://127.0.0.1:8765), and exit.
     #[arg(long)]

@@ -37,6 +37,7 @@ pub(crate) fn serve(args: &ServeArgs) -> Exit {
             retention: args.retention,
             migrate: args.migrate,
             rotate_token: args.rotate_token,
+            public_urls: args.public_url.clone(),
             lang: args.lang,
         })
     };

@@ -12,7 +12,7 @@ use ask_core::lang::Lang;
 
 use ask_web::{
     AgentWatch, AskStore, Asker, Bounds, Inbox, InboxTokens, Links, NotKept, SqliteStore,
-    StoreError, StoreFault, Stored, ViaFrontend, WebError, WebFrontend,
+    StoreError, StoreFault, Stored, TokenFile, ViaFrontend, WebError, WebFrontend,
 };
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_util::sync::CancellationToken;
@@ -112,15 +112,18 @@ pub(crate) fn default_token_file() -> Option<PathBuf> {
         .map(|home| PathBuf::from(home).join(".ask-user/serve-token"))
 }
 
-/// A token: `variable` when set, else the first line of `file` (by default
-/// [`default_token_file`], or the people's file beside it).
+/// A token: `variable` when set, else that of `file` (by default [`default_token_file`], or
+/// the people's file beside it), with the inbox's socket when the file names one.
 #[allow(clippy::disallowed_methods)] // process glue: only the binary does it
-fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Failure> {
+fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<TokenFile, Failure> {
     if let Some(token) = std::env::var(variable)
         .ok()
         .filter(|t| !t.trim().is_empty())
     {
-        return Ok(token.trim().to_string());
+        return Ok(TokenFile {
+            token: token.trim().to_string(),
+            socket: None,
+        });
     }
     let Some(path) = file.map(Path::to_path_buf).or_else(default_token_file) else {
         say(&format!(
@@ -134,9 +137,8 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Fa
         path
     };
     // The token is sent as this agent's credential: a file another user planted is refused.
-    ask_fs::read_acted_on(&path)
+    let bytes = ask_fs::read_acted_on(&path)
         .and_then(|read| read.ok_or_else(|| std::io::ErrorKind::NotFound.into()))
-        .map(|bytes| String::from_utf8_lossy(&bytes).trim().to_string())
         .map_err(|error| {
             say(&format!(
                 "cannot read the token `{}` ({error}): start `ask-user serve` first, or set \
@@ -144,7 +146,14 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Fa
                 path.display()
             ));
             Failure::Failed
-        })
+        })?;
+    let text = String::from_utf8_lossy(&bytes);
+    // A file that is no token file is sent on as the token it may be: the handshake then
+    // says that the inbox does not hold it.
+    Ok(TokenFile::parse(&text).unwrap_or_else(|| TokenFile {
+        token: text.trim().to_string(),
+        socket: None,
+    }))
 }
 
 /// The frontend of `--via URL`: the agent token from `ASK_USER_VIA_TOKEN` or `token_file`, and
@@ -154,14 +163,19 @@ pub(crate) fn via(
     token_file: Option<&Path>,
     agent_name: Option<String>,
 ) -> Result<ViaFrontend, Failure> {
-    let token = token("ASK_USER_VIA_TOKEN", token_file, false)?;
+    let file = token("ASK_USER_VIA_TOKEN", token_file, false)?;
     let asker = Asker {
         agent: agent_name.or_else(ask_web::parent_name),
         cwd: std::env::current_dir()
             .ok()
             .map(|dir| dir.display().to_string()),
     };
-    ViaFrontend::new(url, token, asker).map_err(failed(Failure::Invalid))
+    let via = ViaFrontend::new(url, file.token, asker).map_err(failed(Failure::Invalid))?;
+    // An inbox on this machine is reached through its socket, which no relay can sit in.
+    Ok(match &file.socket {
+        Some(socket) => via.through_socket(socket),
+        None => via,
+    })
 }
 
 /// The page of one call of `ask-user mcp`: the inbox at `via` when one is given (the person
@@ -218,6 +232,14 @@ pub(crate) struct ServeOptions {
     pub(crate) rotate_token: bool,
     /// The page's language when one was given (`--lang`); else each browser's.
     pub(crate) lang: Option<Lang>,
+    /// The URLs of reverse proxies in front of the inbox (`--public-url`).
+    pub(crate) public_urls: Vec<String>,
+}
+
+/// The inbox's Unix socket: in the token file's folder, named after the TCP port,
+/// `serve-PORT.sock`.
+fn socket_path(token_file: &Path, port: u16) -> PathBuf {
+    token_file.with_file_name(format!("serve-{port}.sock"))
 }
 
 /// The tokens of a start: fresh ones with `rotate`, else each one kept from its file when
@@ -378,13 +400,25 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     }
     .map_err(failed(Failure::Failed))?
     .with_bounds(Bounds::for_descriptors(descriptors))
-    .speaking(options.lang);
+    .speaking(options.lang)
+    .with_public_urls(&options.public_urls)
+    .map_err(failed(Failure::Invalid))?;
+    let token_file = absolute(&token_file);
+    let socket = socket_path(&token_file, inbox.local_addr().port());
+    let inbox = inbox
+        .with_socket(&socket)
+        .map_err(failed(Failure::Failed))?;
     let mut store_errors = inbox.warning_of_store_errors();
-    for (path, token) in [
-        (&token_file, inbox.agent_token()),
-        (&link_file, inbox.people_token()),
-    ] {
-        if let Err(error) = ask_web::write_token(path, token) {
+    let agents = TokenFile {
+        token: inbox.agent_token().to_string(),
+        socket: inbox.socket_path().map(Path::to_path_buf),
+    };
+    let people = TokenFile {
+        token: inbox.people_token().to_string(),
+        socket: None,
+    };
+    for (path, file) in [(&token_file, agents), (&link_file, people)] {
+        if let Err(error) = ask_web::write_token(path, &file.text()) {
             say(&format!(
                 "cannot write the token to `{}`: {error}",
                 path.display()
@@ -400,10 +434,11 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     warn_if_exposed(options.listen, inbox.local_addr());
     say(&format!(
         "inbox at {}: agents ask with `ask-user --via {} CALL`; their token is in {} (readable \
-         by you only)",
+         by you only), which names the socket {} that `--via` dials on this machine",
         inbox.base_url(),
         inbox.base_url(),
-        token_file.display()
+        token_file.display(),
+        socket.display()
     ));
     say(&which);
     let link = inbox.link();
@@ -462,6 +497,13 @@ async fn serve_saying(
     }
 }
 
+/// `path` from the root: the token file names the socket by its absolute path.
+fn absolute(path: &Path) -> PathBuf {
+    std::env::current_dir()
+        .map(|dir| dir.join(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+}
+
 /// Removes its files when dropped.
 struct RemoveOnDrop(Vec<PathBuf>);
 
@@ -476,7 +518,7 @@ impl Drop for RemoveOnDrop {
 /// `ask-user serve --link`: a fresh link from the running inbox at `url`, made with the
 /// people's token (`ASK_USER_LINK_TOKEN`, else the file beside the agents' token file).
 pub(crate) fn print_fresh_link(url: &str, token_file: Option<&Path>) -> Result<(), Failure> {
-    let token = token("ASK_USER_LINK_TOKEN", token_file, true)?;
+    let token = token("ASK_USER_LINK_TOKEN", token_file, true)?.token;
     let via = ViaFrontend::for_people(url, token).map_err(failed(Failure::Invalid))?;
     match runtime()?.block_on(via.fresh_link()) {
         Ok(link) => {

@@ -2,12 +2,18 @@
 //! HMAC-SHA-256 challenge-response by which an agent and the inbox prove to each other that they
 //! hold the same token without the token ever crossing the socket.
 //!
-//! The exchange (`ask-web/WEB.md`): the agent sends a fresh nonce `nc` to
-//! `POST /api/agent/hello`; the inbox answers with a fresh nonce `ns` of its own and
-//! `HMAC(token, "ask-user inbox\n" nc "\n" ns)`, which the agent checks before it sends anything
-//! else (a program squatting on the port cannot compute it). The agent then sends
-//! `Authorization: AskUser nc ns HMAC(token, "ask-user client\n" nc "\n" ns)`; the inbox accepts
-//! each `ns` once, within [`CHALLENGE_LIFETIME`].
+//! The exchange (`ask-web/WEB.md`): the agent sends a fresh nonce `nc` and the address it
+//! dialled (`host:port` of its URL, or `unix:` and the socket's path) to
+//! `POST /api/agent/hello`. The inbox answers only for an address it listens on (or one it was
+//! told is its own, `serve --public-url`), with a fresh nonce `ns` of its own and
+//! `HMAC(token, "ask-user inbox\n" nc "\n" ns "\n" address)`, which the agent checks against
+//! the address it dialled before it sends anything else: a program squatting on the port cannot
+//! compute the proof, and one that relays to the real inbox gets it refused (the address it
+//! forwards is not the inbox's) or refused by the agent (the address it rewrote is not the one
+//! the agent dialled). The agent then sends
+//! `Authorization: AskUser nc ns HMAC(token, "ask-user client\n" nc "\n" ns "\n" address)`;
+//! the inbox checks it against the address it remembered with `ns`, and accepts each `ns` once,
+//! within [`CHALLENGE_LIFETIME`].
 
 use std::time::Duration;
 
@@ -63,27 +69,48 @@ fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
     mac.finalize().into_bytes().into()
 }
 
-/// The proof under `label` that its maker holds `token`, for the client's and the inbox's nonce.
-fn proof(label: &str, token: &str, [client_nonce, inbox_nonce]: [&str; 2]) -> String {
-    let message = format!("{label}\n{client_nonce}\n{inbox_nonce}");
+/// What one proof of the handshake is made of besides the token: the client's nonce, the
+/// inbox's nonce, and the address the client dialled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Exchange<'a> {
+    /// The client's nonce `nc`.
+    pub client_nonce: &'a str,
+    /// The inbox's nonce `ns`.
+    pub inbox_nonce: &'a str,
+    /// The address the client dialled: `host:port` as its URL writes it, lowercased, or
+    /// `unix:` and the absolute path of the socket.
+    pub address: &'a str,
+}
+
+/// The proof under `label` that its maker holds `token`, for one exchange.
+fn proof(label: &str, token: &str, exchange: Exchange<'_>) -> String {
+    let Exchange {
+        client_nonce,
+        inbox_nonce,
+        address,
+    } = exchange;
+    let message = format!("{label}\n{client_nonce}\n{inbox_nonce}\n{address}");
     hex(&hmac_sha256(token.as_bytes(), message.as_bytes()))
 }
 
-/// The inbox's answer to a client's nonce: it proves that the inbox holds `token`.
-pub fn inbox_proof(token: &str, client_nonce: &str, inbox_nonce: &str) -> String {
-    proof(INBOX_LABEL, token, [client_nonce, inbox_nonce])
+/// The inbox's answer to a client's nonce: it proves that the inbox holds `token`, for the
+/// address the client dialled.
+pub fn inbox_proof(token: &str, exchange: Exchange<'_>) -> String {
+    proof(INBOX_LABEL, token, exchange)
 }
 
 /// A client's proof that it holds `token`, for the `Authorization` header.
-pub fn client_proof(token: &str, client_nonce: &str, inbox_nonce: &str) -> String {
-    proof(CLIENT_LABEL, token, [client_nonce, inbox_nonce])
+pub fn client_proof(token: &str, exchange: Exchange<'_>) -> String {
+    proof(CLIENT_LABEL, token, exchange)
 }
 
 /// The `Authorization` header a client sends after `hello`.
-pub fn authorization(token: &str, client_nonce: &str, inbox_nonce: &str) -> String {
+pub fn authorization(token: &str, exchange: Exchange<'_>) -> String {
     format!(
-        "AskUser {client_nonce} {inbox_nonce} {}",
-        client_proof(token, client_nonce, inbox_nonce)
+        "AskUser {} {} {}",
+        exchange.client_nonce,
+        exchange.inbox_nonce,
+        client_proof(token, exchange)
     )
 }
 
@@ -110,12 +137,41 @@ mod tests {
         );
     }
 
+    fn exchange<'a>(nonces: [&'a str; 2], address: &'a str) -> Exchange<'a> {
+        Exchange {
+            client_nonce: nonces[0],
+            inbox_nonce: nonces[1],
+            address,
+        }
+    }
+
     #[test]
     fn the_two_proofs_differ_and_depend_on_every_input() {
-        let base = inbox_proof("t", "a", "b");
-        assert_ne!(base, client_proof("t", "a", "b"));
-        assert_ne!(base, inbox_proof("u", "a", "b"));
-        assert_ne!(base, inbox_proof("t", "b", "a"));
+        let at = exchange(["a", "b"], "127.0.0.1:8765");
+        let base = inbox_proof("t", at);
+        assert_ne!(base, client_proof("t", at));
+        assert_ne!(base, inbox_proof("u", at));
+        assert_ne!(
+            base,
+            inbox_proof("t", exchange(["b", "a"], "127.0.0.1:8765"))
+        );
+        // The address dialled is part of both proofs: a relay on another port cannot pass
+        // on the inbox's proof, nor the agent's.
+        let relayed = exchange(["a", "b"], "127.0.0.1:9999");
+        assert_ne!(base, inbox_proof("t", relayed));
+        assert_ne!(client_proof("t", at), client_proof("t", relayed));
+        assert_ne!(
+            base,
+            inbox_proof(
+                "t",
+                exchange(["a", "b"], "unix:/run/user/1000/ask-user/serve-8765.sock")
+            )
+        );
+        // The message as WEB.md writes it.
+        assert_eq!(
+            base,
+            hex(&hmac_sha256(b"t", b"ask-user inbox\na\nb\n127.0.0.1:8765"))
+        );
         assert_eq!(base.len(), 64);
         assert!(same_secret("abc", "abc"));
         assert!(!same_secret("abc", "abd"));

@@ -18,7 +18,9 @@
 //! the page's own (every POST must send one). Responses carry a strict
 //! Content-Security-Policy with no inline script, and the page inserts agent text only as text.
 //! Agents and the inbox prove to each other that they hold the agents' token by an HMAC
-//! challenge-response (`auth.rs`); the token never crosses the socket.
+//! challenge-response that names the address the agent dialled (`auth.rs`), so no relay can
+//! sit between them; the token never crosses the socket. Agents on the same machine reach the
+//! inbox through a Unix socket that only its user may open ([`Inbox::with_socket`]).
 //!
 //! Nothing is acknowledged that did not arrive: the person's answer is reported as sent only
 //! once the agent confirmed that it received it (`--via`), or once the process that waits for it
@@ -35,6 +37,7 @@
 //! ([`ask_core::answer_mask`]), and the answers given before the page took over as the page
 //! pre-fills them ([`ask_core::Prefill`]).
 
+mod address;
 mod answer;
 mod auth;
 mod board;
@@ -47,6 +50,7 @@ mod page;
 mod reply;
 mod shared;
 mod single;
+mod socket;
 mod store;
 mod trusted;
 mod via;
@@ -55,10 +59,13 @@ mod words;
 pub use board::Asker;
 pub use gone::AgentWatch;
 pub use inbox::{Inbox, InboxTokens, Stored};
-pub use link::{NotKept, kept_token, link_token_file, parent_name, qr_text, shows_qr, write_token};
+pub use link::{
+    NotKept, TokenFile, kept_token, link_token_file, parent_name, qr_text, shows_qr, write_token,
+};
 pub use listen::{Bounds, raise_descriptor_limit};
 pub use shared::{Links, Quota};
 pub use single::WebFrontend;
+pub use socket::SocketFault;
 pub use store::{
     AskStore, Kept, KeptState, SCHEMA_VERSION, SqliteStore, StoreError, StoreFault, StoredAsk,
 };
@@ -121,6 +128,21 @@ pub enum WebError {
         #[source]
         source: std::io::Error,
     },
+    /// The Unix socket for local agents could not be listened on.
+    #[error("cannot listen on the socket {}: {fault}", path.display())]
+    Socket {
+        /// The socket's path.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        fault: SocketFault,
+    },
+    /// A `--public-url` is not an `http://` or `https://` URL with a host.
+    #[error(
+        "--public-url needs the URL agents dial, such as https://ask.example.org or \
+         http://192.0.2.7:8080, not `{0}`"
+    )]
+    PublicUrl(String),
     /// No random bytes for the tokens.
     #[error("cannot read random bytes for the link token from /dev/urandom: {0}")]
     Random(#[source] std::io::Error),
@@ -168,12 +190,25 @@ pub enum WebError {
     /// What listens at the address could not prove that it holds the token.
     #[error(
         "what listens at {addr} is not the ask-user inbox this token belongs to (it could not \
-         prove that it holds the token, which was not sent); check --via, or the token file \
-         after `ask-user serve --rotate-token`"
+         prove that it holds the token for the address dialled, and no question was sent): \
+         another program listens there, or relays to the inbox under another address; check \
+         --via, or the token file after `ask-user serve --rotate-token`"
     )]
     ViaImpostor {
         /// The address.
         addr: String,
+    },
+    /// The inbox refused the handshake for the address dialled: it does not listen there, so
+    /// something between relays the connection.
+    #[error(
+        "the ask-user inbox reached through {addr} refused the handshake, and no question was \
+         sent: {message}"
+    )]
+    ViaRelayed {
+        /// The address dialled.
+        addr: String,
+        /// The inbox's sentence.
+        message: String,
     },
     /// The inbox sent something that is not its protocol.
     #[error("the ask-user inbox at {addr} answered out of protocol: {reason}")]
@@ -186,9 +221,13 @@ pub enum WebError {
 }
 
 impl WebError {
-    /// True when the inbox did not prove that it holds the token: something else listens there.
+    /// True when the inbox did not prove that it holds the token, or refused the address
+    /// dialled: something else listens there, or relays to it.
     pub fn is_impostor(&self) -> bool {
-        matches!(self, WebError::ViaImpostor { .. })
+        matches!(
+            self,
+            WebError::ViaImpostor { .. } | WebError::ViaRelayed { .. }
+        )
     }
 }
 
@@ -255,4 +294,12 @@ pub mod testing {
         BODY_BUDGET, BODY_TIMEOUT, CSP, DELIVERY_PATIENCE, HEARTBEAT, MAX_BODY,
     };
     pub use crate::via::{CONNECT_TRIES, MAX_LINE, REATTACH_PATIENCE, ROOM_PATIENCE};
+
+    /// `request` as the inbox's Unix socket hands it on, from a process of user id `uid`.
+    pub fn over_socket(
+        request: axum::http::request::Builder,
+        uid: u32,
+    ) -> axum::http::request::Builder {
+        request.extension(crate::address::Came::Socket { uid })
+    }
 }

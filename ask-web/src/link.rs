@@ -39,7 +39,66 @@ pub fn link_token_file(token_file: &Path) -> PathBuf {
     token_file.with_file_name(name)
 }
 
-/// Writes `token` to `path`, readable and writable by this user only: a temporary file under
+/// What a token file holds: the token on its first line (64 lowercase hex digits), then a line
+/// `KEY VALUE` for each thing an agent needs besides it. A reader ignores the keys it does not
+/// know, so a later `serve` may add some.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenFile {
+    /// The token.
+    pub token: String,
+    /// `socket PATH`: the absolute path of the inbox's Unix socket, which `--via` dials for a
+    /// loopback URL.
+    pub socket: Option<PathBuf>,
+}
+
+impl TokenFile {
+    /// The file's text.
+    pub fn text(&self) -> String {
+        let mut text = format!("{}\n", self.token);
+        if let Some(socket) = &self.socket {
+            text.push_str(&format!("socket {}\n", socket.display()));
+        }
+        text
+    }
+
+    /// Reads the text of a token file: `None` when its first line is not a token as
+    /// [`crate::auth::random_token`] makes them, or a later line is not `KEY VALUE`.
+    pub fn parse(text: &str) -> Option<TokenFile> {
+        let mut lines = text.lines();
+        let token = lines.next()?.trim_end();
+        let well_formed = token.len() == 64
+            && token
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if !well_formed {
+            return None;
+        }
+        let mut file = TokenFile {
+            token: token.to_string(),
+            socket: None,
+        };
+        for line in lines.filter(|line| !line.trim().is_empty()) {
+            let (key, value) = line.split_once(' ')?;
+            let key_ok = !key.is_empty()
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+            if !key_ok || value.is_empty() {
+                return None;
+            }
+            if key == "socket" {
+                let path = PathBuf::from(value);
+                if !path.is_absolute() {
+                    return None;
+                }
+                file.socket = Some(path);
+            }
+        }
+        Some(file)
+    }
+}
+
+/// Writes `token` (a token file's text) to `path`, readable and writable by this user only: a temporary file under
 /// a random name beside it, created 0600 without following a link, then a rename, so a reader
 /// never sees half a token; the folder is made 0700 when missing, and refused when another
 /// user owns it or may write it ([`ask_fs::write_atomic`]).
@@ -94,23 +153,19 @@ pub fn kept_token(path: &Path) -> Result<String, NotKept> {
     if opened.mode() & 0o077 != 0 {
         return Err(NotKept::Exposed);
     }
-    // A token and a line break at most: anything longer is not one.
+    // A token and a few lines `KEY VALUE` at most: anything longer is not a token file.
     let mut text = String::new();
     (&mut file)
-        .take(100)
+        .take(MAX_TOKEN_FILE)
         .read_to_string(&mut text)
         .map_err(|_| NotKept::Malformed)?;
-    let token = text.strip_suffix('\n').unwrap_or(&text);
-    let well_formed = token.len() == 64
-        && token
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-    if well_formed {
-        Ok(token.to_string())
-    } else {
-        Err(NotKept::Malformed)
-    }
+    TokenFile::parse(&text)
+        .map(|file| file.token)
+        .ok_or(NotKept::Malformed)
 }
+
+/// The most bytes of a token file that are read.
+const MAX_TOKEN_FILE: u64 = 8192;
 
 /// The name of the parent process, from `/proc`.
 pub fn parent_name() -> Option<String> {
@@ -125,6 +180,40 @@ pub fn parent_name() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_token_file_is_its_token_then_lines_of_keys_and_values() {
+        let token = "ab".repeat(32);
+        let file = TokenFile {
+            token: token.clone(),
+            socket: Some(PathBuf::from("/run/user/1000/ask-user/serve-8765.sock")),
+        };
+        let text = file.text();
+        assert_eq!(
+            text,
+            format!("{token}\nsocket /run/user/1000/ask-user/serve-8765.sock\n")
+        );
+        assert_eq!(TokenFile::parse(&text), Some(file));
+        // The file of earlier builds: the token alone, with or without its line break.
+        for alone in [token.clone(), format!("{token}\n")] {
+            let read = TokenFile::parse(&alone).unwrap();
+            assert_eq!((read.token.as_str(), read.socket), (token.as_str(), None));
+        }
+        // A key it does not know is passed over.
+        let later = format!("{token}\ntls-sha256 {}\nsocket /s.sock\n", "0f".repeat(32));
+        let read = TokenFile::parse(&later).unwrap();
+        assert_eq!(read.socket, Some(PathBuf::from("/s.sock")));
+        // Not a token, a line that is no key and value, a socket that is not absolute.
+        for bad in [
+            "not a token".to_string(),
+            format!("{}\n", "AB".repeat(32)),
+            format!("{token}\nsocket\n"),
+            format!("{token}\nSocket /s.sock\n"),
+            format!("{token}\nsocket relative.sock\n"),
+        ] {
+            assert_eq!(TokenFile::parse(&bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn the_qr_code_is_drawn_only_for_an_exposed_page_on_a_terminal() {

@@ -1,4 +1,5 @@
-//! The connections of the page and the inbox, with bounds: a header-read timeout (which is also
+//! The connections of the page and the inbox, over TCP and the inbox's Unix socket alike (each
+//! request is told which it came through, and over the socket the peer's user id), with bounds: a header-read timeout (which is also
 //! the idle timeout of a kept-alive connection between requests), a cap on connections that
 //! have carried no authenticated request (the oldest such that is not serving a request that
 //! arrived whole, head and body, is closed to make room; when every one of them is, the newcomer
@@ -18,11 +19,12 @@ use std::time::Duration;
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream, UnixListener, UnixStream};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tower::Layer;
 
+use crate::address::Came;
 use crate::trusted::{Arrival, Trusted};
 use axum::http;
 use hyper::body::{Body as _, Incoming};
@@ -115,14 +117,36 @@ impl Registry {
 pub(crate) struct Served {
     /// Every address.
     pub(crate) router: axum::Router,
+    /// The Unix socket served beside the TCP listener, through the same connections' code and
+    /// within the same bounds.
+    pub(crate) socket: Option<UnixListener>,
     /// The limits of the connections.
     pub(crate) bounds: Bounds,
     /// How long the open connections may take to finish their responses once the server stops.
     pub(crate) linger: Duration,
 }
 
-/// Serves on `listener` until `stop` is cancelled, then lets the open connections finish their
-/// responses (at most [`Served::linger`]).
+/// A connection accepted on one of the listeners.
+enum Accepted {
+    Tcp(TcpStream),
+    Socket(UnixStream, u32),
+}
+
+/// The next connection on the Unix socket, with its peer's user id; never, without a socket.
+/// A connection whose peer cannot be told is closed.
+async fn accept_socket(socket: Option<&UnixListener>) -> std::io::Result<Option<Accepted>> {
+    let Some(socket) = socket else {
+        return std::future::pending().await;
+    };
+    let (stream, _) = socket.accept().await?;
+    Ok(stream
+        .peer_cred()
+        .ok()
+        .map(|peer| Accepted::Socket(stream, peer.uid())))
+}
+
+/// Serves on `listener` (and on [`Served::socket`]) until `stop` is cancelled, then lets the
+/// open connections finish their responses (at most [`Served::linger`]).
 pub(crate) async fn serve(
     listener: TcpListener,
     served: Served,
@@ -130,6 +154,7 @@ pub(crate) async fn serve(
 ) -> std::io::Result<()> {
     let Served {
         router,
+        socket,
         bounds,
         linger,
     } = served;
@@ -139,19 +164,22 @@ pub(crate) async fn serve(
     let ids = AtomicU64::new(0);
     let mut stop = std::pin::pin!(stop.cancelled());
     loop {
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(_) => {
-                    // Out of descriptors (or a connection that failed as it came): make room
-                    // and try again shortly.
-                    Registry::evict_oldest_untrusted(&mut registry.lock());
-                    tokio::time::sleep(Duration::from_millis(20)).await;
-                    continue;
-                }
-            },
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted.map(|(stream, _)| Some(Accepted::Tcp(stream))),
+            accepted = accept_socket(socket.as_ref()) => accepted,
             () = &mut stop => break,
             Some(_) = tasks.join_next(), if !tasks.is_empty() => continue,
+        };
+        let stream = match accepted {
+            Ok(Some(stream)) => stream,
+            Ok(None) => continue,
+            Err(_) => {
+                // Out of descriptors (or a connection that failed as it came): make room and
+                // try again shortly.
+                Registry::evict_oldest_untrusted(&mut registry.lock());
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                continue;
+            }
         };
         let mut list = registry.lock();
         let mut room = true;
@@ -173,17 +201,22 @@ pub(crate) async fn serve(
         }
         let id = ids.fetch_add(1, Ordering::Relaxed);
         let trusted = Trusted::default();
-        let abort = tasks.spawn(connection(
-            stream,
-            Connection {
-                router: router.clone(),
-                bounds,
-                trusted: trusted.clone(),
-                closed: closed.clone(),
-                registry: Arc::clone(&registry),
-                id,
-            },
-        ));
+        let mut served = Connection {
+            router: router.clone(),
+            bounds,
+            trusted: trusted.clone(),
+            came: Came::Tcp,
+            closed: closed.clone(),
+            registry: Arc::clone(&registry),
+            id,
+        };
+        let abort = match stream {
+            Accepted::Tcp(stream) => tasks.spawn(connection(stream, served)),
+            Accepted::Socket(stream, uid) => {
+                served.came = Came::Socket { uid };
+                tasks.spawn(connection(stream, served))
+            }
+        };
         list.push_back(Open { id, trusted, abort });
     }
     let _ = closing.send(true);
@@ -198,18 +231,24 @@ struct Connection {
     bounds: Bounds,
     /// Marked once it carried an authenticated request.
     trusted: Trusted,
+    /// Which listener it came through, handed to each request.
+    came: Came,
     /// Turns true when the server closes.
     closed: watch::Receiver<bool>,
     registry: Arc<Registry>,
     id: u64,
 }
 
-/// Serves one connection until it ends or the server closes.
-async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
+/// Serves one connection, over TCP or the Unix socket, until it ends or the server closes.
+async fn connection<S>(stream: S, connection: Connection)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let Connection {
         router,
         bounds,
         trusted,
+        came,
         mut closed,
         registry,
         id,
@@ -217,7 +256,8 @@ async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
     // Each request of the connection carries its mark, for the checks to find; from the moment
     // a request arrived whole until its response starts, churn never closes the connection.
     let marks = trusted.clone();
-    let service = TowerToHyperService::new(axum::Extension(trusted).layer(router));
+    let service = axum::Extension(trusted).layer(axum::Extension(came).layer(router));
+    let service = TowerToHyperService::new(service);
     let service = hyper::service::service_fn(move |request: http::Request<Incoming>| {
         let arrival = marks.arrival();
         let request = request.map(|body| Whole::new(body, arrival.clone()));

@@ -6,11 +6,12 @@ use std::collections::{HashSet, VecDeque};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ask_core::{Outcome, WireState};
 use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 
+use crate::address::Dialled;
 use crate::board::{self, AskView, Asker};
 use crate::store::{self, AskStore, StoreError};
 use crate::{BODY_BUDGET, DELIVERY_PATIENCE, InboxTokens, WebError, random_token};
@@ -44,8 +45,11 @@ pub(crate) struct Waiting {
     pub(crate) delivering: bool,
     /// The receipt of an outcome the held connection carried, fired when the agent confirms.
     pub(crate) receipt: Option<oneshot::Sender<()>>,
-    /// Who asks: the agent whose quota the ask counts against.
+    /// Who asks: the agent whose quota the ask counts against, when it came over TCP.
     pub(crate) asker: Asker,
+    /// The user id of the process that sent the ask over the Unix socket: then the ask counts
+    /// against the quota of that user id, whatever agent it names.
+    pub(crate) uid: Option<u32>,
     /// The bytes the ask counts for ([`AskView::size`]).
     pub(crate) size: usize,
     /// True once its agent has been away longer than [`Quota::away_after`]: the ask no longer
@@ -53,8 +57,9 @@ pub(crate) struct Waiting {
     pub(crate) away: bool,
 }
 
-/// What one agent (a name and a folder) may hold waiting at once, and when an agent that went
-/// away stops counting.
+/// What one agent may hold waiting at once, and when an agent that went away stops counting.
+/// An agent is its name and folder over TCP, and its user id over the Unix socket: the asks of
+/// one user id fill only that user id's quota.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Quota {
     /// The most asks waiting for one agent.
@@ -81,8 +86,13 @@ impl Default for Quota {
 pub(crate) enum NoRoom {
     /// The asks waiting fill the inbox's budget.
     Full,
-    /// The asks of this agent fill its quota: how many, and their bytes.
-    Quota { asks: usize, bytes: usize },
+    /// The asks of this agent (or of this user id, over the socket) fill its quota: how many,
+    /// and their bytes.
+    Quota {
+        asks: usize,
+        bytes: usize,
+        uid: Option<u32>,
+    },
 }
 
 /// The most spent links a page remembers for their browsers; the oldest is forgotten first.
@@ -111,7 +121,7 @@ pub(crate) struct Inner {
     /// The number of asks shown so far, for their request ids.
     pub(crate) taken: u64,
     /// The nonces of the inbox handed out by `hello`, each answerable once, oldest first.
-    pub(crate) challenges: VecDeque<(String, Instant)>,
+    pub(crate) challenges: VecDeque<crate::inbox::Challenge>,
     /// True once the server stops: new answers are refused and kept on the page.
     pub(crate) stopping: bool,
     /// The answers on their way to their agents now.
@@ -123,12 +133,14 @@ pub(crate) struct Inner {
 }
 
 impl Inner {
-    /// How many asks, and how many bytes, count against the quota of `asker`: its asks still
-    /// waiting, except those whose agent is away or that hold an outcome saved for it.
-    fn counted_for(&self, asker: &Asker) -> (usize, usize) {
+    /// How many asks, and how many bytes, count against the quota of `asker` (over TCP) or of
+    /// `uid` (over the socket): its asks still waiting, except those whose agent is away or that
+    /// hold an outcome saved for it.
+    fn counted_for(&self, asker: &Asker, uid: Option<u32>) -> (usize, usize) {
         self.waiting
             .iter()
-            .filter(|w| !w.away && w.saved.is_none() && &w.asker == asker)
+            .filter(|w| !w.away && w.saved.is_none() && w.uid == uid)
+            .filter(|w| uid.is_some() || &w.asker == asker)
             .fold((0, 0), |(asks, bytes), w| (asks + 1, bytes + w.size))
     }
 
@@ -174,6 +186,8 @@ pub(crate) struct Shared {
     pub(crate) held: AtomicUsize,
     /// The most held connections at once ([`crate::Bounds::max_held`]).
     pub(crate) max_held: AtomicUsize,
+    /// The addresses an agent may have dialled to reach this server.
+    pub(crate) dialled: Mutex<Dialled>,
 }
 
 /// An outcome its agent confirmed: which ask, which attachment of it, its questions.
@@ -183,6 +197,15 @@ pub(crate) struct Confirmed<'a> {
     pub(crate) attached: u64,
     pub(crate) questions: &'a [ask_core::Question],
     pub(crate) outcome: &'a Outcome,
+}
+
+/// What a new ask is opened with besides its view.
+#[derive(Debug, Default)]
+pub(crate) struct Opening {
+    /// The digest of the ask's capability (the single-ask page has none).
+    pub(crate) capability: Option<String>,
+    /// The user id of the agent that sent it over the Unix socket.
+    pub(crate) uid: Option<u32>,
 }
 
 /// What a server is made with besides its address.
@@ -237,6 +260,10 @@ impl Shared {
             quota: Mutex::new(Quota::default()),
             held: AtomicUsize::new(0),
             max_held: AtomicUsize::new(crate::listen::Bounds::default().max_held),
+            dialled: Mutex::new(Dialled {
+                bound: Some(bound),
+                ..Dialled::default()
+            }),
         })
     }
 
@@ -262,6 +289,13 @@ impl Shared {
         Ok(format!("{}/#token={token}", self.base))
     }
 
+    /// The addresses an agent may have dialled to reach this server.
+    pub(crate) fn dialled(&self) -> MutexGuard<'_, Dialled> {
+        self.dialled
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
     /// The quota of one agent.
     pub(crate) fn quota(&self) -> Quota {
         *self
@@ -272,21 +306,22 @@ impl Shared {
 
     /// Shows an ask on the page and gives the receiver of its outcome, with the number of this
     /// attachment; `Err` when the asks waiting already fill [`board::WAITING_BUDGET`], or its
-    /// agent's [`Quota`]. `capability` is the digest of the ask's capability.
+    /// agent's [`Quota`].
     pub(crate) fn open(
         &self,
         view: AskView,
-        capability: Option<String>,
+        opening: Opening,
     ) -> Result<(oneshot::Receiver<Delivery>, u64), NoRoom> {
+        let Opening { capability, uid } = opening;
         let size = view.size();
         let quota = self.quota();
         let (agent, delivered) = oneshot::channel();
         // One lock over the quota, the budget and the list of asks waiting: two asks of one
         // agent at once cannot both take its last place.
         let mut inner = self.lock();
-        let (asks, bytes) = inner.counted_for(&view.asker);
+        let (asks, bytes) = inner.counted_for(&view.asker, uid);
         if asks + 1 > quota.asks || bytes + size > quota.bytes {
-            return Err(NoRoom::Quota { asks, bytes });
+            return Err(NoRoom::Quota { asks, bytes, uid });
         }
         let waiting = Waiting {
             request_id: view.request_id.clone(),
@@ -298,6 +333,7 @@ impl Shared {
             delivering: false,
             receipt: None,
             asker: view.asker.clone(),
+            uid,
             size,
             away: false,
         };

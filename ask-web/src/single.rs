@@ -106,13 +106,14 @@ impl WebFrontend {
                     request.input.questions.clone(),
                     &request.given,
                 ),
-                None,
+                crate::shared::Opening::default(),
             )
             .map_err(|_| "the questions are larger than the page can hold")?;
         let app = self.router();
         let stop = CancellationToken::new();
         let served = Served {
             router: app,
+            socket: None,
             bounds: Bounds::default(),
             linger: LINGER,
         };

@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use crate::auth;
 use crate::inbox::{AgentOutcome, CAPABILITY_HEADER, KEPT_HEADER, STALE_CHALLENGE};
 use crate::{Asker, WebError};
-use client::{Post, Reply};
+use client::{Post, Reply, Target};
 
 /// How many times `--via` tries to reach a crowded inbox: 7 tries wait 3.15 s in all.
 pub const CONNECT_TRIES: usize = 7;
@@ -69,7 +69,11 @@ enum Held {
 /// and it confirms each outcome it received, for the person to be told the answer arrived.
 #[derive(Debug, Clone)]
 pub struct ViaFrontend {
+    /// The address dialled, as both proofs name it: `host:port` of the URL, lowercased, or
+    /// `unix:` and the socket's path.
     addr: String,
+    /// Where it connects.
+    target: Target,
     token: String,
     asker: Asker,
     holds: Holds,
@@ -80,18 +84,49 @@ pub struct ViaFrontend {
 impl ViaFrontend {
     /// The inbox at `url` (`http://host:port`), with the agent token and who asks.
     pub fn new(url: &str, token: String, asker: Asker) -> Result<ViaFrontend, WebError> {
-        let addr = url
-            .strip_prefix("http://")
-            .map(|rest| rest.trim_end_matches('/'))
-            .filter(|rest| !rest.is_empty() && !rest.contains('/'))
-            .ok_or_else(|| WebError::ViaAddress(url.to_string()))?;
+        let addr = match crate::address::url_address(url) {
+            Some(("http", addr)) => addr,
+            _ => return Err(WebError::ViaAddress(url.to_string())),
+        };
+        // `localhost` is dialled as 127.0.0.1, the address the inbox takes it for: never
+        // another loopback address that something else may listen on.
+        let dialled = match addr.strip_prefix("localhost:") {
+            Some(port) => format!("127.0.0.1:{port}"),
+            None => addr.clone(),
+        };
         Ok(ViaFrontend {
-            addr: addr.to_string(),
+            addr,
+            target: Target::Tcp(dialled),
             token,
             asker: crate::inbox::fit_asker(asker),
             holds: Holds::Agent,
             room_patience: ROOM_PATIENCE,
         })
+    }
+
+    /// Dials the inbox's Unix socket at `path` instead of TCP when the URL names this machine's
+    /// loopback (`127.0.0.1`, `::1` or `localhost`); any other URL is dialled over TCP as
+    /// before. The proofs then name `unix:` and the socket's path.
+    pub fn through_socket(mut self, path: &std::path::Path) -> ViaFrontend {
+        let host = self
+            .addr
+            .rsplit_once(':')
+            .map_or(self.addr.as_str(), |(host, _)| host);
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        let loopback = host == "localhost"
+            || host
+                .parse::<std::net::IpAddr>()
+                .is_ok_and(|ip| ip.is_loopback());
+        if loopback {
+            self.addr = crate::address::unix_address(path);
+            self.target = Target::Unix(path.to_path_buf());
+        }
+        self
+    }
+
+    /// The address both proofs name: `host:port`, or `unix:` and the socket's path.
+    pub fn dialled(&self) -> &str {
+        &self.addr
     }
 
     /// Waits at most `patience` for room in a full inbox, instead of [`ROOM_PATIENCE`].
@@ -145,7 +180,8 @@ impl ViaFrontend {
             Holds::Agent => "agent",
             Holds::People => "people",
         };
-        let body = serde_json::json!({ "nonce": nonce, "as": role }).to_string();
+        let body =
+            serde_json::json!({ "nonce": nonce, "as": role, "address": self.addr }).to_string();
         let reply = self
             .post(
                 "/api/agent/hello",
@@ -162,6 +198,17 @@ impl ViaFrontend {
                 addr: self.addr.clone(),
             }) as BoxError
         };
+        if status == 421 {
+            // An inbox that does not listen where the agent dialled: a relay forwarded the
+            // hello. Its sentence says so, and nothing more is sent.
+            return Err(Box::new(WebError::ViaRelayed {
+                addr: self.addr.clone(),
+                message: reply["error"]
+                    .as_str()
+                    .unwrap_or("no reason given")
+                    .to_string(),
+            }));
+        }
         if status != 200 {
             return Err(impostor());
         }
@@ -169,10 +216,16 @@ impl ViaFrontend {
         else {
             return Err(impostor());
         };
-        if !auth::same_secret(&auth::inbox_proof(&self.token, &nonce, inbox_nonce), proof) {
+        let exchange = auth::Exchange {
+            client_nonce: &nonce,
+            inbox_nonce,
+            address: &self.addr,
+        };
+        // A proof made for another address than the one dialled is a relay's that rewrote it.
+        if !auth::same_secret(&auth::inbox_proof(&self.token, exchange), proof) {
             return Err(impostor());
         }
-        Ok(auth::authorization(&self.token, &nonce, inbox_nonce))
+        Ok(auth::authorization(&self.token, exchange))
     }
 
     /// Sends one POST to the inbox (see [`client::post`]).
@@ -183,6 +236,7 @@ impl ViaFrontend {
         } = sent;
         client::post(Post {
             addr: &self.addr,
+            target: &self.target,
             path,
             authorization,
             body,
@@ -462,6 +516,47 @@ impl ViaFrontend {
                 }
                 Err(_) => return Ok(None),
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn via(url: &str) -> ViaFrontend {
+        ViaFrontend::new(url, String::new(), Asker::default()).unwrap()
+    }
+
+    #[test]
+    fn the_address_dialled_is_the_urls_and_a_loopback_url_takes_the_socket() {
+        let socket = std::path::Path::new("/run/user/1000/ask-user/serve-8765.sock");
+        let local = via("http://LocalHost:8765/");
+        assert_eq!(local.dialled(), "localhost:8765");
+        // `localhost` is dialled as 127.0.0.1, what the inbox takes it for.
+        assert_eq!(local.target, Target::Tcp("127.0.0.1:8765".into()));
+        for url in [
+            "http://127.0.0.1:8765",
+            "http://[::1]:9",
+            "http://localhost:1",
+        ] {
+            let through = via(url).through_socket(socket);
+            assert_eq!(
+                through.dialled(),
+                format!("unix:{}", socket.display()),
+                "{url}"
+            );
+            assert_eq!(through.target, Target::Unix(socket.to_path_buf()));
+        }
+        // Another machine is dialled over TCP, whatever the token file names.
+        let remote = via("http://192.0.2.7:8765").through_socket(socket);
+        assert_eq!(remote.dialled(), "192.0.2.7:8765");
+        assert_eq!(remote.target, Target::Tcp("192.0.2.7:8765".into()));
+        for bad in ["127.0.0.1:8765", "http://h:1/api", "ftp://h:1"] {
+            assert!(
+                ViaFrontend::new(bad, String::new(), Asker::default()).is_err(),
+                "{bad}"
+            );
         }
     }
 }

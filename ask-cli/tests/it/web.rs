@@ -18,6 +18,7 @@ use common::{Reply, http};
 use serde_json::{Value, json};
 
 mod finish;
+mod relay;
 
 /// The page's list `listed` with each ask opened as the page opens it (`GET /api/asks/{id}`):
 /// the list holds who asks and how many questions, and each ask's questions come alone.
@@ -1328,9 +1329,10 @@ impl Serve {
         (serve, tokens)
     }
 
-    /// The agents' token in its file.
+    /// The agents' token in its file: its first line.
     fn token(&self) -> String {
-        std::fs::read_to_string(self.dir.path().join("ask-user/serve-token")).unwrap()
+        let file = std::fs::read_to_string(self.dir.path().join("ask-user/serve-token")).unwrap();
+        file.lines().next().unwrap().to_string()
     }
 
     /// Stops `serve` with SIGTERM and waits for its clean exit; gives back its folder.
@@ -1394,16 +1396,20 @@ impl Serve {
             "POST",
             "/api/agent/hello",
             &[("Host", &self.host), ("Content-Type", "application/json")],
-            &json!({"nonce": nonce}).to_string(),
+            &json!({"nonce": nonce, "address": self.host}).to_string(),
         );
         assert_eq!(hello.status, 200, "{hello:?}");
         let hello: Value = serde_json::from_str(&hello.body).unwrap();
-        let inbox_nonce = hello["nonce"].as_str().unwrap();
+        let exchange = ask_web::testing::auth::Exchange {
+            client_nonce: &nonce,
+            inbox_nonce: hello["nonce"].as_str().unwrap(),
+            address: &self.host,
+        };
         assert_eq!(
             hello["proof"],
-            ask_web::testing::auth::inbox_proof(token, &nonce, inbox_nonce)
+            ask_web::testing::auth::inbox_proof(token, exchange)
         );
-        ask_web::testing::auth::authorization(token, &nonce, inbox_nonce)
+        ask_web::testing::auth::authorization(token, exchange)
     }
 
     /// `ask-user --via BASE --agent-name NAME CALL` with the call of these tests.
@@ -1628,7 +1634,7 @@ fn serve_refuses_agents_without_the_token_and_browsers_on_the_agent_api() {
         &body,
     );
     assert_eq!(wrong.status, 401);
-    let token = std::fs::read_to_string(serve.dir.path().join("ask-user/serve-token")).unwrap();
+    let token = serve.token();
     let bearer = format!("Bearer {token}");
     let from_browser = http(
         &host,
@@ -1732,7 +1738,8 @@ fn a_restarted_serve_with_a_store_keeps_its_tokens_and_an_agent_holding_the_old_
     let dir = serve.stop();
     // A graceful stop keeps the token files when the asks are kept in a store.
     let token_file = dir.path().join("ask-user/serve-token");
-    assert_eq!(std::fs::read_to_string(&token_file).unwrap(), token);
+    let kept_text = std::fs::read_to_string(&token_file).unwrap();
+    assert_eq!(kept_text.lines().next(), Some(token.as_str()));
     let (serve, said) = Serve::start_in(dir, None, &["--store", &store]);
     let kept = format!("the agents' token is kept from `{}`", token_file.display());
     assert!(said.contains(&kept), "{said}");

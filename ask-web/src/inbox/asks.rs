@@ -16,11 +16,12 @@ use super::CAPABILITY_HEADER;
 use super::checks::{check_asker, check_call_id, check_given};
 use super::held::{AgentOutcome, Holding, Slot, held};
 use super::proof::{AskOf, by_capability};
+use crate::address::Came;
 use crate::auth;
 use crate::board::{AskView, Asker};
 use crate::random_token;
 use crate::reply::{JsonBody, Named, error_response, json_response};
-use crate::shared::{Delivery, NoRoom, Shared};
+use crate::shared::{Delivery, NoRoom, Opening, Shared};
 use crate::store::{self, KeptState, StoreError, StoredAsk};
 
 /// `POST /api/agent/received`: the agent of the ask has its outcome.
@@ -217,9 +218,15 @@ const SAME_CALL_OTHER_QUESTIONS: &str =
 /// `POST /api/agent/asks`: checks the ask, shows it, and holds the response until its outcome.
 pub(super) async fn create(
     State(shared): State<Arc<Shared>>,
+    came: Option<Extension<Came>>,
     JsonBody(ask): JsonBody<AgentAsk>,
 ) -> Response {
     let shared = &shared;
+    // Over the socket, the quota is that of the sender's user id.
+    let uid = match came {
+        Some(Extension(Came::Socket { uid })) => Some(uid),
+        _ => None,
+    };
     let input = match ask_core::validate(ask.input, &shared.limits) {
         Ok(input) => input,
         Err(problems) => {
@@ -272,6 +279,7 @@ pub(super) async fn create(
                 view,
                 given,
                 digest,
+                uid,
             },
         )
         .await;
@@ -305,6 +313,8 @@ struct NewAsk {
     given: Vec<Option<Answer>>,
     /// The digest of its capability.
     digest: String,
+    /// The user id of its agent, when it came over the socket.
+    uid: Option<u32>,
 }
 
 /// Writes the new ask to the store, when there is one, then shows it: its held connection's end
@@ -317,6 +327,7 @@ async fn open_kept(
         view,
         given,
         digest,
+        uid,
     } = ask;
     if let Some(store) = &shared.store {
         let kept = StoredAsk {
@@ -336,7 +347,13 @@ async fn open_kept(
         }
     }
     let id = view.request_id.clone();
-    let opened = shared.open(view, Some(digest));
+    let opened = shared.open(
+        view,
+        Opening {
+            capability: Some(digest),
+            uid,
+        },
+    );
     if opened.is_err()
         && let Some(store) = &shared.store
     {
@@ -391,13 +408,17 @@ fn no_room_response(shared: &Shared, no_room: NoRoom) -> Response {
                 in_units(shared.board.budget())
             ),
         ),
-        NoRoom::Quota { asks, bytes } => {
+        NoRoom::Quota { asks, bytes, uid } => {
             let quota = shared.quota();
+            let who = match uid {
+                Some(uid) => format!("the agents of user id {uid} on the socket together have"),
+                None => "this agent (its name and folder) already has".to_string(),
+            };
             busy(
                 StatusCode::TOO_MANY_REQUESTS,
                 &format!(
-                    "this agent (its name and folder) already has {asks} asks ({}) waiting, and \
-                     may have at most {} asks ({}); try again once the person answered some",
+                    "{who} {asks} asks ({}) waiting, and may have at most {} asks ({}); try \
+                     again once the person answered some",
                     in_units(bytes),
                     quota.asks,
                     in_units(quota.bytes)

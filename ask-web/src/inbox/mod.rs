@@ -20,12 +20,14 @@ use crate::board::AskView;
 use crate::listen::{self, Bounds, Served};
 use crate::reply::no_such_address;
 use crate::shared::{Quota, Setup, Shared, Waiting};
+use crate::socket::SocketFile;
 use crate::store::{AskStore, Kept, KeptState, StoreError};
 use crate::{LINGER, Links, WebError, random_token};
 
 pub use checks::{MAX_AGENT_NAME, MAX_CALL_ID, MAX_FOLDER, fit_asker};
 use guard::{AgentChecks, Needs, agents_guard, use_post};
 pub(crate) use held::AgentOutcome;
+pub(crate) use proof::Challenge;
 pub use proof::STALE_CHALLENGE;
 
 /// The header that carries the capability of a new ask, on the held response that creates it.
@@ -68,6 +70,8 @@ pub struct Inbox {
     addr: SocketAddr,
     shared: Arc<Shared>,
     bounds: Bounds,
+    /// The Unix socket for the agents of this machine, when it listens on one.
+    socket: Option<SocketFile>,
 }
 
 /// What an inbox that keeps its asks starts with: its tokens, its store, and what the store
@@ -138,7 +142,40 @@ impl Inbox {
             addr: bound,
             shared: Arc::new(shared),
             bounds: Bounds::default(),
+            socket: None,
         })
+    }
+
+    /// Also listens on a Unix socket at `path` (an absolute path in a folder of this user's
+    /// alone, made 0700 when missing), for the agents of this machine: the socket is made
+    /// readable and writable by this user only, and removed when the inbox is dropped. A socket
+    /// left at `path` by an inbox that is gone is replaced; one that an inbox still listens on
+    /// is refused. Each user id on the socket has the quota of one agent.
+    pub fn with_socket(mut self, path: &std::path::Path) -> Result<Inbox, WebError> {
+        let socket = crate::socket::bind(path)?;
+        self.shared.dialled().socket = Some(crate::address::unix_address(path));
+        self.socket = Some(socket);
+        Ok(self)
+    }
+
+    /// The path of the Unix socket, when it listens on one.
+    pub fn socket_path(&self) -> Option<&std::path::Path> {
+        self.socket.as_ref().map(|socket| socket.path.as_path())
+    }
+
+    /// Also answers the handshake of agents that dialled one of `urls` (`http://host[:port]` or
+    /// `https://host[:port]`): the addresses of a reverse proxy in front of the inbox. Any
+    /// other address that is not the inbox's own is refused as a relay's.
+    pub fn with_public_urls(self, urls: &[String]) -> Result<Inbox, WebError> {
+        let mut public = Vec::with_capacity(urls.len());
+        for url in urls {
+            match crate::address::url_address(url) {
+                Some((_, address)) => public.push(address),
+                None => return Err(WebError::PublicUrl(url.clone())),
+            }
+        }
+        self.shared.dialled().public.extend(public);
+        Ok(self)
     }
 
     /// Serves its connections within `bounds` instead of [`Bounds::default`].
@@ -250,8 +287,19 @@ impl Inbox {
             .try_clone()
             .and_then(tokio::net::TcpListener::from_std)
             .map_err(WebError::Serve)?;
+        let socket = match &self.socket {
+            Some(socket) => Some(
+                socket
+                    .listener
+                    .try_clone()
+                    .and_then(tokio::net::UnixListener::from_std)
+                    .map_err(WebError::Serve)?,
+            ),
+            None => None,
+        };
         let served = Served {
             router: self.router(),
+            socket,
             bounds: self.bounds,
             linger: LINGER,
         };
@@ -377,6 +425,7 @@ fn restore(shared: &Arc<Shared>, kept: Kept) {
             delivering: false,
             receipt: None,
             asker,
+            uid: None,
             size,
             away: false,
         });

@@ -6,12 +6,14 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use axum::Extension;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde::Deserialize;
 
-use crate::auth::{self, same_secret};
+use crate::address::Came;
+use crate::auth::{self, Exchange, same_secret};
 use crate::http::{Refusal, Refused};
 use crate::random_token;
 use crate::reply::{JsonBody, Named, error_response, json_response};
@@ -34,6 +36,9 @@ pub(super) struct Hello {
     /// Which token the client holds: `agent` (the default) or `people`.
     #[serde(default, rename = "as")]
     role: Option<String>,
+    /// The address the client dialled: `host:port` of its URL, lowercased, or `unix:` and the
+    /// socket's path. Both proofs name it.
+    address: String,
 }
 
 impl Named for Hello {
@@ -47,8 +52,10 @@ const NO_PROOF: &str = "refused: prove that you hold the agent token of `ask-use
 /// client named, for the client to check before it sends anything.
 pub(super) async fn hello(
     State(shared): State<Arc<Shared>>,
+    came: Option<Extension<Came>>,
     JsonBody(hello): JsonBody<Hello>,
 ) -> Response {
+    let came = came.map_or(Came::Tcp, |Extension(came)| came);
     let nonce_ok = (16..=128).contains(&hello.nonce.len())
         && hello
             .nonce
@@ -68,6 +75,14 @@ pub(super) async fn hello(
     let Some(token) = token else {
         return error_response(StatusCode::BAD_REQUEST, "`as` is `agent` or `people`");
     };
+    // A relay's address gets no proof: the relay never learns one it could pass on.
+    let dialled = shared.dialled().clone();
+    if !dialled.accepts(&hello.address, came) {
+        return error_response(
+            StatusCode::MISDIRECTED_REQUEST,
+            &dialled.refusal(&hello.address),
+        );
+    }
     let inbox_nonce = match random_token() {
         Ok(nonce) => nonce,
         Err(error) => return error_response(StatusCode::INTERNAL_SERVER_ERROR, &error.to_string()),
@@ -79,17 +94,39 @@ pub(super) async fn hello(
             || inner
                 .challenges
                 .front()
-                .is_some_and(|(_, at)| now.duration_since(*at) > auth::CHALLENGE_LIFETIME)
+                .is_some_and(|c| now.duration_since(c.issued) > auth::CHALLENGE_LIFETIME)
         {
             inner.challenges.pop_front();
         }
-        inner.challenges.push_back((inbox_nonce.clone(), now));
+        inner.challenges.push_back(Challenge {
+            nonce: inbox_nonce.clone(),
+            issued: now,
+            address: hello.address.clone(),
+        });
     }
-    let proof = auth::inbox_proof(token, &hello.nonce, &inbox_nonce);
+    let proof = auth::inbox_proof(
+        token,
+        Exchange {
+            client_nonce: &hello.nonce,
+            inbox_nonce: &inbox_nonce,
+            address: &hello.address,
+        },
+    );
     json_response(
         StatusCode::OK,
         &serde_json::json!({ "nonce": inbox_nonce, "proof": proof }),
     )
+}
+
+/// A nonce of the inbox handed out by `hello`, waiting for the client's proof.
+#[derive(Debug)]
+pub(crate) struct Challenge {
+    /// The inbox's nonce.
+    nonce: String,
+    /// When `hello` handed it out.
+    issued: Instant,
+    /// The address the client named in its `hello`, which its proof must name too.
+    address: String,
 }
 
 /// What an `Authorization` proves.
@@ -136,20 +173,26 @@ fn proven(shared: &Shared, authorization: &str) -> Proof {
     else {
         return Proof::Nothing;
     };
-    {
+    let address = {
         let mut inner = shared.lock();
-        let at = inner.challenges.iter().position(|(nonce, issued)| {
-            same_secret(nonce, inbox_nonce) && issued.elapsed() <= auth::CHALLENGE_LIFETIME
+        let at = inner.challenges.iter().position(|c| {
+            same_secret(&c.nonce, inbox_nonce) && c.issued.elapsed() <= auth::CHALLENGE_LIFETIME
         });
-        let Some(at) = at else {
+        let Some(challenge) = at.and_then(|at| inner.challenges.remove(at)) else {
             return Proof::Stale;
         };
-        inner.challenges.remove(at);
-    }
+        challenge.address
+    };
+    // The address the inbox answered `hello` for: a proof made for another is no proof.
+    let exchange = Exchange {
+        client_nonce,
+        inbox_nonce,
+        address: &address,
+    };
     let holds = |token: &Option<String>| {
-        token.as_deref().is_some_and(|token| {
-            same_secret(&auth::client_proof(token, client_nonce, inbox_nonce), proof)
-        })
+        token
+            .as_deref()
+            .is_some_and(|token| same_secret(&auth::client_proof(token, exchange), proof))
     };
     if holds(&shared.agent_token) {
         Proof::Holds(Role::Agent)

@@ -14,7 +14,7 @@ use hyper::client::conn::http1;
 use hyper::header::{AUTHORIZATION, CONTENT_TYPE, HOST};
 use hyper::{HeaderMap, Request, Version};
 use hyper_util::rt::TokioIo;
-use tokio::net::TcpStream;
+use tokio::net::{TcpStream, UnixStream};
 
 use super::MAX_LINE;
 use crate::WebError;
@@ -22,10 +22,21 @@ use crate::WebError;
 /// The most headers `--via` reads in one answer of the inbox.
 const MAX_HEADERS: usize = 100;
 
+/// Where `--via` connects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Target {
+    /// A TCP address, `host:port`.
+    Tcp(String),
+    /// The inbox's Unix socket.
+    Unix(std::path::PathBuf),
+}
+
 /// One POST to the inbox.
 pub(super) struct Post<'a> {
-    /// The inbox's address, `host:port`.
+    /// The inbox's address as the proofs name it, `host:port` or `unix:PATH`.
     pub(super) addr: &'a str,
+    /// Where to connect.
+    pub(super) target: &'a Target,
     /// The path.
     pub(super) path: &'a str,
     /// The `Authorization` header, when one is sent.
@@ -157,40 +168,59 @@ fn broken(error: hyper::Error) -> io::Error {
     }
 }
 
-/// Sends one HTTP/1.0 POST and gives the status, the headers and the body's reader. An answer
-/// that is not HTTP is one without a status (`0`), headers or body.
-pub(super) async fn post(post: Post<'_>) -> Result<Reply, BoxError> {
-    let Post {
-        addr,
-        path,
-        authorization,
-        body,
-    } = post;
-    let mut request = Request::post(path)
-        .version(Version::HTTP_10)
-        .header(HOST, addr)
-        .header(CONTENT_TYPE, "application/json");
-    if let Some(authorization) = authorization {
-        request = request.header(AUTHORIZATION, authorization);
-    }
-    let request = request.body(Full::new(Bytes::copy_from_slice(body.as_bytes())))?;
-    let stream = TcpStream::connect(addr)
-        .await
-        .map_err(|source| WebError::ViaConnect {
-            addr: addr.to_string(),
-            source,
-        })?;
+/// The HTTP/1 client's side of a connection to the inbox, served on a task of its own.
+async fn connected<S>(stream: S) -> Result<Connection, io::Error>
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let (sender, connection) = http1::Builder::new()
         .max_headers(MAX_HEADERS)
         .max_buf_size(MAX_LINE)
         .handshake(TokioIo::new(stream))
         .await
         .map_err(broken)?;
-    let mut connection = Connection {
+    Ok(Connection {
         task: tokio::spawn(async move {
             let _ = connection.await;
         }),
         sender,
+    })
+}
+
+/// Sends one HTTP/1.0 POST and gives the status, the headers and the body's reader. An answer
+/// that is not HTTP is one without a status (`0`), headers or body.
+pub(super) async fn post(post: Post<'_>) -> Result<Reply, BoxError> {
+    let Post {
+        addr,
+        target,
+        path,
+        authorization,
+        body,
+    } = post;
+    // Over the socket, the host is this machine.
+    let host = match target {
+        Target::Tcp(_) => addr,
+        Target::Unix(_) => "localhost",
+    };
+    let mut request = Request::post(path)
+        .version(Version::HTTP_10)
+        .header(HOST, host)
+        .header(CONTENT_TYPE, "application/json");
+    if let Some(authorization) = authorization {
+        request = request.header(AUTHORIZATION, authorization);
+    }
+    let request = request.body(Full::new(Bytes::copy_from_slice(body.as_bytes())))?;
+    let unreachable = |source| WebError::ViaConnect {
+        addr: addr.to_string(),
+        source,
+    };
+    let mut connection = match target {
+        Target::Tcp(dialled) => {
+            connected(TcpStream::connect(dialled).await.map_err(unreachable)?).await?
+        }
+        Target::Unix(socket) => {
+            connected(UnixStream::connect(socket).await.map_err(unreachable)?).await?
+        }
     };
     let sent = connection.sender.send_request(request).await;
     let (status, headers, body) = match sent {
@@ -259,6 +289,7 @@ mod tests {
     async fn post_to(addr: &str) -> Result<Reply, BoxError> {
         post(Post {
             addr,
+            target: &Target::Tcp(addr.to_string()),
             path: "/api/agent/asks",
             authorization: Some("Bearer abc"),
             body: "{}",

@@ -38,8 +38,14 @@ impl Crowded {
     /// An inbox and the proxy's address (`http://127.0.0.1:PORT`); the first `crowds` asks
     /// that pass the proxy are preceded by a crowd.
     async fn start(crowds: usize) -> (Arc<Crowded>, String) {
-        let inbox =
-            Arc::new(Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default()).unwrap());
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        // The proxy is the inbox's own, as a reverse proxy would be.
+        let inbox = Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default())
+            .unwrap()
+            .with_public_urls(std::slice::from_ref(&url))
+            .unwrap();
+        let inbox = Arc::new(inbox);
         {
             let inbox = Arc::clone(&inbox);
             tokio::spawn(async move { inbox.serve().await });
@@ -50,8 +56,6 @@ impl Crowded {
             hellos: AtomicUsize::new(0),
             asks: AtomicUsize::new(0),
         });
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
         let proxy = Arc::clone(&crowded);
         tokio::spawn(async move {
             loop {
@@ -112,7 +116,9 @@ impl Crowded {
             let hello = Request::post("/api/agent/hello")
                 .header("host", &host)
                 .header("content-type", "application/json")
-                .body(Body::from(json!({ "nonce": nonce }).to_string()))
+                .body(Body::from(
+                    json!({ "nonce": nonce, "address": host }).to_string(),
+                ))
                 .unwrap();
             let reply = router.clone().oneshot(hello).await.unwrap();
             assert_eq!(reply.status(), StatusCode::OK);

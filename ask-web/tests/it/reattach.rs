@@ -83,9 +83,13 @@ fn scripted_inbox(token: String, first: FirstReceipt) -> (String, Arc<Mutex<Vec<
             match path.as_str() {
                 "/api/agent/hello" => {
                     let hello: Value = serde_json::from_str(&body).unwrap();
-                    let nonce = hello["nonce"].as_str().unwrap();
                     let ours = auth::random_token().unwrap();
-                    let proof = auth::inbox_proof(&token, nonce, &ours);
+                    let exchange = auth::Exchange {
+                        client_nonce: hello["nonce"].as_str().unwrap(),
+                        inbox_nonce: &ours,
+                        address: hello["address"].as_str().unwrap(),
+                    };
+                    let proof = auth::inbox_proof(&token, exchange);
                     reply(
                         &mut stream,
                         "200 OK",

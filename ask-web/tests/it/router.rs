@@ -135,6 +135,12 @@ impl Outgoing {
         self.header("content-type", "application/json")
     }
 
+    /// Sent over the inbox's Unix socket by a process of user id `uid`.
+    fn over_socket(mut self, uid: u32) -> Outgoing {
+        self.request = ask_web::testing::over_socket(self.request, uid);
+        self
+    }
+
     fn body(mut self, body: impl Into<Bytes>) -> Outgoing {
         self.body = Body::from(body.into());
         self
@@ -1092,17 +1098,24 @@ impl Served {
         let nonce = ask_web::testing::auth::random_token().unwrap();
         let reply = self
             .page
-            .send(post("/api/agent/hello").json(&json!({"nonce": nonce, "as": role})))
+            .send(
+                post("/api/agent/hello")
+                    .json(&json!({"nonce": nonce, "as": role, "address": self.page.host})),
+            )
             .await;
         assert_eq!(reply.status, StatusCode::OK);
         let hello = reply.json().await;
-        let inbox_nonce = hello["nonce"].as_str().unwrap();
+        let exchange = ask_web::testing::auth::Exchange {
+            client_nonce: &nonce,
+            inbox_nonce: hello["nonce"].as_str().unwrap(),
+            address: &self.page.host,
+        };
         assert_eq!(
             hello["proof"],
-            ask_web::testing::auth::inbox_proof(token, &nonce, inbox_nonce),
+            ask_web::testing::auth::inbox_proof(token, exchange),
             "the inbox proves it holds the token"
         );
-        ask_web::testing::auth::authorization(token, &nonce, inbox_nonce)
+        ask_web::testing::auth::authorization(token, exchange)
     }
 
     /// An agent's ask of [`call`]: the held response.
@@ -1277,7 +1290,14 @@ async fn the_agent_api_needs_a_proof_of_the_token_and_refuses_browsers() {
     let token = served.inbox.agent_token().to_string();
     let bearer = format!("Bearer {token}");
     let nonce = "0123456789abcdef";
-    let unknown = ask_web::testing::auth::authorization(&token, nonce, &"1".repeat(64));
+    let unknown = ask_web::testing::auth::authorization(
+        &token,
+        ask_web::testing::auth::Exchange {
+            client_nonce: nonce,
+            inbox_nonce: &"1".repeat(64),
+            address: &served.page.host,
+        },
+    );
     let spent = served.prove(&token, "agent").await;
     let reply = served
         .page
@@ -1710,4 +1730,130 @@ async fn an_inbox_answer_over_the_cap_is_refused_and_the_agent_keeps_waiting() {
     assert_eq!(reply.status, StatusCode::OK);
     assert_eq!(outcome["state"], "answered");
     assert_eq!(outcome["answers"][1]["answer"], json!(["REST API", at_cap]));
+}
+
+/// A hello from a client that dialled `address`, over the socket as `uid` when given: the
+/// reply.
+async fn hello_from(page: &Page, address: &str, uid: Option<u32>) -> Reply {
+    let nonce = ask_web::testing::auth::random_token().unwrap();
+    let hello = post("/api/agent/hello").json(&json!({"nonce": nonce, "address": address}));
+    let hello = match uid {
+        Some(uid) => hello.over_socket(uid),
+        None => hello,
+    };
+    page.send(hello).await
+}
+
+#[tokio::test]
+async fn the_inbox_answers_the_hello_only_for_an_address_it_listens_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // A folder the inbox makes, of this user's alone.
+    let socket = dir.path().join("run/serve.sock");
+    let inbox = Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default())
+        .unwrap()
+        .with_socket(&socket)
+        .unwrap()
+        .with_public_urls(&["https://Ask.Example.org".to_string()])
+        .unwrap();
+    let own = inbox.local_addr().to_string();
+    let port = inbox.local_addr().port();
+    let page = Page::new(inbox.router(), &inbox.link());
+    let unix = format!("unix:{}", socket.display());
+    for (address, uid) in [
+        (own.as_str(), None),
+        (&format!("localhost:{port}"), None),
+        ("ask.example.org:443", None),
+        (&unix, Some(1000)),
+    ] {
+        let reply = hello_from(&page, address, uid).await;
+        assert_eq!(reply.status, StatusCode::OK, "{address}");
+    }
+    let relay = format!("127.0.0.1:{}", port.wrapping_add(1));
+    for (address, uid) in [
+        (relay.as_str(), None),
+        ("ask.example.org:80", None),
+        // The socket's address over TCP, and a TCP address over the socket.
+        (&unix, None),
+        (own.as_str(), Some(1000)),
+        ("unix:/tmp/relay.sock", Some(1000)),
+    ] {
+        let said = hello_from(&page, address, uid)
+            .await
+            .refusal_text(StatusCode::MISDIRECTED_REQUEST)
+            .await;
+        assert!(
+            said.contains(&format!(
+                "`{address}`, the address you dialled, is not one this inbox listens on ({own})"
+            )),
+            "{said}"
+        );
+        assert!(said.contains("serve --public-url URL"), "{said}");
+    }
+}
+
+#[tokio::test]
+async fn over_the_socket_each_user_id_has_the_quota_of_one_agent() {
+    let dir = tempfile::tempdir().unwrap();
+    // A folder the inbox makes, of this user's alone.
+    let socket = dir.path().join("run/serve.sock");
+    let quota = ask_web::Quota {
+        asks: 1,
+        ..ask_web::Quota::default()
+    };
+    let inbox = Inbox::bind("127.0.0.1:0".parse().unwrap(), Limits::default())
+        .unwrap()
+        .with_quota(quota)
+        .with_socket(&socket)
+        .unwrap();
+    let page = Page::new(inbox.router(), &inbox.link());
+    let token = inbox.agent_token().to_string();
+    let unix = format!("unix:{}", socket.display());
+    // An ask of agent `agent`, over the socket as `uid` or over TCP.
+    let ask = async |agent: &str, uid: Option<u32>| {
+        let address = match uid {
+            Some(_) => unix.clone(),
+            None => page.host.clone(),
+        };
+        let nonce = ask_web::testing::auth::random_token().unwrap();
+        let hello = post("/api/agent/hello").json(&json!({"nonce": nonce, "address": address}));
+        let hello = match uid {
+            Some(uid) => hello.over_socket(uid),
+            None => hello,
+        };
+        let hello = page.send(hello).await.json().await;
+        let exchange = ask_web::testing::auth::Exchange {
+            client_nonce: &nonce,
+            inbox_nonce: hello["nonce"].as_str().unwrap(),
+            address: &address,
+        };
+        let ask = post("/api/agent/asks")
+            .header(
+                "authorization",
+                &ask_web::testing::auth::authorization(&token, exchange),
+            )
+            .json(&json!({"agent": agent, "cwd": "/work", "input": call()}));
+        let ask = match uid {
+            Some(uid) => ask.over_socket(uid),
+            None => ask,
+        };
+        page.send(ask).await
+    };
+    let first = ask("alpha", Some(1001)).await;
+    assert_eq!(first.status, StatusCode::OK);
+    // Another agent's name is no way around the quota of its user id.
+    let said = ask("beta", Some(1001))
+        .await
+        .refusal_text(StatusCode::TOO_MANY_REQUESTS)
+        .await;
+    assert!(
+        said.contains("the agents of user id 1001 on the socket together have 1 asks"),
+        "{said}"
+    );
+    // Another user id, and an agent over TCP, each have a quota of their own.
+    let other = ask("alpha", Some(1002)).await;
+    assert_eq!(other.status, StatusCode::OK);
+    let tcp = ask("alpha", None).await;
+    assert_eq!(tcp.status, StatusCode::OK);
+    assert_eq!(inbox.waiting(), 3);
+    drop((first, other, tcp));
 }

@@ -36,7 +36,7 @@ pub(crate) fn http(
 /// The challenge-response of an agent holding `token`: the `Authorization` of one request.
 pub(crate) fn prove(addr: &str, token: &str) -> String {
     let nonce = ask_web::testing::auth::random_token().unwrap();
-    let body = json!({"nonce": nonce}).to_string();
+    let body = json!({"nonce": nonce, "address": addr}).to_string();
     let (status, _, reply) = http(
         addr,
         "POST",
@@ -46,8 +46,12 @@ pub(crate) fn prove(addr: &str, token: &str) -> String {
     );
     assert_eq!(status, 200, "{reply}");
     let reply: Value = serde_json::from_str(&reply).unwrap();
-    let inbox_nonce = reply["nonce"].as_str().unwrap();
-    ask_web::testing::auth::authorization(token, &nonce, inbox_nonce)
+    let exchange = ask_web::testing::auth::Exchange {
+        client_nonce: &nonce,
+        inbox_nonce: reply["nonce"].as_str().unwrap(),
+        address: addr,
+    };
+    ask_web::testing::auth::authorization(token, exchange)
 }
 
 /// A person's browser: spends the one-time token of `link` (in its fragment) as the page
