@@ -427,3 +427,149 @@ fn the_store_is_refused_in_a_shared_folder_and_beside_a_planted_wal() {
     assert!(stderr.contains("inbox.db-wal"), "{stderr}");
     assert!(stage.victim_is_untouched());
 }
+
+/// A port of 127.0.0.1 free a moment ago.
+fn free_address() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().to_string()
+}
+
+/// Whether `uid` can connect to the Unix socket at `path` (python3's socket module, run as
+/// that uid).
+fn connects(stage: &Stage, uid: u32, path: &Path) -> Output {
+    as_uid(uid, &stage.home())
+        .args([
+            "python3",
+            "-c",
+            "import socket, sys; socket.socket(socket.AF_UNIX).connect(sys.argv[1])",
+        ])
+        .arg(path)
+        .output()
+        .unwrap()
+}
+
+#[test]
+#[ignore = "needs root and setpriv; run by .ci/run"]
+fn an_agent_of_another_user_reaches_neither_the_inbox_nor_the_ask_waiting_in_it() {
+    use std::io::{BufRead, BufReader};
+    let stage = Stage::new();
+    let run = stage.home().join("run");
+    std::fs::create_dir(&run).unwrap();
+    chown(&run, Some(stage.person), Some(stage.person)).unwrap();
+    set_mode(&run, 0o700);
+    let address = free_address();
+    let base = format!("http://{address}");
+    let run_dir = run.to_str().unwrap();
+    let mut serve = as_uid(stage.person, &stage.home())
+        .arg(stage.binary())
+        .args(["serve", "--listen", &address])
+        .env("XDG_RUNTIME_DIR", run_dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // serve's first line says where it listens, once its socket is bound.
+    let mut first = String::new();
+    BufReader::new(serve.stderr.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let port = address.rsplit(':').next().unwrap();
+    let socket = run.join(format!("ask-user/serve-{port}.sock"));
+    assert!(first.contains(&*socket.to_string_lossy()), "{first}");
+
+    // The person's agent asks through the socket and waits.
+    let call = stage.path("call.json");
+    let agent = as_uid(stage.person, &stage.home())
+        .arg(stage.binary())
+        .args([
+            "--via",
+            &base,
+            "--agent-name",
+            "mine",
+            call.to_str().unwrap(),
+        ])
+        .env("XDG_RUNTIME_DIR", run_dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let link = stage.ask_user(
+        &stage.home(),
+        &["serve", "--link", "--via", &base],
+        &[("XDG_RUNTIME_DIR", run_dir)],
+    );
+    let link = common::stderr(&link)
+        .trim()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    let credential = common::spend_link(&link).unwrap();
+    let waiting = common::Events::open(&address, &credential)
+        .until(|snapshot| !snapshot["asks"].as_array().unwrap().is_empty());
+    let id = waiting["asks"][0]["requestId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // The socket is live: the person's own uid connects to it.
+    let own = connects(&stage, stage.person, &socket);
+    assert!(own.status.success(), "{}", common::stderr(&own));
+    // Another uid cannot: the socket's folder is the person's alone.
+    let theirs = connects(&stage, ATTACKER, &socket);
+    assert!(!theirs.status.success());
+    assert!(
+        common::stderr(&theirs).contains("Permission denied"),
+        "{}",
+        common::stderr(&theirs)
+    );
+    // Nor can its agent use the inbox over TCP: the token file is out of its reach, so it stops
+    // before a question is sent.
+    let intruder = as_uid(ATTACKER, &stage.home())
+        .arg(stage.binary())
+        .args([
+            "--via",
+            &base,
+            "--agent-name",
+            "intruder",
+            call.to_str().unwrap(),
+        ])
+        .env("XDG_RUNTIME_DIR", run_dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = common::stderr(&intruder);
+    assert_eq!(intruder.status.code(), Some(1), "{said}");
+    assert!(said.contains("serve-token"), "names the token file: {said}");
+    let asks = common::http(
+        &address,
+        "GET",
+        "/api/asks",
+        &[("Host", &address), ("Authorization", &credential)],
+        "",
+    );
+    let asks: serde_json::Value = serde_json::from_str(&asks.body).unwrap();
+    assert_eq!(asks["asks"].as_array().unwrap().len(), 1, "{asks}");
+
+    // The person's own ask is untouched: it is answered, and its agent gets the answer.
+    let answered = common::http(
+        &address,
+        "POST",
+        &format!("/api/asks/{id}/answer"),
+        &[
+            ("Host", &address),
+            ("Authorization", &credential),
+            ("Origin", &base),
+            ("Content-Type", "application/json"),
+        ],
+        r#"{"answers": [{"answer": "API keys"}]}"#,
+    );
+    assert_eq!(answered.status, 200, "{}", answered.body);
+    let output = agent.wait_with_output().unwrap();
+    let result = common::stdout_json(&output);
+    assert_eq!(result["answers"][0]["answer"], "API keys", "{result}");
+    let _ = serve.kill();
+    let _ = serve.wait();
+}
