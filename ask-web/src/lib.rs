@@ -48,6 +48,7 @@ mod reply;
 mod shared;
 mod single;
 mod store;
+mod tls;
 mod trusted;
 mod via;
 mod words;
@@ -55,12 +56,17 @@ mod words;
 pub use board::Asker;
 pub use gone::AgentWatch;
 pub use inbox::{Inbox, InboxTokens, Stored};
-pub use link::{NotKept, kept_token, link_token_file, parent_name, qr_text, shows_qr, write_token};
+pub use link::{
+    NotKept, TokenFile, kept_token, link_token_file, parent_name, qr_text, shows_qr, write_token,
+};
 pub use listen::{Bounds, raise_descriptor_limit};
 pub use shared::{Links, Quota};
 pub use single::WebFrontend;
 pub use store::{
     AskStore, Kept, KeptState, SCHEMA_VERSION, SqliteStore, StoreError, StoreFault, StoredAsk,
+};
+pub use tls::{
+    Fingerprint, TlsError, TlsFile, TlsIdentity, TlsProblem, fingerprint_hex, parse_fingerprint,
 };
 pub use via::ViaFrontend;
 
@@ -127,9 +133,30 @@ pub enum WebError {
     /// The server failed.
     #[error("the web server failed: {0}")]
     Serve(#[source] std::io::Error),
-    /// `--via` names no `http://host:port` address.
-    #[error("--via needs an address such as http://127.0.0.1:8080, not `{0}`")]
+    /// `--via` names no `https://host:port` or `http://host:port` address.
+    #[error(
+        "--via needs an address such as https://inbox.example:8765 or http://127.0.0.1:8765, \
+         not `{0}`"
+    )]
     ViaAddress(String),
+    /// `--via` names a plain `http://` address beyond this machine's loopback.
+    #[error(
+        "--via refuses plain http:// to {0}, beyond this machine: the questions and answers \
+         would cross the network unencrypted; use https:// (`ask-user serve --tls-cert \
+         --tls-key`, or a TLS proxy in front of it), or an SSH tunnel to 127.0.0.1"
+    )]
+    ViaPlain(String),
+    /// The inbox's TLS certificate was refused: nothing was sent.
+    #[error(
+        "the ask-user inbox at {addr} was refused before anything was sent: {reason}; check \
+         --via, or the token file after `ask-user serve` was given another certificate"
+    )]
+    ViaCertificate {
+        /// The address.
+        addr: String,
+        /// Why the certificate was refused.
+        reason: String,
+    },
     /// The inbox could not be reached.
     #[error(
         "cannot reach the ask-user inbox at {addr} ({source}); start one with `ask-user serve`, \
@@ -188,7 +215,10 @@ pub enum WebError {
 impl WebError {
     /// True when the inbox did not prove that it holds the token: something else listens there.
     pub fn is_impostor(&self) -> bool {
-        matches!(self, WebError::ViaImpostor { .. })
+        matches!(
+            self,
+            WebError::ViaImpostor { .. } | WebError::ViaCertificate { .. }
+        )
     }
 }
 

@@ -39,7 +39,57 @@ pub fn link_token_file(token_file: &Path) -> PathBuf {
     token_file.with_file_name(name)
 }
 
-/// Writes `token` to `path`, readable and writable by this user only (a temporary file beside
+/// What a token file holds: the token on its first line (64 lowercase hex digits, as
+/// [`crate::auth::random_token`] makes them), then lines `KEY VALUE`. `tls-sha256 HEX` (64
+/// lowercase hex digits) is the SHA-256 of the certificate of an inbox that serves TLS, which
+/// `--via https://` pins; a reader ignores the keys it does not know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenFile {
+    /// The token.
+    pub token: String,
+    /// The fingerprint of the inbox's certificate, when it serves TLS.
+    pub tls_sha256: Option<crate::Fingerprint>,
+}
+
+impl TokenFile {
+    /// Reads a token file's text; `None` when its first line is not a token, or its
+    /// `tls-sha256` not a fingerprint.
+    pub fn parse(text: &str) -> Option<TokenFile> {
+        let mut lines = text.lines();
+        let token = lines.next()?.trim_end_matches('\r');
+        let well_formed = token.len() == 64
+            && token
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if !well_formed {
+            return None;
+        }
+        let mut tls_sha256 = None;
+        for line in lines {
+            if let Some(("tls-sha256", value)) = line.trim_end_matches('\r').split_once(' ') {
+                tls_sha256 = Some(crate::parse_fingerprint(value)?);
+            }
+        }
+        Some(TokenFile {
+            token: token.to_string(),
+            tls_sha256,
+        })
+    }
+}
+
+impl std::fmt::Display for TokenFile {
+    /// The text of the file: the token, then the `tls-sha256` line when there is one (no line
+    /// break at the end, so that a file with a token alone is that token).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.token)?;
+        if let Some(sha256) = &self.tls_sha256 {
+            write!(f, "\ntls-sha256 {}", crate::fingerprint_hex(sha256))?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `token` (the whole text of the file, such as a [`TokenFile`]'s) to `path`, readable and writable by this user only (a temporary file beside
 /// it, then a rename, so a reader never sees half a token).
 pub fn write_token(path: &Path, token: &str) -> std::io::Result<()> {
     use std::io::Write;
@@ -93,7 +143,7 @@ impl std::fmt::Display for NotKept {
 
 /// The token of `path` written by an earlier run, when it may be used again: a regular file
 /// (not a symbolic link) owned by this user, that its group and other users can neither read
-/// nor write, holding one token as [`crate::auth::random_token`] makes them.
+/// nor write, that is a [`TokenFile`].
 pub fn kept_token(path: &Path) -> Result<String, NotKept> {
     use std::io::Read;
     use std::os::unix::fs::MetadataExt;
@@ -118,22 +168,15 @@ pub fn kept_token(path: &Path) -> Result<String, NotKept> {
     if opened.mode() & 0o077 != 0 {
         return Err(NotKept::Exposed);
     }
-    // A token and a line break at most: anything longer is not one.
+    // A token and a few lines of `KEY VALUE` at most: anything longer is not a token file.
     let mut text = String::new();
     (&mut file)
-        .take(100)
+        .take(4096)
         .read_to_string(&mut text)
         .map_err(|_| NotKept::Malformed)?;
-    let token = text.strip_suffix('\n').unwrap_or(&text);
-    let well_formed = token.len() == 64
-        && token
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-    if well_formed {
-        Ok(token.to_string())
-    } else {
-        Err(NotKept::Malformed)
-    }
+    TokenFile::parse(&text)
+        .map(|file| file.token)
+        .ok_or(NotKept::Malformed)
 }
 
 /// The name of the parent process, from `/proc`.
@@ -148,6 +191,39 @@ pub fn parent_name() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_token_file_is_the_token_then_keys_and_values_of_which_unknown_ones_are_ignored() {
+        let token = "0123456789abcdef".repeat(4);
+        let sha256 = [0xab; 32];
+        let file = TokenFile {
+            token: token.clone(),
+            tls_sha256: Some(sha256),
+        };
+        let text = file.to_string();
+        assert_eq!(text, format!("{token}\ntls-sha256 {}", "ab".repeat(32)));
+        assert_eq!(TokenFile::parse(&text), Some(file));
+        let plain = TokenFile::parse(&format!("{token}\nsocket /run/user/1000/ask-user/s\n"));
+        assert_eq!(
+            plain,
+            Some(TokenFile {
+                token: token.clone(),
+                tls_sha256: None
+            })
+        );
+        assert_eq!(
+            TokenFile::parse(&token).map(|f| f.token),
+            Some(token.clone())
+        );
+        for bad in [
+            String::new(),
+            token.to_uppercase(),
+            format!("{token}0"),
+            format!("{token}\ntls-sha256 abc\n"),
+        ] {
+            assert_eq!(TokenFile::parse(&bad), None, "{bad}");
+        }
+    }
 
     #[test]
     fn the_qr_code_is_drawn_only_for_an_exposed_page_on_a_terminal() {

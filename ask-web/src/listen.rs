@@ -119,6 +119,8 @@ pub(crate) struct Served {
     pub(crate) bounds: Bounds,
     /// How long the open connections may take to finish their responses once the server stops.
     pub(crate) linger: Duration,
+    /// The TLS every connection speaks first (`serve --tls-cert`); `None`: plain HTTP.
+    pub(crate) tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 /// Serves on `listener` until `stop` is cancelled, then lets the open connections finish their
@@ -132,6 +134,7 @@ pub(crate) async fn serve(
         router,
         bounds,
         linger,
+        tls,
     } = served;
     let registry = Arc::new(Registry::default());
     let (closing, closed) = watch::channel(false);
@@ -177,6 +180,7 @@ pub(crate) async fn serve(
             stream,
             Connection {
                 router: router.clone(),
+                tls: tls.clone(),
                 bounds,
                 trusted: trusted.clone(),
                 closed: closed.clone(),
@@ -195,6 +199,7 @@ pub(crate) async fn serve(
 /// One accepted connection: what serves it, and its place among the open ones.
 struct Connection {
     router: axum::Router,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     bounds: Bounds,
     /// Marked once it carried an authenticated request.
     trusted: Trusted,
@@ -204,10 +209,32 @@ struct Connection {
     id: u64,
 }
 
-/// Serves one connection until it ends or the server closes.
-async fn connection(stream: tokio::net::TcpStream, connection: Connection) {
+/// Serves one connection until it ends or the server closes: over TLS when the server speaks
+/// it, after a handshake that must end within the header timeout, as a request's headers must.
+async fn connection(stream: tokio::net::TcpStream, mut connection: Connection) {
+    match connection.tls.take() {
+        None => serve_connection(stream, connection).await,
+        Some(tls) => {
+            let timeout = connection.bounds.header_timeout;
+            match tokio::time::timeout(timeout, tls.accept(stream)).await {
+                Ok(Ok(stream)) => serve_connection(stream, connection).await,
+                _ => {
+                    let id = connection.id;
+                    connection.registry.lock().retain(|open| open.id != id);
+                }
+            }
+        }
+    }
+}
+
+/// Serves HTTP on `stream` until it ends or the server closes.
+async fn serve_connection<S>(stream: S, connection: Connection)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let Connection {
         router,
+        tls: _,
         bounds,
         trusted,
         mut closed,

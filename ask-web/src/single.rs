@@ -115,6 +115,7 @@ impl WebFrontend {
             router: app,
             bounds: Bounds::default(),
             linger: LINGER,
+            tls: None,
         };
         let mut server = tokio::spawn(listen::serve(listener, served, stop.clone()));
         // Stops the server when this future ends or is dropped.

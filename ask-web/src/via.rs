@@ -7,6 +7,7 @@ use async_trait::async_trait;
 
 use crate::auth;
 use crate::inbox::{AgentOutcome, CAPABILITY_HEADER, KEPT_HEADER, STALE_CHALLENGE};
+use crate::tls::{Dial, Fingerprint};
 use crate::{Asker, WebError};
 use client::{Post, Reply};
 
@@ -70,6 +71,8 @@ enum Held {
 #[derive(Debug, Clone)]
 pub struct ViaFrontend {
     addr: String,
+    /// How an `https://` inbox's certificate is checked; `None` for `http://`.
+    tls: Option<Dial>,
     token: String,
     asker: Asker,
     holds: Holds,
@@ -78,20 +81,52 @@ pub struct ViaFrontend {
 }
 
 impl ViaFrontend {
-    /// The inbox at `url` (`http://host:port`), with the agent token and who asks.
+    /// The inbox at `url` (`https://host:port`, or `http://host:port` on this machine's
+    /// loopback), with the agent token and who asks. An `https://` inbox's certificate is
+    /// checked against the system's roots and the host name, unless [`ViaFrontend::pinning`]
+    /// pins it. Plain `http://` to any other address is refused here, before anything is
+    /// dialled: the questions and answers would cross the network readable by anyone on the
+    /// way.
     pub fn new(url: &str, token: String, asker: Asker) -> Result<ViaFrontend, WebError> {
-        let addr = url
-            .strip_prefix("http://")
-            .map(|rest| rest.trim_end_matches('/'))
+        let (secure, rest) = match (url.strip_prefix("https://"), url.strip_prefix("http://")) {
+            (Some(rest), _) => (true, rest),
+            (None, Some(rest)) => (false, rest),
+            (None, None) => return Err(WebError::ViaAddress(url.to_string())),
+        };
+        let addr = Some(rest.trim_end_matches('/'))
             .filter(|rest| !rest.is_empty() && !rest.contains('/'))
             .ok_or_else(|| WebError::ViaAddress(url.to_string()))?;
+        let host = host_of(addr);
+        let tls = if secure {
+            let dial = Dial::new(host, None).map_err(|_| WebError::ViaAddress(url.to_string()))?;
+            Some(dial)
+        } else if is_loopback(host) {
+            None
+        } else {
+            return Err(WebError::ViaPlain(addr.to_string()));
+        };
         Ok(ViaFrontend {
             addr: addr.to_string(),
+            tls,
             token,
             asker: crate::inbox::fit_asker(asker),
             holds: Holds::Agent,
             room_patience: ROOM_PATIENCE,
         })
+    }
+
+    /// Takes only an inbox whose own certificate has the SHA-256 `sha256` (the `tls-sha256`
+    /// of its token file), whatever its chain, name or dates; nothing for an `http://` inbox.
+    pub fn pinning(mut self, sha256: Fingerprint) -> ViaFrontend {
+        if self.tls.is_some() {
+            self.tls = Dial::new(host_of(&self.addr), Some(sha256)).ok();
+        }
+        self
+    }
+
+    /// Whether the inbox is dialled over TLS, and whether its certificate is pinned.
+    pub fn tls(&self) -> Option<bool> {
+        self.tls.as_ref().map(Dial::is_pinned)
     }
 
     /// Waits at most `patience` for room in a full inbox, instead of [`ROOM_PATIENCE`].
@@ -186,9 +221,31 @@ impl ViaFrontend {
             path,
             authorization,
             body,
+            tls: self.tls.as_ref(),
         })
         .await
     }
+}
+
+/// The host of `addr` (`host:port`, `[v6]:port`, or a host alone).
+fn host_of(addr: &str) -> &str {
+    if let Some(rest) = addr.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    match addr.rsplit_once(':') {
+        Some((host, port)) if !host.contains(':') && port.bytes().all(|b| b.is_ascii_digit()) => {
+            host
+        }
+        _ => addr,
+    }
+}
+
+/// Whether `host` is this machine's loopback: `localhost`, 127.0.0.0/8 or `::1`.
+fn is_loopback(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Withdraws the ask of `capability` from the inbox when the wait for it is dropped before its

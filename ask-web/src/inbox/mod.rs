@@ -21,6 +21,7 @@ use crate::listen::{self, Bounds, Served};
 use crate::reply::no_such_address;
 use crate::shared::{Quota, Setup, Shared, Waiting};
 use crate::store::{AskStore, Kept, KeptState, StoreError};
+use crate::tls::TlsIdentity;
 use crate::{LINGER, Links, WebError, random_token};
 
 pub use checks::{MAX_AGENT_NAME, MAX_CALL_ID, MAX_FOLDER, fit_asker};
@@ -68,6 +69,8 @@ pub struct Inbox {
     addr: SocketAddr,
     shared: Arc<Shared>,
     bounds: Bounds,
+    /// The TLS of every connection ([`Inbox::with_tls`]).
+    tls: Option<TlsIdentity>,
 }
 
 /// What an inbox that keeps its asks starts with: its tokens, its store, and what the store
@@ -138,7 +141,16 @@ impl Inbox {
             addr: bound,
             shared: Arc::new(shared),
             bounds: Bounds::default(),
+            tls: None,
         })
+    }
+
+    /// Speaks TLS with `identity` on every connection, the page's and the agents': its links
+    /// and [`Inbox::base_url`] are `https://`.
+    pub fn with_tls(mut self, identity: TlsIdentity) -> Inbox {
+        self.shared.secure();
+        self.tls = Some(identity);
+        self
     }
 
     /// Serves its connections within `bounds` instead of [`Bounds::default`].
@@ -198,9 +210,10 @@ impl Inbox {
         self.addr
     }
 
-    /// `http://host:port`, the address agents give to `--via`.
+    /// `http://host:port` (`https://` with [`Inbox::with_tls`]), the address agents give to
+    /// `--via`.
     pub fn base_url(&self) -> &str {
-        &self.shared.base
+        self.shared.base()
     }
 
     /// The token agents prove they hold.
@@ -254,6 +267,7 @@ impl Inbox {
             router: self.router(),
             bounds: self.bounds,
             linger: LINGER,
+            tls: self.tls.as_ref().map(TlsIdentity::acceptor),
         };
         // The listener keeps accepting while the inbox stops in order (an agent confirms an
         // answer in flight on a connection of its own), and closes once that is done.

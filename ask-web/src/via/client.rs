@@ -14,10 +14,12 @@ use hyper::client::conn::http1;
 use hyper::header::{AUTHORIZATION, CONTENT_TYPE, HOST};
 use hyper::{HeaderMap, Request, Version};
 use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
 use super::MAX_LINE;
 use crate::WebError;
+use crate::tls::Dial;
 
 /// The most headers `--via` reads in one answer of the inbox.
 const MAX_HEADERS: usize = 100;
@@ -32,6 +34,8 @@ pub(super) struct Post<'a> {
     pub(super) authorization: Option<&'a str>,
     /// The JSON body.
     pub(super) body: &'a str,
+    /// How the TLS of an `https://` inbox is checked; `None`: plain HTTP.
+    pub(super) tls: Option<&'a Dial>,
 }
 
 /// One answer: the status, the headers and the body. The connection is served on a task of
@@ -157,6 +161,49 @@ fn broken(error: hyper::Error) -> io::Error {
     }
 }
 
+/// The HTTP/1 client over `stream`, its connection served on a task of its own.
+async fn handshake<S>(stream: S) -> Result<Connection, io::Error>
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let (sender, connection) = http1::Builder::new()
+        .max_headers(MAX_HEADERS)
+        .max_buf_size(MAX_LINE)
+        .handshake(TokioIo::new(stream))
+        .await
+        .map_err(broken)?;
+    Ok(Connection {
+        task: tokio::spawn(async move {
+            let _ = connection.await;
+        }),
+        sender,
+    })
+}
+
+/// A failed TLS handshake: a certificate refused, or a handshake that is not TLS's, ends the
+/// call with the reason; a connection that ended (a crowded inbox closes connections) is the
+/// [`io::Error`] on which `--via` tries again.
+fn tls_failure(error: io::Error, addr: &str) -> BoxError {
+    if let Some(reason) = crate::tls::refused_certificate(&error) {
+        return Box::new(WebError::ViaCertificate {
+            addr: addr.to_string(),
+            reason,
+        });
+    }
+    match error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<rustls::Error>())
+    {
+        Some(problem) => Box::new(WebError::ViaProtocol {
+            addr: addr.to_string(),
+            reason: format!(
+                "the TLS handshake failed ({problem}); is it an inbox with --tls-cert?"
+            ),
+        }),
+        None => Box::new(error),
+    }
+}
+
 /// Sends one HTTP/1.0 POST and gives the status, the headers and the body's reader. An answer
 /// that is not HTTP is one without a status (`0`), headers or body.
 pub(super) async fn post(post: Post<'_>) -> Result<Reply, BoxError> {
@@ -165,6 +212,7 @@ pub(super) async fn post(post: Post<'_>) -> Result<Reply, BoxError> {
         path,
         authorization,
         body,
+        tls,
     } = post;
     let mut request = Request::post(path)
         .version(Version::HTTP_10)
@@ -180,17 +228,15 @@ pub(super) async fn post(post: Post<'_>) -> Result<Reply, BoxError> {
             addr: addr.to_string(),
             source,
         })?;
-    let (sender, connection) = http1::Builder::new()
-        .max_headers(MAX_HEADERS)
-        .max_buf_size(MAX_LINE)
-        .handshake(TokioIo::new(stream))
-        .await
-        .map_err(broken)?;
-    let mut connection = Connection {
-        task: tokio::spawn(async move {
-            let _ = connection.await;
-        }),
-        sender,
+    let mut connection = match tls {
+        None => handshake(stream).await?,
+        Some(dial) => {
+            let stream = dial
+                .connect(stream)
+                .await
+                .map_err(|error| tls_failure(error, addr))?;
+            handshake(stream).await?
+        }
     };
     let sent = connection.sender.send_request(request).await;
     let (status, headers, body) = match sent {
@@ -262,6 +308,7 @@ mod tests {
             path: "/api/agent/asks",
             authorization: Some("Bearer abc"),
             body: "{}",
+            tls: None,
         })
         .await
     }

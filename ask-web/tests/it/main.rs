@@ -15,4 +15,5 @@ mod reattach;
 mod router;
 mod sqlite;
 mod store;
+mod tls;
 mod words;
