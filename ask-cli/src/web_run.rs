@@ -12,7 +12,8 @@ use ask_core::lang::Lang;
 
 use ask_web::{
     AgentWatch, AskStore, Asker, Bounds, Inbox, InboxTokens, Links, NotKept, SqliteStore,
-    StoreError, StoreFault, Stored, ViaFrontend, WebError, WebFrontend,
+    StoreError, StoreFault, Stored, TlsFile, TlsIdentity, TokenFile, ViaFrontend, WebError,
+    WebFrontend,
 };
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_util::sync::CancellationToken;
@@ -111,14 +112,18 @@ pub(crate) fn default_token_file() -> Option<PathBuf> {
         .map(|home| PathBuf::from(home).join(".ask-user/serve-token"))
 }
 
-/// A token: `variable` when set, else the first line of `file` (by default
-/// [`default_token_file`], or the people's file beside it).
-fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Failure> {
+/// A token: `variable` when set, else the token file `file` (by default
+/// [`default_token_file`], or the people's file beside it), with the fingerprint of the inbox's
+/// certificate it pins, if any.
+fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<TokenFile, Failure> {
     if let Some(token) = std::env::var(variable)
         .ok()
         .filter(|t| !t.trim().is_empty())
     {
-        return Ok(token.trim().to_string());
+        return Ok(TokenFile {
+            token: token.trim().to_string(),
+            tls_sha256: None,
+        });
     }
     let Some(path) = file.map(Path::to_path_buf).or_else(default_token_file) else {
         say(&format!(
@@ -131,16 +136,41 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<String, Fa
     } else {
         path
     };
-    std::fs::read_to_string(&path)
-        .map(|text| text.trim().to_string())
-        .map_err(|error| {
+    let text = std::fs::read_to_string(&path).map_err(|error| {
+        say(&format!(
+            "cannot read the token `{}` ({error}): start `ask-user serve` first, or set \
+             {variable}",
+            path.display()
+        ));
+        Failure::Failed
+    })?;
+    TokenFile::parse(&text).ok_or_else(|| {
+        say(&format!(
+            "the token file `{}` does not hold a token as `ask-user serve` writes them (its \
+             first line 64 lowercase hex digits, then lines `KEY VALUE`)",
+            path.display()
+        ));
+        Failure::Invalid
+    })
+}
+
+/// The inbox at `url` with the token of `file`, pinning the certificate the file names. An
+/// inbox that serves TLS (its file pins a certificate) is refused as `http://`: it would not
+/// understand.
+fn dial(url: &str, file: TokenFile, asker: Asker) -> Result<ViaFrontend, Failure> {
+    let via = ViaFrontend::new(url, file.token, asker).map_err(failed(Failure::Invalid))?;
+    match (file.tls_sha256, via.tls()) {
+        (Some(sha256), Some(_)) => Ok(via.pinning(sha256)),
+        (Some(_), None) => {
             say(&format!(
-                "cannot read the token `{}` ({error}): start `ask-user serve` first, or set \
-                 {variable}",
-                path.display()
+                "the inbox of this token file serves TLS (the file pins its certificate): give \
+                 --via {}",
+                url.replacen("http://", "https://", 1)
             ));
-            Failure::Failed
-        })
+            Err(Failure::Invalid)
+        }
+        (None, _) => Ok(via),
+    }
 }
 
 /// The frontend of `--via URL`: the agent token from `ASK_USER_VIA_TOKEN` or `token_file`, and
@@ -150,14 +180,16 @@ pub(crate) fn via(
     token_file: Option<&Path>,
     agent_name: Option<String>,
 ) -> Result<ViaFrontend, Failure> {
-    let token = token("ASK_USER_VIA_TOKEN", token_file, false)?;
+    // An address that is refused is refused before any token is looked for.
+    ViaFrontend::new(url, String::new(), Asker::default()).map_err(failed(Failure::Invalid))?;
+    let file = token("ASK_USER_VIA_TOKEN", token_file, false)?;
     let asker = Asker {
         agent: agent_name.or_else(ask_web::parent_name),
         cwd: std::env::current_dir()
             .ok()
             .map(|dir| dir.display().to_string()),
     };
-    ViaFrontend::new(url, token, asker).map_err(failed(Failure::Invalid))
+    dial(url, file, asker)
 }
 
 /// The page of one call of `ask-user mcp`: the inbox at `via` when one is given (the person
@@ -214,6 +246,43 @@ pub(crate) struct ServeOptions {
     pub(crate) rotate_token: bool,
     /// The page's language when one was given (`--lang`); else each browser's.
     pub(crate) lang: Option<Lang>,
+    /// The certificate and key files of `--tls-cert` and `--tls-key`: then every connection
+    /// speaks TLS.
+    pub(crate) tls: Option<TlsFiles>,
+}
+
+/// The PEM files of `serve --tls-cert PATH --tls-key PATH`.
+#[derive(Debug, Clone)]
+pub(crate) struct TlsFiles {
+    pub(crate) cert: PathBuf,
+    pub(crate) key: PathBuf,
+}
+
+/// The certificate and key of `files`, or the sentence that names the file at fault and what
+/// is wrong with it (exit 2).
+fn tls_identity(files: &TlsFiles) -> Result<TlsIdentity, Failure> {
+    let read = |path: &Path, what: &str| {
+        std::fs::read(path).map_err(|error| {
+            say(&format!(
+                "cannot read the TLS {what} `{}`: {error}",
+                path.display()
+            ));
+            Failure::Invalid
+        })
+    };
+    let cert = read(&files.cert, "certificate (--tls-cert)")?;
+    let key = read(&files.key, "key (--tls-key)")?;
+    TlsIdentity::from_pem(&cert, &key).map_err(|error| {
+        let (what, path) = match error.file {
+            TlsFile::Certificate => ("certificate (--tls-cert)", &files.cert),
+            TlsFile::Key => ("key (--tls-key)", &files.key),
+        };
+        say(&format!(
+            "cannot use the TLS {what} `{}`: {error}",
+            path.display()
+        ));
+        Failure::Invalid
+    })
 }
 
 /// The tokens of a start: fresh ones with `rotate`, else each one kept from its file when
@@ -342,6 +411,7 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     if let (Some(path), true) = (&options.store, options.migrate) {
         return migrate(path);
     }
+    let identity = options.tls.as_ref().map(tls_identity).transpose()?;
     let runtime = runtime()?;
     let stop = {
         let _entered = runtime.enter();
@@ -375,12 +445,21 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     .map_err(failed(Failure::Failed))?
     .with_bounds(Bounds::for_descriptors(descriptors))
     .speaking(options.lang);
+    let tls_sha256 = identity.as_ref().map(TlsIdentity::fingerprint);
+    let inbox = match identity {
+        Some(identity) => inbox.with_tls(identity),
+        None => inbox,
+    };
     let mut store_errors = inbox.warning_of_store_errors();
     for (path, token) in [
         (&token_file, inbox.agent_token()),
         (&link_file, inbox.people_token()),
     ] {
-        if let Err(error) = ask_web::write_token(path, token) {
+        let file = TokenFile {
+            token: token.to_string(),
+            tls_sha256,
+        };
+        if let Err(error) = ask_web::write_token(path, &file.to_string()) {
             say(&format!(
                 "cannot write the token to `{}`: {error}",
                 path.display()
@@ -402,6 +481,13 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
         token_file.display()
     ));
     say(&which);
+    if let Some(sha256) = &tls_sha256 {
+        say(&format!(
+            "TLS: the certificate's SHA-256 fingerprint is {}; it is in the token files, and \
+             `--via` takes only this certificate",
+            ask_web::fingerprint_hex(sha256)
+        ));
+    }
     let link = inbox.link();
     say_link("answer in a browser (the link works once): ", &link);
     show_qr(options.listen, &link);
@@ -472,8 +558,14 @@ impl Drop for RemoveOnDrop {
 /// `ask-user serve --link`: a fresh link from the running inbox at `url`, made with the
 /// people's token (`ASK_USER_LINK_TOKEN`, else the file beside the agents' token file).
 pub(crate) fn print_fresh_link(url: &str, token_file: Option<&Path>) -> Result<(), Failure> {
-    let token = token("ASK_USER_LINK_TOKEN", token_file, true)?;
-    let via = ViaFrontend::for_people(url, token).map_err(failed(Failure::Invalid))?;
+    ViaFrontend::new(url, String::new(), Asker::default()).map_err(failed(Failure::Invalid))?;
+    let file = token("ASK_USER_LINK_TOKEN", token_file, true)?;
+    let pin = file.tls_sha256;
+    let via = ViaFrontend::for_people(url, file.token).map_err(failed(Failure::Invalid))?;
+    let via = match pin {
+        Some(sha256) if via.tls().is_some() => via.pinning(sha256),
+        _ => via,
+    };
     match runtime()?.block_on(via.fresh_link()) {
         Ok(link) => {
             say_link("answer in a browser (the link works once): ", &link);
