@@ -18,7 +18,9 @@
 //! the page's own (every POST must send one). Responses carry a strict
 //! Content-Security-Policy with no inline script, and the page inserts agent text only as text.
 //! Agents and the inbox prove to each other that they hold the agents' token by an HMAC
-//! challenge-response (`auth.rs`); the token never crosses the socket.
+//! challenge-response (`auth.rs`); the token never crosses the socket. Beyond this machine's
+//! loopback, agents speak only TLS ([`TlsIdentity`], [`ViaFrontend::pinning`]): plain HTTP to
+//! another address is refused before it is dialled.
 //!
 //! Nothing is acknowledged that did not arrive: the person's answer is reported as sent only
 //! once the agent confirmed that it received it (`--via`), or once the process that waits for it
