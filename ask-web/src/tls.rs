@@ -152,7 +152,7 @@ impl TlsIdentity {
 #[derive(Debug, Clone)]
 pub(crate) struct Dial {
     /// `None`: the system's roots, loaded once at the first connection.
-    pinned: Option<Arc<ClientConfig>>,
+    pin: Option<Fingerprint>,
     name: ServerName<'static>,
 }
 
@@ -252,33 +252,39 @@ fn system_roots() -> Result<Arc<ClientConfig>, rustls::Error> {
 
 impl Dial {
     /// Dialling `host` (a name or an IP address, an IPv6 one in brackets or not), checked
-    /// against `pin` when given.
-    pub(crate) fn new(host: &str, pin: Option<Fingerprint>) -> Result<Dial, rustls::Error> {
+    /// against the system's roots; `None` when `host` cannot be a server's name.
+    pub(crate) fn new(host: &str) -> Option<Dial> {
         let host = host.trim_start_matches('[').trim_end_matches(']');
-        let name = ServerName::try_from(host.to_string())
-            .map_err(|_| rustls::Error::General(format!("`{host}` is not a host name")))?;
-        let pinned = match pin {
-            Some(sha256) => {
-                let provider = provider();
-                let verifier = Pinned {
-                    sha256,
-                    provider: Arc::clone(&provider),
-                };
-                let config = ClientConfig::builder_with_provider(provider)
-                    .with_safe_default_protocol_versions()?
-                    .dangerous()
-                    .with_custom_certificate_verifier(Arc::new(verifier))
-                    .with_no_client_auth();
-                Some(Arc::new(config))
-            }
-            None => None,
-        };
-        Ok(Dial { pinned, name })
+        let name = ServerName::try_from(host.to_string()).ok()?;
+        Some(Dial { pin: None, name })
+    }
+
+    /// Checked against `sha256` instead.
+    pub(crate) fn pinning(self, sha256: Fingerprint) -> Dial {
+        Dial {
+            pin: Some(sha256),
+            ..self
+        }
     }
 
     /// Whether the inbox's certificate is checked against a pinned fingerprint.
     pub(crate) fn is_pinned(&self) -> bool {
-        self.pinned.is_some()
+        self.pin.is_some()
+    }
+
+    /// The client of a pinned inbox.
+    fn pinned(sha256: Fingerprint) -> Result<Arc<ClientConfig>, rustls::Error> {
+        let provider = provider();
+        let verifier = Pinned {
+            sha256,
+            provider: Arc::clone(&provider),
+        };
+        let config = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()?
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_no_client_auth();
+        Ok(Arc::new(config))
     }
 
     /// The TLS handshake over `stream`; nothing is sent before it succeeds.
@@ -286,10 +292,11 @@ impl Dial {
         &self,
         stream: TcpStream,
     ) -> std::io::Result<tokio_rustls::client::TlsStream<TcpStream>> {
-        let config = match &self.pinned {
-            Some(config) => Arc::clone(config),
-            None => system_roots().map_err(std::io::Error::other)?,
-        };
+        let config = match self.pin {
+            Some(sha256) => Dial::pinned(sha256),
+            None => system_roots(),
+        }
+        .map_err(std::io::Error::other)?;
         tokio_rustls::TlsConnector::from(config)
             .connect(self.name.clone(), stream)
             .await

@@ -98,7 +98,7 @@ impl ViaFrontend {
             .ok_or_else(|| WebError::ViaAddress(url.to_string()))?;
         let host = host_of(addr);
         let tls = if secure {
-            let dial = Dial::new(host, None).map_err(|_| WebError::ViaAddress(url.to_string()))?;
+            let dial = Dial::new(host).ok_or_else(|| WebError::ViaAddress(url.to_string()))?;
             Some(dial)
         } else if is_loopback(host) {
             None
@@ -118,9 +118,7 @@ impl ViaFrontend {
     /// Takes only an inbox whose own certificate has the SHA-256 `sha256` (the `tls-sha256`
     /// of its token file), whatever its chain, name or dates; nothing for an `http://` inbox.
     pub fn pinning(mut self, sha256: Fingerprint) -> ViaFrontend {
-        if self.tls.is_some() {
-            self.tls = Dial::new(host_of(&self.addr), Some(sha256)).ok();
-        }
+        self.tls = self.tls.map(|dial| dial.pinning(sha256));
         self
     }
 
