@@ -195,7 +195,7 @@ impl Serve {
         std::fs::write(&call_file, call().to_string()).unwrap();
         let mut command = common::ask_user();
         command
-            .args(["--via", url, "--agent-name", "tls"])
+            .args(["--via", url, "--agent-name", "alpha"])
             .arg(&call_file)
             .env_remove("ASK_USER_VIA_TOKEN")
             .env_remove("ASK_USER_VIA_TOKEN_FILE")
@@ -230,7 +230,9 @@ impl Serve {
                 ("Origin", &self.base),
                 ("Content-Type", "application/json"),
             ],
-            &json!({"answers": [{"answer": "SQLite"}]}).to_string(),
+            &json!({"answers": [{"answer": "SQLite"}, {"answer": ["REST API"]},
+                {"answer": "over-tls"}]})
+            .to_string(),
         );
         assert_eq!(status, 200, "{body}");
         let output = agent.wait_with_output().unwrap();
@@ -249,11 +251,16 @@ impl Drop for Serve {
     }
 }
 
+/// The three questions the browser script answers (Database, Features, Name).
 fn call() -> Value {
-    json!({"questions": [{"question": "Which database?", "header": "Database",
-        "options": [{"label": "PostgreSQL", "description": "A server"},
-                    {"label": "SQLite", "description": "A file"}],
-        "multiSelect": false}]})
+    json!({"questions": [
+        {"question": "Which database should we use?", "header": "Database", "options": [
+            {"label": "PostgreSQL (Recommended)", "description": "Battle-tested relational DB"},
+            {"label": "SQLite", "description": "Lightweight, file-based"}]},
+        {"question": "Which features should we include?", "header": "Features", "multiSelect": true,
+         "options": [{"label": "Authentication", "description": "OAuth2 + JWT"},
+                     {"label": "REST API"}, {"label": "Admin Dashboard"}]},
+        {"question": "What should we name this service?", "header": "Name"}]})
 }
 
 #[test]
@@ -361,6 +368,7 @@ fn an_unpinned_via_checks_the_inbox_against_the_system_roots() {
         .ask(&serve.base, None)
         .env("ASK_USER_VIA_TOKEN", &token)
         .env("SSL_CERT_FILE", &empty)
+        .env_remove("SSL_CERT_DIR")
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&output.stderr);
@@ -373,6 +381,7 @@ fn an_unpinned_via_checks_the_inbox_against_the_system_roots() {
         .ask(&serve.base, None)
         .env("ASK_USER_VIA_TOKEN", &token)
         .env("SSL_CERT_FILE", &certs.ca)
+        .env_remove("SSL_CERT_DIR")
         .spawn()
         .unwrap();
     let (code, out, said) = serve.answer_on_the_page(&certs, agent);
@@ -489,4 +498,48 @@ fn a_certificate_or_key_that_cannot_serve_exits_2_naming_the_file() {
             "no token file is written: {said}"
         );
     }
+}
+
+#[test]
+#[ignore = "needs chromium and playwright; run by .ci/run"]
+fn browser_answers_an_ask_of_an_inbox_served_over_tls() {
+    let _heavy = common::heavy::heavy("web");
+    let certs = Certs::new();
+    let serve = Serve::start(&certs);
+    let agent = serve.ask(&serve.base, None).spawn().unwrap();
+    // The browser takes the test's certificate, as a person does once its fingerprint matched.
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web_browser.py");
+    let output = std::process::Command::new("python3")
+        .arg(script)
+        .args(["saved", "phone", &serve.link])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(seen["protocol"], "https:", "{seen}");
+    assert_eq!(seen["secure"], true, "{seen}");
+    assert_eq!(seen["firstStatus"], 200, "{seen}");
+    assert!(
+        seen["outcome"]
+            .as_str()
+            .unwrap()
+            .contains("Your answers were sent"),
+        "{seen}"
+    );
+    let output = agent.wait_with_output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let out: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(out["answers"][0]["answer"], "SQLite", "{out}");
+    assert_eq!(out["answers"][1]["answer"], json!(["REST API"]), "{out}");
+    assert_eq!(out["answers"][2]["answer"], "from-the-page", "{out}");
 }
