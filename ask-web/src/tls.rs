@@ -62,9 +62,15 @@ pub struct TlsError {
 /// What is wrong with a file of [`TlsIdentity::from_pem`].
 #[derive(Debug, thiserror::Error)]
 pub enum TlsProblem {
-    /// It holds no PEM section of the kind wanted.
-    #[error("it holds no {0} in PEM (a `-----BEGIN {1}-----` section)")]
-    Missing(&'static str, &'static str),
+    /// The certificate file holds no certificate.
+    #[error("it holds no certificate in PEM (a `-----BEGIN CERTIFICATE-----` section)")]
+    NoCertificate,
+    /// The key file holds no private key.
+    #[error(
+        "it holds no private key in PEM (a `-----BEGIN PRIVATE KEY-----`, `-----BEGIN RSA \
+         PRIVATE KEY-----` or `-----BEGIN EC PRIVATE KEY-----` section)"
+    )]
+    NoKey,
     /// Its PEM cannot be read.
     #[error("its PEM cannot be read: {0}")]
     Pem(#[source] rustls_pki_types::pem::Error),
@@ -106,16 +112,11 @@ impl TlsIdentity {
             .collect::<Result<Vec<_>, _>>()
             .map_err(|error| in_certificate(TlsProblem::Pem(error)))?;
         let Some(own) = chain.first() else {
-            return Err(in_certificate(TlsProblem::Missing(
-                "certificate",
-                "CERTIFICATE",
-            )));
+            return Err(in_certificate(TlsProblem::NoCertificate));
         };
         let sha256: Fingerprint = Sha256::digest(own.as_ref()).into();
         let key = PrivateKeyDer::from_pem_slice(key).map_err(|error| match error {
-            rustls_pki_types::pem::Error::NoItemsFound => {
-                in_key(TlsProblem::Missing("private key", "PRIVATE KEY"))
-            }
+            rustls_pki_types::pem::Error::NoItemsFound => in_key(TlsProblem::NoKey),
             error => in_key(TlsProblem::Pem(error)),
         })?;
         let mut config = ServerConfig::builder_with_provider(provider())

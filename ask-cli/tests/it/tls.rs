@@ -459,7 +459,8 @@ fn a_certificate_or_key_that_cannot_serve_exits_2_naming_the_file() {
             &certs.cert,
             format!(
                 "cannot use the TLS key (--tls-key) `{}`: it holds no private key in PEM (a \
-                 `-----BEGIN PRIVATE KEY-----` section)",
+                 `-----BEGIN PRIVATE KEY-----`, `-----BEGIN RSA PRIVATE KEY-----` or \
+                 `-----BEGIN EC PRIVATE KEY-----` section)",
                 certs.cert.display()
             ),
         ),

@@ -29,7 +29,10 @@ fn a_certificate_and_key_that_cannot_serve_name_their_file_and_problem() {
     let refused = |cert: &str, key: &str| TlsIdentity::from_pem(cert.as_bytes(), key.as_bytes());
     let error = refused("not a certificate\n", &key).unwrap_err();
     assert_eq!(error.file, TlsFile::Certificate);
-    assert!(matches!(error.problem, TlsProblem::Missing(..)), "{error}");
+    assert!(
+        matches!(error.problem, TlsProblem::NoCertificate),
+        "{error}"
+    );
     assert_eq!(
         error.to_string(),
         "it holds no certificate in PEM (a `-----BEGIN CERTIFICATE-----` section)"
@@ -41,7 +44,7 @@ fn a_certificate_and_key_that_cannot_serve_name_their_file_and_problem() {
     // The certificate where the key should be.
     let error = refused(&cert, &cert).unwrap_err();
     assert_eq!(error.file, TlsFile::Key);
-    assert!(matches!(error.problem, TlsProblem::Missing(..)), "{error}");
+    assert!(matches!(error.problem, TlsProblem::NoKey), "{error}");
     // Another certificate's key.
     let error = refused(&cert, &other_key).unwrap_err();
     assert_eq!(error.file, TlsFile::Key);
