@@ -236,9 +236,10 @@ pub(crate) struct AskArgs {
 // The inbox of `ask-user serve` that an agent's asks go to: the ask command and `mcp` take it.
 #[derive(Debug, Clone, Args)]
 pub(crate) struct ViaArgs {
-    /// Send the questions to the inbox of `ask-user serve` at URL (http://host:port) instead
-    /// of a local page (for `mcp`, as its `web` presenter), and wait there for the answer
-    /// (token: ASK_USER_VIA_TOKEN, else the inbox's token file).
+    /// Send the questions to the inbox of `ask-user serve` at URL (https://host:port, or
+    /// http://127.0.0.1:port on this machine) instead of a local page (for `mcp`, as its `web`
+    /// presenter), and wait there for the answer (token: ASK_USER_VIA_TOKEN, else the inbox's
+    /// token file, which also pins its TLS certificate).
     #[arg(long, value_name = "URL", env = "ASK_USER_VIA")]
     pub(crate) via: Option<String>,
     /// With --via: the agent's name shown in the inbox [default: the parent process's name].
@@ -438,6 +439,23 @@ pub(crate) struct ServeArgs {
     /// The language of the page: en, de, es, fr, ja or zh [default: each browser's].
     #[arg(long, value_name = "LANG")]
     pub(crate) lang: Option<Lang>,
+    /// Serve every connection over TLS with the certificate (chain) in PATH, PEM; its SHA-256
+    /// goes into the token files, for --via https:// to pin (needs --tls-key).
+    #[arg(
+        long,
+        value_name = "PATH",
+        requires = "tls_key",
+        conflicts_with = "link"
+    )]
+    pub(crate) tls_cert: Option<PathBuf>,
+    /// With --tls-cert: the certificate's private key in PATH, PEM.
+    #[arg(
+        long,
+        value_name = "PATH",
+        requires = "tls_cert",
+        conflicts_with = "link"
+    )]
+    pub(crate) tls_key: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) limits: LimitArgs,
 }

@@ -1,6 +1,6 @@
 //! `--mode web`, `--via URL` and `serve`: `web_run` does the work; this maps its failures.
 
-use crate::web_run::{self as run, Failure, ServeOptions};
+use crate::web_run::{self as run, Failure, ServeOptions, TlsFiles};
 use ask_core::Frontend;
 
 use crate::cli::{AskArgs, ServeArgs};
@@ -39,6 +39,11 @@ pub(crate) fn serve(args: &ServeArgs) -> Exit {
             rotate_token: args.rotate_token,
             public_urls: args.public_url.clone(),
             lang: args.lang,
+            tls: args
+                .tls_cert
+                .clone()
+                .zip(args.tls_key.clone())
+                .map(|(cert, key)| TlsFiles { cert, key }),
         })
     };
     done.map_or_else(exit, |()| Exit::Ok)

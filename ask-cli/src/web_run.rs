@@ -12,7 +12,8 @@ use ask_core::lang::Lang;
 
 use ask_web::{
     AgentWatch, AskStore, Asker, Bounds, Inbox, InboxTokens, Links, NotKept, SqliteStore,
-    StoreError, StoreFault, Stored, TokenFile, ViaFrontend, WebError, WebFrontend,
+    StoreError, StoreFault, Stored, TlsFile, TlsIdentity, TokenFile, ViaFrontend, WebError,
+    WebFrontend,
 };
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio_util::sync::CancellationToken;
@@ -112,8 +113,9 @@ pub(crate) fn default_token_file() -> Option<PathBuf> {
         .map(|home| PathBuf::from(home).join(".ask-user/serve-token"))
 }
 
-/// A token: `variable` when set, else that of `file` (by default [`default_token_file`], or
-/// the people's file beside it), with the inbox's socket when the file names one.
+/// A token: `variable` when set, else the token file `file` (by default
+/// [`default_token_file`], or the people's file beside it), with the inbox's socket and the
+/// fingerprint of the certificate it pins, when the file names them.
 #[allow(clippy::disallowed_methods)] // process glue: only the binary does it
 fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<TokenFile, Failure> {
     if let Some(token) = std::env::var(variable)
@@ -123,6 +125,7 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<TokenFile,
         return Ok(TokenFile {
             token: token.trim().to_string(),
             socket: None,
+            tls_sha256: None,
         });
     }
     let Some(path) = file.map(Path::to_path_buf).or_else(default_token_file) else {
@@ -147,13 +150,39 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<TokenFile,
             ));
             Failure::Failed
         })?;
-    let text = String::from_utf8_lossy(&bytes);
-    // A file that is no token file is sent on as the token it may be: the handshake then
-    // says that the inbox does not hold it.
-    Ok(TokenFile::parse(&text).unwrap_or_else(|| TokenFile {
-        token: text.trim().to_string(),
-        socket: None,
-    }))
+    TokenFile::parse(&String::from_utf8_lossy(&bytes)).ok_or_else(|| {
+        say(&format!(
+            "the token file `{}` does not hold a token as `ask-user serve` writes them (its \
+             first line 64 lowercase hex digits, then lines `KEY VALUE`)",
+            path.display()
+        ));
+        Failure::Invalid
+    })
+}
+
+/// The inbox at `url` with the token of `file`: through the socket the file names when `url`
+/// is on this machine (no relay can sit in it), else pinning the certificate the file names.
+/// An inbox that serves TLS (its file pins a certificate) is refused as `http://` over TCP: it
+/// would not understand.
+fn dial(url: &str, file: TokenFile, asker: Asker) -> Result<ViaFrontend, Failure> {
+    let via = ViaFrontend::new(url, file.token, asker).map_err(failed(Failure::Invalid))?;
+    let via = match &file.socket {
+        Some(socket) => via.through_socket(socket),
+        None => via,
+    };
+    let over_socket = via.dialled().starts_with("unix:");
+    match (file.tls_sha256, via.tls()) {
+        (Some(sha256), Some(_)) => Ok(via.pinning(sha256)),
+        (Some(_), None) if !over_socket => {
+            say(&format!(
+                "the inbox of this token file serves TLS (the file pins its certificate): give \
+                 --via {}",
+                url.replacen("http://", "https://", 1)
+            ));
+            Err(Failure::Invalid)
+        }
+        _ => Ok(via),
+    }
 }
 
 /// The frontend of `--via URL`: the agent token from `ASK_USER_VIA_TOKEN` or `token_file`, and
@@ -163,6 +192,8 @@ pub(crate) fn via(
     token_file: Option<&Path>,
     agent_name: Option<String>,
 ) -> Result<ViaFrontend, Failure> {
+    // An address that is refused is refused before any token is looked for.
+    ViaFrontend::new(url, String::new(), Asker::default()).map_err(failed(Failure::Invalid))?;
     let file = token("ASK_USER_VIA_TOKEN", token_file, false)?;
     let asker = Asker {
         agent: agent_name.or_else(ask_web::parent_name),
@@ -170,12 +201,7 @@ pub(crate) fn via(
             .ok()
             .map(|dir| dir.display().to_string()),
     };
-    let via = ViaFrontend::new(url, file.token, asker).map_err(failed(Failure::Invalid))?;
-    // An inbox on this machine is reached through its socket, which no relay can sit in.
-    Ok(match &file.socket {
-        Some(socket) => via.through_socket(socket),
-        None => via,
-    })
+    dial(url, file, asker)
 }
 
 /// The page of one call of `ask-user mcp`: the inbox at `via` when one is given (the person
@@ -234,12 +260,53 @@ pub(crate) struct ServeOptions {
     pub(crate) lang: Option<Lang>,
     /// The URLs of reverse proxies in front of the inbox (`--public-url`).
     pub(crate) public_urls: Vec<String>,
+    /// The certificate and key files of `--tls-cert` and `--tls-key`: then every connection
+    /// speaks TLS.
+    pub(crate) tls: Option<TlsFiles>,
 }
 
 /// The inbox's Unix socket: in the token file's folder, named after the TCP port,
 /// `serve-PORT.sock`.
 fn socket_path(token_file: &Path, port: u16) -> PathBuf {
     token_file.with_file_name(format!("serve-{port}.sock"))
+}
+
+/// The PEM files of `serve --tls-cert PATH --tls-key PATH`.
+#[derive(Debug, Clone)]
+pub(crate) struct TlsFiles {
+    pub(crate) cert: PathBuf,
+    pub(crate) key: PathBuf,
+}
+
+/// The certificate and key of `files`, or the sentence that names the file at fault and what
+/// is wrong with it (exit 2).
+fn tls_identity(files: &TlsFiles) -> Result<TlsIdentity, Failure> {
+    let read = |path: &Path, what: &str| {
+        // A certificate or key another user could replace is refused: its holder could
+        // impersonate the inbox.
+        let read = ask_fs::read_acted_on(path)
+            .and_then(|read| read.ok_or_else(|| std::io::ErrorKind::NotFound.into()));
+        read.map_err(|error| {
+            say(&format!(
+                "cannot read the TLS {what} `{}`: {error}",
+                path.display()
+            ));
+            Failure::Invalid
+        })
+    };
+    let cert = read(&files.cert, "certificate (--tls-cert)")?;
+    let key = read(&files.key, "key (--tls-key)")?;
+    TlsIdentity::from_pem(&cert, &key).map_err(|error| {
+        let (what, path) = match error.file {
+            TlsFile::Certificate => ("certificate (--tls-cert)", &files.cert),
+            TlsFile::Key => ("key (--tls-key)", &files.key),
+        };
+        say(&format!(
+            "cannot use the TLS {what} `{}`: {error}",
+            path.display()
+        ));
+        Failure::Invalid
+    })
 }
 
 /// The tokens of a start: fresh ones with `rotate`, else each one kept from its file when
@@ -368,6 +435,7 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     if let (Some(path), true) = (&options.store, options.migrate) {
         return migrate(path);
     }
+    let identity = options.tls.as_ref().map(tls_identity).transpose()?;
     let runtime = runtime()?;
     let stop = {
         let _entered = runtime.enter();
@@ -403,6 +471,11 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     .speaking(options.lang)
     .with_public_urls(&options.public_urls)
     .map_err(failed(Failure::Invalid))?;
+    let tls_sha256 = identity.as_ref().map(TlsIdentity::fingerprint);
+    let inbox = match identity {
+        Some(identity) => inbox.with_tls(identity),
+        None => inbox,
+    };
     let token_file = absolute(&token_file);
     let socket = socket_path(&token_file, inbox.local_addr().port());
     let inbox = inbox
@@ -412,10 +485,12 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     let agents = TokenFile {
         token: inbox.agent_token().to_string(),
         socket: inbox.socket_path().map(Path::to_path_buf),
+        tls_sha256,
     };
     let people = TokenFile {
         token: inbox.people_token().to_string(),
         socket: None,
+        tls_sha256,
     };
     for (path, file) in [(&token_file, agents), (&link_file, people)] {
         if let Err(error) = ask_web::write_token(path, &file.text()) {
@@ -441,6 +516,13 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
         socket.display()
     ));
     say(&which);
+    if let Some(sha256) = &tls_sha256 {
+        say(&format!(
+            "TLS: the certificate's SHA-256 fingerprint is {}; it is in the token files, and \
+             `--via` takes only this certificate",
+            ask_web::fingerprint_hex(sha256)
+        ));
+    }
     let link = inbox.link();
     say_link("answer in a browser (the link works once): ", &link);
     show_qr(options.listen, &link);
@@ -518,8 +600,14 @@ impl Drop for RemoveOnDrop {
 /// `ask-user serve --link`: a fresh link from the running inbox at `url`, made with the
 /// people's token (`ASK_USER_LINK_TOKEN`, else the file beside the agents' token file).
 pub(crate) fn print_fresh_link(url: &str, token_file: Option<&Path>) -> Result<(), Failure> {
-    let token = token("ASK_USER_LINK_TOKEN", token_file, true)?.token;
-    let via = ViaFrontend::for_people(url, token).map_err(failed(Failure::Invalid))?;
+    ViaFrontend::new(url, String::new(), Asker::default()).map_err(failed(Failure::Invalid))?;
+    let file = token("ASK_USER_LINK_TOKEN", token_file, true)?;
+    let pin = file.tls_sha256;
+    let via = ViaFrontend::for_people(url, file.token).map_err(failed(Failure::Invalid))?;
+    let via = match pin {
+        Some(sha256) if via.tls().is_some() => via.pinning(sha256),
+        _ => via,
+    };
     match runtime()?.block_on(via.fresh_link()) {
         Ok(link) => {
             say_link("answer in a browser (the link works once): ", &link);

@@ -524,7 +524,10 @@ def main():
             reopen(browser, viewport, link)
             browser.close()
             return
-        context = browser.new_context(viewport=VIEWPORTS[viewport])
+        # An inbox over TLS (tests/it/tls.rs) has a certificate made for the test: the browser
+        # takes it, as a person does once its fingerprint matched the one `serve` printed.
+        secure = link.startswith("https://")
+        context = browser.new_context(viewport=VIEWPORTS[viewport], ignore_https_errors=secure)
         page = context.new_page()
         if scenario == "full":
             seen = full_of_away(context, page, sys.argv[4])
@@ -535,6 +538,9 @@ def main():
             page.add_init_script(BREAKABLE_STREAMS)
         response = page.goto(link)
         seen["firstStatus"] = response.status
+        if secure:
+            seen["protocol"] = page.evaluate("location.protocol")
+            seen["secure"] = page.evaluate("window.isSecureContext")
         if scenario == "inbox":
             # Three agents wait in `ask-user serve`, gamma with two asks: the page opens the
             # first three asks by itself, and lists the fourth by who asks and how many

@@ -81,7 +81,8 @@ pub(crate) fn checked_host(headers: &HeaderMap) -> Result<&str, Refusal> {
 }
 
 /// Checks `Origin` (and `Sec-Fetch-Site`): when sent, the page's own origin; a POST must send
-/// it.
+/// it. The page's origin is `http://` or `https://` with the request's host and port: one port
+/// speaks one of the two, so no other server can hold the origin of the other scheme there.
 pub(crate) fn check_origin(
     method: &Method,
     headers: &HeaderMap,
@@ -93,7 +94,15 @@ pub(crate) fn check_origin(
         return Err(Refusal::Origin);
     }
     match headers.get(header::ORIGIN) {
-        Some(origin) if origin.as_bytes() == format!("http://{host}").as_bytes() => Ok(()),
+        Some(origin)
+            if [
+                origin.as_bytes().strip_prefix(b"http://"),
+                origin.as_bytes().strip_prefix(b"https://"),
+            ]
+            .contains(&Some(host.as_bytes())) =>
+        {
+            Ok(())
+        }
         Some(_) => Err(Refusal::Origin),
         None if method == Method::GET => Ok(()),
         None => Err(Refusal::Origin),
@@ -362,6 +371,19 @@ mod tests {
         let host = "127.0.0.1:8080";
         let own = headers(&[("origin", "http://127.0.0.1:8080")]);
         assert_eq!(check_origin(&Method::POST, &own, host), Ok(()));
+        let own_over_tls = headers(&[("origin", "https://127.0.0.1:8080")]);
+        assert_eq!(check_origin(&Method::POST, &own_over_tls, host), Ok(()));
+        for other in [
+            "https://127.0.0.1:8081",
+            "https://127.0.0.1",
+            "ftp://127.0.0.1:8080",
+        ] {
+            let other = headers(&[("origin", other)]);
+            assert_eq!(
+                check_origin(&Method::POST, &other, host),
+                Err(Refusal::Origin)
+            );
+        }
         let foreign = headers(&[("origin", "http://evil.example")]);
         assert_eq!(
             check_origin(&Method::GET, &foreign, host),

@@ -20,7 +20,9 @@
 //! Agents and the inbox prove to each other that they hold the agents' token by an HMAC
 //! challenge-response that names the address the agent dialled (`auth.rs`), so no relay can
 //! sit between them; the token never crosses the socket. Agents on the same machine reach the
-//! inbox through a Unix socket that only its user may open ([`Inbox::with_socket`]).
+//! inbox through a Unix socket that only its user may open ([`Inbox::with_socket`]). Beyond this
+//! machine's loopback, agents speak only TLS ([`TlsIdentity`], [`ViaFrontend::pinning`]): plain
+//! HTTP to another address is refused before it is dialled.
 //!
 //! Nothing is acknowledged that did not arrive: the person's answer is reported as sent only
 //! once the agent confirmed that it received it (`--via`), or once the process that waits for it
@@ -52,6 +54,7 @@ mod shared;
 mod single;
 mod socket;
 mod store;
+mod tls;
 mod trusted;
 mod via;
 mod words;
@@ -68,6 +71,9 @@ pub use single::WebFrontend;
 pub use socket::SocketFault;
 pub use store::{
     AskStore, Kept, KeptState, SCHEMA_VERSION, SqliteStore, StoreError, StoreFault, StoredAsk,
+};
+pub use tls::{
+    Fingerprint, TlsError, TlsFile, TlsIdentity, TlsProblem, fingerprint_hex, parse_fingerprint,
 };
 pub use via::ViaFrontend;
 
@@ -149,9 +155,30 @@ pub enum WebError {
     /// The server failed.
     #[error("the web server failed: {0}")]
     Serve(#[source] std::io::Error),
-    /// `--via` names no `http://host:port` address.
-    #[error("--via needs an address such as http://127.0.0.1:8080, not `{0}`")]
+    /// `--via` names no `https://host:port` or `http://host:port` address.
+    #[error(
+        "--via needs an address such as https://inbox.example:8765 or http://127.0.0.1:8765, \
+         not `{0}`"
+    )]
     ViaAddress(String),
+    /// `--via` names a plain `http://` address beyond this machine's loopback.
+    #[error(
+        "--via refuses plain http:// to {0}, beyond this machine: the questions and answers \
+         would cross the network unencrypted; use https:// (`ask-user serve --tls-cert \
+         --tls-key`, or a TLS proxy in front of it), or an SSH tunnel to 127.0.0.1"
+    )]
+    ViaPlain(String),
+    /// The inbox's TLS certificate was refused: nothing was sent.
+    #[error(
+        "the ask-user inbox at {addr} was refused before anything was sent: {reason}; check \
+         --via, or the token file after `ask-user serve` was given another certificate"
+    )]
+    ViaCertificate {
+        /// The address.
+        addr: String,
+        /// Why the certificate was refused.
+        reason: String,
+    },
     /// The inbox could not be reached.
     #[error(
         "cannot reach the ask-user inbox at {addr} ({source}); start one with `ask-user serve`, \
@@ -226,7 +253,9 @@ impl WebError {
     pub fn is_impostor(&self) -> bool {
         matches!(
             self,
-            WebError::ViaImpostor { .. } | WebError::ViaRelayed { .. }
+            WebError::ViaImpostor { .. }
+                | WebError::ViaRelayed { .. }
+                | WebError::ViaCertificate { .. }
         )
     }
 }

@@ -39,9 +39,12 @@ pub fn link_token_file(token_file: &Path) -> PathBuf {
     token_file.with_file_name(name)
 }
 
-/// What a token file holds: the token on its first line (64 lowercase hex digits), then a line
-/// `KEY VALUE` for each thing an agent needs besides it. A reader ignores the keys it does not
-/// know, so a later `serve` may add some.
+/// What a token file holds: the token on its first line (64 lowercase hex digits, as
+/// [`crate::auth::random_token`] makes them), then a line `KEY VALUE` for each thing an agent
+/// needs besides it: `socket PATH`, the inbox's Unix socket, and `tls-sha256 HEX` (64 lowercase
+/// hex digits), the SHA-256 of the certificate of an inbox that serves TLS, which
+/// `--via https://` pins. A reader ignores the keys it does not know, so a later `serve` may
+/// add some.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenFile {
     /// The token.
@@ -49,20 +52,26 @@ pub struct TokenFile {
     /// `socket PATH`: the absolute path of the inbox's Unix socket, which `--via` dials for a
     /// loopback URL.
     pub socket: Option<PathBuf>,
+    /// The fingerprint of the inbox's certificate, when it serves TLS.
+    pub tls_sha256: Option<crate::Fingerprint>,
 }
 
 impl TokenFile {
-    /// The file's text.
+    /// The file's text: the token, then a line for each key it has, each line ended.
     pub fn text(&self) -> String {
         let mut text = format!("{}\n", self.token);
         if let Some(socket) = &self.socket {
             text.push_str(&format!("socket {}\n", socket.display()));
         }
+        if let Some(sha256) = &self.tls_sha256 {
+            text.push_str(&format!("tls-sha256 {}\n", crate::fingerprint_hex(sha256)));
+        }
         text
     }
 
     /// Reads the text of a token file: `None` when its first line is not a token as
-    /// [`crate::auth::random_token`] makes them, or a later line is not `KEY VALUE`.
+    /// [`crate::auth::random_token`] makes them, a later line is not `KEY VALUE`, its `socket`
+    /// is not absolute or its `tls-sha256` not a fingerprint.
     pub fn parse(text: &str) -> Option<TokenFile> {
         let mut lines = text.lines();
         let token = lines.next()?.trim_end();
@@ -76,9 +85,10 @@ impl TokenFile {
         let mut file = TokenFile {
             token: token.to_string(),
             socket: None,
+            tls_sha256: None,
         };
         for line in lines.filter(|line| !line.trim().is_empty()) {
-            let (key, value) = line.split_once(' ')?;
+            let (key, value) = line.trim_end_matches('\r').split_once(' ')?;
             let key_ok = !key.is_empty()
                 && key
                     .bytes()
@@ -86,24 +96,28 @@ impl TokenFile {
             if !key_ok || value.is_empty() {
                 return None;
             }
-            if key == "socket" {
-                let path = PathBuf::from(value);
-                if !path.is_absolute() {
-                    return None;
+            match key {
+                "socket" => {
+                    let path = PathBuf::from(value);
+                    if !path.is_absolute() {
+                        return None;
+                    }
+                    file.socket = Some(path);
                 }
-                file.socket = Some(path);
+                "tls-sha256" => file.tls_sha256 = Some(crate::parse_fingerprint(value)?),
+                _ => {}
             }
         }
         Some(file)
     }
 }
 
-/// Writes `token` (a token file's text) to `path`, readable and writable by this user only: a temporary file under
-/// a random name beside it, created 0600 without following a link, then a rename, so a reader
-/// never sees half a token; the folder is made 0700 when missing, and refused when another
-/// user owns it or may write it ([`ask_fs::write_atomic`]).
-pub fn write_token(path: &Path, token: &str) -> std::io::Result<()> {
-    ask_fs::write_atomic(path, token.as_bytes())
+/// Writes `text` (a token file's, [`TokenFile::text`]) to `path`, readable and writable by this
+/// user only: a temporary file under a random name beside it, created 0600 without following a
+/// link, then a rename, so a reader never sees half a token; the folder is made 0700 when
+/// missing, and refused when another user owns it or may write it ([`ask_fs::write_atomic`]).
+pub fn write_token(path: &Path, text: &str) -> std::io::Result<()> {
+    ask_fs::write_atomic(path, text.as_bytes())
 }
 
 /// Why a token file from an earlier run is not used again.
@@ -137,7 +151,7 @@ impl std::fmt::Display for NotKept {
 /// The token of `path` written by an earlier run, when it may be used again: a regular file
 /// (not a symbolic link) owned by this user (or root, or a trusted owner) in a folder no other
 /// user may write ([`ask_fs::open_acted_on`]), that its group and other users can neither read
-/// nor write, holding one token as [`crate::auth::random_token`] makes them.
+/// nor write, that is a [`TokenFile`].
 pub fn kept_token(path: &Path) -> Result<String, NotKept> {
     use std::io::Read;
     use std::os::unix::fs::MetadataExt;
@@ -187,29 +201,38 @@ mod tests {
         let file = TokenFile {
             token: token.clone(),
             socket: Some(PathBuf::from("/run/user/1000/ask-user/serve-8765.sock")),
+            tls_sha256: Some([0xab; 32]),
         };
         let text = file.text();
         assert_eq!(
             text,
-            format!("{token}\nsocket /run/user/1000/ask-user/serve-8765.sock\n")
+            format!(
+                "{token}\nsocket /run/user/1000/ask-user/serve-8765.sock\ntls-sha256 {}\n",
+                "ab".repeat(32)
+            )
         );
         assert_eq!(TokenFile::parse(&text), Some(file));
         // The file of earlier builds: the token alone, with or without its line break.
         for alone in [token.clone(), format!("{token}\n")] {
             let read = TokenFile::parse(&alone).unwrap();
             assert_eq!((read.token.as_str(), read.socket), (token.as_str(), None));
+            assert_eq!(read.tls_sha256, None);
         }
         // A key it does not know is passed over.
-        let later = format!("{token}\ntls-sha256 {}\nsocket /s.sock\n", "0f".repeat(32));
+        let later = format!("{token}\nfuture-key 0f\nsocket /s.sock\n");
         let read = TokenFile::parse(&later).unwrap();
         assert_eq!(read.socket, Some(PathBuf::from("/s.sock")));
-        // Not a token, a line that is no key and value, a socket that is not absolute.
+        // Not a token, a line that is no key and value, a socket that is not absolute, a
+        // fingerprint that is not one.
         for bad in [
+            String::new(),
             "not a token".to_string(),
             format!("{}\n", "AB".repeat(32)),
+            format!("{token}0"),
             format!("{token}\nsocket\n"),
             format!("{token}\nSocket /s.sock\n"),
             format!("{token}\nsocket relative.sock\n"),
+            format!("{token}\ntls-sha256 abc\n"),
         ] {
             assert_eq!(TokenFile::parse(&bad), None, "{bad:?}");
         }

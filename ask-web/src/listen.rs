@@ -124,6 +124,8 @@ pub(crate) struct Served {
     pub(crate) bounds: Bounds,
     /// How long the open connections may take to finish their responses once the server stops.
     pub(crate) linger: Duration,
+    /// The TLS every connection speaks first (`serve --tls-cert`); `None`: plain HTTP.
+    pub(crate) tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 /// A connection accepted on one of the listeners.
@@ -157,6 +159,7 @@ pub(crate) async fn serve(
         socket,
         bounds,
         linger,
+        tls,
     } = served;
     let registry = Arc::new(Registry::default());
     let (closing, closed) = watch::channel(false);
@@ -203,6 +206,7 @@ pub(crate) async fn serve(
         let trusted = Trusted::default();
         let mut served = Connection {
             router: router.clone(),
+            tls: tls.clone(),
             bounds,
             trusted: trusted.clone(),
             came: Came::Tcp,
@@ -213,8 +217,10 @@ pub(crate) async fn serve(
         let abort = match stream {
             Accepted::Tcp(stream) => tasks.spawn(connection(stream, served)),
             Accepted::Socket(stream, uid) => {
+                // Only this user's processes reach the socket: it speaks plain HTTP.
                 served.came = Came::Socket { uid };
-                tasks.spawn(connection(stream, served))
+                served.tls = None;
+                tasks.spawn(serve_connection(stream, served))
             }
         };
         list.push_back(Open { id, trusted, abort });
@@ -228,6 +234,7 @@ pub(crate) async fn serve(
 /// One accepted connection: what serves it, and its place among the open ones.
 struct Connection {
     router: axum::Router,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     bounds: Bounds,
     /// Marked once it carried an authenticated request.
     trusted: Trusted,
@@ -239,13 +246,33 @@ struct Connection {
     id: u64,
 }
 
-/// Serves one connection, over TCP or the Unix socket, until it ends or the server closes.
-async fn connection<S>(stream: S, connection: Connection)
+/// Serves one TCP connection until it ends or the server closes: over TLS when the server
+/// speaks it, after a handshake that must end within the header timeout, as a request's headers
+/// must.
+async fn connection(stream: TcpStream, mut connection: Connection) {
+    match connection.tls.take() {
+        None => serve_connection(stream, connection).await,
+        Some(tls) => {
+            let timeout = connection.bounds.header_timeout;
+            match tokio::time::timeout(timeout, tls.accept(stream)).await {
+                Ok(Ok(stream)) => serve_connection(stream, connection).await,
+                _ => {
+                    let id = connection.id;
+                    connection.registry.lock().retain(|open| open.id != id);
+                }
+            }
+        }
+    }
+}
+
+/// Serves HTTP on `stream`, over TCP or the Unix socket, until it ends or the server closes.
+async fn serve_connection<S>(stream: S, connection: Connection)
 where
     S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let Connection {
         router,
+        tls: _,
         bounds,
         trusted,
         came,

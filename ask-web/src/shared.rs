@@ -164,8 +164,10 @@ pub(crate) struct Shared {
     pub(crate) people_token: Option<String>,
     /// The limits an agent's call is checked against.
     pub(crate) limits: ask_core::Limits,
-    /// `http://host:port` of the links.
-    pub(crate) base: String,
+    /// `http://host:port` of the links, and `https://host:port` (chosen by `tls`).
+    bases: [String; 2],
+    /// Whether the server speaks TLS ([`Shared::secure`]).
+    tls: std::sync::atomic::AtomicBool,
     /// Turns true when the server stops: held agent requests end as connection lost.
     pub(crate) stopped: watch::Sender<bool>,
     /// Told when the last answer in flight arrived or failed.
@@ -250,7 +252,8 @@ impl Shared {
             agent_token,
             people_token,
             limits,
-            base: format!("http://{host}"),
+            bases: [format!("http://{host}"), format!("https://{host}")],
+            tls: std::sync::atomic::AtomicBool::new(false),
             stopped,
             settled: tokio::sync::Notify::new(),
             store,
@@ -267,17 +270,28 @@ impl Shared {
         })
     }
 
+    /// `http://host:port` of the links, `https://` once the server speaks TLS.
+    pub(crate) fn base(&self) -> &str {
+        let tls = self.tls.load(std::sync::atomic::Ordering::Relaxed);
+        &self.bases[usize::from(tls)]
+    }
+
+    /// Makes the links `https://`: the server speaks TLS.
+    pub(crate) fn secure(&self) {
+        self.tls.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// The link of the current token.
     pub(crate) fn link(&self) -> String {
         let token = self.lock().token.clone().unwrap_or_default();
-        format!("{}/#token={token}", self.base)
+        format!("{}/#token={token}", self.base())
     }
 
     /// The current link while no browser spent it, else a fresh one-time link.
     pub(crate) fn unspent_link(&self) -> Result<String, WebError> {
         let token = self.lock().token.clone();
         match token {
-            Some(token) => Ok(format!("{}/#token={token}", self.base)),
+            Some(token) => Ok(format!("{}/#token={token}", self.base())),
             None => self.fresh_link(),
         }
     }
@@ -286,7 +300,7 @@ impl Shared {
     pub(crate) fn fresh_link(&self) -> Result<String, WebError> {
         let token = random_token()?;
         self.lock().token = Some(token.clone());
-        Ok(format!("{}/#token={token}", self.base))
+        Ok(format!("{}/#token={token}", self.base()))
     }
 
     /// The addresses an agent may have dialled to reach this server.
@@ -613,7 +627,7 @@ impl Links {
     pub fn opens(&self, link: &str) -> bool {
         let token = self.0.lock().token.clone();
         token.is_some_and(|token| {
-            crate::auth::same_secret(&format!("{}/#token={token}", self.0.base), link)
+            crate::auth::same_secret(&format!("{}/#token={token}", self.0.base()), link)
         })
     }
 }

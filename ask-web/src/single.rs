@@ -116,6 +116,7 @@ impl WebFrontend {
             socket: None,
             bounds: Bounds::default(),
             linger: LINGER,
+            tls: None,
         };
         let mut server = tokio::spawn(listen::serve(listener, served, stop.clone()));
         // Stops the server when this future ends or is dropped.

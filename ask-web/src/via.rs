@@ -7,6 +7,7 @@ use async_trait::async_trait;
 
 use crate::auth;
 use crate::inbox::{AgentOutcome, CAPABILITY_HEADER, KEPT_HEADER, STALE_CHALLENGE};
+use crate::tls::{Dial, Fingerprint};
 use crate::{Asker, WebError};
 use client::{Post, Reply, Target};
 
@@ -74,6 +75,8 @@ pub struct ViaFrontend {
     addr: String,
     /// Where it connects.
     target: Target,
+    /// How an `https://` inbox's certificate is checked; `None` for `http://` and the socket.
+    tls: Option<Dial>,
     token: String,
     asker: Asker,
     holds: Holds,
@@ -82,11 +85,23 @@ pub struct ViaFrontend {
 }
 
 impl ViaFrontend {
-    /// The inbox at `url` (`http://host:port`), with the agent token and who asks.
+    /// The inbox at `url` (`https://host:port`, or `http://host:port` on this machine's
+    /// loopback), with the agent token and who asks. An `https://` inbox's certificate is
+    /// checked against the system's roots and the host name, unless [`ViaFrontend::pinning`]
+    /// pins it. Plain `http://` to any other address is refused here, before anything is
+    /// dialled: the questions and answers would cross the network readable by anyone on the
+    /// way.
     pub fn new(url: &str, token: String, asker: Asker) -> Result<ViaFrontend, WebError> {
-        let addr = match crate::address::url_address(url) {
-            Some(("http", addr)) => addr,
-            _ => return Err(WebError::ViaAddress(url.to_string())),
+        let (scheme, addr) = crate::address::url_address(url)
+            .ok_or_else(|| WebError::ViaAddress(url.to_string()))?;
+        let host = host_of(&addr);
+        let tls = if scheme == "https" {
+            let dial = Dial::new(host).ok_or_else(|| WebError::ViaAddress(url.to_string()))?;
+            Some(dial)
+        } else if is_loopback(host) {
+            None
+        } else {
+            return Err(WebError::ViaPlain(addr));
         };
         // `localhost` is dialled as 127.0.0.1, the address the inbox takes it for: never
         // another loopback address that something else may listen on.
@@ -97,6 +112,7 @@ impl ViaFrontend {
         Ok(ViaFrontend {
             addr,
             target: Target::Tcp(dialled),
+            tls,
             token,
             asker: crate::inbox::fit_asker(asker),
             holds: Holds::Agent,
@@ -106,20 +122,13 @@ impl ViaFrontend {
 
     /// Dials the inbox's Unix socket at `path` instead of TCP when the URL names this machine's
     /// loopback (`127.0.0.1`, `::1` or `localhost`); any other URL is dialled over TCP as
-    /// before. The proofs then name `unix:` and the socket's path.
+    /// before. The proofs then name `unix:` and the socket's path, and the socket speaks plain
+    /// HTTP, as nothing but this user's processes can reach it.
     pub fn through_socket(mut self, path: &std::path::Path) -> ViaFrontend {
-        let host = self
-            .addr
-            .rsplit_once(':')
-            .map_or(self.addr.as_str(), |(host, _)| host);
-        let host = host.trim_start_matches('[').trim_end_matches(']');
-        let loopback = host == "localhost"
-            || host
-                .parse::<std::net::IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback());
-        if loopback {
+        if is_loopback(host_of(&self.addr)) {
             self.addr = crate::address::unix_address(path);
             self.target = Target::Unix(path.to_path_buf());
+            self.tls = None;
         }
         self
     }
@@ -127,6 +136,18 @@ impl ViaFrontend {
     /// The address both proofs name: `host:port`, or `unix:` and the socket's path.
     pub fn dialled(&self) -> &str {
         &self.addr
+    }
+
+    /// Takes only an inbox whose own certificate has the SHA-256 `sha256` (the `tls-sha256`
+    /// of its token file), whatever its chain, name or dates; nothing for an `http://` inbox.
+    pub fn pinning(mut self, sha256: Fingerprint) -> ViaFrontend {
+        self.tls = self.tls.map(|dial| dial.pinning(sha256));
+        self
+    }
+
+    /// Whether the inbox is dialled over TLS, and whether its certificate is pinned.
+    pub fn tls(&self) -> Option<bool> {
+        self.tls.as_ref().map(Dial::is_pinned)
     }
 
     /// Waits at most `patience` for room in a full inbox, instead of [`ROOM_PATIENCE`].
@@ -240,9 +261,31 @@ impl ViaFrontend {
             path,
             authorization,
             body,
+            tls: self.tls.as_ref(),
         })
         .await
     }
+}
+
+/// The host of `addr` (`host:port`, `[v6]:port`, or a host alone).
+fn host_of(addr: &str) -> &str {
+    if let Some(rest) = addr.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or(rest);
+    }
+    match addr.rsplit_once(':') {
+        Some((host, port)) if !host.contains(':') && port.bytes().all(|b| b.is_ascii_digit()) => {
+            host
+        }
+        _ => addr,
+    }
+}
+
+/// Whether `host` is this machine's loopback: `localhost`, 127.0.0.0/8 or `::1`.
+fn is_loopback(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// Withdraws the ask of `capability` from the inbox when the wait for it is dropped before its

@@ -42,6 +42,7 @@ mod secret;
 mod session;
 mod store;
 mod terminal_faults;
+mod tls;
 mod tui;
 mod tui_features;
 mod tui_session;

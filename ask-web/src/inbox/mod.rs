@@ -22,6 +22,7 @@ use crate::reply::no_such_address;
 use crate::shared::{Quota, Setup, Shared, Waiting};
 use crate::socket::SocketFile;
 use crate::store::{AskStore, Kept, KeptState, StoreError};
+use crate::tls::TlsIdentity;
 use crate::{LINGER, Links, WebError, random_token};
 
 pub use checks::{MAX_AGENT_NAME, MAX_CALL_ID, MAX_FOLDER, fit_asker};
@@ -72,6 +73,8 @@ pub struct Inbox {
     bounds: Bounds,
     /// The Unix socket for the agents of this machine, when it listens on one.
     socket: Option<SocketFile>,
+    /// The TLS of every connection ([`Inbox::with_tls`]).
+    tls: Option<TlsIdentity>,
 }
 
 /// What an inbox that keeps its asks starts with: its tokens, its store, and what the store
@@ -143,6 +146,7 @@ impl Inbox {
             shared: Arc::new(shared),
             bounds: Bounds::default(),
             socket: None,
+            tls: None,
         })
     }
 
@@ -176,6 +180,14 @@ impl Inbox {
         }
         self.shared.dialled().public.extend(public);
         Ok(self)
+    }
+
+    /// Speaks TLS with `identity` on every connection, the page's and the agents': its links
+    /// and [`Inbox::base_url`] are `https://`.
+    pub fn with_tls(mut self, identity: TlsIdentity) -> Inbox {
+        self.shared.secure();
+        self.tls = Some(identity);
+        self
     }
 
     /// Serves its connections within `bounds` instead of [`Bounds::default`].
@@ -235,9 +247,10 @@ impl Inbox {
         self.addr
     }
 
-    /// `http://host:port`, the address agents give to `--via`.
+    /// `http://host:port` (`https://` with [`Inbox::with_tls`]), the address agents give to
+    /// `--via`.
     pub fn base_url(&self) -> &str {
-        &self.shared.base
+        self.shared.base()
     }
 
     /// The token agents prove they hold.
@@ -302,6 +315,7 @@ impl Inbox {
             socket,
             bounds: self.bounds,
             linger: LINGER,
+            tls: self.tls.as_ref().map(TlsIdentity::acceptor),
         };
         // The listener keeps accepting while the inbox stops in order (an agent confirms an
         // answer in flight on a connection of its own), and closes once that is done.

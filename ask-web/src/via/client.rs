@@ -14,10 +14,12 @@ use hyper::client::conn::http1;
 use hyper::header::{AUTHORIZATION, CONTENT_TYPE, HOST};
 use hyper::{HeaderMap, Request, Version};
 use hyper_util::rt::TokioIo;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpStream, UnixStream};
 
 use super::MAX_LINE;
 use crate::WebError;
+use crate::tls::Dial;
 
 /// The most headers `--via` reads in one answer of the inbox.
 const MAX_HEADERS: usize = 100;
@@ -43,6 +45,8 @@ pub(super) struct Post<'a> {
     pub(super) authorization: Option<&'a str>,
     /// The JSON body.
     pub(super) body: &'a str,
+    /// How the TLS of an `https://` inbox is checked; `None`: plain HTTP.
+    pub(super) tls: Option<&'a Dial>,
 }
 
 /// One answer: the status, the headers and the body. The connection is served on a task of
@@ -168,10 +172,10 @@ fn broken(error: hyper::Error) -> io::Error {
     }
 }
 
-/// The HTTP/1 client's side of a connection to the inbox, served on a task of its own.
-async fn connected<S>(stream: S) -> Result<Connection, io::Error>
+/// The HTTP/1 client over `stream`, its connection served on a task of its own.
+async fn handshake<S>(stream: S) -> Result<Connection, io::Error>
 where
-    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     let (sender, connection) = http1::Builder::new()
         .max_headers(MAX_HEADERS)
@@ -187,6 +191,30 @@ where
     })
 }
 
+/// A failed TLS handshake: a certificate refused, or a handshake that is not TLS's, ends the
+/// call with the reason; a connection that ended (a crowded inbox closes connections) is the
+/// [`io::Error`] on which `--via` tries again.
+fn tls_failure(error: io::Error, addr: &str) -> BoxError {
+    if let Some(reason) = crate::tls::refused_certificate(&error) {
+        return Box::new(WebError::ViaCertificate {
+            addr: addr.to_string(),
+            reason,
+        });
+    }
+    match error
+        .get_ref()
+        .and_then(|e| e.downcast_ref::<rustls::Error>())
+    {
+        Some(problem) => Box::new(WebError::ViaProtocol {
+            addr: addr.to_string(),
+            reason: format!(
+                "the TLS handshake failed ({problem}); is it an inbox with --tls-cert?"
+            ),
+        }),
+        None => Box::new(error),
+    }
+}
+
 /// Sends one HTTP/1.0 POST and gives the status, the headers and the body's reader. An answer
 /// that is not HTTP is one without a status (`0`), headers or body.
 pub(super) async fn post(post: Post<'_>) -> Result<Reply, BoxError> {
@@ -196,6 +224,7 @@ pub(super) async fn post(post: Post<'_>) -> Result<Reply, BoxError> {
         path,
         authorization,
         body,
+        tls,
     } = post;
     // Over the socket, the host is this machine.
     let host = match target {
@@ -214,12 +243,20 @@ pub(super) async fn post(post: Post<'_>) -> Result<Reply, BoxError> {
         addr: addr.to_string(),
         source,
     };
-    let mut connection = match target {
-        Target::Tcp(dialled) => {
-            connected(TcpStream::connect(dialled).await.map_err(unreachable)?).await?
+    let mut connection = match (target, tls) {
+        (Target::Tcp(dialled), None) => {
+            handshake(TcpStream::connect(dialled).await.map_err(unreachable)?).await?
         }
-        Target::Unix(socket) => {
-            connected(UnixStream::connect(socket).await.map_err(unreachable)?).await?
+        (Target::Tcp(dialled), Some(dial)) => {
+            let stream = TcpStream::connect(dialled).await.map_err(unreachable)?;
+            let stream = dial
+                .connect(stream)
+                .await
+                .map_err(|error| tls_failure(error, addr))?;
+            handshake(stream).await?
+        }
+        (Target::Unix(socket), _) => {
+            handshake(UnixStream::connect(socket).await.map_err(unreachable)?).await?
         }
     };
     let sent = connection.sender.send_request(request).await;
@@ -293,6 +330,7 @@ mod tests {
             path: "/api/agent/asks",
             authorization: Some("Bearer abc"),
             body: "{}",
+            tls: None,
         })
         .await
     }

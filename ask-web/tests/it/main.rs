@@ -16,4 +16,5 @@ mod reattach;
 mod router;
 mod sqlite;
 mod store;
+mod tls;
 mod words;
