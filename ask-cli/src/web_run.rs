@@ -141,7 +141,7 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<TokenFile,
     };
     // The token is sent as this agent's credential: a file another user planted is refused.
     let bytes = ask_fs::read_acted_on(&path)
-        .and_then(|read| read.ok_or_else(|| std::io::ErrorKind::NotFound.into()))
+        .and_then(|read| read.ok_or_else(missing))
         .map_err(|error| {
             say(&format!(
                 "cannot read the token `{}` ({error}): start `ask-user serve` first, or set \
@@ -160,8 +160,14 @@ fn token(variable: &str, file: Option<&Path>, people: bool) -> Result<TokenFile,
     })
 }
 
+/// The error of a file that is not there, as the system words it.
+fn missing() -> std::io::Error {
+    std::io::Error::from_raw_os_error(rustix::io::Errno::NOENT.raw_os_error())
+}
+
 /// The inbox at `url` with the token of `file`: through the socket the file names when `url`
-/// is on this machine (no relay can sit in it), else pinning the certificate the file names.
+/// is `http://` on this machine (no relay can sit in it), else pinning the certificate the
+/// file names.
 /// An inbox that serves TLS (its file pins a certificate) is refused as `http://` over TCP: it
 /// would not understand.
 fn dial(url: &str, file: TokenFile, asker: Asker) -> Result<ViaFrontend, Failure> {
@@ -284,8 +290,7 @@ fn tls_identity(files: &TlsFiles) -> Result<TlsIdentity, Failure> {
     let read = |path: &Path, what: &str| {
         // A certificate or key another user could replace is refused: its holder could
         // impersonate the inbox.
-        let read = ask_fs::read_acted_on(path)
-            .and_then(|read| read.ok_or_else(|| std::io::ErrorKind::NotFound.into()));
+        let read = ask_fs::read_acted_on(path).and_then(|read| read.ok_or_else(missing));
         read.map_err(|error| {
             say(&format!(
                 "cannot read the TLS {what} `{}`: {error}",

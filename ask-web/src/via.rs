@@ -120,15 +120,14 @@ impl ViaFrontend {
         })
     }
 
-    /// Dials the inbox's Unix socket at `path` instead of TCP when the URL names this machine's
-    /// loopback (`127.0.0.1`, `::1` or `localhost`); any other URL is dialled over TCP as
-    /// before. The proofs then name `unix:` and the socket's path, and the socket speaks plain
-    /// HTTP, as nothing but this user's processes can reach it.
+    /// Dials the inbox's Unix socket at `path` instead of TCP when the URL is `http://` on
+    /// this machine's loopback (`127.0.0.1`, `::1` or `localhost`); any other URL is dialled
+    /// over TCP as before, and an `https://` one always speaks TLS. The proofs then name
+    /// `unix:` and the socket's path.
     pub fn through_socket(mut self, path: &std::path::Path) -> ViaFrontend {
-        if is_loopback(host_of(&self.addr)) {
+        if self.tls.is_none() && is_loopback(host_of(&self.addr)) {
             self.addr = crate::address::unix_address(path);
             self.target = Target::Unix(path.to_path_buf());
-            self.tls = None;
         }
         self
     }
@@ -591,10 +590,17 @@ mod tests {
             );
             assert_eq!(through.target, Target::Unix(socket.to_path_buf()));
         }
-        // Another machine is dialled over TCP, whatever the token file names.
-        let remote = via("http://192.0.2.7:8765").through_socket(socket);
-        assert_eq!(remote.dialled(), "192.0.2.7:8765");
-        assert_eq!(remote.target, Target::Tcp("192.0.2.7:8765".into()));
+        // Another machine, and an `https://` URL on this one, are dialled over TCP, whatever
+        // the token file names.
+        for (url, addr) in [
+            ("https://192.0.2.7:8765", "192.0.2.7:8765"),
+            ("https://127.0.0.1:8765", "127.0.0.1:8765"),
+        ] {
+            let tcp = via(url).through_socket(socket);
+            assert_eq!(tcp.dialled(), addr);
+            assert_eq!(tcp.target, Target::Tcp(addr.into()));
+            assert_eq!(tcp.tls(), Some(false), "{url} speaks TLS");
+        }
         for bad in ["127.0.0.1:8765", "http://h:1/api", "ftp://h:1"] {
             assert!(
                 ViaFrontend::new(bad, String::new(), Asker::default()).is_err(),
