@@ -411,8 +411,8 @@ pub(crate) struct ServeArgs {
     #[arg(long, value_name = "PATH", env = "ASK_USER_VIA_TOKEN_FILE")]
     pub(crate) token_file: Option<PathBuf>,
     /// A URL agents dial to reach this inbox besides its own address: that of a reverse proxy
-    /// in front of it (https://host[:port] or http://host[:port]; repeatable). The handshake
-    /// refuses any other address, a relay's.
+    /// in front of it (https://host:port or http://host:port, the port optional; repeatable).
+    /// The handshake refuses any other address, a relay's.
     #[arg(long, value_name = "URL")]
     pub(crate) public_url: Vec<String>,
     /// Print a fresh one-time link for people from the running inbox at --via (default

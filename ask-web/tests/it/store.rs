@@ -328,6 +328,25 @@ async fn the_store_keeps_asks_across_a_reopen_and_the_first_outcome_wins() {
     assert_eq!(kept[0].state, KeptState::Waiting);
 }
 
+/// The store at `path`, opened anew once the inbox that had it let it go: tasks of a stopped
+/// inbox that were still finishing (an ask written on a task of its own) hold its store, and
+/// with it the store's lock, a moment after the inbox itself is dropped.
+async fn released(path: &Path) -> SqliteStore {
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        match SqliteStore::open(path) {
+            Ok(store) => return store,
+            Err(error)
+                if matches!(error.fault, ask_web::StoreFault::Locked)
+                    && tokio::time::Instant::now() < deadline =>
+            {
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            Err(error) => panic!("{error}"),
+        }
+    }
+}
+
 /// The ids and states of the asks `ask-N` of the store at `path`, opened anew, by number.
 async fn reopened(path: &Path) -> Vec<(String, KeptState)> {
     let store = SqliteStore::open(path).unwrap();
@@ -818,7 +837,7 @@ async fn an_ask_refused_because_the_waiting_asks_fill_their_budget_is_not_kept_w
     // The refused ask ended in the store; only the shown ones wait there, and after a restart
     // the budget counts those alone.
     drop(inbox);
-    let store = SqliteStore::open(&path).unwrap();
+    let store = released(&path).await;
     let kept = store.load().await.unwrap();
     assert_eq!(kept.open.len(), shown);
     let refused = store
