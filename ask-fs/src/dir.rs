@@ -179,26 +179,69 @@ impl Dir {
     }
 
     /// Opens `name` with `flags`, creating it 0600 (whatever the umask) when it is missing;
-    /// never through a symbolic link.
+    /// never through a symbolic link, and without waiting on a FIFO put there (no reader makes
+    /// it a refusal, not a hang).
     fn open_or_create(&self, name: &OsStr, flags: OFlags) -> io::Result<OwnedFd> {
-        let flags = flags | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let flags = flags | OFlags::NOFOLLOW | OFlags::CLOEXEC | OFlags::NONBLOCK;
         let mode = Mode::from_raw_mode(0o600);
-        loop {
+        let fd = loop {
             match rustix::fs::openat(&self.fd, name, flags | OFlags::CREATE | OFlags::EXCL, mode) {
                 Ok(fd) => {
                     rustix::fs::fchmod(&fd, mode)?;
-                    return Ok(fd);
+                    break fd;
                 }
                 Err(Errno::EXIST) => {}
                 Err(errno) => return Err(errno.into()),
             }
             match rustix::fs::openat(&self.fd, name, flags, Mode::empty()) {
-                Ok(fd) => return Ok(fd),
+                Ok(fd) => break fd,
                 // Removed between the two opens: try again.
                 Err(Errno::NOENT) => {}
+                // A FIFO nobody reads.
+                Err(Errno::NXIO) => {
+                    let kind = "FIFO";
+                    return Err(refuse(self.at(name), Problem::NotRegular { kind }));
+                }
                 Err(errno) => return Err(link_or(errno, self.at(name))),
             }
+        };
+        let status = rustix::fs::fcntl_getfl(&fd)?;
+        rustix::fs::fcntl_setfl(&fd, status - OFlags::NONBLOCK)?;
+        Ok(fd)
+    }
+
+    /// Opens the FIFO or character device `name` for appending, as the person named it: `None`
+    /// when `name` is missing or something else (a regular file, a link: for
+    /// [`Dir::append`] to make or refuse). It must belong to the user, root or a trusted
+    /// owner; the open waits for a FIFO's reader, as the person who named it means.
+    pub(crate) fn open_stream(&self, name: &OsStr) -> io::Result<Option<File>> {
+        let looked = match rustix::fs::statat(&self.fd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(stat) => stat,
+            Err(Errno::NOENT) => return Ok(None),
+            Err(errno) => return Err(errno.into()),
+        };
+        let stream = |stat: &rustix::fs::Stat| {
+            matches!(
+                FileType::from_raw_mode(stat.st_mode),
+                FileType::Fifo | FileType::CharacterDevice
+            )
+        };
+        if !stream(&looked) {
+            return Ok(None);
         }
+        Who::me()
+            .owner(&looked)
+            .map_err(|problem| refuse(self.at(name), problem))?;
+        let flags = OFlags::WRONLY | OFlags::APPEND | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let fd = rustix::fs::openat(&self.fd, name, flags, Mode::empty())
+            .map_err(|errno| link_or(errno, self.at(name)))?;
+        // What was opened is what was looked at.
+        let opened = rustix::fs::fstat(&fd)?;
+        if (opened.st_dev, opened.st_ino) != (looked.st_dev, looked.st_ino) {
+            let kind = "file swapped in";
+            return Err(refuse(self.at(name), Problem::NotRegular { kind }));
+        }
+        Ok(Some(File::from(fd)))
     }
 
     /// Writes `file` so that a reader sees the old file or the new one, never a part: a
@@ -290,6 +333,10 @@ impl Dir {
             regular(&stat).and_then(|()| who.owner(&stat))
         };
         checked.map_err(|problem| refuse(self.at(name), problem))?;
+        // A file of an earlier build, made under the umask, becomes the user's alone.
+        if stat.st_uid == who.uid && stat.st_mode & 0o077 != 0 {
+            rustix::fs::fchmod(&fd, Mode::from_raw_mode(0o600))?;
+        }
         Ok(File::from(fd))
     }
 

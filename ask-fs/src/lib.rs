@@ -12,9 +12,12 @@
 //! - A lock file keeps its name, is opened without following a link, and is refused when it is
 //!   not a regular file or another user owns it ([`Dir::lock_file`]).
 //! - An append opens with `O_APPEND|O_NOFOLLOW` and refuses another user's file
-//!   ([`open_append`]). A FIFO, a character device or a descriptor (`/dev/fd/N`,
-//!   `/dev/stdout`, `/dev/stderr`) that the person names is written as it is: the one place a
-//!   symbolic link is followed, since `/dev/fd/N` is one and the person chose it.
+//!   ([`open_append`]). A FIFO or character device of the user's that the person names is
+//!   written as it is, and a descriptor of the process's own (`/dev/fd/N`, `/dev/stdout`,
+//!   `/dev/stderr`) through its links: the one place a symbolic link is followed, since
+//!   `/dev/fd/N` is one and the person chose it.
+//! - A regular file with a second name (a hard link) is never locked, appended to or acted on,
+//!   and a FIFO put where a file is read or locked is refused without waiting on it.
 //! - A file ask-user acts on (a session log it replays, answers it reads back, a token it uses)
 //!   is refused when another user owns it or could write it ([`open_acted_on`]).
 //! - A file nothing acts on (the call to ask) is read as it is ([`read_plain`]).
@@ -33,7 +36,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{FileType, Mode, OFlags};
+use rustix::fs::{Mode, OFlags};
 
 pub use dir::{BeforeRename, Dir, NewFile};
 pub use rules::{Problem, Refusal, Rule, trust_owners, trusted_owners};
@@ -96,48 +99,32 @@ fn names_a_descriptor(path: &Path) -> bool {
 /// Opens `path` for appending, creating it 0600 (and its folder 0700) when missing.
 ///
 /// The file is opened relative to its checked folder with `O_APPEND|O_NOFOLLOW`, and must be a
-/// regular file of the user's, root's or a trusted owner's. With `options.read` it is opened
-/// for reading too and checked as a file ask-user acts on ([`open_acted_on`]).
+/// regular file of the user's, root's or a trusted owner's, with one name. With `options.read`
+/// it is opened for reading too and checked as a file ask-user acts on ([`open_acted_on`]).
 ///
-/// Without `options.read`, a FIFO or character device, or a descriptor the person names
-/// (`/dev/fd/N`, `/proc/self/fd/N`, `/dev/stdout`, `/dev/stderr`), is opened as it is,
-/// following symbolic links: the one place ask-user follows one, since the person chose it
-/// and `/dev/fd/N` is a link. A path that is neither is still never followed.
+/// Without `options.read`, a FIFO or character device of the user's, root's or a trusted
+/// owner's in a checked folder is opened as it is, and one of the process's own descriptors the
+/// person names (`/dev/fd/N`, `/proc/self/fd/N`, `/dev/stdout`, `/dev/stderr`) is opened
+/// following the links on its way: the one place ask-user follows one, since `/dev/fd/N` is a
+/// link and the process's own descriptors are the person's choice. Any other path is never
+/// followed.
 pub fn open_append(path: &Path, options: Append) -> io::Result<File> {
-    if !options.read
-        && let Some(file) = open_named_stream(path)?
-    {
-        return Ok(file);
+    if !options.read && names_a_descriptor(path) {
+        let fd = rustix::fs::open(
+            path,
+            OFlags::WRONLY | OFlags::APPEND | OFlags::CLOEXEC,
+            Mode::empty(),
+        )?;
+        return Ok(File::from(fd));
     }
     let (dir, name) = split(path)?;
-    Dir::create(dir, Rule::Shared)?.append(&name, options)
-}
-
-/// The FIFO, character device or descriptor at `path`, opened for appending as it is; `None`
-/// when `path` is none of them.
-fn open_named_stream(path: &Path) -> io::Result<Option<File>> {
-    let stream = |kind: FileType| matches!(kind, FileType::Fifo | FileType::CharacterDevice);
-    let descriptor = names_a_descriptor(path);
-    match rustix::fs::stat(path) {
-        Ok(stat) if descriptor || stream(FileType::from_raw_mode(stat.st_mode)) => {}
-        _ => return Ok(None),
+    let dir = Dir::create(dir, Rule::Shared)?;
+    if !options.read
+        && let Some(stream) = dir.open_stream(&name)?
+    {
+        return Ok(stream);
     }
-    let fd = rustix::fs::open(
-        path,
-        OFlags::WRONLY | OFlags::APPEND | OFlags::CLOEXEC,
-        Mode::empty(),
-    )?;
-    // What was opened is what was looked at: a link swapped in between for one to a regular
-    // file is refused before anything is written.
-    let kind = FileType::from_raw_mode(rustix::fs::fstat(&fd)?.st_mode);
-    if !descriptor && !stream(kind) {
-        return Err(Refusal {
-            path: path.to_path_buf(),
-            problem: Problem::Symlink,
-        }
-        .into());
-    }
-    Ok(Some(File::from(fd)))
+    dir.append(&name, options)
 }
 
 /// Opens the file `path` that ask-user will act on (a session log to replay, answers to read
@@ -177,10 +164,12 @@ pub fn read_plain(path: &Path) -> io::Result<Vec<u8>> {
     std::fs::read(path)
 }
 
-/// Removes the file `path`; a missing one is an error of kind `NotFound`. The name is removed,
-/// never what a symbolic link there points to.
+/// Removes the file `path`, relative to its folder opened and checked by [`Rule::Shared`]; a
+/// missing one is an error of kind `NotFound`. The name is removed, never what a symbolic link
+/// there points to.
 pub fn remove(path: &Path) -> io::Result<()> {
-    std::fs::remove_file(path)
+    let (dir, name) = split(path)?;
+    Dir::open(dir, Rule::Shared)?.remove(&name)
 }
 
 /// Checks the place of the inbox's store at `path` before SQLite opens it, and gives its

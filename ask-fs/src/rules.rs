@@ -124,9 +124,14 @@ impl Who<'_> {
     }
 }
 
-/// `stat` is a regular file.
+/// `stat` is a regular file with one name: a second name (a hard link) may be another user's
+/// plant in a sticky folder, naming a file of the user's elsewhere.
+#[allow(clippy::useless_conversion)] // `st_nlink` is narrower than u64 on some targets
 pub(crate) fn regular(stat: &Stat) -> Result<(), Problem> {
     match FileType::from_raw_mode(stat.st_mode) {
+        FileType::RegularFile if stat.st_nlink > 1 => Err(Problem::HardLinked {
+            names: u64::from(stat.st_nlink),
+        }),
         FileType::RegularFile => Ok(()),
         FileType::Symlink => Err(Problem::Symlink),
         other => Err(Problem::NotRegular {
@@ -215,6 +220,15 @@ pub enum Problem {
     NotRegular {
         /// What it is.
         kind: &'static str,
+    },
+    /// It is a regular file with more than one name.
+    #[error(
+        "is a file with {names} names (hard links), so it may be a file of this user's elsewhere \
+         that another user linked here, and ask-user does not use it: remove this name"
+    )]
+    HardLinked {
+        /// How many names it has.
+        names: u64,
     },
     /// It is not a folder.
     #[error("is not a folder")]

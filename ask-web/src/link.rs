@@ -150,7 +150,7 @@ impl std::fmt::Display for NotKept {
 
 /// The token of `path` written by an earlier run, when it may be used again: a regular file
 /// (not a symbolic link) owned by this user (or root, or a trusted owner) in a folder no other
-/// user may write ([`ask_fs::open_acted_on`]), that its group and other users can neither read
+/// user may write, or a sticky one ([`ask_fs::open_acted_on`]), that its group and other users can neither read
 /// nor write, that is a [`TokenFile`].
 pub fn kept_token(path: &Path) -> Result<String, NotKept> {
     use std::io::Read;

@@ -573,3 +573,59 @@ fn an_agent_of_another_user_reaches_neither_the_inbox_nor_the_ask_waiting_in_it(
     let _ = serve.kill();
     let _ = serve.wait();
 }
+
+#[test]
+#[ignore = "needs root and setpriv; run by .ci/run"]
+fn a_fifo_another_user_planted_for_the_events_is_refused_not_written_or_waited_on() {
+    let stage = Stage::new();
+    let fifo = stage.sticky().join("events.jsonl");
+    let heard = stage.project().join("heard");
+    stage.as_attacker(&format!("mkfifo -m 0622 {}", fifo.display()));
+    // The plant works on a writer that does not check: what the person's shell writes there
+    // reaches the attacker.
+    let mut listening = as_uid(ATTACKER, &stage.home())
+        .args([
+            "sh",
+            "-c",
+            &format!("cat {} > {}", fifo.display(), heard.display()),
+        ])
+        .spawn()
+        .unwrap();
+    let naive = stage.shell(
+        stage.person,
+        &format!(
+            "echo 'Which auth method should we use?' >> {}",
+            fifo.display()
+        ),
+    );
+    assert!(naive.status.success(), "{}", common::stderr(&naive));
+    listening.wait().unwrap();
+    assert!(
+        std::fs::read_to_string(&heard)
+            .unwrap()
+            .contains("auth method")
+    );
+
+    // ask-user refuses it at once, reader or not: it is another user's.
+    let call = stage.path("call.json");
+    let mut command = as_uid(stage.person, &stage.home());
+    command
+        .args(["timeout", "20"])
+        .arg(stage.binary())
+        .args([
+            "-p",
+            call.to_str().unwrap(),
+            "--events",
+            fifo.to_str().unwrap(),
+        ])
+        .env("ASK_USER_PENDING_FILE", stage.home().join("p.json"))
+        .current_dir(stage.home())
+        .stdin(Stdio::null());
+    let output = command.output().unwrap();
+    let stderr = refused(&output, &fifo);
+    assert!(
+        stderr.contains(&ATTACKER.to_string()),
+        "names the owner: {stderr}"
+    );
+    assert!(!stage.home().join("p.json").exists(), "nothing was asked");
+}

@@ -345,9 +345,11 @@ fn a_fifo_the_person_names_is_written_as_it_is() {
         0,
     )
     .unwrap();
-    // Through a link as well: the person may name the FIFO by any path.
+    // Not through a link: another user could plant one to a FIFO of theirs.
     let linked = dir.path().join("events.link");
     symlink(&fifo, &linked).unwrap();
+    let error = ask_fs::open_append(&linked, Append { read: false }).unwrap_err();
+    assert_link_refused(&error, &linked);
     let reader = {
         let fifo = fifo.clone();
         std::thread::spawn(move || {
@@ -359,12 +361,81 @@ fn a_fifo_the_person_names_is_written_as_it_is() {
             text
         })
     };
-    let mut file = ask_fs::open_append(&linked, Append { read: false }).unwrap();
+    let mut file = ask_fs::open_append(&fifo, Append { read: false }).unwrap();
     file.write_all(b"{\"state\":\"waiting\"}\n").unwrap();
     drop(file);
     assert_eq!(reader.join().unwrap(), "{\"state\":\"waiting\"}\n");
     // Read back as a session log, it is refused.
     assert!(ask_fs::open_append(&fifo, Append { read: true }).is_err());
+}
+
+#[test]
+fn a_fifo_nobody_reads_is_refused_at_once_where_a_file_is_read_or_locked() {
+    let _serial = serial();
+    let (dir, _) = place();
+    let fifo = dir.path().join("session.jsonl");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    // Neither open waits for a writer or a reader that never comes.
+    let error = ask_fs::open_append(&fifo, Append { read: true }).unwrap_err();
+    assert!(
+        error.to_string().contains("is a FIFO, not a regular file"),
+        "{error}"
+    );
+    let error = ask_fs::open_lock(&fifo).unwrap_err();
+    assert!(
+        error.to_string().contains("is a FIFO, not a regular file"),
+        "{error}"
+    );
+    assert!(ask_fs::read_acted_on(&fifo).is_err());
+}
+
+#[test]
+fn a_second_name_of_a_file_is_refused_where_ask_user_locks_appends_or_acts() {
+    let _serial = serial();
+    let (dir, victim) = place();
+    // A hard link another user could make, in a sticky folder, to a file of the user's.
+    let lock = dir.path().join("pending.json.lock");
+    let log = dir.path().join("session.jsonl");
+    for name in [&lock, &log] {
+        std::fs::hard_link(&victim, name).unwrap();
+    }
+    let refused = |error: std::io::Error| {
+        assert_eq!(
+            error.kind(),
+            std::io::ErrorKind::PermissionDenied,
+            "{error}"
+        );
+        assert!(
+            error
+                .to_string()
+                .contains("is a file with 3 names (hard links)"),
+            "{error}"
+        );
+    };
+    refused(ask_fs::open_lock(&lock).unwrap_err());
+    for read in [false, true] {
+        refused(ask_fs::open_append(&log, Append { read }).unwrap_err());
+    }
+    refused(ask_fs::read_acted_on(&log).unwrap_err());
+    assert_untouched(&victim);
+}
+
+#[test]
+fn a_file_an_earlier_build_made_readable_by_others_is_made_the_users_alone_when_appended() {
+    let _serial = serial();
+    let (dir, _) = place();
+    let log = dir.path().join("events.jsonl");
+    std::fs::write(&log, "{}\n").unwrap();
+    std::fs::set_permissions(&log, std::fs::Permissions::from_mode(0o644)).unwrap();
+    drop(ask_fs::open_append(&log, Append { read: false }).unwrap());
+    assert_eq!(mode(&log), 0o600);
 }
 
 #[test]
