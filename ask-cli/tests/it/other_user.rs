@@ -103,6 +103,16 @@ impl Stage {
         std::fs::read_to_string(self.victim()).unwrap() == PRECIOUS
     }
 
+    /// Shows that a plant works on a writer that does not check: the person's own shell runs
+    /// `script`, which writes where the attack points, and the victim file changes. The victim
+    /// is then written anew.
+    fn works_on_a_naive_writer(&self, script: &str) {
+        let naive = self.shell(self.person, script);
+        assert!(naive.status.success(), "{}", common::stderr(&naive));
+        assert!(!self.victim_is_untouched(), "the plant works: {script}");
+        self.reset_victim();
+    }
+
     /// Runs the shell line `script` as the attacker; the test fails when it fails.
     fn as_attacker(&self, script: &str) {
         let output = self.shell(ATTACKER, script);
@@ -201,18 +211,12 @@ fn a_pending_file_in_a_folder_the_attacker_owns_is_refused_not_written_through()
 
     // The plant works on a writer that does not check: the person's own shell writes the
     // victim file through the attacker's link, and creates a file through the other.
-    let naive = stage.shell(
-        stage.person,
-        &format!(
-            "printf '{{}}' > {} && : >> {}",
-            pending.display(),
-            lock.display()
-        ),
-    );
-    assert!(naive.status.success(), "{}", common::stderr(&naive));
-    assert!(!stage.victim_is_untouched());
+    stage.works_on_a_naive_writer(&format!(
+        "printf '{{}}' > {} && : >> {}",
+        pending.display(),
+        lock.display()
+    ));
     assert!(stage.home().join("made-by-lock").exists());
-    stage.reset_victim();
     std::fs::remove_file(stage.home().join("made-by-lock")).unwrap();
 
     let call = stage.path("call.json");
@@ -240,13 +244,7 @@ fn a_link_planted_in_a_sticky_folder_is_not_followed_by_the_pending_file_or_its_
         home = stage.home().display(),
         lock = lock.display(),
     ));
-    let naive = stage.shell(
-        stage.person,
-        &format!("printf '{{}}' > {}", pending.display()),
-    );
-    assert!(naive.status.success(), "{}", common::stderr(&naive));
-    assert!(!stage.victim_is_untouched());
-    stage.reset_victim();
+    stage.works_on_a_naive_writer(&format!("printf '{{}}' > {}", pending.display()));
 
     let call = stage.path("call.json");
     let output = stage.ask_user(
@@ -271,13 +269,7 @@ fn the_session_log_and_events_never_append_through_a_planted_link() {
             stage.victim().display(),
             planted.display()
         ));
-        let naive = stage.shell(
-            stage.person,
-            &format!("echo '{{}}' >> {}", planted.display()),
-        );
-        assert!(naive.status.success(), "{}", common::stderr(&naive));
-        assert!(!stage.victim_is_untouched(), "{flag}: the plant works");
-        stage.reset_victim();
+        stage.works_on_a_naive_writer(&format!("echo '{{}}' >> {}", planted.display()));
 
         let call = stage.path("call.json");
         let output = stage.ask_user(
@@ -412,10 +404,7 @@ fn the_store_is_refused_in_a_shared_folder_and_beside_a_planted_wal() {
         victim = stage.victim().display(),
     ));
     let wal = folder.join("inbox.db-wal");
-    let naive = stage.shell(stage.person, &format!("echo x >> {}", wal.display()));
-    assert!(naive.status.success(), "{}", common::stderr(&naive));
-    assert!(!stage.victim_is_untouched());
-    stage.reset_victim();
+    stage.works_on_a_naive_writer(&format!("echo x >> {}", wal.display()));
     let store = folder.join("inbox.db");
     let output = stage.ask_user(
         &stage.home(),

@@ -34,6 +34,18 @@ fn place() -> (tempfile::TempDir, PathBuf) {
     (dir, victim)
 }
 
+/// Makes a FIFO at `path`, 0600.
+fn make_fifo(path: &Path) {
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        path,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+}
+
 fn mode(path: &Path) -> u32 {
     std::fs::symlink_metadata(path)
         .unwrap()
@@ -337,14 +349,7 @@ fn a_fifo_the_person_names_is_written_as_it_is() {
     let _serial = serial();
     let (dir, _) = place();
     let fifo = dir.path().join("events.fifo");
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        &fifo,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .unwrap();
+    make_fifo(&fifo);
     // Not through a link: another user could plant one to a FIFO of theirs.
     let linked = dir.path().join("events.link");
     symlink(&fifo, &linked).unwrap();
@@ -374,14 +379,7 @@ fn a_fifo_nobody_reads_is_refused_at_once_where_a_file_is_read_or_locked() {
     let _serial = serial();
     let (dir, _) = place();
     let fifo = dir.path().join("session.jsonl");
-    rustix::fs::mknodat(
-        rustix::fs::CWD,
-        &fifo,
-        rustix::fs::FileType::Fifo,
-        rustix::fs::Mode::from_raw_mode(0o600),
-        0,
-    )
-    .unwrap();
+    make_fifo(&fifo);
     // Neither open waits for a writer or a reader that never comes.
     let error = ask_fs::open_append(&fifo, Append { read: true }).unwrap_err();
     assert!(
