@@ -271,6 +271,9 @@ pub(crate) struct ServeOptions {
     pub(crate) tls: Option<TlsFiles>,
 }
 
+/// The longest path a Unix socket may have (`sun_path`, less its final NUL byte).
+const SOCKET_PATH_MAX: usize = 107;
+
 /// The inbox's Unix socket: in the token file's folder, named after the TCP port,
 /// `serve-PORT.sock`.
 fn socket_path(token_file: &Path, port: u16) -> PathBuf {
@@ -483,9 +486,19 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
     };
     let token_file = absolute(&token_file);
     let socket = socket_path(&token_file, inbox.local_addr().port());
-    let inbox = inbox
-        .with_socket(&socket)
-        .map_err(failed(Failure::Failed))?;
+    let inbox = if socket.as_os_str().len() > SOCKET_PATH_MAX {
+        say(&format!(
+            "no socket for the agents of this machine: its path {} is longer than the \
+             {SOCKET_PATH_MAX} bytes a socket's may be, so agents dial TCP (a shorter \
+             --token-file gives one)",
+            socket.display()
+        ));
+        inbox
+    } else {
+        inbox
+            .with_socket(&socket)
+            .map_err(failed(Failure::Failed))?
+    };
     let mut store_errors = inbox.warning_of_store_errors();
     let agents = TokenFile {
         token: inbox.agent_token().to_string(),
@@ -512,13 +525,19 @@ pub(crate) fn serve(options: &ServeOptions) -> Result<(), Failure> {
         None => vec![token_file.clone(), link_file],
     });
     warn_if_exposed(options.listen, inbox.local_addr());
+    let socket = match inbox.socket_path() {
+        Some(socket) => format!(
+            ", which names the socket {} that `--via` dials on this machine",
+            socket.display()
+        ),
+        None => String::new(),
+    };
     say(&format!(
         "inbox at {}: agents ask with `ask-user --via {} CALL`; their token is in {} (readable \
-         by you only), which names the socket {} that `--via` dials on this machine",
+         by you only){socket}",
         inbox.base_url(),
         inbox.base_url(),
         token_file.display(),
-        socket.display()
     ));
     say(&which);
     if let Some(sha256) = &tls_sha256 {

@@ -329,3 +329,42 @@ fn a_stale_socket_is_replaced_and_a_live_one_refuses_the_start() {
         "no token file written"
     );
 }
+
+#[test]
+fn a_token_folder_too_deep_for_a_socket_leaves_agents_on_tcp_with_a_warning() {
+    use std::io::BufRead;
+    // A socket's path holds at most 107 bytes: this folder's is longer.
+    let dir = tempfile::Builder::new()
+        .prefix(&"deep".repeat(30))
+        .tempdir()
+        .unwrap();
+    let address = free_address();
+    let mut child = common::serve_in(common::ask_user(), &address, dir.path())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("inbox at ") {
+        assert_ne!(stderr.read_line(&mut said).unwrap(), 0, "{said}");
+    }
+    assert!(
+        said.contains("no socket for the agents of this machine")
+            && said.contains("longer than the 107 bytes"),
+        "{said}"
+    );
+    assert!(!said.contains("names the socket"), "{said}");
+    let token = std::fs::read_to_string(dir.path().join("ask-user/serve-token")).unwrap();
+    assert_eq!(token.lines().count(), 1, "no socket line: {token}");
+    // The handshake over TCP still works: a fresh link for people.
+    let fresh = common::ask_user()
+        .args(["serve", "--link", "--via", &format!("http://{address}")])
+        .env("XDG_RUNTIME_DIR", dir.path())
+        .env_remove("ASK_USER_VIA_TOKEN")
+        .output()
+        .unwrap();
+    let words = String::from_utf8_lossy(&fresh.stderr);
+    assert_eq!(fresh.status.code(), Some(0), "{words}");
+    assert!(words.contains("#token="), "{words}");
+    let _ = child.kill();
+    let _ = child.wait();
+}
