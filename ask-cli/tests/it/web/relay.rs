@@ -135,47 +135,51 @@ fn nothing_went_through(serve: &Serve, relay: &Relay) {
     assert!(!seen.contains("Which database"), "no question text: {seen}");
 }
 
-#[test]
-fn a_relay_on_another_port_is_refused_by_the_inbox_before_any_question_is_sent() {
+/// An agent asks through a relay to a running inbox (one that rewrites the address the agent
+/// dialled, when `rewrites`): it must stop with exit 1, nothing on stdout, and a sentence
+/// holding each of `words` (given the relay's address), with no question through. Gives the
+/// relay, for what it saw.
+fn refused_through_a_relay(rewrites: bool, words: impl Fn(&str) -> Vec<String>) -> Relay {
     let serve = Serve::start();
-    let relay = Relay::start(&serve.host, false);
+    let relay = Relay::start(&serve.host, rewrites);
     let (code, stdout, said) = ask_through(&relay.url, &serve.token(), serve.dir.path());
     assert_eq!(code, 1, "{said}");
     assert!(stdout.is_empty(), "{stdout}");
-    let relay_address = relay.url.strip_prefix("http://").unwrap();
-    for words in [
-        format!("the ask-user inbox reached through {relay_address} refused the handshake"),
-        "no question was sent".to_string(),
-        format!("`{relay_address}`, the address you dialled, is not one this inbox listens on"),
-        "--public-url".to_string(),
-    ] {
+    for words in words(relay.url.strip_prefix("http://").unwrap()) {
         assert!(said.contains(&words), "{words} in {said}");
     }
     nothing_went_through(&serve, &relay);
+    relay
+}
+
+#[test]
+fn a_relay_on_another_port_is_refused_by_the_inbox_before_any_question_is_sent() {
+    refused_through_a_relay(false, |relay| {
+        vec![
+            format!("the ask-user inbox reached through {relay} refused the handshake"),
+            "no question was sent".to_string(),
+            format!("`{relay}`, the address you dialled, is not one this inbox listens on"),
+            "--public-url".to_string(),
+        ]
+    });
 }
 
 #[test]
 fn a_relay_that_rewrites_the_address_fails_the_agents_check_before_any_question_is_sent() {
-    let serve = Serve::start();
-    let relay = Relay::start(&serve.host, true);
-    let (code, stdout, said) = ask_through(&relay.url, &serve.token(), serve.dir.path());
-    assert_eq!(code, 1, "{said}");
-    assert!(stdout.is_empty(), "{stdout}");
-    let relay_address = relay.url.strip_prefix("http://").unwrap();
-    for words in [
-        format!("what listens at {relay_address} is not the ask-user inbox this token belongs to"),
-        "no question was sent".to_string(),
-        "relays to the inbox under another address".to_string(),
-    ] {
-        assert!(said.contains(&words), "{words} in {said}");
-    }
+    let relay = refused_through_a_relay(true, |relay| {
+        vec![
+            format!("what listens at {relay} is not the ask-user inbox this token belongs to"),
+            "no question was sent".to_string(),
+            "relays to the inbox under another address".to_string(),
+        ]
+    });
     // The inbox did answer the rewritten hello: the agent's own check refused it.
+    let relay_address = relay.url.strip_prefix("http://").unwrap();
     assert!(
         relay
             .seen()
             .contains(&format!("\"address\":\"{relay_address}\""))
     );
-    nothing_went_through(&serve, &relay);
 }
 
 #[test]
