@@ -206,7 +206,6 @@ pub(crate) async fn serve(
         let trusted = Trusted::default();
         let mut served = Connection {
             router: router.clone(),
-            tls: tls.clone(),
             bounds,
             trusted: trusted.clone(),
             came: Came::Tcp,
@@ -215,11 +214,10 @@ pub(crate) async fn serve(
             id,
         };
         let abort = match stream {
-            Accepted::Tcp(stream) => tasks.spawn(connection(stream, served)),
+            Accepted::Tcp(stream) => tasks.spawn(tcp_connection(stream, tls.clone(), served)),
+            // Only this user's processes reach the socket: it speaks plain HTTP.
             Accepted::Socket(stream, uid) => {
-                // Only this user's processes reach the socket: it speaks plain HTTP.
                 served.came = Came::Socket { uid };
-                served.tls = None;
                 tasks.spawn(serve_connection(stream, served))
             }
         };
@@ -234,7 +232,6 @@ pub(crate) async fn serve(
 /// One accepted connection: what serves it, and its place among the open ones.
 struct Connection {
     router: axum::Router,
-    tls: Option<tokio_rustls::TlsAcceptor>,
     bounds: Bounds,
     /// Marked once it carried an authenticated request.
     trusted: Trusted,
@@ -249,8 +246,12 @@ struct Connection {
 /// Serves one TCP connection until it ends or the server closes: over TLS when the server
 /// speaks it, after a handshake that must end within the header timeout, as a request's headers
 /// must.
-async fn connection(stream: TcpStream, mut connection: Connection) {
-    match connection.tls.take() {
+async fn tcp_connection(
+    stream: TcpStream,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    connection: Connection,
+) {
+    match tls {
         None => serve_connection(stream, connection).await,
         Some(tls) => {
             let timeout = connection.bounds.header_timeout;
@@ -272,7 +273,6 @@ where
 {
     let Connection {
         router,
-        tls: _,
         bounds,
         trusted,
         came,
