@@ -287,11 +287,10 @@ fn serve_failing(address: &str, dir: &Path) -> (i32, String) {
     )
 }
 
-#[test]
-fn a_stale_socket_is_replaced_and_a_live_one_refuses_the_start() {
+/// A free address for `serve`, a runtime folder with its `ask-user` folder made (0700), and the
+/// path `serve` will take for its socket there.
+fn socket_place() -> (String, tempfile::TempDir, PathBuf) {
     use std::os::unix::fs::DirBuilderExt;
-    use std::os::unix::net::{UnixListener, UnixStream};
-    // A socket left by a `serve` that is gone: nothing listens on it any more.
     let address = free_address();
     let port = address.rsplit(':').next().unwrap().to_string();
     let dir = tempfile::tempdir().unwrap();
@@ -300,7 +299,15 @@ fn a_stale_socket_is_replaced_and_a_live_one_refuses_the_start() {
         .mode(0o700)
         .create(&folder)
         .unwrap();
-    let stale = folder.join(format!("serve-{port}.sock"));
+    let socket = folder.join(format!("serve-{port}.sock"));
+    (address, dir, socket)
+}
+
+#[test]
+fn a_stale_socket_is_replaced_and_a_live_one_refuses_the_start() {
+    use std::os::unix::net::{UnixListener, UnixStream};
+    // A socket left by a `serve` that is gone: nothing listens on it any more.
+    let (address, dir, stale) = socket_place();
     drop(UnixListener::bind(&stale).unwrap());
     assert!(UnixStream::connect(&stale).is_err(), "nothing listens");
     let (serve, _) = Serve::start_on(&address, dir, None, &[]);
@@ -308,15 +315,7 @@ fn a_stale_socket_is_replaced_and_a_live_one_refuses_the_start() {
     UnixStream::connect(&stale).expect("the new socket listens");
     drop(serve);
     // A socket something still listens on: serve refuses to start, and names it.
-    let address = free_address();
-    let port = address.rsplit(':').next().unwrap().to_string();
-    let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().join("ask-user");
-    std::fs::DirBuilder::new()
-        .mode(0o700)
-        .create(&folder)
-        .unwrap();
-    let live = folder.join(format!("serve-{port}.sock"));
+    let (address, dir, live) = socket_place();
     let _listening = UnixListener::bind(&live).unwrap();
     let (code, said) = serve_failing(&address, dir.path());
     assert_eq!(code, 1, "{said}");
@@ -329,7 +328,7 @@ fn a_stale_socket_is_replaced_and_a_live_one_refuses_the_start() {
     );
     assert!(live.exists(), "the live socket is left alone");
     assert!(
-        !folder.join("serve-token").exists(),
+        !live.with_file_name("serve-token").exists(),
         "no token file written"
     );
 }
