@@ -165,13 +165,11 @@ fn missing() -> std::io::Error {
     std::io::Error::from_raw_os_error(rustix::io::Errno::NOENT.raw_os_error())
 }
 
-/// The inbox at `url` with the token of `file`: through the socket the file names when `url`
-/// is `http://` on this machine (no relay can sit in it), else pinning the certificate the
-/// file names.
-/// An inbox that serves TLS (its file pins a certificate) is refused as `http://` over TCP: it
-/// would not understand.
-fn dial(url: &str, file: TokenFile, asker: Asker) -> Result<ViaFrontend, Failure> {
-    let via = ViaFrontend::new(url, file.token, asker).map_err(failed(Failure::Invalid))?;
+/// `via`, the inbox at `url` with the token of `file`, dialled as `file` says: through the
+/// socket it names when `url` is `http://` on this machine (no relay can sit in it), else
+/// pinning the certificate it names. An inbox that serves TLS (its file pins a certificate) is
+/// refused as `http://` over TCP: it would not understand.
+fn dial(via: ViaFrontend, file: &TokenFile, url: &str) -> Result<ViaFrontend, Failure> {
     let via = match &file.socket {
         Some(socket) => via.through_socket(socket),
         None => via,
@@ -207,7 +205,8 @@ pub(crate) fn via(
             .ok()
             .map(|dir| dir.display().to_string()),
     };
-    dial(url, file, asker)
+    let via = ViaFrontend::new(url, file.token.clone(), asker).map_err(failed(Failure::Invalid))?;
+    dial(via, &file, url)
 }
 
 /// The page of one call of `ask-user mcp`: the inbox at `via` when one is given (the person
@@ -626,12 +625,8 @@ impl Drop for RemoveOnDrop {
 pub(crate) fn print_fresh_link(url: &str, token_file: Option<&Path>) -> Result<(), Failure> {
     ViaFrontend::new(url, String::new(), Asker::default()).map_err(failed(Failure::Invalid))?;
     let file = token("ASK_USER_LINK_TOKEN", token_file, true)?;
-    let pin = file.tls_sha256;
-    let via = ViaFrontend::for_people(url, file.token).map_err(failed(Failure::Invalid))?;
-    let via = match pin {
-        Some(sha256) if via.tls().is_some() => via.pinning(sha256),
-        _ => via,
-    };
+    let via = ViaFrontend::for_people(url, file.token.clone()).map_err(failed(Failure::Invalid))?;
+    let via = dial(via, &file, url)?;
     match runtime()?.block_on(via.fresh_link()) {
         Ok(link) => {
             say_link("answer in a browser (the link works once): ", &link);
